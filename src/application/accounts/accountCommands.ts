@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata, EventStore } from '../ports/eventStore.js';
+import { WrongExpectedRevisionError } from '../ports/eventStore.js';
+import { handleCommand, loadState, toDomainEvent } from '../commandHandler.js';
+import { organizationDecider, organizationStream } from '../../domain/organization/organization.js';
+import { apiKeyDecider, apiKeyStream, type ApiKeyOwner, type ApiKeyState } from '../../domain/apiKey/apiKey.js';
+import { generateApiKey, hashApiKey, keyIdOf, publicPrefix } from '../../domain/apiKey/apiKeySecret.js';
+import {
+  tenantDecider,
+  tenantNameStream,
+  tenantStream,
+  type RateTier,
+  type Tenant,
+  type TenantNameEvent,
+  type TenantProfile,
+  type TenantState,
+} from '../../domain/tenant/tenant.js';
+import { conflict, notFound } from '../../domain/errors.js';
+
+export interface IssuedKey {
+  record: Exclude<ApiKeyState, { status: 'absent' }>;
+  /** The secret: returned once, never stored. */
+  key: string;
+}
+
+const now = () => new Date().toISOString();
+
+/** Commands about organizations, tenants and their keys. */
+export class AccountCommands {
+  constructor(private readonly store: EventStore) {}
+
+  async createOrganization(name: string, metadata: EventMetadata, adminKey?: string) {
+    const organizationId = randomUUID();
+    const result = await handleCommand(
+      this.store,
+      organizationDecider,
+      organizationStream(organizationId),
+      { type: 'CreateOrganization', data: { organization_id: organizationId, name, now: now() } },
+      { ...metadata, organizationId },
+    );
+    const key = await this.issueKey(
+      { kind: 'organization', organization_id: organizationId },
+      'admin',
+      'Organization key created with the organization',
+      { ...metadata, organizationId },
+      adminKey,
+    );
+    return { organization: result.state, key };
+  }
+
+  async organization(organizationId: string) {
+    const state = await loadState(this.store, organizationDecider, organizationStream(organizationId));
+    if (state.status === 'absent') throw notFound('Organization not found');
+    return state;
+  }
+
+  /** Creates an organization holding exactly `adminKey`, unless that key already exists. */
+  async bootstrapOrganization(adminKey: string, metadata: EventMetadata): Promise<boolean> {
+    const existing = await loadState(this.store, apiKeyDecider, apiKeyStream(keyIdOf(adminKey)));
+    if (existing.status !== 'absent') return false;
+    await this.createOrganization('bootstrap', metadata, adminKey);
+    return true;
+  }
+
+  async issueKey(owner: ApiKeyOwner, name: string, description: string | null, metadata: EventMetadata, chosenKey?: string): Promise<IssuedKey> {
+    const generated = chosenKey
+      ? { keyId: keyIdOf(chosenKey), key: chosenKey, hash: hashApiKey(chosenKey), prefix: publicPrefix(chosenKey) }
+      : generateApiKey();
+    const result = await handleCommand(this.store, apiKeyDecider, apiKeyStream(generated.keyId), {
+      type: 'IssueApiKey',
+      data: { key_id: generated.keyId, owner, name, description, hash: generated.hash, prefix: generated.prefix, now: now() },
+    }, metadata);
+    return { record: result.state as IssuedKey['record'], key: generated.key };
+  }
+
+  /** A key of this tenant; any other key (another tenant's, an organization's) is not found. */
+  async keyOfTenant(tenantId: string, keyId: string) {
+    const state = await loadState(this.store, apiKeyDecider, apiKeyStream(keyId));
+    if (state.status === 'absent' || state.owner.kind !== 'tenant' || state.owner.tenant_id !== tenantId) {
+      throw notFound('API key not found');
+    }
+    return state;
+  }
+
+  async renameKey(keyId: string, name: string, description: string | null, metadata: EventMetadata) {
+    return (await handleCommand(this.store, apiKeyDecider, apiKeyStream(keyId), { type: 'RenameApiKey', data: { key_id: keyId, name, description, now: now() } }, metadata)).state;
+  }
+
+  async revokeKey(keyId: string, metadata: EventMetadata) {
+    return (await handleCommand(this.store, apiKeyDecider, apiKeyStream(keyId), { type: 'RevokeApiKey', data: { key_id: keyId, now: now() } }, metadata)).state;
+  }
+
+  /**
+   * Reserves the tenant's name in a stream of its own (appending to a stream that must not
+   * exist is atomic, so two concurrent creations of similar names cannot both succeed), then
+   * creates the tenant. A reservation whose tenant never got created (a crash in between) is
+   * taken over.
+   */
+  async createTenant(organizationId: string, profile: TenantProfile, metadata: EventMetadata): Promise<Tenant> {
+    const tenantId = randomUUID();
+    const reservation = { type: 'TenantNameReserved', data: { name: profile.name, tenant_id: tenantId, reserved_at: now() }, metadata };
+    const nameStream = tenantNameStream(profile.name);
+    try {
+      await this.store.append(nameStream, [reservation], 'no_stream');
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      const reserved = await this.store.readStream(nameStream);
+      const holder = toDomainEvent<TenantNameEvent>(reserved[reserved.length - 1]!);
+      const holderState = await loadState(this.store, tenantDecider, tenantStream(holder.data.tenant_id));
+      if (holderState.status === 'present') throw conflict(`A tenant with a similar name exists: ${holderState.name}`);
+      try {
+        await this.store.append(nameStream, [reservation], reserved[reserved.length - 1]!.revision);
+      } catch (retryError) {
+        if (retryError instanceof WrongExpectedRevisionError) throw conflict('A tenant with a similar name exists');
+        throw retryError;
+      }
+    }
+    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
+      type: 'CreateTenant',
+      data: { ...profile, tenant_id: tenantId, organization_id: organizationId, now: now() },
+    }, { ...metadata, tenantId, organizationId });
+    return result.state as Tenant;
+  }
+
+  /** Loads a tenant visible to the organization; another organization's tenant is not found. */
+  async tenantOf(organizationId: string | null, tenantId: string): Promise<Tenant> {
+    const tenant = presentTenant(await loadState(this.store, tenantDecider, tenantStream(tenantId)));
+    if (organizationId !== null && tenant.organization_id !== organizationId) throw notFound('Tenant not found');
+    return tenant;
+  }
+
+  async setTestMode(tenantId: string, testMode: boolean, email: string | null, metadata: EventMetadata): Promise<Tenant> {
+    await this.tenantOf(null, tenantId);
+    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
+      type: 'SetTestMode',
+      data: { test_mode: testMode, test_mode_email: email, now: now() },
+    }, { ...metadata, tenantId });
+    return presentTenant(result.state);
+  }
+
+  async setRateTier(tenantId: string, tier: RateTier, metadata: EventMetadata): Promise<Tenant> {
+    await this.tenantOf(null, tenantId);
+    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
+      type: 'SetRateTier',
+      data: { tier, now: now() },
+    }, { ...metadata, tenantId });
+    return presentTenant(result.state);
+  }
+}
+
+function presentTenant(state: TenantState): Tenant {
+  if (state.status === 'absent') throw notFound('Tenant not found');
+  const { status: _status, ...tenant } = state;
+  return tenant;
+}

@@ -1,0 +1,115 @@
+/**
+ * The event store port. Every aggregate is a stream of events; every event also has one
+ * position in a single global order, which projections and process managers follow.
+ */
+
+export interface EventMetadata {
+  tenantId?: string;
+  organizationId?: string;
+  /** Who caused the event: an API key id, 'operator', or a process manager name. */
+  actor?: string;
+  correlationId?: string;
+  causationId?: string;
+  requestId?: string;
+  [key: string]: unknown;
+}
+
+/** An event about to be appended. `id` is optional: the store assigns a uuid when absent. */
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  id?: string;
+  type: Type;
+  data: Data;
+  metadata?: EventMetadata;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = unknown> {
+  id: string;
+  streamName: string;
+  /** 0-based revision of this event within its stream. */
+  revision: number;
+  /** Position in the global order; strictly increasing in commit order. */
+  globalPosition: bigint;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  /** ISO 8601 time the event was recorded. */
+  recordedAt: string;
+}
+
+/**
+ * What the caller believes about the stream before appending:
+ * a revision number (the stream's last event has exactly that revision),
+ * 'no_stream' (it has no events), 'stream_exists', or 'any'.
+ */
+export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
+
+export interface AppendResult {
+  /** Revision of the last appended event: the expected revision for the next append. */
+  nextExpectedRevision: number;
+  lastGlobalPosition: bigint;
+}
+
+export interface ReadStreamOptions {
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Omit to start from the beginning. */
+  after?: bigint;
+  maxCount?: number;
+}
+
+export interface AllSubscription {
+  stop(): Promise<void>;
+}
+
+export interface SubscribeToAllOptions {
+  after?: bigint;
+  /** Largest batch handed to onEvents; catch-up reads in batches of this size. */
+  batchSize?: number;
+  /**
+   * Called in global order with one or more events; the next batch is not delivered until the
+   * returned promise resolves. A rejection stops the subscription and reaches onError.
+   */
+  onEvents(events: RecordedEvent[]): Promise<void>;
+  onError?(error: unknown): void;
+}
+
+export interface EventStore {
+  append(streamName: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** Events of one stream in revision order; an absent stream reads as []. */
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Events of all streams in global order. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catch up from `after`, then follow new events live. */
+  subscribeToAll(options: SubscribeToAllOptions): AllSubscription;
+  /** Position of the newest event, or -1n when the store is empty. */
+  headPosition(): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Stream ${streamName}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/** Checks an expected revision against the stream's current one (-1 meaning no stream). */
+export function revisionMatches(expected: ExpectedRevision, current: number): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return current === -1;
+    case 'stream_exists':
+      return current >= 0;
+    default:
+      return current === expected;
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Why a command was refused. The HTTP layer maps each kind to a status code
+ * (not_found 404, conflict 409, invalid_state 409, invalid 422), so the domain stays free of HTTP.
+ */
+export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid_state' | 'invalid';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (message: string) => new DomainError('not_found', message);
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const invalidState = (message: string) => new DomainError('invalid_state', message);
+export const invalid = (message: string) => new DomainError('invalid', message);

@@ -1,0 +1,71 @@
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type pg from 'pg';
+import type { EventStore } from '../application/ports/eventStore.js';
+import type { OperatorKey } from '../application/accounts/operatorKey.js';
+import type { AccountCommands } from '../application/accounts/accountCommands.js';
+import type { AccountQueries } from '../application/accounts/accountQueries.js';
+import { authMiddleware } from './auth.js';
+import { errorMiddleware, notFoundRoute } from './errors.js';
+import { RouteRegistry } from './routeRegistry.js';
+import { healthRoutes } from './routes/health.js';
+import { operatorRoutes } from './routes/operator.js';
+import { adminRoutes } from './routes/admin.js';
+import { meRoutes } from './routes/me.js';
+
+export interface HttpDependencies {
+  logger: Logger;
+  pool: pg.Pool;
+  eventStore: EventStore;
+  operatorKey: OperatorKey;
+  accounts: AccountCommands;
+  accountQueries: AccountQueries;
+  readYourWrites: () => Promise<void>;
+  jsonBodyLimit: number;
+  version: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+export function createApp(deps: HttpDependencies): { app: Express; routes: RouteRegistry } {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      // A caller's request id is kept (for correlating logs across systems) when it is sane.
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      redact: ['req.headers.authorization'],
+    }),
+  );
+  app.use(express.json({ limit: deps.jsonBodyLimit, strict: true }));
+
+  const routes = new RouteRegistry(authMiddleware(deps.eventStore, deps.operatorKey));
+  healthRoutes(routes, deps.pool);
+  operatorRoutes(routes, deps.accounts);
+  adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites);
+  meRoutes(routes);
+  routes.add({
+    method: 'get',
+    path: '/api/openapi.json',
+    summary: 'This OpenAPI 3.1 description (public: it holds no account data)',
+    tag: 'meta',
+    auth: 'none',
+    handler: (_req, res) => res.json(openApi),
+  });
+  const openApi = routes.openApi({ title: 'Invoicing service', version: deps.version });
+
+  app.use(routes.router);
+  app.use(notFoundRoute);
+  app.use(errorMiddleware);
+  return { app, routes };
+}

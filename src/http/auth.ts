@@ -1,0 +1,46 @@
+import type { Request } from 'express';
+import type { EventStore } from '../application/ports/eventStore.js';
+import { authenticate, type Principal } from '../application/accounts/authenticate.js';
+import type { OperatorKey } from '../application/accounts/operatorKey.js';
+import { HttpError, unauthorized } from './errors.js';
+import type { AuthMiddleware } from './routeRegistry.js';
+
+function bearer(req: Request): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * Tenant routes take tenant keys, administrative routes organization keys, operator routes the
+ * operator key. A valid key of the wrong kind is refused like a wrong key: 401.
+ */
+export function authMiddleware(store: EventStore, operatorKey: OperatorKey): AuthMiddleware {
+  return (kind) => async (req, res, next) => {
+    const key = bearer(req);
+    if (!key) throw unauthorized(req.headers.authorization ? 'Invalid authentication credentials' : 'Not authenticated');
+    if (kind === 'operator') {
+      if (!operatorKey.matches(key)) throw unauthorized();
+      res.locals.actor = 'operator';
+      return next();
+    }
+    const principal = await authenticate(store, key);
+    if (!principal || principal.kind !== kind) throw unauthorized();
+    res.locals.principal = principal;
+    res.locals.actor = `key:${principal.keyId}`;
+    next();
+  };
+}
+
+export function tenantOf(res: { locals: Record<string, unknown> }): Extract<Principal, { kind: 'tenant' }> {
+  const principal = res.locals.principal as Principal | undefined;
+  if (principal?.kind !== 'tenant') throw new HttpError(500, 'Route is missing tenant authentication');
+  return principal;
+}
+
+export function organizationOf(res: { locals: Record<string, unknown> }): Extract<Principal, { kind: 'organization' }> {
+  const principal = res.locals.principal as Principal | undefined;
+  if (principal?.kind !== 'organization') throw new HttpError(500, 'Route is missing organization authentication');
+  return principal;
+}

@@ -1,0 +1,44 @@
+import * as t from 'io-ts';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { HttpError, problemsFromIoTs } from './errors.js';
+
+/** Decodes a request part or answers 422 with the offending fields. */
+export function decode<C extends t.Any>(codec: C, value: unknown, root: 'body' | 'query' | 'path'): t.TypeOf<C> {
+  const result = codec.decode(value);
+  if (isLeft(result)) throw new HttpError(422, problemsFromIoTs(result.left, root));
+  return result.right;
+}
+
+interface NonEmptyStringBrand {
+  readonly NonEmptyString: unique symbol;
+}
+export const NonEmptyString = t.brand(
+  t.string,
+  (s): s is t.Branded<string, NonEmptyStringBrand> => s.trim().length > 0 && s.length <= 500,
+  'NonEmptyString',
+);
+
+export const Nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
+
+interface EmailBrand {
+  readonly Email: unique symbol;
+}
+export const Email = t.brand(
+  t.string,
+  (s): s is t.Branded<string, EmailBrand> => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && s.length <= 254,
+  'Email',
+);
+
+/** Query integers arrive as strings: "20" is 20, "abc" or "1.5" is a 422. */
+export const QueryInt = (name: string, min: number, max: number) =>
+  new t.Type<number, string, unknown>(
+    name,
+    (u): u is number => typeof u === 'number',
+    (u, c) => {
+      const n = typeof u === 'string' && /^-?\d+$/.test(u) ? Number(u) : typeof u === 'number' ? u : NaN;
+      return Number.isInteger(n) && n >= min && n <= max
+        ? t.success(n)
+        : t.failure(u, c, `Input should be an integer from ${min} to ${max}`);
+    },
+    String,
+  );

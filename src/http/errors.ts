@@ -1,0 +1,88 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type * as t from 'io-ts';
+import { DomainError } from '../domain/errors.js';
+
+/** One entry of a 422 body, in the spec's (FastAPI-style) format. */
+export interface FieldProblem {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+}
+
+/** An error that already knows its HTTP status and `detail`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string | FieldProblem[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : 'Validation error');
+    this.name = 'HttpError';
+  }
+}
+
+export const unauthorized = (detail = 'Invalid authentication credentials') =>
+  new HttpError(401, detail, { 'WWW-Authenticate': 'Bearer' });
+
+/** io-ts decode errors as 422 problems with the path of each offending field. */
+export function problemsFromIoTs(errors: t.Errors, root: string): FieldProblem[] {
+  const seen = new Set<string>();
+  const problems: FieldProblem[] = [];
+  for (const error of errors) {
+    const loc: Array<string | number> = [root];
+    error.context.forEach((entry, i) => {
+      if (i === 0 || entry.key === '') return;
+      const parent = error.context[i - 1]!.type as { _tag?: string };
+      // Union and intersection members appear as "0", "1": they are not fields.
+      if (parent._tag === 'UnionType' || parent._tag === 'IntersectionType') return;
+      loc.push(/^\d+$/.test(entry.key) && (parent._tag === 'ArrayType' || parent._tag === 'ReadonlyArrayType') ? Number(entry.key) : entry.key);
+    });
+    const missing = error.value === undefined;
+    const key = loc.join('.');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const expected = error.context[error.context.length - 1]?.type.name ?? 'value';
+    problems.push({
+      loc,
+      msg: error.message ?? (missing ? 'Field required' : `Input should be ${expected}`),
+      type: missing ? 'missing' : 'value_error',
+    });
+  }
+  return problems;
+}
+
+export const notFoundRoute: RequestHandler = (_req, _res, next) => next(new HttpError(404, 'Not Found'));
+
+/** Maps every failure to the spec's error body; nothing escapes as an HTML page or a stack. */
+export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => {
+  const { status, detail, headers } = toHttp(error);
+  if (status >= 500) req.log?.error({ err: error }, 'request failed');
+  else req.log?.info({ status, detail: typeof detail === 'string' ? detail : undefined }, 'request refused');
+  if (res.headersSent) return;
+  res.status(status).set(headers).json({ detail });
+};
+
+function toHttp(error: unknown): { status: number; detail: string | FieldProblem[]; headers: Record<string, string> } {
+  if (error instanceof HttpError) return { status: error.status, detail: error.detail, headers: error.headers };
+  if (error instanceof DomainError) {
+    const status = { not_found: 404, conflict: 409, invalid_state: 409, invalid: 422 }[error.kind];
+    return { status, detail: error.message, headers: {} };
+  }
+  const bodyError = error as { type?: string; status?: number; limit?: number };
+  switch (bodyError.type) {
+    case 'entity.parse.failed':
+      return { status: 400, detail: 'Malformed JSON in request body', headers: {} };
+    case 'entity.too.large':
+      return { status: 413, detail: `Request body larger than the limit of ${bodyError.limit} bytes`, headers: {} };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, detail: 'Unsupported request body encoding', headers: {} };
+    case 'request.aborted':
+      return { status: 400, detail: 'Request aborted', headers: {} };
+    default:
+      if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+        return { status: bodyError.status, detail: (error as Error).message || 'Bad request', headers: {} };
+      }
+      return { status: 500, detail: 'Internal server error', headers: {} };
+  }
+}

@@ -1,0 +1,16 @@
+import type { Request, Response } from 'express';
+import type { EventMetadata } from '../application/ports/eventStore.js';
+import type { Principal } from '../application/accounts/authenticate.js';
+
+/** Metadata recorded on every event a request causes: who, for whom, and which request. */
+export function commandMetadata(req: Request, res: Response): EventMetadata {
+  const principal = res.locals.principal as Principal | undefined;
+  const requestId = String(req.id ?? '');
+  return {
+    actor: String(res.locals.actor ?? 'anonymous'),
+    requestId,
+    correlationId: requestId,
+    ...(principal ? { organizationId: principal.organizationId } : {}),
+    ...(principal?.kind === 'tenant' ? { tenantId: principal.tenantId } : {}),
+  };
+}

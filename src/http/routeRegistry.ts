@@ -1,0 +1,123 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type * as t from 'io-ts';
+import type { Principal } from '../application/accounts/authenticate.js';
+import { jsonSchemaOf } from './jsonSchema.js';
+
+export type AuthKind = 'none' | 'tenant' | 'organization' | 'operator';
+export type Method = 'get' | 'post' | 'put' | 'delete';
+
+export interface RouteDefinition {
+  method: Method;
+  /** Express path, e.g. /api/admin/tenants/:tenantId */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: AuthKind;
+  body?: t.Any;
+  query?: t.Any;
+  /** Status → description of the successful answer. */
+  responses?: Record<number, string>;
+  handler: (req: Request, res: Response) => Promise<unknown> | unknown;
+}
+
+export type AuthMiddleware = (kind: Exclude<AuthKind, 'none'>) => RequestHandler;
+
+export interface Locals {
+  principal?: Principal;
+}
+
+/**
+ * Registers every route in one place, so that the OpenAPI document lists exactly the routes
+ * that exist and each route states its authentication.
+ */
+export class RouteRegistry {
+  readonly router = Router();
+  readonly routes: RouteDefinition[] = [];
+
+  constructor(private readonly auth: AuthMiddleware) {}
+
+  add(route: RouteDefinition): void {
+    this.routes.push(route);
+    const handlers: RequestHandler[] = [];
+    if (route.auth !== 'none') handlers.push(this.auth(route.auth));
+    handlers.push(async (req, res) => {
+      await route.handler(req, res);
+    });
+    this.router[route.method](route.path, ...handlers);
+  }
+
+  openApi(info: { title: string; version: string }): object {
+    const paths: Record<string, Record<string, object>> = {};
+    for (const route of this.routes) {
+      const openApiPath = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      const pathParams = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+        name: m[1],
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      }));
+      const querySchema = route.query ? jsonSchemaOf(route.query) : null;
+      const queryParams = querySchema
+        ? Object.entries((querySchema.properties as Record<string, object>) ?? {}).map(([name, schema]) => ({
+            name,
+            in: 'query',
+            required: ((querySchema.required as string[]) ?? []).includes(name),
+            schema,
+          }))
+        : [];
+      const responses: Record<string, object> = {};
+      for (const [status, description] of Object.entries(route.responses ?? { 200: 'OK' })) {
+        responses[status] = { description };
+      }
+      if (route.auth !== 'none') responses['401'] = { description: 'Missing or invalid credentials', content: errorContent };
+      if (route.body || route.query) responses['422'] = { description: 'Validation error', content: errorContent };
+      (paths[openApiPath] ??= {})[route.method] = {
+        summary: route.summary,
+        tags: [route.tag],
+        operationId: `${route.method}_${openApiPath.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+        ...(route.auth === 'none' ? { security: [] } : { security: [{ [securityScheme(route.auth)]: [] }] }),
+        parameters: [...pathParams, ...queryParams],
+        ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body) } } } } : {}),
+        responses,
+      };
+    }
+    return {
+      openapi: '3.1.0',
+      info,
+      paths,
+      components: {
+        securitySchemes: {
+          tenantKey: { type: 'http', scheme: 'bearer', description: 'Tenant API key' },
+          organizationKey: { type: 'http', scheme: 'bearer', description: 'Organization (admin) key of a reseller' },
+          operatorKey: { type: 'http', scheme: 'bearer', description: 'Operator key of this deployment' },
+        },
+        schemas: {
+          Error: {
+            type: 'object',
+            properties: {
+              detail: {
+                anyOf: [
+                  { type: 'string' },
+                  {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      properties: { loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, msg: { type: 'string' }, type: { type: 'string' } },
+                    },
+                  },
+                ],
+              },
+            },
+            required: ['detail'],
+          },
+        },
+      },
+    };
+  }
+}
+
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
+function securityScheme(kind: Exclude<AuthKind, 'none'>): string {
+  return { tenant: 'tenantKey', organization: 'organizationKey', operator: 'operatorKey' }[kind];
+}

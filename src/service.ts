@@ -1,0 +1,100 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type pg from 'pg';
+import type { DependencyContainer } from 'tsyringe';
+import type { Logger } from 'pino';
+import type { Config } from './infrastructure/config.js';
+import type { EventStore } from './application/ports/eventStore.js';
+import type { ReadModelStore } from './application/ports/readModelStore.js';
+import type { JobScheduler } from './application/ports/jobScheduler.js';
+import type { ProjectionRunner } from './projections/projectionRunner.js';
+import type { AccountCommands } from './application/accounts/accountCommands.js';
+import { TOKENS, wire, type WiringOptions } from './infrastructure/container.js';
+import { createApp } from './http/app.js';
+import type { RouteRegistry } from './http/routeRegistry.js';
+
+export const VERSION = '0.1.0';
+
+/**
+ * One running instance of the service: its adapters, projections, jobs and HTTP app, started
+ * and stopped in dependency order.
+ */
+export class Service {
+  readonly app: Express;
+  readonly routes: RouteRegistry;
+  private server: Server | null = null;
+
+  private constructor(readonly container: DependencyContainer) {
+    const logger = this.resolve<Logger>(TOKENS.Logger);
+    const config = this.resolve<Config>(TOKENS.Config);
+    const projections = this.resolve<ProjectionRunner>(TOKENS.ProjectionRunner);
+    const { app, routes } = createApp({
+      logger,
+      pool: this.resolve(TOKENS.Pool),
+      eventStore: this.resolve(TOKENS.EventStore),
+      operatorKey: this.resolve(TOKENS.OperatorKey),
+      accounts: this.resolve(TOKENS.AccountCommands),
+      accountQueries: this.resolve(TOKENS.AccountQueries),
+      readYourWrites: async () => {
+        await projections.catchUp(2000);
+      },
+      jsonBodyLimit: config.jsonBodyLimit,
+      version: VERSION,
+    });
+    this.app = app;
+    this.routes = routes;
+  }
+
+  static async create(options: WiringOptions): Promise<Service> {
+    return new Service(await wire(options));
+  }
+
+  resolve<T>(token: symbol): T {
+    return this.container.resolve<T>(token);
+  }
+
+  get eventStore(): EventStore {
+    return this.resolve(TOKENS.EventStore);
+  }
+
+  get projections(): ProjectionRunner {
+    return this.resolve(TOKENS.ProjectionRunner);
+  }
+
+  async start(): Promise<void> {
+    const config = this.resolve<Config>(TOKENS.Config);
+    const logger = this.resolve<Logger>(TOKENS.Logger);
+    if (config.bootstrapAdminKey) {
+      const created = await this.resolve<AccountCommands>(TOKENS.AccountCommands).bootstrapOrganization(config.bootstrapAdminKey, {
+        actor: 'bootstrap',
+      });
+      if (created) logger.info('created the bootstrap organization for BOOTSTRAP_ADMIN_KEY');
+    }
+    await this.projections.start();
+    await this.resolve<JobScheduler>(TOKENS.JobScheduler).start();
+  }
+
+  listen(port: number, host: string): Promise<Server> {
+    return new Promise((resolve, reject) => {
+      const server = this.app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+      this.server = server;
+    });
+  }
+
+  /** Stops taking requests, then jobs, projections and connections, in that order. */
+  async stop(): Promise<void> {
+    if (this.server) {
+      const server = this.server;
+      this.server = null;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+    }
+    await this.resolve<JobScheduler>(TOKENS.JobScheduler).stop();
+    await this.projections.stop();
+    await this.resolve<ReadModelStore>(TOKENS.ReadModelStore).close();
+    await this.eventStore.close();
+    await this.resolve<pg.Pool>(TOKENS.Pool).end();
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Suites for servers that are not reachable here (EventStoreDB, MongoDB) are skipped with a
+ * loud message, never faked.
+ */
+export function requireEnv(name: string, what: string): string | null {
+  const value = process.env[name];
+  if (value) return value;
+  console.warn(`\n  ⚠ SKIPPED: ${what} — set ${name} to run it against a real server.\n`);
+  return null;
+}
