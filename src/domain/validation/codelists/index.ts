@@ -1,0 +1,23 @@
+// Code lists used by the rules (generated modules, see test/domain/validation/tools/generateCodelists.mjs).
+export { easCen } from './easCen.js';
+export { easPeppol } from './easPeppol.js';
+export { iso3166 } from './iso3166.js';
+export { iso4217Cen } from './iso4217Cen.js';
+export { iso4217Peppol } from './iso4217Peppol.js';
+export { iso6523Icd } from './iso6523Icd.js';
+export { mimeTypes } from './mimeTypes.js';
+export { peppolCreditNoteTypes } from './peppolCreditNoteTypes.js';
+export { peppolInvoiceTypes } from './peppolInvoiceTypes.js';
+export { uncl4461 } from './uncl4461.js';
+export { uncl5189 } from './uncl5189.js';
+export { uncl5305 } from './uncl5305.js';
+export { uncl7161 } from './uncl7161.js';
+export { unitCodes } from './unitCodes.js';
+export { untdid1001CreditNote } from './untdid1001CreditNote.js';
+export { untdid1001Invoice } from './untdid1001Invoice.js';
+export { untdid1153 } from './untdid1153.js';
+export { untdid2005 } from './untdid2005.js';
+export { untdid4451 } from './untdid4451.js';
+export { untdid7143 } from './untdid7143.js';
+export { vatIdPrefixes } from './vatIdPrefixes.js';
+export { vatex } from './vatex.js';

@@ -1,0 +1,27 @@
+// Native (TypeScript) business-rule validation for UBL Invoice / CreditNote:
+// EN 16931 core rules (CEN 1.3.14.1) and Peppol BIS Billing 3.0.19 rules including the national rules.
+import { Ctx } from './context.js';
+import { cenRules } from './rules/cen/index.js';
+import { peppolRules } from './rules/peppol/index.js';
+import type { RuleLayer, ValidationIssue } from './types.js';
+import { parseUbl } from './xml/parse.js';
+
+export type { RuleFlag, RuleLayer, ValidationIssue } from './types.js';
+export { XmlInputError } from './errors.js';
+export { MAX_INPUT_BYTES } from './xml/parse.js';
+
+const ALL_LAYERS: RuleLayer[] = ['cen', 'peppol'];
+
+/**
+ * Validate a UBL Invoice or CreditNote against the business rules. Returns every rule firing (one per
+ * offending element) with the rule's official flag; an empty array means no rule fired.
+ * Throws XmlInputError when the input is not acceptable XML (malformed, DOCTYPE/entities, wrong root, too large).
+ */
+export function validateUbl(xml: string | Buffer, options?: { layers?: RuleLayer[] }): ValidationIssue[] {
+  const { root, kind } = parseUbl(xml);
+  const ctx = new Ctx(root, kind);
+  const layers = options?.layers ?? ALL_LAYERS;
+  if (layers.includes('cen')) cenRules(ctx);
+  if (layers.includes('peppol')) peppolRules(ctx);
+  return ctx.issues;
+}

@@ -1,0 +1,16 @@
+export const NS = {
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  ext: 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2',
+  invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  creditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+} as const;
+
+/** Canonical prefix per namespace, so rules can match on 'cbc:ID' whatever prefixes the sender used. */
+export const CANONICAL_PREFIX: Record<string, string> = {
+  [NS.cbc]: 'cbc:',
+  [NS.cac]: 'cac:',
+  [NS.ext]: 'ext:',
+  [NS.invoice]: '',
+  [NS.creditNote]: '',
+};
