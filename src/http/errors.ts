@@ -35,7 +35,7 @@ export function problemsFromIoTs(errors: t.Errors, root: string): FieldProblem[]
       const parent = error.context[i - 1]!.type as { _tag?: string };
       // Union and intersection members appear as "0", "1": they are not fields.
       if (parent._tag === 'UnionType' || parent._tag === 'IntersectionType') return;
-      loc.push(/^\d+$/.test(entry.key) && (parent._tag === 'ArrayType' || parent._tag === 'ReadonlyArrayType') ? Number(entry.key) : entry.key);
+      loc.push(/^\d+$/.test(entry.key) ? Number(entry.key) : entry.key);
     });
     const missing = error.value === undefined;
     const key = loc.join('.');
@@ -48,7 +48,10 @@ export function problemsFromIoTs(errors: t.Errors, root: string): FieldProblem[]
       type: missing ? 'missing' : 'value_error',
     });
   }
-  return problems;
+  // A failed union reports every member; keep the most specific problem of each field
+  // (for a nullable list, the bad element rather than "should be null").
+  const key = (p: FieldProblem) => p.loc.join('\u0000');
+  return problems.filter((p) => !problems.some((other) => other !== p && key(other).startsWith(`${key(p)}\u0000`)));
 }
 
 export const notFoundRoute: RequestHandler = (_req, _res, next) => next(new HttpError(404, 'Not Found'));

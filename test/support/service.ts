@@ -1,0 +1,65 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import supertest from 'supertest';
+import { expect } from 'chai';
+import { loadConfig, type Config } from '../../src/infrastructure/config.js';
+import { Service } from '../../src/service.js';
+import { freshDatabase } from './postgres.js';
+
+export interface TestService {
+  service: Service;
+  http: ReturnType<typeof supertest>;
+  operatorKey: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The real service (real PostgreSQL, real projections and jobs) on a fresh database. */
+export async function startTestService(overrides: Partial<Config> = {}, databaseUrl?: string): Promise<TestService> {
+  const url = databaseUrl ?? (await freshDatabase('api'));
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-data-'));
+  const operatorKey = `op_test_${randomBytes(16).toString('hex')}`;
+  const config = { ...loadConfig({}), dataDir, operatorKey, ...overrides };
+  const service = await Service.create({
+    config,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    databaseUrl: url,
+    jobs: { processEveryMs: 100, lockLifetimeMs: 2000 },
+  });
+  await service.start();
+  return {
+    service,
+    http: supertest(service.app),
+    operatorKey,
+    databaseUrl: url,
+    stop: async () => {
+      await service.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/** Operator creates an organization; returns its id and admin key. */
+export async function createOrganization(t: TestService, name = 'Reseller'): Promise<{ id: string; adminKey: string }> {
+  const res = await t.http.post('/api/operator/organizations').set(bearer(t.operatorKey)).send({ name });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return { id: res.body.id, adminKey: res.body.admin_key.key };
+}
+
+/** Organization creates a tenant with a key; returns ids and the tenant key. */
+export async function createTenant(
+  t: TestService,
+  adminKey: string,
+  name = `tenant-${randomBytes(4).toString('hex')}`,
+): Promise<{ id: string; key: string; keyId: string }> {
+  const tenant = await t.http.post('/api/admin/tenants').set(bearer(adminKey)).send({ name });
+  expect(tenant.status, JSON.stringify(tenant.body)).to.equal(201);
+  const key = await t.http.post(`/api/admin/tenants/${tenant.body.id}/api-keys`).set(bearer(adminKey)).send({ name: 'app' });
+  expect(key.status, JSON.stringify(key.body)).to.equal(201);
+  return { id: tenant.body.id, key: key.body.key, keyId: key.body.id };
+}
