@@ -96,7 +96,9 @@ export function codeListRules(ctx: Ctx): void {
         break;
       }
       case 'cbc:TaxExemptionReasonCode':
-        ctx.check(R.CL22, el, inList(CL.vatex, str(el)));
+        // The catalog calls this comparison case-sensitive, but the official result for the CEN example
+        // Invoice-Max_content.xml accepts 'vatex-eu-132-1g', so codes are compared upper-cased.
+        ctx.check(R.CL22, el, inList(CL.vatex, str(el).toUpperCase()));
         break;
       case 'cbc:InvoicedQuantity':
       case 'cbc:CreditedQuantity':
