@@ -1,0 +1,67 @@
+import { deciderSpec } from '../deciderSpec.js';
+import { tenantDecider, tenantNameKey, type TenantEvent } from './tenant.js';
+import { expect } from 'chai';
+
+const spec = deciderSpec(tenantDecider);
+const created: TenantEvent = {
+  type: 'TenantCreated',
+  data: {
+    tenant_id: 't1',
+    organization_id: 'o1',
+    name: 'acme',
+    description: null,
+    company_number: '0123456749',
+    company_tax_id: 'BE0123456749',
+    peppol_ids: ['0208:0123456749'],
+    created_at: '2026-01-01T00:00:00.000Z',
+  },
+};
+const now = '2026-02-01T00:00:00.000Z';
+
+describe('Tenant decider', () => {
+  it('creates a tenant that does not exist yet', () => {
+    const { tenant_id, organization_id, created_at: _c, ...profile } = created.data;
+    spec.given([]).when({ type: 'CreateTenant', data: { ...profile, tenant_id, organization_id, now: created.data.created_at } }).then([created]);
+  });
+
+  it('refuses to create a tenant twice', () => {
+    const { tenant_id, organization_id, created_at: _c, ...profile } = created.data;
+    spec.given([created]).when({ type: 'CreateTenant', data: { ...profile, tenant_id, organization_id, now } }).thenRefuses('conflict');
+  });
+
+  it('updates the profile but not the name', () => {
+    spec
+      .given([created])
+      .when({ type: 'UpdateTenant', data: { description: 'd', company_number: null, company_tax_id: null, peppol_ids: [], now } })
+      .then([{ type: 'TenantUpdated', data: { tenant_id: 't1', description: 'd', company_number: null, company_tax_id: null, peppol_ids: [], updated_at: now } }]);
+  });
+
+  it('does not update a deleted tenant, and deleting twice changes nothing', () => {
+    const deleted: TenantEvent = { type: 'TenantDeleted', data: { tenant_id: 't1', deleted_at: now } };
+    spec.given([created, deleted]).when({ type: 'UpdateTenant', data: { description: null, company_number: null, company_tax_id: null, peppol_ids: [], now } }).thenRefuses('invalid_state');
+    spec.given([created, deleted]).when({ type: 'DeleteTenant', data: { now } }).thenNothingHappens();
+  });
+
+  it('turns test mode on with an address, and setting the same again records nothing', () => {
+    const on: TenantEvent = { type: 'TenantTestModeChanged', data: { tenant_id: 't1', test_mode: true, test_mode_email: 'a@b.be', changed_at: now } };
+    spec.given([created]).when({ type: 'SetTestMode', data: { test_mode: true, test_mode_email: 'a@b.be', now } }).then([on]);
+    spec.given([created, on]).when({ type: 'SetTestMode', data: { test_mode: true, test_mode_email: 'a@b.be', now } }).thenNothingHappens();
+  });
+
+  it('changes the rate tier; an absent tenant is not found', () => {
+    spec.given([created]).when({ type: 'SetRateTier', data: { tier: 'premium', now } }).then([
+      { type: 'TenantRateTierChanged', data: { tenant_id: 't1', tier: 'premium', changed_at: now } },
+    ]);
+    spec.given([]).when({ type: 'SetRateTier', data: { tier: 'premium', now } }).thenRefuses('not_found');
+  });
+
+  it('starts in live mode on the standard tier', () => {
+    const state = tenantDecider.evolve(tenantDecider.initialState(), created);
+    expect(state).to.include({ status: 'present', test_mode: false, rate_tier: 'standard', is_deleted: false });
+  });
+
+  it('treats names differing only in case, spaces or punctuation as the same name', () => {
+    expect(tenantNameKey('Acme Corp')).to.equal(tenantNameKey('acme-corp'));
+    expect(tenantNameKey('acme')).to.not.equal(tenantNameKey('acme2'));
+  });
+});
