@@ -44,9 +44,14 @@ interface PostalCity {
   country_code: string | null;
 }
 
-const matchPostalCity = (part: string): PostalCity | null => {
-  let m = /^(?:([A-Z]{1,2})[-\s])?(\d{4,5})\s+(\D.*)$/.exec(part);
-  if (m) return { postal_code: m[2]!, city: m[3]!.trim(), country_code: m[1] ? POSTAL_PREFIX[m[1]] ?? null : null };
+const matchPostalCity = (part: string, country: string | null): PostalCity | null => {
+  let m = /^(?:([A-Z]{1,2})-)?(\d{4,5})\s+(\D.*)$/.exec(part);
+  if (m) {
+    const prefixCountry = m[1] ? POSTAL_PREFIX[m[1]] ?? null : null;
+    // A prefix we do not know, or one contradicting the country line, is part of the postal code as written.
+    const keep = m[1] !== undefined && (prefixCountry === null || (country !== null && prefixCountry !== country));
+    return { postal_code: keep ? `${m[1]}-${m[2]}` : m[2]!, city: m[3]!.trim(), country_code: keep ? null : prefixCountry };
+  }
   m = /^(?:NL-)?(\d{4}\s?[A-Z]{2})\s+(.+)$/.exec(part);
   if (m) return { postal_code: m[1]!, city: m[2]!.trim(), country_code: 'NL' };
   m = /^(?:SE-)?(\d{3}\s\d{2})\s+(.+)$/.exec(part);
@@ -55,8 +60,8 @@ const matchPostalCity = (part: string): PostalCity | null => {
   if (m) return { postal_code: m[2]!, city: m[1]!.trim(), country_code: null };
   m = /^(\D+?)\s+([A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})$/.exec(part);
   if (m) return { postal_code: m[2]!, city: m[1]!.trim(), country_code: 'GB' };
-  m = /^(?:([A-Z]{1,2})-)?(\d{4,5})$/.exec(part);
-  if (m) return { postal_code: m[2]!, city: null, country_code: m[1] ? POSTAL_PREFIX[m[1]] ?? null : null };
+  m = /^(\d{4,5})$/.exec(part);
+  if (m) return { postal_code: m[1]!, city: null, country_code: null };
   return null;
 };
 
@@ -92,14 +97,14 @@ export const parseAddress = (text: string | null | undefined): PostalAddress => 
   }
 
   // "Rue de la Loi 16 1000 Brussels" written without separators: split street from postal code and city.
-  if (parts.length === 1 && !matchPostalCity(parts[0]!)) {
+  if (parts.length === 1 && !matchPostalCity(parts[0]!, out.country_code)) {
     const m = /^(.*\D)\s+((?:[A-Z]{1,2}-)?\d{4,5}\s+\D.*)$/.exec(parts[0]!);
     if (m && /\d/.test(m[1]!)) parts = [m[1]!.trim(), m[2]!.trim()];
   }
 
   let cityIndex = -1;
   for (let i = parts.length - 1; i >= 0; i--) {
-    const pc = matchPostalCity(parts[i]!);
+    const pc = matchPostalCity(parts[i]!, out.country_code);
     if (pc && (i > 0 || parts.length === 1)) {
       out.postal_code = pc.postal_code;
       out.city = pc.city;

@@ -22,7 +22,7 @@ import type {
 } from './documentModel.js';
 import { decimalPlaces, parseDecimal } from './money.js';
 import { peppolIdProblem } from './peppolId.js';
-import { isSchemeForm, vatNumberProblem } from './vatNumber.js';
+import { compactId, isSchemeForm, vatNumberProblem } from './vatNumber.js';
 
 /** One problem in FastAPI's 422 shape: loc is ['body', field, index, field, ...]. */
 export interface InputError {
@@ -187,7 +187,9 @@ const taxId = new t.Type<string, unknown>(
   (u, c) => {
     if (typeof u !== 'string') return fail(u, c, 'string_type', 'Input should be a valid string');
     const problem = isSchemeForm(u) ? peppolIdProblem(u) : vatNumberProblem(u);
-    return problem ? fail(u, c, 'value_error', `Invalid tax id: ${problem}`) : t.success(u.trim());
+    if (problem) return fail(u, c, 'value_error', `Invalid tax id: ${problem}`);
+    // "BE 0123.456.749" is stored as BE0123456749, the form UBL and the Peppol directory use.
+    return t.success(isSchemeForm(u) ? u.trim() : compactId(u));
   },
   (a) => a,
 );

@@ -261,6 +261,7 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
     );
 
   const breakdown: VatBreakdownEntry[] = [];
+  const order = new Map<number, number>();
   for (const g of groups.values()) {
     let taxable = round2(g.taxable);
     let tax = g.rate === null || isZeroRateCategory(g.code) ? ZERO : round2(taxable.times(g.rate).div(hundred));
@@ -283,11 +284,23 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
         }
       }
     }
+    order.set(breakdown.length, match ? match.i : given.length + breakdown.length);
     breakdown.push({ tax_code: g.code, rate: g.rate, taxable_amount: taxable, tax_amount: tax, exemption_reason_code: null, exemption_reason: null });
   }
   for (const x of given) {
-    if (!x.used) problem(`tax_details[${x.i}]`, 'mismatch', `no line or allowance/charge has VAT rate ${x.t.rate?.toFixed(2) ?? 'none'}${x.t.tax_code ? ` in category ${x.t.tax_code}` : ''}`);
+    if (x.used) continue;
+    // An entry with nothing in it (e.g. an E entry of 0.00 in a received document) is harmless; keep it.
+    const empty = (x.t.taxable_amount?.isZero() ?? false) && (x.t.amount?.isZero() ?? true) && x.t.tax_code !== null;
+    if (mode === 'rules' && empty) {
+      order.set(breakdown.length, x.i);
+      breakdown.push({ tax_code: x.t.tax_code!, rate: effectiveRate(x.t.tax_code!, x.t.rate), taxable_amount: ZERO, tax_amount: ZERO, exemption_reason_code: null, exemption_reason: null });
+    } else {
+      problem(`tax_details[${x.i}]`, 'mismatch', `no line or allowance/charge has VAT rate ${x.t.rate?.toFixed(2) ?? 'none'}${x.t.tax_code ? ` in category ${x.t.tax_code}` : ''}`);
+    }
   }
+  // Keep the caller's order of the breakdown; entries they did not give follow in line order.
+  const sorted = breakdown.map((b, i) => ({ b, k: order.get(i)! })).sort((x, y) => x.k - y.k).map((x) => x.b);
+  breakdown.splice(0, breakdown.length, ...sorted);
 
   // A total VAT amount given without a breakdown: accept the caller's figure within the per-line
   // rounding tolerance and carry the difference on the largest rated entry, so the breakdown still adds up.

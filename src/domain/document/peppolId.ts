@@ -138,11 +138,11 @@ export const derivePeppolId = (taxId: string | null, companyId: string | null): 
 };
 
 /**
- * The id as it can go into an EndpointID. 9956 carries the same enterprise number as 0208 but is
- * not in the Peppol EAS list any more, so it is written as 0208.
+ * The id as it goes into an EndpointID. 9956 carries the same enterprise number as 0208 but is not
+ * in the Peppol EAS list, so it is written as 0208. Other schemes are written as they are: dropping
+ * them would lose data, and the rule layer (PEPPOL-EN16931-CL008) reports the ones Peppol refuses.
  */
-export const endpointIdFor = (id: PeppolId): PeppolId | null => {
-  if (isEndpointScheme(id.scheme)) return id;
+export const endpointIdFor = (id: PeppolId): PeppolId => {
   if (id.scheme === '9956') return { scheme: '0208', identifier: id.identifier };
-  return null;
+  return id;
 };

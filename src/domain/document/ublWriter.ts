@@ -42,7 +42,8 @@ export const vatIdentifierOf = (taxId: string | null): string | null => {
     if (/^99\d\d$/.test(p.value.scheme) && vatCountry(p.value.identifier)) return compactId(p.value.identifier);
     return null;
   }
-  return compactId(taxId);
+  // Written as given: the create codec already normalised it, and a received document keeps its own form.
+  return taxId.trim();
 };
 
 /** Legal registration id (BT-30/BT-47) with the scheme we can tell from its shape. */
@@ -130,9 +131,13 @@ const sellerParty = (ctx: Ctx): XNode | null => {
   );
 };
 
+/**
+ * The participant id as given. It was checked when the document was accepted; a document read
+ * from UBL keeps whatever its sender used, so it is not re-validated here (the rules report it).
+ */
 const okOrNull = (text: string): PeppolId | null => {
-  const r = parsePeppolId(text);
-  return r.ok ? r.value : null;
+  const m = /^\s*(?:iso6523-actorid-upis::)?([^:\s]+):(.+)$/i.exec(text);
+  return m ? { scheme: m[1]!, identifier: m[2]!.trim() } : null;
 };
 
 /** customer_id "0088:5790000435975" carries a scheme; anything else is a plain identifier. */
@@ -183,13 +188,14 @@ const SEPA_COUNTRIES = new Set(
   'AT BE BG CH CY CZ DE DK EE ES FI FR GB GI GR HR HU IE IS IT LI LT LU LV MC MT NL NO PL PT RO SE SI SK SM VA AD'.split(' '),
 );
 
-/** 58 (SEPA credit transfer) when every account is a SEPA IBAN and the currency is EUR, else 30. */
-export const paymentMeansCodeOf = (details: PaymentDetail[], currency: string): string =>
-  currency === 'EUR' &&
-  details.length > 0 &&
-  details.every((p) => p.iban && IBAN.test(compactId(p.iban)) && SEPA_COUNTRIES.has(compactId(p.iban).slice(0, 2)))
-    ? '58'
-    : '30';
+/** 58 (SEPA credit transfer) when every account is a SEPA IBAN and the currency is EUR, else 30 (credit transfer). */
+export const paymentMeansCodeOf = (details: PaymentDetail[], currency: string): string => {
+  const sepa = (p: PaymentDetail) => !!p.iban && IBAN.test(compactId(p.iban)) && SEPA_COUNTRIES.has(compactId(p.iban).slice(0, 2));
+  if (details.length > 0 && currency === 'EUR' && details.every(sepa)) return '58';
+  // 30/58 require an account (BR-61); a reference without an account is an undefined instrument (1).
+  if (details.every((p) => p.iban || p.bank_account_number)) return '30';
+  return '1';
+};
 
 const paymentMeans = (ctx: Ctx): Child[] => {
   const d = ctx.doc;

@@ -1,0 +1,288 @@
+import libxmljs from 'libxmljs';
+import type { XMLElement } from 'libxmljs';
+import type { Decimal } from 'decimal.js';
+import { formatAddress } from './addressParser.js';
+import { EXEMPT_TAX_CODES, TAX_CODES } from './codeLists.js';
+import type { Currency, TaxCode, VatexCode } from './codeLists.js';
+import { emptyDocument, emptyLineItem } from './documentModel.js';
+import type { AllowanceCharge, Attachment, Document, LineItem, PaymentDetail, TaxDetail } from './documentModel.js';
+import { Dec, parseDecimal } from './money.js';
+import { derivePeppolId, formatPeppolId } from './peppolId.js';
+import type { PeppolId } from './peppolId.js';
+import { NS, documentTypeOf } from './ublNames.js';
+
+const idText = (id: PeppolId | null): string | null => (id ? formatPeppolId(id) : null);
+
+/** The XML could not be read as a UBL Invoice or CreditNote. */
+export class UblReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UblReadError';
+  }
+}
+
+type El = XMLElement;
+
+const elementsOf = (e: El): El[] => e.childNodes().filter((n) => n.type() === 'element') as El[];
+
+const nsOf = (prefix: string): string => {
+  switch (prefix) {
+    case 'cac':
+      return NS.cac;
+    case 'cbc':
+      return NS.cbc;
+    default:
+      throw new Error(`unknown prefix ${prefix}`);
+  }
+};
+
+const matches = (e: El, qname: string): boolean => {
+  const [prefix, local] = qname.split(':') as [string, string];
+  return e.name() === local && (e.namespace()?.href() ?? '') === nsOf(prefix);
+};
+
+/** All elements at a path of qualified names below e ("cac:Party/cac:PartyName/cbc:Name"). */
+const all = (e: El | null, path: string): El[] => {
+  if (!e) return [];
+  let current: El[] = [e];
+  for (const step of path.split('/')) current = current.flatMap((c) => elementsOf(c).filter((k) => matches(k, step)));
+  return current;
+};
+const one = (e: El | null, path: string): El | null => all(e, path)[0] ?? null;
+
+const text = (e: El | null, path?: string): string | null => {
+  const n = path ? one(e, path) : e;
+  if (!n) return null;
+  const t = n.text().trim();
+  return t === '' ? null : t;
+};
+const attr = (e: El | null, name: string): string | null => {
+  const a = e?.getAttribute(name);
+  const v = a ? a.value().trim() : '';
+  return v === '' ? null : v;
+};
+const dec = (e: El | null, path?: string): Decimal | null => {
+  const t = text(e, path);
+  return t === null ? null : parseDecimal(t);
+};
+const taxCodeOf = (t: string | null): TaxCode | null =>
+  t !== null && (TAX_CODES as ReadonlyArray<string>).includes(t.toUpperCase()) ? (t.toUpperCase() as TaxCode) : null;
+
+/** Whether a PartyTaxScheme is the VAT one (TaxScheme/ID VAT, trimmed, case-insensitive). */
+const isVatScheme = (pts: El): boolean => (text(pts, 'cac:TaxScheme/cbc:ID') ?? '').toUpperCase() === 'VAT';
+
+interface PartyFields {
+  name: string | null;
+  email: string | null;
+  recipient: string | null;
+  taxId: string | null;
+  companyId: string | null;
+  peppolId: string | null;
+  address: string | null;
+  identification: string | null;
+}
+
+const addressText = (a: El | null): string | null =>
+  a
+    ? formatAddress({
+        street: text(a, 'cbc:StreetName'),
+        additional_street: text(a, 'cbc:AdditionalStreetName'),
+        city: text(a, 'cbc:CityName'),
+        postal_code: text(a, 'cbc:PostalZone'),
+        country_code: text(a, 'cac:Country/cbc:IdentificationCode'),
+      })
+    : null;
+
+const readParty = (party: El | null): PartyFields => {
+  const endpoint = one(party, 'cbc:EndpointID');
+  const endpointScheme = attr(endpoint, 'schemeID');
+  const endpointValue = text(endpoint);
+  const ident = one(party, 'cac:PartyIdentification/cbc:ID');
+  const identScheme = attr(ident, 'schemeID');
+  const identValue = text(ident);
+  const vat = all(party, 'cac:PartyTaxScheme').find(isVatScheme) ?? null;
+  return {
+    name: text(party, 'cac:PartyLegalEntity/cbc:RegistrationName') ?? text(party, 'cac:PartyName/cbc:Name'),
+    email: text(party, 'cac:Contact/cbc:ElectronicMail'),
+    recipient: text(party, 'cac:Contact/cbc:Name'),
+    taxId: text(vat, 'cbc:CompanyID'),
+    companyId: text(party, 'cac:PartyLegalEntity/cbc:CompanyID'),
+    peppolId: endpointValue ? (endpointScheme ? `${endpointScheme}:${endpointValue}` : endpointValue) : null,
+    address: addressText(one(party, 'cac:PostalAddress')),
+    identification: identValue ? (identScheme && /^0\d{3}$/.test(identScheme) ? `${identScheme}:${identValue}` : identValue) : null,
+  };
+};
+
+const readAllowanceCharge = (a: El): AllowanceCharge => ({
+  reason: text(a, 'cbc:AllowanceChargeReason'),
+  reason_code: text(a, 'cbc:AllowanceChargeReasonCode'),
+  multiplier_factor: dec(a, 'cbc:MultiplierFactorNumeric'),
+  amount: dec(a, 'cbc:Amount'),
+  base_amount: dec(a, 'cbc:BaseAmount'),
+  tax_rate: dec(a, 'cac:TaxCategory/cbc:Percent'),
+  tax_code: taxCodeOf(text(a, 'cac:TaxCategory/cbc:ID')),
+});
+
+const isCharge = (a: El): boolean => (text(a, 'cbc:ChargeIndicator') ?? '').toLowerCase() === 'true';
+
+const readLine = (line: El, qtyName: string): LineItem => {
+  const qty = one(line, qtyName);
+  const price = dec(line, 'cac:Price/cbc:PriceAmount');
+  const baseQty = dec(line, 'cac:Price/cbc:BaseQuantity');
+  // The model has no price base quantity: a price per 10 units becomes the price of one unit.
+  const unitPrice = price !== null && baseQty !== null && !baseQty.isZero() && !baseQty.eq(1) ? price.div(baseQty) : price;
+  const acs = all(line, 'cac:AllowanceCharge');
+  const category = one(line, 'cac:Item/cac:ClassifiedTaxCategory');
+  return {
+    ...emptyLineItem(),
+    amount: dec(line, 'cbc:LineExtensionAmount'),
+    description: text(line, 'cac:Item/cbc:Name'),
+    quantity: dec(qty),
+    unit: attr(qty, 'unitCode'),
+    product_code: text(line, 'cac:Item/cac:SellersItemIdentification/cbc:ID'),
+    tax_rate: dec(category, 'cbc:Percent'),
+    tax_code: taxCodeOf(text(category, 'cbc:ID')),
+    unit_price: unitPrice,
+    allowances: acs.filter((a) => !isCharge(a)).map(readAllowanceCharge).map(withoutCategory),
+    charges: acs.filter(isCharge).map(readAllowanceCharge).map(withoutCategory),
+  };
+};
+
+// Line-level allowances and charges have no VAT category of their own in EN 16931.
+const withoutCategory = (a: AllowanceCharge): AllowanceCharge => ({ ...a, tax_code: null, tax_rate: null });
+
+const base64Size = (b64: string): number => {
+  const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+  return Math.floor((b64.length * 3) / 4) - padding;
+};
+
+const readAttachment = (ref: El): Attachment | null => {
+  const binary = one(ref, 'cac:Attachment/cbc:EmbeddedDocumentBinaryObject');
+  const uri = text(ref, 'cac:Attachment/cac:ExternalReference/cbc:URI');
+  if (!binary && !uri) return null;
+  const id = text(ref, 'cbc:ID');
+  const data = binary ? binary.text().replace(/\s+/g, '') : null;
+  return {
+    id,
+    file_name: attr(binary, 'filename') ?? id ?? 'attachment',
+    file_type: attr(binary, 'mimeCode'),
+    file_size: data ? base64Size(data) : null,
+    file_data: data,
+    file_url: binary ? null : uri,
+  };
+};
+
+const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/;
+const readPaymentDetail = (pm: El): PaymentDetail | null => {
+  const account = text(pm, 'cac:PayeeFinancialAccount/cbc:ID');
+  const compact = account ? account.replace(/\s+/g, '').toUpperCase() : null;
+  const detail: PaymentDetail = {
+    iban: compact && IBAN.test(compact) ? compact : null,
+    bank_account_number: compact && IBAN.test(compact) ? null : account,
+    swift: text(pm, 'cac:PayeeFinancialAccount/cac:FinancialInstitutionBranch/cbc:ID'),
+    payment_reference: text(pm, 'cbc:PaymentID'),
+  };
+  return detail.iban || detail.bank_account_number || detail.swift || detail.payment_reference ? detail : null;
+};
+
+/** Parses the XML safely: no DTD, no entity expansion, no network. */
+export const parseUblXml = (xml: string): El => {
+  if (/<!DOCTYPE/i.test(xml) || /<!ENTITY/i.test(xml)) throw new UblReadError('DOCTYPE and entity declarations are not accepted');
+  let doc;
+  try {
+    doc = libxmljs.parseXml(xml, { nonet: true, replaceEntities: false, validateEntities: false });
+  } catch (e) {
+    throw new UblReadError(`not well-formed XML: ${(e as Error).message}`);
+  }
+  if (doc.getDtd()) throw new UblReadError('DOCTYPE declarations are not accepted');
+  const root = doc.root();
+  if (!root) throw new UblReadError('document has no root element');
+  return root;
+};
+
+/** UBL Invoice/CreditNote XML -> document model (the inverse of writeUbl for what the model can hold). */
+export const readUbl = (xml: string): Document => {
+  const root = parseUblXml(xml);
+  const rootNs = root.namespace()?.href() ?? '';
+  const kind = root.name() === 'Invoice' && rootNs === NS.invoice ? 'Invoice' : root.name() === 'CreditNote' && rootNs === NS.creditNote ? 'CreditNote' : null;
+  if (!kind) throw new UblReadError(`root element must be a UBL 2.1 Invoice or CreditNote, got ${root.name()}`);
+  const creditNote = kind === 'CreditNote';
+  const doc = emptyDocument();
+
+  doc.document_type = documentTypeOf(kind, text(root, creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode') ?? '', text(root, 'cbc:CustomizationID') ?? '');
+  doc.invoice_id = text(root, 'cbc:ID');
+  doc.invoice_date = text(root, 'cbc:IssueDate');
+  const paymentMeans = all(root, 'cac:PaymentMeans');
+  doc.due_date = text(root, 'cbc:DueDate') ?? paymentMeans.map((pm) => text(pm, 'cbc:PaymentDueDate')).find((d) => d !== null) ?? null;
+  const notes = all(root, 'cbc:Note').map((n) => text(n)).filter((n): n is string => n !== null);
+  doc.note = notes.length > 0 ? notes.join('\n') : null;
+  doc.currency = (text(root, 'cbc:DocumentCurrencyCode') ?? 'EUR') as Currency;
+  doc.purchase_order = creditNote
+    ? text(root, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID') ?? text(root, 'cac:OrderReference/cbc:ID')
+    : text(root, 'cac:OrderReference/cbc:ID');
+  doc.payment_term = text(root, 'cac:PaymentTerms/cbc:Note');
+  doc.service_start_date = text(root, 'cac:InvoicePeriod/cbc:StartDate');
+  doc.service_end_date = text(root, 'cac:InvoicePeriod/cbc:EndDate');
+
+  const seller = readParty(one(root, 'cac:AccountingSupplierParty/cac:Party'));
+  doc.vendor_name = seller.name;
+  doc.vendor_email = seller.email;
+  doc.vendor_address_recipient = seller.recipient;
+  doc.vendor_tax_id = seller.taxId;
+  doc.vendor_company_id = seller.companyId;
+  // Without an EndpointID the participant id is the one the tax id implies, as for JSON documents.
+  doc.vendor_peppol_id = seller.peppolId ?? idText(derivePeppolId(seller.taxId, seller.companyId));
+  doc.vendor_address = seller.address;
+
+  const buyer = readParty(one(root, 'cac:AccountingCustomerParty/cac:Party'));
+  doc.customer_name = buyer.name;
+  doc.customer_email = buyer.email;
+  doc.customer_address_recipient = buyer.recipient;
+  doc.customer_tax_id = buyer.taxId;
+  doc.customer_company_id = buyer.companyId;
+  doc.customer_peppol_id = buyer.peppolId ?? idText(derivePeppolId(buyer.taxId, buyer.companyId));
+  doc.customer_address = buyer.address;
+  doc.customer_id = buyer.identification;
+
+  const delivery = one(root, 'cac:Delivery');
+  doc.shipping_address = addressText(one(delivery, 'cac:DeliveryLocation/cac:Address'));
+  doc.shipping_address_recipient = text(delivery, 'cac:DeliveryParty/cac:PartyName/cbc:Name');
+
+  doc.payment_details = paymentMeans.map(readPaymentDetail).filter((p): p is PaymentDetail => p !== null);
+  doc.attachments = all(root, 'cac:AdditionalDocumentReference').map(readAttachment).filter((a): a is Attachment => a !== null);
+
+  const acs = all(root, 'cac:AllowanceCharge');
+  doc.allowances = acs.filter((a) => !isCharge(a)).map(readAllowanceCharge);
+  doc.charges = acs.filter(isCharge).map(readAllowanceCharge);
+
+  // The VAT breakdown in document currency is the TaxTotal with subtotals (a second one may hold BT-111).
+  const taxTotals = all(root, 'cac:TaxTotal');
+  const taxTotal = taxTotals.find((t) => all(t, 'cac:TaxSubtotal').length > 0) ?? taxTotals[0] ?? null;
+  const subtotals = all(taxTotal, 'cac:TaxSubtotal');
+  doc.tax_details = subtotals.map(
+    (s): TaxDetail => ({
+      amount: dec(s, 'cbc:TaxAmount'),
+      rate: dec(s, 'cac:TaxCategory/cbc:Percent'),
+      tax_code: taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')),
+      taxable_amount: dec(s, 'cbc:TaxableAmount'),
+    }),
+  );
+  doc.total_tax = dec(taxTotal, 'cbc:TaxAmount');
+
+  const lines = all(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
+  doc.items = lines.map((l) => readLine(l, creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity'));
+  doc.tax_code = doc.items[0]?.tax_code ?? taxCodeOf(text(subtotals[0] ?? null, 'cac:TaxCategory/cbc:ID')) ?? 'S';
+
+  // The document's exemption reason is the one on its own category's entry, else on the first exempt entry.
+  const exempt = subtotals.filter((s) => EXEMPT_TAX_CODES.includes(taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')) ?? 'S'));
+  const reasonEntry = exempt.find((s) => taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')) === doc.tax_code) ?? exempt[0] ?? null;
+  doc.vatex = text(reasonEntry, 'cac:TaxCategory/cbc:TaxExemptionReasonCode') as VatexCode | null;
+  doc.vatex_note = text(reasonEntry, 'cac:TaxCategory/cbc:TaxExemptionReason');
+
+  const totals = one(root, 'cac:LegalMonetaryTotal');
+  doc.subtotal = dec(totals, 'cbc:TaxExclusiveAmount');
+  doc.invoice_total = dec(totals, 'cbc:TaxInclusiveAmount');
+  doc.amount_due = dec(totals, 'cbc:PayableAmount');
+  doc.total_discount = new Dec(0);
+  return doc;
+};
