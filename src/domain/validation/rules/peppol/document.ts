@@ -35,7 +35,8 @@ export function documentRules(ctx: Ctx): void {
   for (const c of kids(root, 'cbc:CustomizationID')) ctx.check(R.R004, c, normSpace(str(c)).startsWith(CUSTOMIZATION_PREFIX));
   const docCur = kids(root, 'cbc:DocumentCurrencyCode').map((n) => normSpace(n.text));
   for (const t of kids(root, 'cbc:TaxCurrencyCode')) ctx.check(R.R005, t, !docCur.includes(normSpace(t.text)));
-  for (const p of kids(root, 'cbc:ProfileID')) ctx.check(R.R007, p, PROFILE_LOOSE_RE.test(normSpace(str(p))));
+  // R007 is evaluated on the document: a missing ProfileID also fails it (the profile is then 'Unknown').
+  ctx.check(R.R007, root, kids(root, 'cbc:ProfileID').some((p) => PROFILE_LOOSE_RE.test(normSpace(str(p)))));
 
   for (const el of ctx.elements()) if (el.children.length === 0 && normSpace(el.text) === '') ctx.fail(R.R008, el);
 
@@ -69,7 +70,7 @@ export function documentRules(ctx: Ctx): void {
   for (const line of ctx.lines) {
     const refs = kids(line, 'cac:DocumentReference');
     ctx.check(R.R100, line, refs.length <= 1);
-    for (const ref of refs) ctx.check(R.R101, ref, !has(ref, 'cbc:DocumentTypeCode') || normSpace(str(kid(ref, 'cbc:DocumentTypeCode'))) === '130');
+    for (const ref of refs) ctx.check(R.R101, ref, normSpace(str(kid(ref, 'cbc:DocumentTypeCode'))) === '130');
     for (const p of kids(line, 'cac:InvoicePeriod')) {
       const s = kid(p, 'cbc:StartDate');
       const e = kid(p, 'cbc:EndDate');
