@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -51,18 +51,34 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onError: (error: unknown) => logger.warn({ err: error }, 'postgres'),
   });
 
+  const connectionString = (port: number) => (database = 'postgres') =>
+    `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+
+  // Another live process of ours (e.g. the service, while a script runs) already serves this
+  // folder: share its server rather than stopping it.
+  const ownerFile = path.join(dataDir, 'postgres.owner');
+  const running = await runningServer(databaseDir);
+  const owner = existsSync(ownerFile) ? JSON.parse(await readFile(ownerFile, 'utf8')) as { pid: number; port: number } : null;
+  if (running && owner && owner.pid !== process.pid && isAlive(owner.pid)) {
+    logger.info({ owner: owner.pid, port: owner.port }, 'using the embedded PostgreSQL started by another process');
+    return { connectionString: connectionString(owner.port), stop: async () => undefined };
+  }
+  if (running) await stopOrphanedServer(running, databaseDir, logger);
+
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     logger.info({ databaseDir }, 'initialising embedded PostgreSQL cluster');
     await server.initialise();
   }
-  await stopOrphanedServer(databaseDir, logger);
   await server.start();
+  await writeFile(ownerFile, JSON.stringify({ pid: process.pid, port: options.port }));
   logger.info({ port: options.port }, 'embedded PostgreSQL started');
 
   return {
-    connectionString: (database = 'postgres') =>
-      `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`,
-    stop: () => server.stop(),
+    connectionString: connectionString(options.port),
+    stop: async () => {
+      await server.stop();
+      await rm(ownerFile, { force: true });
+    },
   };
 }
 
@@ -73,11 +89,15 @@ async function loadOrCreatePassword(file: string): Promise<string> {
   return password;
 }
 
-async function stopOrphanedServer(databaseDir: string, logger: Logger): Promise<void> {
+/** The pid of a live postmaster serving the folder, if any. */
+async function runningServer(databaseDir: string): Promise<number | null> {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
+  if (!existsSync(pidFile)) return null;
   const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+}
+
+async function stopOrphanedServer(pid: number, databaseDir: string, logger: Logger): Promise<void> {
   logger.warn({ pid }, 'stopping a PostgreSQL server left running by an earlier process');
   process.kill(pid, 'SIGINT');
   for (let waited = 0; isAlive(pid) && waited < 60_000; waited += 100) {

@@ -1,0 +1,93 @@
+/**
+ * Benchmark of the PostgreSQL event store adapter.
+ *   npm run bench:eventstore            (embedded PostgreSQL in a temporary folder)
+ *   DATABASE_URL=... npm run bench:eventstore
+ * Options (env): WRITERS (16), APPENDS (30000), READ_BATCH (1000).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { pino } from 'pino';
+import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
+import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
+import { applyPostgresSchema } from '../src/infrastructure/postgres/pgSchema.js';
+import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
+
+const writers = Number(process.env.WRITERS ?? 16);
+const appends = Number(process.env.APPENDS ?? 30_000);
+const readBatch = Number(process.env.READ_BATCH ?? 1000);
+
+async function main() {
+  let stopServer = async () => undefined as void;
+  let dataDir: string | null = null;
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-es-'));
+    const server = await startEmbeddedPostgres({ dataDir, port: 54_400 + Math.floor(Math.random() * 500), logger: pino({ level: 'warn' }) });
+    stopServer = () => server.stop();
+    const name = `bench_${Date.now()}`;
+    await ensureDatabase(server.connectionString('postgres'), name);
+    url = server.connectionString(name);
+  }
+  const pool = new pg.Pool({ connectionString: url, max: writers + 4 });
+  await applyPostgresSchema(pool);
+  const store = new PgEventStore(pool, url);
+
+  // A realistic event body: a document-sized JSON payload with metadata.
+  const data = { document_id: randomUUID(), state: 'DRAFT', invoice_total: '1234.56', items: Array.from({ length: 5 }, (_, i) => ({ i, amount: '10.00' })) };
+  const metadata = { tenantId: randomUUID(), actor: 'bench', requestId: randomUUID() };
+
+  // Warm-up, so connection set-up is not measured.
+  await Promise.all(Array.from({ length: writers }, () => store.append(`warm-${randomUUID()}`, [{ type: 'Warm', data, metadata }], 'no_stream')));
+
+  const perWriter = Math.ceil(appends / writers);
+  const latencies: number[] = [];
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      const stream = `bench-${randomUUID()}`;
+      for (let i = 0; i < perWriter; i++) {
+        const t0 = process.hrtime.bigint();
+        await store.append(stream, [{ type: 'Appended', data, metadata }], i === 0 ? 'no_stream' : i - 1);
+        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+    }),
+  );
+  const writeSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const total = perWriter * writers;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
+
+  const readStarted = process.hrtime.bigint();
+  let after = -1n;
+  let read = 0;
+  for (;;) {
+    const events = await store.readAll({ after, maxCount: readBatch });
+    if (events.length === 0) break;
+    read += events.length;
+    after = events[events.length - 1]!.globalPosition;
+  }
+  const readSeconds = Number(process.hrtime.bigint() - readStarted) / 1e9;
+
+  const results = {
+    writers,
+    appends: total,
+    appends_per_second: Math.round(total / writeSeconds),
+    append_latency_ms: { p50: pct(50), p99: pct(99) },
+    read_all_events: read,
+    read_all_events_per_second: Math.round(read / readSeconds),
+  };
+  console.log(JSON.stringify(results, null, 2));
+
+  await store.close();
+  await pool.end();
+  await stopServer();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
