@@ -58,6 +58,8 @@ const matchPostalCity = (part: string, country: string | null): PostalCity | nul
   if (m) return { postal_code: m[1]!, city: m[2]!.trim(), country_code: 'SE' };
   m = /^(\D+?)\s+(\d{4,5})$/.exec(part);
   if (m) return { postal_code: m[2]!, city: m[1]!.trim(), country_code: null };
+  m = /^([A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s+(.+)$/.exec(part);
+  if (m) return { postal_code: m[1]!, city: m[2]!.trim(), country_code: 'GB' };
   m = /^(\D+?)\s+([A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})$/.exec(part);
   if (m) return { postal_code: m[2]!, city: m[1]!.trim(), country_code: 'GB' };
   m = /^(\d{4,5})$/.exec(part);

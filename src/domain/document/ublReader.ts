@@ -7,6 +7,7 @@ import type { Currency, TaxCode, VatexCode } from './codeLists.js';
 import { emptyDocument, emptyLineItem } from './documentModel.js';
 import type { AllowanceCharge, Attachment, Document, LineItem, PaymentDetail, TaxDetail } from './documentModel.js';
 import { Dec, parseDecimal } from './money.js';
+import { companyIdText } from './partyIdentifiers.js';
 import { derivePeppolId, formatPeppolId } from './peppolId.js';
 import type { PeppolId } from './peppolId.js';
 import { NS, documentTypeOf } from './ublNames.js';
@@ -93,6 +94,11 @@ const addressText = (a: El | null): string | null =>
       })
     : null;
 
+const companyIdOf = (e: El | null, taxId: string | null): string | null => {
+  const id = text(e);
+  return id === null ? null : companyIdText(id, attr(e, 'schemeID'), taxId);
+};
+
 const readParty = (party: El | null): PartyFields => {
   const endpoint = one(party, 'cbc:EndpointID');
   const endpointScheme = attr(endpoint, 'schemeID');
@@ -106,7 +112,7 @@ const readParty = (party: El | null): PartyFields => {
     email: text(party, 'cac:Contact/cbc:ElectronicMail'),
     recipient: text(party, 'cac:Contact/cbc:Name'),
     taxId: text(vat, 'cbc:CompanyID'),
-    companyId: text(party, 'cac:PartyLegalEntity/cbc:CompanyID'),
+    companyId: companyIdOf(one(party, 'cac:PartyLegalEntity/cbc:CompanyID'), text(vat, 'cbc:CompanyID')),
     peppolId: endpointValue ? (endpointScheme ? `${endpointScheme}:${endpointValue}` : endpointValue) : null,
     address: addressText(one(party, 'cac:PostalAddress')),
     identification: identValue ? (identScheme && /^0\d{3}$/.test(identScheme) ? `${identScheme}:${identValue}` : identValue) : null,

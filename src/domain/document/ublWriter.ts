@@ -7,12 +7,13 @@ import type { AllowanceCharge, Attachment, Document, LineItem, PaymentDetail } f
 import { completeDocument } from './documentTotals.js';
 import type { DocumentTotals, LineTotals, VatBreakdownEntry } from './documentTotals.js';
 import { Dec, money, plain, rateText } from './money.js';
-import { derivePeppolId, endpointIdFor, isIcdScheme, parsePeppolId } from './peppolId.js';
+import { derivePeppolId, endpointIdFor, isIcdScheme } from './peppolId.js';
 import type { PeppolId } from './peppolId.js';
+import { buyerIdentificationOf, legalIdOf, vatIdentifierOf } from './partyIdentifiers.js';
 import { NS, ublKindOf } from './ublNames.js';
 import { agg, leaf, serialize } from './xmlTree.js';
 import type { Child, XNode } from './xmlTree.js';
-import { belgianEnterpriseNumber, compactId, isValidDutchKvk, isValidSiret, vatCountry } from './vatNumber.js';
+import { compactId, vatCountry } from './vatNumber.js';
 
 /*
  * Document -> UBL 2.1 (Peppol BIS Billing 3.0). Each function below emits one UBL aggregate with its
@@ -31,37 +32,6 @@ interface Ctx {
 const amt = (name: string, value: Decimal, ctx: Ctx): XNode | null => leaf(name, money(value), { currencyID: ctx.currency });
 
 const VAT_SCHEME = (): XNode | null => agg('cac:TaxScheme', leaf('cbc:ID', 'VAT'));
-
-/** A VAT number for PartyTaxScheme: VAT form as given, or the Belgian VAT behind a 0208/9925 participant id. */
-export const vatIdentifierOf = (taxId: string | null): string | null => {
-  if (!taxId) return null;
-  if (/^\s*\d{4}:/.test(taxId)) {
-    const p = parsePeppolId(taxId);
-    if (!p.ok) return null;
-    if (p.value.scheme === '0208' || p.value.scheme === '9956') return `BE${p.value.identifier}`;
-    if (/^99\d\d$/.test(p.value.scheme) && vatCountry(p.value.identifier)) return compactId(p.value.identifier);
-    return null;
-  }
-  // Written as given: the create codec already normalised it, and a received document keeps its own form.
-  return taxId.trim();
-};
-
-/** Legal registration id (BT-30/BT-47) with the scheme we can tell from its shape. */
-export const legalIdOf = (companyId: string | null, taxId: string | null): { id: string; scheme: string | null } | null => {
-  if (!companyId || companyId.trim() === '') return null;
-  if (/^\s*\d{4}:/.test(companyId)) {
-    const p = parsePeppolId(companyId);
-    if (p.ok) return { id: p.value.identifier, scheme: isIcdScheme(p.value.scheme) ? p.value.scheme : null };
-  }
-  const c = compactId(companyId);
-  const country = taxId ? vatCountry(taxId) : null;
-  const be = belgianEnterpriseNumber(c.startsWith('BE') ? c : `BE${c}`);
-  if ((country === 'BE' || c.startsWith('BE')) && be) return { id: be, scheme: '0208' };
-  if (country === 'NL' && isValidDutchKvk(c)) return { id: c, scheme: '0106' };
-  if (country === 'FR' && isValidSiret(c)) return { id: c, scheme: '0009' };
-  if (country === 'FR' && /^\d{9}$/.test(c)) return { id: c, scheme: '0002' };
-  return { id: companyId.trim(), scheme: null };
-};
 
 const addressNode = (name: string, a: PostalAddress, fallbackCountry: string | null): XNode | null =>
   agg(
@@ -138,14 +108,6 @@ const sellerParty = (ctx: Ctx): XNode | null => {
 const okOrNull = (text: string): PeppolId | null => {
   const m = /^\s*(?:iso6523-actorid-upis::)?([^:\s]+):(.+)$/i.exec(text);
   return m ? { scheme: m[1]!, identifier: m[2]!.trim() } : null;
-};
-
-/** customer_id "0088:5790000435975" carries a scheme; anything else is a plain identifier. */
-export const buyerIdentificationOf = (customerId: string | null): { id: string; scheme: string | null } | null => {
-  if (!customerId || customerId.trim() === '') return null;
-  const m = /^(0\d{3}):(.+)$/.exec(customerId.trim());
-  if (m) return { id: m[2]!, scheme: m[1]! };
-  return { id: customerId.trim(), scheme: null };
 };
 
 const buyerParty = (ctx: Ctx): XNode | null => {
