@@ -55,6 +55,8 @@ export function ibanOk(raw: string): boolean {
   return rem === 1;
 }
 
+/** One '@' framed by 2+ characters that are not whitespace or '.', no leading/trailing '.', a dotted domain. */
+const EMAIL_RE = /^[^@\s.][^@\s]*[^@\s.]@[^@\s.][^@\s]*\.[^@\s]*[^@\s.]$/;
 const SKONTO_RE = /^#SKONTO#TAGE=([0-9]+)#PROZENT=([0-9]+\.[0-9]{2})(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$/;
 
 export function deRules(ctx: Ctx): void {
@@ -82,12 +84,14 @@ export function deRules(ctx: Ctx): void {
 
   for (const t of kids(root, ctx.typeCodeName)) {
     ctx.check(R.R017, t, TYPE_CODES.has(normSpace(str(t))));
-    if (normSpace(str(t)) === '384') ctx.check(R.R026, t, has(root, 'cac:BillingReference'));
+    if (normSpace(str(t)) === '384') ctx.check(R.R026, t, has(root, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID'));
   }
+  // Every '#' line must be a well-formed SKONTO statement terminated by a line break (so the text after
+  // the last line break must not be a statement).
   for (const note of all(root, 'cac:PaymentTerms/cbc:Note')) {
-    const ok = str(note)
-      .split(/\r?\n/)
-      .every((line) => !line.trim().startsWith('#') || SKONTO_RE.test(line.trim()));
+    const lines = str(note).split(/\r?\n/);
+    const last = lines.pop()!;
+    const ok = lines.every((line) => !line.trim().startsWith('#') || SKONTO_RE.test(line.trim())) && !last.trim().startsWith('#');
     ctx.check(R.R018, note, ok);
   }
 
@@ -122,9 +126,11 @@ export function deRules(ctx: Ctx): void {
     .filter((f): f is string => f !== undefined);
   ctx.check(R.R022, root, new Set(names.map((n) => n.toLowerCase())).size === names.length);
 
-  for (const tel of all(seller, 'cac:Contact/cbc:Telephone')) ctx.check(R.R027, tel, (normSpace(str(tel)).match(/[0-9]/g) ?? []).length >= 3);
-  for (const mail of all(seller, 'cac:Contact/cbc:ElectronicMail')) {
-    const v = normSpace(str(mail));
-    ctx.check(R.R028, mail, /^[^@\s.][^@\s]*[^@\s.]@[^@\s.][^@\s]*[^@\s.]$/.test(v));
+  // Evaluated per seller contact: a missing telephone / e-mail also fails these checks.
+  for (const contact of kids(seller, 'cac:Contact')) {
+    const tel = normSpace(str(kid(contact, 'cbc:Telephone')));
+    ctx.check(R.R027, contact, (tel.match(/[0-9]/g) ?? []).length >= 3);
+    const mail = normSpace(str(kid(contact, 'cbc:ElectronicMail')));
+    ctx.check(R.R028, contact, EMAIL_RE.test(mail));
   }
 }

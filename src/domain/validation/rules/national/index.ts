@@ -1,6 +1,7 @@
 import type { Ctx } from '../../context.js';
 import { deRules } from './de.js';
 import { dkRules } from './dk.js';
+import { grRules } from './gr.js';
 import { itRules } from './it.js';
 import { nlRules } from './nl.js';
 import { noRules } from './no.js';
@@ -10,6 +11,7 @@ import { seRules } from './se.js';
 export function nationalRules(ctx: Ctx): void {
   deRules(ctx);
   dkRules(ctx);
+  grRules(ctx);
   itRules(ctx);
   nlRules(ctx);
   noRules(ctx);

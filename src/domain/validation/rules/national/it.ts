@@ -13,7 +13,8 @@ const R = {
 export function itRules(ctx: Ctx): void {
   if (supplierCountryByVat(ctx) !== 'IT') return;
   for (const party of all(ctx.root, 'cac:AccountingSupplierParty/cac:Party')) {
-    for (const le of kids(party, 'cac:PartyLegalEntity')) ctx.check(R.R001, le, /^[A-Z0-9]{11,16}$/.test(normSpace(str(kids(le, 'cbc:CompanyID')[0]))));
+    // Evaluated on the party, so a missing legal registration identifier fails too.
+    ctx.check(R.R001, party, /^[A-Z0-9]{11,16}$/.test(normSpace(str(all(party, 'cac:PartyLegalEntity/cbc:CompanyID')[0]))));
     ctx.check(R.R002, party, has(party, 'cac:PostalAddress/cbc:StreetName'));
     ctx.check(R.R003, party, has(party, 'cac:PostalAddress/cbc:CityName'));
     ctx.check(R.R004, party, has(party, 'cac:PostalAddress/cbc:PostalZone'));

@@ -32,7 +32,12 @@ export function nlRules(ctx: Ctx): void {
     for (const id of all(buyer, 'cac:PartyLegalEntity/cbc:CompanyID')) ctx.check(R.R005, id, kvkOrOin(id));
   }
   if (country(taxRep) === 'NL') for (const a of kids(taxRep, 'cac:PostalAddress')) ctx.check(R.R006, a, addressOk(a));
-  for (const p of all(root, 'cac:LegalMonetaryTotal/cbc:PayableAmount')) if (dec(p)?.gt(0)) ctx.check(R.R007, p, has(root, 'cac:PaymentMeans'));
+  // Payment from customer to supplier: a positive amount due on an invoice, a negative one on a credit note.
+  for (const p of all(root, 'cac:LegalMonetaryTotal/cbc:PayableAmount')) {
+    const v = dec(p);
+    const customerPays = v !== null && (ctx.kind === 'Invoice' ? v.gt(0) : v.lt(0));
+    if (customerPays) ctx.check(R.R007, p, has(root, 'cac:PaymentMeans'));
+  }
   if (customerNL) for (const c of all(root, 'cac:PaymentMeans/cbc:PaymentMeansCode')) ctx.check(R.R008, c, NL_MEANS.has(normSpace(str(c))));
   for (const line of ctx.lines) for (const l of all(line, 'cac:OrderLineReference/cbc:LineID')) ctx.check(R.R009, l, has(root, 'cac:OrderReference/cbc:ID'));
   void kid;
