@@ -76,7 +76,8 @@ export function grRules(ctx: Ctx): void {
     for (const id of kids(root, 'cbc:ID')) documentNumber(ctx, id);
     for (const party of all(root, 'cac:AccountingSupplierParty/cac:Party')) {
       ctx.check(R.R002, party, all(party, 'cac:PartyName/cbc:Name').some((n) => str(n).length > 0));
-      ctx.check(R.R003, party, greekVatOk(party));
+      // Checked on each seller VAT identifier (a seller represented by a tax representative may have none).
+      for (const vat of vatCompanyIds(party)) ctx.check(R.R003, vat, str(vat).slice(0, 2) === 'EL' && greekTinOk(str(vat).slice(2)));
       ctx.check(R.S011, party, vatCompanyIds(party).length > 0);
     }
   }
@@ -94,9 +95,9 @@ export function grRules(ctx: Ctx): void {
       ctx.check(R.R009, party, ep !== undefined && attr(ep, 'schemeID') === '9933' && greekTinOk(ep.text));
     }
   }
+  if (greekSender) for (const acp of kids(root, 'cac:AccountingCustomerParty')) ctx.check(R.R005, acp, all(acp, 'cac:Party/cac:PartyName/cbc:Name').some((n) => str(n).length > 0));
   if (greekSender && greekReceiver) {
     for (const acp of kids(root, 'cac:AccountingCustomerParty')) {
-      ctx.check(R.R005, acp, all(acp, 'cac:Party/cac:PartyName/cbc:Name').some((n) => str(n).length > 0));
       ctx.check(R.R006, acp, greekVatOk(kids(acp, 'cac:Party')[0]));
       const ep = all(acp, 'cac:Party/cbc:EndpointID')[0];
       ctx.check(R.R010, acp, ep !== undefined && attr(ep, 'schemeID') === '9933' && greekTinOk(ep.text));
