@@ -291,6 +291,8 @@ const PaymentDetailInput = objectOf(
     swift: nullable(str),
     bank_account_number: nullable(str),
     payment_reference: nullable(str),
+    payment_means_code: nullable(str),
+    mandate_reference: nullable(str),
   },
   'PaymentDetail',
 );
@@ -477,6 +479,8 @@ const toDocument = (i: DocumentInput): Document => {
       swift: p.swift ?? null,
       bank_account_number: p.bank_account_number ?? null,
       payment_reference: p.payment_reference ?? null,
+      payment_means_code: p.payment_means_code ?? null,
+      mandate_reference: p.mandate_reference ?? null,
     }),
   );
   d.tax_details = (i.tax_details ?? []).map(

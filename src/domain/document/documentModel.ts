@@ -81,6 +81,13 @@ export interface PaymentDetail {
   swift: string | null;
   bank_account_number: string | null;
   payment_reference: string | null;
+  /**
+   * UNCL 4461 payment means code. Not in the public shape: normally derived (58 SEPA, 30 other
+   * transfers); kept when a received document used another one (e.g. Danish 31), so it survives.
+   */
+  payment_means_code: string | null;
+  /** Direct debit (49/59) mandate reference (BT-89); the account is then the payer's (BT-91). Not in the public shape. */
+  mandate_reference: string | null;
 }
 
 /** One VAT breakdown entry (BG-23). tax_code and taxable_amount are ours: the public shape only has amount and rate. */

@@ -136,7 +136,10 @@ const readLine = (line: El, qtyName: string): LineItem => {
   const price = dec(line, 'cac:Price/cbc:PriceAmount');
   const baseQty = dec(line, 'cac:Price/cbc:BaseQuantity');
   // The model has no price base quantity: a price per 10 units becomes the price of one unit.
-  const unitPrice = price !== null && baseQty !== null && !baseQty.isZero() && !baseQty.eq(1) ? price.div(baseQty) : price;
+  // Rounded to 10 decimals: XSD processors limit the digits of xs:decimal, and 10 decimals keep
+  // quantity x price well inside the 0.02 tolerance of PEPPOL-EN16931-R120.
+  const unitPrice =
+    price !== null && baseQty !== null && !baseQty.isZero() && !baseQty.eq(1) ? price.div(baseQty).toDecimalPlaces(10) : price;
   const acs = all(line, 'cac:AllowanceCharge');
   const category = one(line, 'cac:Item/cac:ClassifiedTaxCategory');
   return {
@@ -180,13 +183,19 @@ const readAttachment = (ref: El): Attachment | null => {
 
 const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/;
 const readPaymentDetail = (pm: El): PaymentDetail | null => {
-  const account = text(pm, 'cac:PayeeFinancialAccount/cbc:ID');
+  const code = text(pm, 'cbc:PaymentMeansCode');
+  const directDebit = code === '49' || code === '59';
+  const account = directDebit
+    ? text(pm, 'cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID')
+    : text(pm, 'cac:PayeeFinancialAccount/cbc:ID');
   const compact = account ? account.replace(/\s+/g, '').toUpperCase() : null;
   const detail: PaymentDetail = {
     iban: compact && IBAN.test(compact) ? compact : null,
     bank_account_number: compact && IBAN.test(compact) ? null : account,
     swift: text(pm, 'cac:PayeeFinancialAccount/cac:FinancialInstitutionBranch/cbc:ID'),
     payment_reference: text(pm, 'cbc:PaymentID'),
+    payment_means_code: code,
+    mandate_reference: directDebit ? text(pm, 'cac:PaymentMandate/cbc:ID') : null,
   };
   return detail.iban || detail.bank_account_number || detail.swift || detail.payment_reference ? detail : null;
 };

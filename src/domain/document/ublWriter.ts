@@ -152,6 +152,9 @@ const SEPA_COUNTRIES = new Set(
 
 /** 58 (SEPA credit transfer) when every account is a SEPA IBAN and the currency is EUR, else 30 (credit transfer). */
 export const paymentMeansCodeOf = (details: PaymentDetail[], currency: string): string => {
+  // One code for all means (UBL-SR-47); a code the document already carries wins.
+  const given = details.find((p) => p.payment_means_code)?.payment_means_code;
+  if (given) return given;
   const sepa = (p: PaymentDetail) => !!p.iban && IBAN.test(compactId(p.iban)) && SEPA_COUNTRIES.has(compactId(p.iban).slice(0, 2));
   if (details.length > 0 && currency === 'EUR' && details.every(sepa)) return '58';
   // 30/58 require an account (BR-61); a reference without an account is an undefined instrument (1).
@@ -167,13 +170,22 @@ const paymentMeans = (ctx: Ctx): Child[] => {
   if (d.payment_details.length === 0) {
     return dueDate ? [agg('cac:PaymentMeans', leaf('cbc:PaymentMeansCode', '1'), leaf('cbc:PaymentDueDate', dueDate))] : [];
   }
+  const directDebit = code === '49' || code === '59';
   return d.payment_details.map((p, i) =>
     agg(
       'cac:PaymentMeans',
       leaf('cbc:PaymentMeansCode', code),
       i === 0 && leaf('cbc:PaymentDueDate', dueDate),
       leaf('cbc:PaymentID', p.payment_reference),
-      agg(
+      // Direct debit: the mandate and the payer's account instead of an account to pay into (R061).
+      directDebit &&
+        agg(
+          'cac:PaymentMandate',
+          leaf('cbc:ID', p.mandate_reference),
+          agg('cac:PayerFinancialAccount', leaf('cbc:ID', p.iban ? compactId(p.iban) : p.bank_account_number)),
+        ),
+      !directDebit &&
+        agg(
         'cac:PayeeFinancialAccount',
         leaf('cbc:ID', p.iban ? compactId(p.iban) : p.bank_account_number),
         agg('cac:FinancialInstitutionBranch', leaf('cbc:ID', p.swift ? compactId(p.swift) : null)),
