@@ -83,7 +83,7 @@ describe('Crash recovery of the service process (SIGKILL)', function () {
       expect(relisted.body.tenants.map((t: { id: string }) => t.id).sort()).to.deep.equal([...listed].sort());
     } finally {
       second.child.kill('SIGTERM');
-      expect(await second.exited).to.equal(0);
+      expect(await second.exited, second.output()).to.equal(0);
     }
     // A clean stop also stops the embedded PostgreSQL.
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).to.equal(false);

@@ -22,6 +22,11 @@ export class AgendaScheduler implements JobScheduler {
       defaultLockLifetime: options.lockLifetimeMs ?? 60_000,
     });
     this.agenda.on('error', (error: unknown) => options.logger.error({ err: error }, 'agenda error'));
+    // The backend's LISTEN connection reports a database shutdown as an 'error' event; without
+    // a listener that would crash the process while it is stopping (the channel reconnects).
+    const channel = (options.backend as { notificationChannel?: { on?(event: 'error', listener: (error: unknown) => void): unknown } })
+      .notificationChannel;
+    channel?.on?.('error', (error) => options.logger.warn({ err: error }, 'job notification channel error'));
   }
 
   define<Data extends object>(name: string, handler: (data: Data) => Promise<void>, options: { concurrency?: number } = {}): void {
