@@ -71,13 +71,18 @@ export class Ctx {
 
   /** '//name' from the root, cached. */
   desc(name: string): XNode[] {
-    let r = this.descCache.get(name);
-    if (!r) {
-      r = [];
-      for (const e of this.elements()) if (e.name === name && e !== this.root) r.push(e);
-      this.descCache.set(name, r);
+    if (this.descCache.size === 0) {
+      // Index every element by name in one pass; later lookups are O(1).
+      const els = this.elements();
+      for (let i = 1; i < els.length; i++) {
+        const e = els[i]!;
+        const list = this.descCache.get(e.name);
+        if (list) list.push(e);
+        else this.descCache.set(e.name, [e]);
+      }
+      this.descCache.set('', []);
     }
-    return r;
+    return this.descCache.get(name) ?? [];
   }
 }
 

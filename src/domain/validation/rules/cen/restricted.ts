@@ -9,6 +9,7 @@ interface Compiled {
   path: string;
   steps: string[];
   attr: string | undefined;
+  key: string;
 }
 
 const COMPILED: Compiled[] = RESTRICTED.map(([num, scope, path, at]) => ({
@@ -17,6 +18,7 @@ const COMPILED: Compiled[] = RESTRICTED.map(([num, scope, path, at]) => ({
   path,
   steps: path ? path.split('/') : [],
   attr: at,
+  key: at ? `${path}@${at}` : path,
 }));
 
 const CR002 = rule('UBL-CR-002', 'warning', 'A UBL invoice should not include the UBLVersionID or it should be 2.1');
@@ -36,18 +38,42 @@ function endsWithPath(n: XNode, steps: string[]): boolean {
   return true;
 }
 
-function present(ctx: Ctx, base: XNode, c: Compiled): boolean {
-  const nodes = all(base, c.path);
-  return c.attr ? nodes.some((n) => attr(n, c.attr!) !== undefined) : nodes.length > 0;
+const MAX_DEPTH = Math.max(...COMPILED.map((c) => c.steps.length));
+
+/**
+ * Every relative element path (and 'path@attribute') below `base`, up to the deepest restricted path.
+ * One walk per scope instead of one path query per rule keeps the 670 checks cheap on long documents.
+ */
+function pathsBelow(base: XNode, skip: string | undefined): Set<string> {
+  const out = new Set<string>();
+  const walk = (n: XNode, prefix: string, depth: number) => {
+    for (const c of n.children) {
+      if (c.name === skip) continue;
+      const p = prefix ? `${prefix}/${c.name}` : c.name;
+      out.add(p);
+      for (const a in c.attrs) out.add(`${p}@${a}`);
+      if (depth + 1 < MAX_DEPTH && c.children.length) walk(c, p, depth + 1);
+    }
+  };
+  walk(base, '', 0);
+  return out;
+}
+
+function present(paths: Set<string>, c: Compiled): boolean {
+  return paths.has(c.key);
 }
 
 export function restrictedRules(ctx: Ctx): void {
   const { root } = ctx;
+  const rootPaths = pathsBelow(root, ctx.lineName);
+  const linePaths = ctx.lines.map((l) => pathsBelow(l, undefined));
   for (const c of COMPILED) {
     if (c.scope === 'root') {
-      if (present(ctx, root, c)) ctx.fail(c.rule, root);
+      if (present(rootPaths, c)) ctx.fail(c.rule, root);
     } else if (c.scope === 'line') {
-      for (const line of ctx.lines) if (present(ctx, line, c)) ctx.fail(c.rule, line);
+      ctx.lines.forEach((line, i) => {
+        if (present(linePaths[i]!, c)) ctx.fail(c.rule, line);
+      });
     } else {
       let hit: boolean;
       if (c.steps.length === 0) hit = ctx.elements().some((e) => attr(e, c.attr!) !== undefined);
