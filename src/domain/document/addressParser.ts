@@ -45,7 +45,9 @@ interface PostalCity {
 }
 
 const matchPostalCity = (part: string, country: string | null): PostalCity | null => {
-  let m = /^(?:([A-Z]{1,2})-)?(\d{4,5})\s+(\D.*)$/.exec(part);
+  let m = /^(?:NL-)?(\d{4}\s?[A-Z]{2})\s+(.+)$/.exec(part);
+  if (m) return { postal_code: m[1]!, city: m[2]!.trim(), country_code: 'NL' };
+  m = /^(?:([A-Z]{1,2})-)?(\d{4,5})\s+(\D.*)$/.exec(part);
   if (m) {
     const prefixCountry = m[1] ? POSTAL_PREFIX[m[1]] ?? null : null;
     // A prefix we do not know, or one contradicting the country line, is part of the postal code as written.
@@ -100,7 +102,7 @@ export const parseAddress = (text: string | null | undefined): PostalAddress => 
 
   // "Rue de la Loi 16 1000 Brussels" written without separators: split street from postal code and city.
   if (parts.length === 1 && !matchPostalCity(parts[0]!, out.country_code)) {
-    const m = /^(.*\D)\s+((?:[A-Z]{1,2}-)?\d{4,5}\s+\D.*)$/.exec(parts[0]!);
+    const m = /^(.+?\d+[a-zA-Z]?)\s+((?:[A-Z]{1,2}-)?\d{4,5}\s+\D.*)$/.exec(parts[0]!);
     if (m && /\d/.test(m[1]!)) parts = [m[1]!.trim(), m[2]!.trim()];
   }
 

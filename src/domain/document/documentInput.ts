@@ -241,15 +241,27 @@ const arrayOf = <A>(inner: t.Type<A, unknown>, minLength = 0): t.Type<A[], unkno
   );
 };
 
-const objectOf = <P extends t.Props>(props: P, name: string) => {
+/**
+ * An object whose listed keys are required and the others optional. t.partial never looks at absent
+ * keys, so required ones are checked here, with the key in the context like any other field error.
+ */
+const objectOf = <P extends t.Props>(props: P, name: string, requiredKeys: ReadonlyArray<keyof P & string> = []) => {
   const inner = t.partial(props);
   return new t.Type<t.TypeOf<typeof inner>, unknown>(
     name,
     inner.is,
-    (u, c) =>
-      typeof u === 'object' && u !== null && !Array.isArray(u)
-        ? inner.validate(u, c)
-        : fail(u, c, 'model_type', 'Input should be a valid object'),
+    (u, c) => {
+      if (typeof u !== 'object' || u === null || Array.isArray(u)) return fail(u, c, 'model_type', 'Input should be a valid object');
+      const absent = requiredKeys.filter((k) => (u as Record<string, unknown>)[k] === undefined);
+      const r = inner.validate(u, c);
+      if (absent.length === 0) return r;
+      const missingErrors: t.Errors = absent.map((k) => ({
+        value: undefined,
+        context: [...c, { key: k, type: props[k]!, actual: undefined }],
+        message: `missing${SEP}Field required`,
+      }));
+      return t.failures([...missingErrors, ...(r._tag === 'Left' ? r.left : [])]);
+    },
     (a) => a,
   );
 };
@@ -315,6 +327,7 @@ const AttachmentInput = objectOf(
     file_data: nullable(base64),
   },
   'Attachment',
+  ['file_name'],
 );
 
 const s = nullable(str);
@@ -373,6 +386,7 @@ export const DocumentInputCodec = objectOf(
     charges: nullable(arrayOf(AllowanceChargeInput)),
   },
   'DocumentCreate',
+  ['items'],
 );
 export type DocumentInput = t.TypeOf<typeof DocumentInputCodec>;
 
@@ -388,7 +402,8 @@ const locOf = (context: t.Context): (string | number)[] => {
     const parent = context[i - 1]!.type;
     if (isWrapper(parent)) continue;
     const key = context[i]!.key;
-    loc.push(parent instanceof t.ArrayType || /^Array</.test(parent.name) ? Number(key) : key);
+    const isIndex = /^\d+$/.test(key) && (parent instanceof t.ArrayType || parent.name.includes('Array<'));
+    loc.push(isIndex ? Number(key) : key);
   }
   return loc;
 };
