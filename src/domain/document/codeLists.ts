@@ -85,7 +85,8 @@ export const UNIT_CODES = {
   ZZ: 'mutually defined',
 } as const;
 export type NamedUnitCode = keyof typeof UNIT_CODES;
-export type UnitCode = NamedUnitCode | (string & {});
+/** Any Rec 20/21 code; NamedUnitCode lists the usual ones. Plain string so stored documents map 1:1. */
+export type UnitCode = string;
 export const isUnitCodeFormat = (code: string): boolean => /^[A-Z0-9]{1,3}$/.test(code);
 
 /** Peppol EAS list 3.0.19 (PEPPOL-EN16931-CL008): the schemes an EndpointID may carry. */

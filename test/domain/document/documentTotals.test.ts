@@ -143,3 +143,24 @@ describe('EN 16931 totals', () => {
     it('an explicit line category wins', () => expect(effectiveTaxCode('S', 'K', new Dec(0))).to.equal('K'));
   });
 });
+
+import { missingRequiredFields } from '../../../src/domain/document/documentCompleteness.js';
+
+describe('Required fields for UBL (spec: JSON validation minimum)', () => {
+  it('Given only items, Then every missing party, identity and item field is listed by path', () => {
+    const r = decodeDocumentInput({ items: [{ quantity: 1 }] });
+    if (!r.ok) throw new Error('decode');
+    expect(missingRequiredFields(r.value).map((p) => p.field)).to.deep.equal([
+      'vendor_name', 'vendor_tax_id', 'vendor_address', 'customer_name', 'customer_tax_id', 'customer_address', 'invoice_id', 'invoice_date',
+      'items[0].description', 'items[0].unit_price', 'items[0].tax_rate', 'due_date',
+    ]);
+  });
+  it('Given a complete credit note without due date, Then nothing is missing', () => {
+    const r = decodeDocumentInput({
+      document_type: 'CREDIT_NOTE', invoice_id: 'C1', invoice_date: '2025-01-01', vendor_name: 'V', vendor_tax_id: 'BE0123456749', vendor_address: 'a',
+      customer_name: 'C', customer_tax_id: 'BE0202239951', customer_address: 'b', items: [{ description: 'd', quantity: 1, unit_price: 1, tax_rate: '21.00' }],
+    });
+    if (!r.ok) throw new Error('decode');
+    expect(missingRequiredFields(r.value)).to.deep.equal([]);
+  });
+});
