@@ -35,10 +35,13 @@ export class Service {
       operatorKey: this.resolve(TOKENS.OperatorKey),
       accounts: this.resolve(TOKENS.AccountCommands),
       accountQueries: this.resolve(TOKENS.AccountQueries),
+      documents: this.resolve(TOKENS.DocumentCommands),
+      documentQueries: this.resolve(TOKENS.DocumentQueries),
       readYourWrites: async () => {
         await projections.catchUp(2000);
       },
       jsonBodyLimit: config.jsonBodyLimit,
+      uploadBodyLimit: config.uploadBodyLimit,
       version: VERSION,
     });
     this.app = app;

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -14,6 +14,12 @@ import { healthRoutes } from './routes/health.js';
 import { operatorRoutes } from './routes/operator.js';
 import { adminRoutes } from './routes/admin.js';
 import { meRoutes } from './routes/me.js';
+import { documentRoutes } from './routes/documents.js';
+import { validateRoutes } from './routes/validate.js';
+import { listRoutes } from './routes/outbox.js';
+import { documentErrorToHttp, XML_TYPES } from './routes/xmlInput.js';
+import type { DocumentCommands } from '../application/documents/documentCommands.js';
+import type { DocumentQueries } from '../application/documents/documentQueries.js';
 
 export interface HttpDependencies {
   logger: Logger;
@@ -22,8 +28,11 @@ export interface HttpDependencies {
   operatorKey: OperatorKey;
   accounts: AccountCommands;
   accountQueries: AccountQueries;
+  documents: DocumentCommands;
+  documentQueries: DocumentQueries;
   readYourWrites: () => Promise<void>;
   jsonBodyLimit: number;
+  uploadBodyLimit: number;
   version: string;
 }
 
@@ -48,12 +57,16 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
     }),
   );
   app.use(express.json({ limit: deps.jsonBodyLimit, strict: true }));
+  app.use(express.text({ type: (req) => XML_TYPES.test(req.headers['content-type'] ?? ''), limit: deps.uploadBodyLimit }));
 
   const routes = new RouteRegistry(authMiddleware(deps.eventStore, deps.operatorKey));
   healthRoutes(routes, deps.pool);
   operatorRoutes(routes, deps.accounts);
   adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites);
   meRoutes(routes);
+  documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit);
+  validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
+  listRoutes(routes, deps.documentQueries, deps.readYourWrites);
   routes.add({
     method: 'get',
     path: '/api/openapi.json',
@@ -66,6 +79,7 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
 
   app.use(routes.router);
   app.use(notFoundRoute);
+  app.use(((error, _req, _res, next) => next(documentErrorToHttp(error))) as ErrorRequestHandler);
   app.use(errorMiddleware);
   return { app, routes };
 }

@@ -15,6 +15,8 @@ import { allProjections } from '../projections/index.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
 import { AccountQueries } from '../application/accounts/accountQueries.js';
 import { OperatorKey } from '../application/accounts/operatorKey.js';
+import { DocumentCommands } from '../application/documents/documentCommands.js';
+import { DocumentQueries } from '../application/documents/documentQueries.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -28,6 +30,8 @@ export const TOKENS = {
   AccountCommands: Symbol('AccountCommands'),
   AccountQueries: Symbol('AccountQueries'),
   OperatorKey: Symbol('OperatorKey'),
+  DocumentCommands: Symbol('DocumentCommands'),
+  DocumentQueries: Symbol('DocumentQueries'),
 } as const;
 
 export interface WiringOptions {
@@ -89,5 +93,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   });
   container.register(TOKENS.AccountCommands, { useValue: new AccountCommands(eventStore) });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
+  container.register(TOKENS.DocumentCommands, { useValue: new DocumentCommands(eventStore) });
+  container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels) });
   return container;
 }

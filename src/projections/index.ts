@@ -1,6 +1,7 @@
 import type { Projection } from './projection.js';
 import { tenantsProjection } from './tenantsProjection.js';
 import { apiKeysProjection } from './apiKeysProjection.js';
+import { documentsProjection } from './documentsProjection.js';
 
 /** Every read-model projection of the service; the runner and the rebuild script use this list. */
-export const allProjections: readonly Projection[] = [tenantsProjection, apiKeysProjection];
+export const allProjections: readonly Projection[] = [tenantsProjection, apiKeysProjection, documentsProjection];

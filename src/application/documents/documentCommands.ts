@@ -1,0 +1,136 @@
+import { randomUUID, createHash } from 'node:crypto';
+import type { EventMetadata, EventStore } from '../ports/eventStore.js';
+import { handleCommand, loadState } from '../commandHandler.js';
+import {
+  documentDecider,
+  documentStream,
+  type DocumentAggregateState,
+  type DocumentRecord,
+  type DocumentSource,
+  type StoredAttachment,
+} from '../../domain/document/documentAggregate.js';
+import { toDocumentJson } from '../../domain/document/documentJson.js';
+import type { Document } from '../../domain/document/documentModel.js';
+import { checkDocument, issueFromRule, newValidationId, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
+import { readUbl } from '../../domain/document/ublReader.js';
+import { validateUbl } from '../../domain/validation/index.js';
+import { notFound } from '../../domain/errors.js';
+
+export interface ValidationResult {
+  id: string;
+  file_name: string | null;
+  is_valid: boolean;
+  issues: ValidationResultIssue[];
+  ubl_document?: string | null;
+}
+
+/** The document's content did not pass validation: nothing was recorded. */
+export class DocumentRejected extends Error {
+  constructor(readonly issues: ValidationResultIssue[]) {
+    super('The document does not pass validation');
+    this.name = 'DocumentRejected';
+  }
+}
+
+const now = () => new Date().toISOString();
+const fileNameOf = (doc: Pick<Document, 'invoice_id'>) => `${(doc.invoice_id ?? 'document').replace(/[^A-Za-z0-9._-]/g, '_')}.xml`;
+
+export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+
+/** Commands on documents; every one is scoped to the calling tenant. */
+export class DocumentCommands {
+  constructor(private readonly store: EventStore) {}
+
+  /** Validates a JSON document without recording anything. */
+  validateJson(doc: Document): ValidationResult {
+    const check = checkDocument(doc);
+    return {
+      id: newValidationId(),
+      file_name: fileNameOf(check.document),
+      is_valid: check.isValid,
+      issues: check.issues,
+      ubl_document: check.isValid ? check.ubl : null,
+    };
+  }
+
+  /** Validates UBL without recording anything. XmlInputError for XML that is not acceptable. */
+  validateUbl(xml: string | Buffer, fileName: string | null): ValidationResult {
+    const issues = validateUbl(xml).map(issueFromRule);
+    return { id: newValidationId(), file_name: fileName, is_valid: !issues.some((i) => i.flag === 'fatal'), issues };
+  }
+
+  async createFromJson(tenantId: string, input: Document, metadata: EventMetadata): Promise<DocumentRecord> {
+    const attachments = input.attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() }));
+    const check = checkDocument({ ...input, attachments });
+    if (!check.isValid) throw new DocumentRejected(check.issues.filter((i) => i.flag === 'fatal'));
+    return this.create(tenantId, 'json', check.document, check.ubl, fileNameOf(check.document), metadata);
+  }
+
+  /** Creates a document from UBL; the original XML is kept as the document's UBL. */
+  async createFromUbl(tenantId: string, xml: string, fileName: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
+    const issues = validateUbl(xml).map(issueFromRule);
+    if (issues.some((i) => i.flag === 'fatal')) throw new DocumentRejected(issues.filter((i) => i.flag === 'fatal'));
+    const doc = readUbl(xml);
+    doc.attachments = doc.attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() }));
+    return this.create(tenantId, 'ubl', doc, xml, fileName ?? fileNameOf(doc), metadata);
+  }
+
+  private async create(tenantId: string, source: DocumentSource, doc: Document, ubl: string, fileName: string, metadata: EventMetadata) {
+    const documentId = randomUUID();
+    const result = await handleCommand(this.store, documentDecider, documentStream(documentId), {
+      type: 'CreateDocument',
+      data: { document_id: documentId, tenant_id: tenantId, source, document: toDocumentJson(doc), ubl, file_name: fileName, now: now() },
+    }, { ...metadata, tenantId });
+    return presentRecord(result.state);
+  }
+
+  /** The tenant's document; another tenant's (or a deleted) document is not found. */
+  async get(tenantId: string, documentId: string): Promise<DocumentRecord> {
+    const state = await loadState(this.store, documentDecider, documentStream(documentId));
+    if (state.status !== 'present' || state.tenant_id !== tenantId) throw notFound('Document not found');
+    return presentRecord(state);
+  }
+
+  /** Validates a stored document's UBL again and records the run. */
+  async revalidate(tenantId: string, documentId: string, metadata: EventMetadata): Promise<ValidationResult> {
+    const record = await this.get(tenantId, documentId);
+    const result = this.validateUbl(record.ubl, record.file_name);
+    await handleCommand(this.store, documentDecider, documentStream(documentId), {
+      type: 'RecordValidation',
+      data: {
+        validation_id: result.id,
+        is_valid: result.is_valid,
+        fatal: result.issues.filter((i) => i.flag === 'fatal').length,
+        warnings: result.issues.filter((i) => i.flag === 'warning').length,
+        now: now(),
+      },
+    }, { ...metadata, tenantId });
+    return result;
+  }
+
+  async delete(tenantId: string, documentId: string, metadata: EventMetadata): Promise<void> {
+    await this.get(tenantId, documentId);
+    await handleCommand(this.store, documentDecider, documentStream(documentId), { type: 'DeleteDocument', data: { now: now() } }, { ...metadata, tenantId });
+  }
+
+  async addAttachment(tenantId: string, documentId: string, file: Omit<StoredAttachment, 'id'>, metadata: EventMetadata): Promise<StoredAttachment> {
+    await this.get(tenantId, documentId);
+    const attachment = { ...file, id: randomUUID() };
+    await handleCommand(this.store, documentDecider, documentStream(documentId), { type: 'AddAttachment', data: { attachment, now: now() } }, { ...metadata, tenantId });
+    return attachment;
+  }
+
+  async removeAttachment(tenantId: string, documentId: string, attachmentId: string, metadata: EventMetadata): Promise<void> {
+    await this.get(tenantId, documentId);
+    await handleCommand(this.store, documentDecider, documentStream(documentId), {
+      type: 'RemoveAttachment',
+      data: { attachment_id: attachmentId, now: now() },
+    }, { ...metadata, tenantId });
+  }
+}
+
+function presentRecord(state: DocumentAggregateState): DocumentRecord {
+  if (state.status !== 'present') throw notFound('Document not found');
+  const { status: _status, ...record } = state;
+  return record;
+}

@@ -1,0 +1,74 @@
+import type { Filter, ReadModelStore, SortDirection } from '../ports/readModelStore.js';
+import { DOCUMENTS } from '../../projections/documentsProjection.js';
+import type { DocumentView } from '../../projections/documentView.js';
+import type { DocumentResponse } from '../../domain/document/documentModel.js';
+
+export const SORT_FIELDS = ['created_at', 'invoice_date', 'due_date', 'invoice_total', 'customer_name', 'vendor_name', 'invoice_id'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+export interface DocumentListQuery {
+  direction?: 'OUTBOUND' | 'INBOUND';
+  states?: string[];
+  types?: string[];
+  /** Matched against the buyer's name, e-mail, tax id, company id and own customer id. */
+  receiver?: string;
+  /** Matched against the seller's name, e-mail and identifiers (deprecated `sender`). */
+  sender?: string;
+  /** Issue date bounds, YYYY-MM-DD, inclusive. */
+  dateFrom?: string;
+  dateTo?: string;
+  /** Invoice number, seller and buyer names. */
+  search?: string;
+  sortBy?: SortField;
+  sortOrder?: SortDirection;
+}
+
+export interface NumberPage {
+  items: DocumentResponse[];
+  total: number;
+  page: number;
+  page_size: number;
+  pages: number;
+  has_next_page: boolean;
+}
+
+const sortKey = (field: SortField) => (field === 'invoice_total' ? 'invoice_total_sort' : field);
+
+/** Reads of the documents read model, always within one tenant. */
+export class DocumentQueries {
+  constructor(private readonly readModels: ReadModelStore) {}
+
+  private filterOf(tenantId: string, q: DocumentListQuery): Filter {
+    const filters: Filter[] = [{ op: 'eq', field: 'tenant_id', value: tenantId }];
+    if (q.direction) filters.push({ op: 'eq', field: 'direction', value: q.direction });
+    if (q.states?.length) filters.push({ op: 'in', field: 'state', values: q.states });
+    if (q.types?.length) filters.push({ op: 'in', field: 'document_type', values: q.types });
+    if (q.receiver) filters.push({ op: 'contains', field: 'receiver_text', value: q.receiver });
+    if (q.sender) filters.push({ op: 'contains', field: 'sender_text', value: q.sender });
+    if (q.search) filters.push({ op: 'contains', field: 'search_text', value: q.search });
+    if (q.dateFrom) filters.push({ op: 'gte', field: 'invoice_date', value: q.dateFrom });
+    if (q.dateTo) filters.push({ op: 'lte', field: 'invoice_date', value: q.dateTo });
+    return { op: 'and', filters };
+  }
+
+  async page(tenantId: string, q: DocumentListQuery, page: number, pageSize: number): Promise<NumberPage> {
+    const result = await this.readModels.collection<DocumentView>(DOCUMENTS).find({
+      filter: this.filterOf(tenantId, q),
+      sort: [{ field: sortKey(q.sortBy ?? 'created_at'), direction: q.sortOrder ?? 'desc' }],
+      skip: (page - 1) * pageSize,
+      limit: pageSize,
+    });
+    const pages = Math.ceil(result.total / pageSize);
+    return { items: result.items.map((v) => v.response), total: result.total, page, page_size: pageSize, pages, has_next_page: page < pages };
+  }
+
+  async list(tenantId: string, skip: number, limit: number) {
+    const result = await this.readModels.collection<DocumentView>(DOCUMENTS).find({
+      filter: this.filterOf(tenantId, {}),
+      sort: [{ field: 'created_at', direction: 'desc' }],
+      skip,
+      limit,
+    });
+    return { documents: result.items.map((v) => v.response), total: result.total, skip, limit };
+  }
+}

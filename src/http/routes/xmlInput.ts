@@ -1,0 +1,34 @@
+import { XmlInputError } from '../../domain/validation/index.js';
+import { UblReadError } from '../../domain/document/ublReader.js';
+import { DocumentRejected } from '../../application/documents/documentCommands.js';
+import { HttpError, type FieldProblem } from '../errors.js';
+
+export const XML_TYPES = /^(application|text)\/([a-z.+-]*\+)?xml/i;
+
+/** `items[0].tax_rate` → ['body', 'items', 0, 'tax_rate']. */
+export function locOf(field: string | null): Array<string | number> {
+  if (!field || field.startsWith('/')) return ['body'];
+  const loc: Array<string | number> = ['body'];
+  for (const part of field.split('.')) {
+    const match = /^([^[]+)((\[\d+\])*)$/.exec(part);
+    if (!match) return ['body', field];
+    loc.push(match[1]!);
+    for (const index of match[2]!.matchAll(/\[(\d+)\]/g)) loc.push(Number(index[1]));
+  }
+  return loc;
+}
+
+/** Errors of the document pipeline as the spec's HTTP answers. */
+export function documentErrorToHttp(error: unknown): unknown {
+  if (error instanceof XmlInputError) return new HttpError(/too large|exceeds/i.test(error.message) ? 413 : 400, error.message);
+  if (error instanceof UblReadError) return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'ubl_error' }]);
+  if (error instanceof DocumentRejected) {
+    const detail: FieldProblem[] = error.issues.map((issue) => ({
+      loc: locOf(issue.location),
+      msg: issue.rule_id ? `[${issue.rule_id}] ${issue.message.replace(/^\[[^\]]+\]\s*/, '')}` : issue.message,
+      type: issue.rule_id ?? 'value_error',
+    }));
+    return new HttpError(422, detail);
+  }
+  return error;
+}

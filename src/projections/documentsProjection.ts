@@ -1,0 +1,66 @@
+import type { RecordedEvent } from '../application/ports/eventStore.js';
+import type { ReadModelSession } from '../application/ports/readModelStore.js';
+import { toDomainEvent } from '../application/commandHandler.js';
+import { documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/documentAggregate.js';
+import { documentResponse, type DocumentView } from './documentView.js';
+import { isNewer, type Projection } from './projection.js';
+
+export const DOCUMENTS = 'documents';
+
+/**
+ * One read model behind the document list, the outbox, the drafts and the inbox: each document
+ * with the fields those lists filter and sort on, and its full response.
+ */
+export const documentsProjection: Projection = {
+  name: 'documents',
+  version: 1,
+  collections: [
+    {
+      name: DOCUMENTS,
+      indexes: [
+        { fields: [{ field: 'tenant_id' }, { field: 'direction' }, { field: 'state' }, { field: 'created_at', direction: 'desc' }] },
+        { fields: [{ field: 'tenant_id' }, { field: 'created_at', direction: 'desc' }] },
+      ],
+    },
+  ],
+  handles: ['DocumentCreated', 'DocumentValidated', 'AttachmentAdded', 'AttachmentRemoved', 'DocumentDeleted'],
+  async handle(event: RecordedEvent, session: ReadModelSession) {
+    const documents = session.collection<DocumentView>(DOCUMENTS);
+    const domainEvent = toDomainEvent<DocumentEvent>(event);
+    const id = domainEvent.data.document_id;
+    const existing = await documents.get(id);
+    if (!isNewer(event, existing)) return;
+    const before: DocumentAggregateState = existing ? { status: 'present', ...existing.record } : documentDecider.initialState();
+    const after = documentDecider.evolve(before, domainEvent);
+    if (after.status === 'deleted') return documents.delete(id);
+    if (after.status === 'absent') return;
+    const { status: _status, ...record } = after;
+    await documents.upsert(id, viewOf(record, String(event.globalPosition)));
+  },
+};
+
+function viewOf(record: DocumentRecord, position: string): DocumentView {
+  const response = documentResponse(record);
+  const d = record.document;
+  return {
+    id: record.id,
+    tenant_id: record.tenant_id,
+    direction: d.direction,
+    state: record.state,
+    document_type: d.document_type,
+    invoice_id: d.invoice_id,
+    invoice_date: d.invoice_date,
+    due_date: d.due_date,
+    // A sort key only (money itself stays a decimal string in the response).
+    invoice_total_sort: response.invoice_total === null ? null : Number(response.invoice_total),
+    customer_name: d.customer_name,
+    vendor_name: d.vendor_name,
+    receiver_text: [d.customer_name, d.customer_email, d.customer_tax_id, d.customer_company_id, d.customer_id].filter(Boolean).join(' | '),
+    sender_text: [d.vendor_name, d.vendor_email, d.vendor_tax_id, d.vendor_company_id, d.vendor_peppol_id].filter(Boolean).join(' | '),
+    search_text: [d.invoice_id, d.vendor_name, d.customer_name].filter(Boolean).join(' | '),
+    created_at: record.created_at,
+    record: { ...record, ubl: '', attachments: record.attachments.map((a) => ({ ...a, file_data: '' })) },
+    response,
+    last_position: position,
+  };
+}
