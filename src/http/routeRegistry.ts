@@ -1,7 +1,9 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type * as t from 'io-ts';
 import type { Principal } from '../application/accounts/authenticate.js';
+import { assertNever } from '../domain/decider.js';
 import { jsonSchemaOf } from './jsonSchema.js';
+import type { RateLimitGates } from './rateLimit.js';
 
 export type AuthKind = 'none' | 'tenant' | 'organization' | 'operator';
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -33,13 +35,45 @@ export interface Locals {
 export class RouteRegistry {
   readonly router = Router();
   readonly routes: RouteDefinition[] = [];
+  private rateLimits: RateLimitGates | null = null;
 
   constructor(private readonly auth: AuthMiddleware) {}
+
+  /**
+   * Installs the per-key rate limits (they need the database, which the registry does not know).
+   * Bound late, so routes registered before this call are limited too. Installing again replaces.
+   */
+  useRateLimits(gates: RateLimitGates): void {
+    this.rateLimits = gates;
+  }
+
+  get hasRateLimits(): boolean {
+    return this.rateLimits !== null;
+  }
+
+  /**
+   * Limits count per key, so they run after authentication. Operator routes and public routes
+   * (health, OpenAPI) are never limited: the operator must always be able to act.
+   */
+  private rateLimitFor(kind: AuthKind): RequestHandler | null {
+    switch (kind) {
+      case 'tenant':
+      case 'organization':
+        return (req, res, next) => (this.rateLimits ? this.rateLimits[kind](req, res, next) : next());
+      case 'operator':
+      case 'none':
+        return null;
+      default:
+        return assertNever(kind);
+    }
+  }
 
   add(route: RouteDefinition): void {
     this.routes.push(route);
     const handlers: RequestHandler[] = [];
     if (route.auth !== 'none') handlers.push(this.auth(route.auth));
+    const limit = this.rateLimitFor(route.auth);
+    if (limit) handlers.push(limit);
     handlers.push(async (req, res) => {
       await route.handler(req, res);
     });
@@ -70,6 +104,9 @@ export class RouteRegistry {
         responses[status] = { description };
       }
       if (route.auth !== 'none') responses['401'] = { description: 'Missing or invalid credentials', content: errorContent };
+      if (this.rateLimitFor(route.auth)) {
+        responses['429'] = { description: 'Rate limit of the key exceeded; see Retry-After and RateLimit headers', content: errorContent };
+      }
       if (route.body || route.query) responses['422'] = { description: 'Validation error', content: errorContent };
       (paths[openApiPath] ??= {})[route.method] = {
         summary: route.summary,

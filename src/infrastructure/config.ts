@@ -17,6 +17,14 @@ export interface Config {
   jsonBodyLimit: number;
   /** Largest accepted XML or file upload, in bytes. */
   uploadBodyLimit: number;
+  /** Requests per minute per tenant key, standard tier (0: unlimited). */
+  rateLimitStandardPerMinute: number;
+  /** Requests per minute per tenant key, premium tier (0: unlimited). */
+  rateLimitPremiumPerMinute: number;
+  /** Requests per minute per organization (admin) key (0: unlimited). */
+  rateLimitAdminPerMinute: number;
+  /** Requests per hour per organization (admin) key (0: unlimited). */
+  rateLimitAdminPerHour: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -43,5 +51,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     jsonBodyLimit: integer(env, 'JSON_BODY_LIMIT', 2 * 1024 * 1024),
     uploadBodyLimit: integer(env, 'UPLOAD_BODY_LIMIT', 20 * 1024 * 1024),
+    // The spec's limits; a development host raises them (or sets 0) for load tests.
+    rateLimitStandardPerMinute: integer(env, 'RATE_LIMIT_STANDARD_PER_MINUTE', 100),
+    rateLimitPremiumPerMinute: integer(env, 'RATE_LIMIT_PREMIUM_PER_MINUTE', 1000),
+    rateLimitAdminPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 100),
+    rateLimitAdminPerHour: integer(env, 'RATE_LIMIT_ADMIN_PER_HOUR', 1000),
   };
 }

@@ -8,6 +8,9 @@ import { expect } from 'chai';
 import { loadConfig, type Config } from '../../src/infrastructure/config.js';
 import { Service } from '../../src/service.js';
 import { freshDatabase } from './postgres.js';
+import type pg from 'pg';
+import { TOKENS } from '../../src/infrastructure/container.js';
+import { createRateLimitGates, rateLimitsFrom } from '../../src/http/rateLimit.js';
 
 export interface TestService {
   service: Service;
@@ -62,4 +65,16 @@ export async function createTenant(
   const key = await t.http.post(`/api/admin/tenants/${tenant.body.id}/api-keys`).set(bearer(adminKey)).send({ name: 'app' });
   expect(key.status, JSON.stringify(key.body)).to.equal(201);
   return { id: tenant.body.id, key: key.body.key, keyId: key.body.id };
+}
+
+/**
+ * The per-key rate limits over the service's own database and config. The service may already
+ * install them itself; then this changes nothing, so tests exercise the production wiring.
+ */
+export function withRateLimits(t: TestService): TestService {
+  if (!t.service.routes.hasRateLimits) {
+    const config = t.service.resolve<Config>(TOKENS.Config);
+    t.service.routes.useRateLimits(createRateLimitGates(t.service.resolve<pg.Pool>(TOKENS.Pool), rateLimitsFrom(config)));
+  }
+  return t;
 }

@@ -15,7 +15,7 @@ import {
   type TenantProfile,
   type TenantState,
 } from '../../domain/tenant/tenant.js';
-import { conflict, notFound } from '../../domain/errors.js';
+import { conflict, invalidState, notFound } from '../../domain/errors.js';
 
 export interface IssuedKey {
   record: Exclude<ApiKeyState, { status: 'absent' }>;
@@ -126,6 +126,41 @@ export class AccountCommands {
   async tenantOf(organizationId: string | null, tenantId: string): Promise<Tenant> {
     const tenant = presentTenant(await loadState(this.store, tenantDecider, tenantStream(tenantId)));
     if (organizationId !== null && tenant.organization_id !== organizationId) throw notFound('Tenant not found');
+    return tenant;
+  }
+
+  /** Changes the profile of an organization's tenant; the name may be repeated but not changed. */
+  async updateTenant(
+    organizationId: string,
+    tenantId: string,
+    profile: Omit<TenantProfile, 'name'> & { name?: string },
+    metadata: EventMetadata,
+  ): Promise<Tenant> {
+    await this.tenantOf(organizationId, tenantId);
+    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
+      type: 'UpdateTenant',
+      data: { ...profile, now: now() },
+    }, { ...metadata, tenantId, organizationId });
+    return presentTenant(result.state);
+  }
+
+  /**
+   * Soft delete: the tenant and its history stay, it is marked deleted. Its keys stop working at
+   * once because authentication reads the tenant's stream and refuses keys of deleted tenants.
+   */
+  async deleteTenant(organizationId: string, tenantId: string, metadata: EventMetadata): Promise<Tenant> {
+    await this.tenantOf(organizationId, tenantId);
+    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
+      type: 'DeleteTenant',
+      data: { now: now() },
+    }, { ...metadata, tenantId, organizationId });
+    return presentTenant(result.state);
+  }
+
+  /** A tenant that may still get new keys or key changes: visible to the organization and not deleted. */
+  async activeTenantOf(organizationId: string, tenantId: string): Promise<Tenant> {
+    const tenant = await this.tenantOf(organizationId, tenantId);
+    if (tenant.is_deleted) throw invalidState('Tenant is deleted');
     return tenant;
   }
 

@@ -16,11 +16,18 @@ export class AccountQueries {
   }
 
   keysOfTenant(tenantId: string, skip: number, limit: number, newestFirst = false) {
+    const direction = newestFirst ? 'desc' : 'asc';
     return this.readModels.collection<ApiKeyView>(API_KEYS).find({
       filter: { op: 'eq', field: 'tenant_id', value: tenantId },
-      sort: [{ field: 'created_at', direction: newestFirst ? 'desc' : 'asc' }],
+      // The id breaks ties between keys created in the same millisecond, so pages are stable.
+      sort: [{ field: 'created_at', direction }, { field: 'id', direction }],
       skip,
       limit,
     });
+  }
+
+  /** The most recently created key record of the tenant (revoked or not), or null when it has none. */
+  async latestKeyOfTenant(tenantId: string): Promise<ApiKeyView | null> {
+    return (await this.keysOfTenant(tenantId, 0, 1, true)).items[0] ?? null;
   }
 }

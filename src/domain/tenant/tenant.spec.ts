@@ -42,6 +42,34 @@ describe('Tenant decider', () => {
     spec.given([created, deleted]).when({ type: 'DeleteTenant', data: { now } }).thenNothingHappens();
   });
 
+  it('refuses a name change but accepts the unchanged name repeated', () => {
+    const { tenant_id: _t, organization_id: _o, created_at: _c, name, ...profile } = created.data;
+    spec.given([created]).when({ type: 'UpdateTenant', data: { ...profile, name: 'other', now } }).thenRefuses('invalid', /name cannot be changed/);
+    spec.given([created]).when({ type: 'UpdateTenant', data: { ...profile, description: 'd', name, now } }).then([
+      { type: 'TenantUpdated', data: { ...profile, description: 'd', tenant_id: 't1', updated_at: now } },
+    ]);
+  });
+
+  it('records nothing when an update changes nothing', () => {
+    const { tenant_id: _t, organization_id: _o, created_at: _c, name: _n, ...profile } = created.data;
+    spec.given([created]).when({ type: 'UpdateTenant', data: { ...profile, now } }).thenNothingHappens();
+  });
+
+  it('refuses malformed registration numbers on create and update', () => {
+    const { tenant_id, organization_id, created_at: _c, name: _n, ...profile } = created.data;
+    spec
+      .given([])
+      .when({ type: 'CreateTenant', data: { ...profile, name: 'x', company_tax_id: 'BE0123456748', tenant_id, organization_id, now } })
+      .thenRefuses('invalid', /company_tax_id/);
+    spec.given([created]).when({ type: 'UpdateTenant', data: { ...profile, company_number: '0123456748', now } }).thenRefuses('invalid', /company_number/);
+    spec.given([created]).when({ type: 'UpdateTenant', data: { ...profile, peppol_ids: ['0208:123'], now } }).thenRefuses('invalid', /peppol_ids/);
+  });
+
+  it('deletes a tenant once; an absent tenant cannot be deleted', () => {
+    spec.given([created]).when({ type: 'DeleteTenant', data: { now } }).then([{ type: 'TenantDeleted', data: { tenant_id: 't1', deleted_at: now } }]);
+    spec.given([]).when({ type: 'DeleteTenant', data: { now } }).thenRefuses('not_found');
+  });
+
   it('turns test mode on with an address, and setting the same again records nothing', () => {
     const on: TenantEvent = { type: 'TenantTestModeChanged', data: { tenant_id: 't1', test_mode: true, test_mode_email: 'a@b.be', changed_at: now } };
     spec.given([created]).when({ type: 'SetTestMode', data: { test_mode: true, test_mode_email: 'a@b.be', now } }).then([on]);
@@ -58,6 +86,14 @@ describe('Tenant decider', () => {
   it('starts in live mode on the standard tier', () => {
     const state = tenantDecider.evolve(tenantDecider.initialState(), created);
     expect(state).to.include({ status: 'present', test_mode: false, rate_tier: 'standard', is_deleted: false });
+  });
+
+  it('keeps the data of a deleted tenant and marks it deleted', () => {
+    const state = [created, { type: 'TenantDeleted', data: { tenant_id: 't1', deleted_at: now } } as TenantEvent].reduce(
+      tenantDecider.evolve,
+      tenantDecider.initialState(),
+    );
+    expect(state).to.include({ status: 'present', is_deleted: true, name: 'acme', company_tax_id: 'BE0123456749', updated_at: now });
   });
 
   it('treats names differing only in case, spaces or punctuation as the same name', () => {

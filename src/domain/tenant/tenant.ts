@@ -1,5 +1,6 @@
 import { assertNever, type Decider, type Event } from '../decider.js';
-import { conflict, invalidState, notFound } from '../errors.js';
+import { conflict, invalid, invalidState, notFound } from '../errors.js';
+import { checkCompanyIdentifiers } from './tenantProfile.js';
 
 /** A reseller's customer organization: the owner of documents, keys and a Peppol identity. */
 export type RateTier = 'standard' | 'premium';
@@ -25,7 +26,8 @@ export type TenantEvent = TenantCreated | TenantUpdated | TenantDeleted | Tenant
 
 export type TenantCommand =
   | { type: 'CreateTenant'; data: TenantProfile & { tenant_id: string; organization_id: string; now: string } }
-  | { type: 'UpdateTenant'; data: Omit<TenantProfile, 'name'> & { now: string } }
+  /** `name` may be repeated unchanged (a PUT of the whole resource) but never changed. */
+  | { type: 'UpdateTenant'; data: Omit<TenantProfile, 'name'> & { name?: string; now: string } }
   | { type: 'DeleteTenant'; data: { now: string } }
   | { type: 'SetTestMode'; data: { test_mode: boolean; test_mode_email: string | null; now: string } }
   | { type: 'SetRateTier'; data: { tier: RateTier; now: string } };
@@ -45,6 +47,12 @@ export type TenantState = { status: 'absent' } | ({ status: 'present' } & Tenant
 
 export const tenantStream = (id: string) => `tenant-${id}`;
 
+/** The registration numbers must be well-formed: the HTTP layer reports each field, this is the last guard. */
+function requireValidIdentifiers(profile: Omit<TenantProfile, 'name'>): void {
+  const checked = checkCompanyIdentifiers(profile);
+  if (!checked.ok) throw invalid(checked.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+}
+
 function requirePresent(state: TenantState): asserts state is { status: 'present' } & Tenant {
   if (state.status === 'absent') throw notFound('Tenant not found');
 }
@@ -56,13 +64,24 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
     switch (command.type) {
       case 'CreateTenant': {
         if (state.status !== 'absent') throw conflict('Tenant already exists');
+        requireValidIdentifiers(command.data);
         const { now, ...data } = command.data;
         return [{ type: 'TenantCreated', data: { ...data, created_at: now } }];
       }
       case 'UpdateTenant': {
         requirePresent(state);
         if (state.is_deleted) throw invalidState('Tenant is deleted');
-        const { now, ...data } = command.data;
+        const { now, name, ...data } = command.data;
+        // The name is the tenant's unique handle (reserved in its own stream): renaming would free
+        // or clash with reservations, so it is refused rather than silently ignored.
+        if (name !== undefined && name !== state.name) throw invalid('The tenant name cannot be changed');
+        requireValidIdentifiers(data);
+        const unchanged =
+          data.description === state.description &&
+          data.company_number === state.company_number &&
+          data.company_tax_id === state.company_tax_id &&
+          JSON.stringify(data.peppol_ids) === JSON.stringify(state.peppol_ids);
+        if (unchanged) return [];
         return [{ type: 'TenantUpdated', data: { ...data, tenant_id: state.id, updated_at: now } }];
       }
       case 'DeleteTenant':

@@ -100,6 +100,14 @@ const statements = [
      name text PRIMARY KEY,
      value text NOT NULL
    )`,
+  // Rate-limit counters shared by every process (PgRateLimitStore). UNLOGGED: each request
+  // writes here, and a counter is worth no WAL flush; after a database crash the counters
+  // start again from zero, which only ever lets a little more through.
+  `CREATE UNLOGGED TABLE IF NOT EXISTS rate_limits (
+     key text PRIMARY KEY,
+     hits integer NOT NULL,
+     reset_at timestamptz NOT NULL
+   )`,
 ];
 
 export async function applyPostgresSchema(pool: pg.Pool): Promise<void> {
