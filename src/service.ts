@@ -12,6 +12,7 @@ import type { AccountCommands } from './application/accounts/accountCommands.js'
 import { TOKENS, wire, type WiringOptions } from './infrastructure/container.js';
 import { createApp } from './http/app.js';
 import type { RouteRegistry } from './http/routeRegistry.js';
+import { createRateLimitGates, rateLimitsFrom } from './http/rateLimit.js';
 
 export const VERSION = '0.1.0';
 
@@ -44,6 +45,7 @@ export class Service {
       uploadBodyLimit: config.uploadBodyLimit,
       version: VERSION,
     });
+    routes.useRateLimits(createRateLimitGates(this.resolve(TOKENS.Pool), rateLimitsFrom(config)));
     this.app = app;
     this.routes = routes;
   }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import type { Config } from '../../src/infrastructure/config.js';
-import { bearer, createOrganization, createTenant, startTestService, withRateLimits, type TestService } from '../support/service.js';
+import { bearer, createOrganization, createTenant, startTestService, type TestService } from '../support/service.js';
 
 // Limits count requests; every test uses fresh keys, whose window opens at their first request,
 // so no test depends on how long it takes (as long as it is under the one-minute window).
@@ -32,7 +32,7 @@ describe('Rate limits per key (PostgreSQL counters)', function () {
   describe('on one instance', () => {
     let t: TestService;
     before(async () => {
-      t = withRateLimits(await startTestService(small));
+      t = await startTestService(small);
     });
     after(async () => t?.stop());
 
@@ -108,7 +108,7 @@ describe('Rate limits per key (PostgreSQL counters)', function () {
   describe('per hour for organization keys', () => {
     let t: TestService;
     before(async () => {
-      t = withRateLimits(await startTestService({ ...small, rateLimitAdminPerMinute: 100, rateLimitAdminPerHour: 3 }));
+      t = await startTestService({ ...small, rateLimitAdminPerMinute: 100, rateLimitAdminPerHour: 3 });
     });
     after(async () => t?.stop());
 
@@ -127,8 +127,8 @@ describe('Rate limits per key (PostgreSQL counters)', function () {
     let b: TestService;
     before(async () => {
       const limits = { ...small, rateLimitStandardPerMinute: 5, rateLimitAdminPerMinute: 6 };
-      a = withRateLimits(await startTestService(limits));
-      b = withRateLimits(await startTestService(limits, a.databaseUrl));
+      a = await startTestService(limits);
+      b = await startTestService(limits, a.databaseUrl);
     });
     after(async () => {
       await b?.stop();

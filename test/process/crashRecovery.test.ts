@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { api, MAIN, startServiceProcess } from '../support/serviceProcess.js';
+import { freePort } from '../support/postgres.js';
 
 const REBUILD = path.resolve(path.dirname(MAIN), '../scripts/rebuild-projection.js');
 
@@ -16,18 +17,19 @@ describe('Crash recovery of the service process (SIGKILL)', function () {
   this.timeout(240_000);
   let dataDir: string;
   const operatorKey = 'op_crash_test_key_0123456789abcdef';
-  const port = 18_000 + Math.floor(Math.random() * 1000);
-  const env = () => ({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(56_000 + Math.floor(Math.random() * 1000)), OPERATOR_KEY: operatorKey });
+  let port: number;
+  const env = async () => ({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), OPERATOR_KEY: operatorKey });
 
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-crash-'));
+    port = await freePort();
   });
   after(async () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
   it('loses no acknowledged write, and projections catch up to the same read models', async () => {
-    const firstEnv = env();
+    const firstEnv = await env();
     const first = await startServiceProcess(firstEnv, port);
     const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, { name: 'Crash reseller' });
     expect(org.status).to.equal(201);
@@ -53,7 +55,7 @@ describe('Crash recovery of the service process (SIGKILL)', function () {
     expect(acknowledged.length).to.be.greaterThanOrEqual(15);
 
     // Restart on the same data folder (the orphaned PostgreSQL is shut down and restarted).
-    const secondEnv = env();
+    const secondEnv = await env();
     const second = await startServiceProcess(secondEnv, port);
     try {
       for (const id of acknowledged) {

@@ -14,12 +14,24 @@ let server: RunningPostgres | null = null;
 let dataDir: string | null = null;
 let starting: Promise<RunningPostgres> | null = null;
 
-export const TEST_PG_PORT = Number(process.env.TEST_PG_PORT || 54339);
+/** A port nobody listens on right now (several test runs may share the machine). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 export async function testPostgres(): Promise<RunningPostgres> {
   starting ??= (async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-test-'));
-    server = await startEmbeddedPostgres({ dataDir, port: TEST_PG_PORT, logger: pino({ level: 'warn' }) });
+    const port = process.env.TEST_PG_PORT ? Number(process.env.TEST_PG_PORT) : await freePort();
+    server = await startEmbeddedPostgres({ dataDir, port, logger: pino({ level: 'warn' }) });
     return server;
   })();
   return starting;

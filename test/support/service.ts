@@ -25,7 +25,10 @@ export async function startTestService(overrides: Partial<Config> = {}, database
   const url = databaseUrl ?? (await freshDatabase('api'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-data-'));
   const operatorKey = `op_test_${randomBytes(16).toString('hex')}`;
-  const config = { ...loadConfig({}), dataDir, operatorKey, ...overrides };
+  // Suites that are not about rate limits send many requests with one key: unlimited (0) unless
+  // a test sets limits.
+  const unlimited = { rateLimitStandardPerMinute: 0, rateLimitPremiumPerMinute: 0, rateLimitAdminPerMinute: 0, rateLimitAdminPerHour: 0 };
+  const config = { ...loadConfig({}), dataDir, operatorKey, ...unlimited, ...overrides };
   const service = await Service.create({
     config,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
@@ -67,14 +70,3 @@ export async function createTenant(
   return { id: tenant.body.id, key: key.body.key, keyId: key.body.id };
 }
 
-/**
- * The per-key rate limits over the service's own database and config. The service may already
- * install them itself; then this changes nothing, so tests exercise the production wiring.
- */
-export function withRateLimits(t: TestService): TestService {
-  if (!t.service.routes.hasRateLimits) {
-    const config = t.service.resolve<Config>(TOKENS.Config);
-    t.service.routes.useRateLimits(createRateLimitGates(t.service.resolve<pg.Pool>(TOKENS.Pool), rateLimitsFrom(config)));
-  }
-  return t;
-}

