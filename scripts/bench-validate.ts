@@ -1,6 +1,7 @@
 /**
  * Benchmark of JSON → UBL → validation (EN 16931 + Peppol rules):
- *   1. in-process: decode, totals, UBL writing and every rule, per document;
+ *   1. in-process: decode, totals, UBL writing and every rule, per document (what
+ *      POST /api/validate/json and POST /api/documents do; uploaded UBL also meets the XSD);
  *   2. over HTTP: POST /api/validate/json against the real service (autocannon).
  *   npm run bench:validate        Options (env): SECONDS (10), CONNECTIONS (8)
  */

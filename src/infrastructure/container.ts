@@ -17,6 +17,7 @@ import { AccountQueries } from '../application/accounts/accountQueries.js';
 import { OperatorKey } from '../application/accounts/operatorKey.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
+import { validateAgainstSchema } from './xml/schemaValidator.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -93,7 +94,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   });
   container.register(TOKENS.AccountCommands, { useValue: new AccountCommands(eventStore) });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
-  container.register(TOKENS.DocumentCommands, { useValue: new DocumentCommands(eventStore) });
+  container.register(TOKENS.DocumentCommands, { useValue: new DocumentCommands(eventStore, validateAgainstSchema) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels) });
   return container;
 }

@@ -187,6 +187,18 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
       expect(res.body).to.include({ is_valid: false, file_name: 'broken.xml' });
       expect(res.body.issues.map((i: { rule_id: string }) => i.rule_id)).to.include('BR-CL-04');
     });
+
+    it('reports structural (XSD) problems such as elements out of order', async () => {
+      const xml = (await t.http.post('/api/validate/json').set(bearer(tenant.key)).send(invoice())).body.ubl_document as string;
+      const issueDate = /\s*<cbc:IssueDate>[^<]*<\/cbc:IssueDate>/.exec(xml)![0];
+      const swapped = xml.replace(issueDate, '').replace('</cbc:DocumentCurrencyCode>', `</cbc:DocumentCurrencyCode>${issueDate}`);
+      const res = await t.http.post('/api/validate/ubl').set(bearer(tenant.key)).set('Content-Type', 'application/xml').send(swapped);
+      expect(res.status).to.equal(200);
+      expect(res.body.is_valid).to.equal(false);
+      const xsd = res.body.issues.filter((i: { rule_id: string }) => i.rule_id === 'UBL-XSD');
+      expect(xsd.length).to.be.greaterThan(0);
+      expect(xsd[0]).to.include({ flag: 'fatal', schematron: 'UBL-2.1-XSD' });
+    });
   });
 
   describe('lists', () => {
