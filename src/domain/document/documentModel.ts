@@ -1,6 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import type { Currency, TaxCode, UnitCode, VatexCode } from './codeLists.js';
 import { money, plain, rateText } from './money.js';
+import { assertNever } from '../decider.js';
 
 export type { Currency, TaxCode, UnitCode, VatexCode } from './codeLists.js';
 
@@ -37,9 +38,6 @@ export const isCreditNote = (type: DocumentType): boolean => {
 export const isSelfBilling = (type: DocumentType): boolean =>
   type === 'SELFBILLING_INVOICE' || type === 'SELFBILLING_CREDIT_NOTE';
 
-export function assertNever(x: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(x)}`);
-}
 
 /** Allowance (discount) or charge, at document or line level. Document-level ones carry a VAT category. */
 export interface AllowanceCharge {

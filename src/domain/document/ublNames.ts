@@ -1,5 +1,5 @@
 import type { DocumentType } from './documentModel.js';
-import { assertNever } from './documentModel.js';
+import { assertNever } from '../decider.js';
 
 export const NS = {
   invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',

@@ -2,7 +2,7 @@
 // read at run time from ../shared or $SHARED_DIR) must agree with validateUbl.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect } from './support/expect.js';
+import { expect } from 'chai';
 import { validateUbl, type ValidationIssue } from '../../../src/domain/validation/index.js';
 import { listTestSets, parseTestSet, readExpected, sharedDir, type TestSet, type UnitTest } from './conformance/corpus.js';
 
