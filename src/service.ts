@@ -11,6 +11,7 @@ import type { ProjectionRunner } from './projections/projectionRunner.js';
 import type { AccountCommands } from './application/accounts/accountCommands.js';
 import { TOKENS, wire, type WiringOptions } from './infrastructure/container.js';
 import { createApp } from './http/app.js';
+import type { EmailTransport } from './infrastructure/mail/emailTransport.js';
 import type { RouteRegistry } from './http/routeRegistry.js';
 import { createRateLimitGates, rateLimitsFrom } from './http/rateLimit.js';
 
@@ -38,6 +39,9 @@ export class Service {
       accountQueries: this.resolve(TOKENS.AccountQueries),
       documents: this.resolve(TOKENS.DocumentCommands),
       documentQueries: this.resolve(TOKENS.DocumentQueries),
+      documentHistory: this.resolve(TOKENS.DocumentHistory),
+      sending: this.resolve(TOKENS.SendDocument),
+      inbox: this.resolve(TOKENS.InboxCommands),
       readYourWrites: async () => {
         await projections.catchUp(2000);
       },
@@ -97,6 +101,7 @@ export class Service {
       });
     }
     await this.resolve<JobScheduler>(TOKENS.JobScheduler).stop();
+    this.resolve<EmailTransport>(TOKENS.EmailTransport).close();
     await this.projections.stop();
     await this.resolve<ReadModelStore>(TOKENS.ReadModelStore).close();
     await this.eventStore.close();

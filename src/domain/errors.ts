@@ -8,6 +8,8 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
+    /** For `invalid`: the offending input's path (e.g. ['query', 'receiver_peppol_id']). */
+    readonly loc?: Array<string | number>,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -17,4 +19,4 @@ export class DomainError extends Error {
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const invalidState = (message: string) => new DomainError('invalid_state', message);
-export const invalid = (message: string) => new DomainError('invalid', message);
+export const invalid = (message: string, loc?: Array<string | number>) => new DomainError('invalid', message, loc);

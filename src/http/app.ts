@@ -20,6 +20,11 @@ import { listRoutes } from './routes/outbox.js';
 import { documentErrorToHttp, XML_TYPES } from './routes/xmlInput.js';
 import type { DocumentCommands } from '../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../application/documents/documentQueries.js';
+import type { DocumentHistory } from '../application/documents/documentHistory.js';
+import type { SendDocument } from '../application/delivery/sendDocument.js';
+import type { InboxCommands } from '../application/inbox/inboxCommands.js';
+import { sendingRoutes } from './routes/sending.js';
+import { inboxRoutes } from './routes/inbox.js';
 
 export interface HttpDependencies {
   logger: Logger;
@@ -30,6 +35,9 @@ export interface HttpDependencies {
   accountQueries: AccountQueries;
   documents: DocumentCommands;
   documentQueries: DocumentQueries;
+  documentHistory: DocumentHistory;
+  sending: SendDocument;
+  inbox: InboxCommands;
   readYourWrites: () => Promise<void>;
   jsonBodyLimit: number;
   uploadBodyLimit: number;
@@ -67,6 +75,8 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
   listRoutes(routes, deps.documentQueries, deps.readYourWrites);
+  sendingRoutes(routes, deps.sending, deps.documentHistory);
+  inboxRoutes(routes, deps.inbox);
   routes.add({
     method: 'get',
     path: '/api/openapi.json',

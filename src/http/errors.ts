@@ -68,7 +68,11 @@ export const errorMiddleware: ErrorRequestHandler = (error, req, res, _next) => 
 function toHttp(error: unknown): { status: number; detail: string | FieldProblem[]; headers: Record<string, string> } {
   if (error instanceof HttpError) return { status: error.status, detail: error.detail, headers: error.headers };
   if (error instanceof DomainError) {
-    const status = { not_found: 404, conflict: 409, invalid_state: 409, invalid: 422 }[error.kind];
+    if (error.kind === 'invalid') {
+      // 422 bodies are always a list of field problems, as the spec's error format says.
+      return { status: 422, detail: [{ loc: error.loc ?? ['body'], msg: error.message, type: 'value_error' }], headers: {} };
+    }
+    const status = { not_found: 404, conflict: 409, invalid_state: 409 }[error.kind];
     return { status, detail: error.message, headers: {} };
   }
   const bodyError = error as { type?: string; status?: number; limit?: number };

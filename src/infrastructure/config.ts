@@ -25,6 +25,18 @@ export interface Config {
   rateLimitAdminPerMinute: number;
   /** Requests per hour per organization (admin) key (0: unlimited). */
   rateLimitAdminPerHour: number;
+  /** Test-mode mail goes through this SMTP server; null writes .eml files under dataDir/mail. */
+  smtpUrl: string | null;
+  /** The From of test-mode mail. */
+  mailFrom: string;
+  /** Deliveries one process runs at once. */
+  deliveryConcurrency: number;
+  /** Webhook calls one process runs at once. */
+  webhookConcurrency: number;
+  /** How long a claimed job stays locked: after a crash, another process takes it over after this. */
+  jobLockLifetimeMs: number;
+  /** Let webhooks call loopback and private-network addresses (off in production: no SSRF). */
+  webhookAllowPrivateNetworks: boolean;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -56,5 +68,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPremiumPerMinute: integer(env, 'RATE_LIMIT_PREMIUM_PER_MINUTE', 1000),
     rateLimitAdminPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 100),
     rateLimitAdminPerHour: integer(env, 'RATE_LIMIT_ADMIN_PER_HOUR', 1000),
+    smtpUrl: optional(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || 'E-invoicing test mode <no-reply@localhost>',
+    deliveryConcurrency: integer(env, 'DELIVERY_CONCURRENCY', 20),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 20),
+    jobLockLifetimeMs: integer(env, 'JOB_LOCK_LIFETIME_MS', 60_000),
+    webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
   };
 }

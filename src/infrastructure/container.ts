@@ -18,6 +18,14 @@ import { OperatorKey } from '../application/accounts/operatorKey.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
 import { validateAgainstSchema } from './xml/schemaValidator.js';
+import { SendDocument } from '../application/delivery/sendDocument.js';
+import { DeliveryProcess } from '../application/delivery/deliveryProcess.js';
+import { PeppolTransport } from '../application/delivery/peppolTransport.js';
+import { TenantParticipants } from '../application/delivery/tenantParticipants.js';
+import { InboxCommands, responseRouter } from '../application/inbox/inboxCommands.js';
+import { DocumentHistory } from '../application/documents/documentHistory.js';
+import { EmailTransport } from './mail/emailTransport.js';
+import path from 'node:path';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -33,6 +41,10 @@ export const TOKENS = {
   OperatorKey: Symbol('OperatorKey'),
   DocumentCommands: Symbol('DocumentCommands'),
   DocumentQueries: Symbol('DocumentQueries'),
+  DocumentHistory: Symbol('DocumentHistory'),
+  SendDocument: Symbol('SendDocument'),
+  InboxCommands: Symbol('InboxCommands'),
+  EmailTransport: Symbol('EmailTransport'),
 } as const;
 
 export interface WiringOptions {
@@ -42,6 +54,8 @@ export interface WiringOptions {
   databaseUrl: string;
   /** Agenda settings for tests, which want fast polling and short locks. */
   jobs?: { processEveryMs?: number; lockLifetimeMs?: number };
+  /** The delivery schedule's unit: a minute unless a test compresses it. */
+  deliveryRetryUnitMs?: number;
 }
 
 /**
@@ -73,7 +87,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     jobBackend = new PostgresBackend({ pool });
   }
 
-  const scheduler: JobScheduler = new AgendaScheduler({ backend: jobBackend, logger, ...options.jobs });
+  const scheduler: JobScheduler = new AgendaScheduler({ backend: jobBackend, logger, lockLifetimeMs: config.jobLockLifetimeMs, ...options.jobs });
   const operatorKey = await OperatorKey.load(config.operatorKey, config.dataDir, (key, file) => {
     // Printed once, on the first start, straight to the terminal rather than the structured log.
     process.stdout.write(
@@ -89,9 +103,24 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   container.register(TOKENS.ReadModelStore, { useValue: readModels });
   container.register(TOKENS.JobScheduler, { useValue: scheduler });
   container.register(TOKENS.OperatorKey, { useValue: operatorKey });
+  const email = new EmailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: path.join(config.dataDir, 'mail') });
+  const delivery = new DeliveryProcess(
+    eventStore,
+    scheduler,
+    { email, peppol: new PeppolTransport(eventStore, new TenantParticipants(readModels)) },
+    { retryUnitMs: options.deliveryRetryUnitMs ?? 60_000, concurrency: config.deliveryConcurrency },
+    logger.child({ component: 'delivery' }),
+  );
+  delivery.register();
+  // Process managers follow the log like projections do (and are not rebuilt with them).
+  const processManagers = [delivery.starter(), responseRouter(eventStore, logger.child({ component: 'responses' }))];
   container.register(TOKENS.ProjectionRunner, {
-    useValue: new ProjectionRunner(eventStore, readModels, allProjections, logger.child({ component: 'projections' })),
+    useValue: new ProjectionRunner(eventStore, readModels, [...allProjections, ...processManagers], logger.child({ component: 'projections' })),
   });
+  container.register(TOKENS.EmailTransport, { useValue: email });
+  container.register(TOKENS.SendDocument, { useValue: new SendDocument(eventStore) });
+  container.register(TOKENS.InboxCommands, { useValue: new InboxCommands(eventStore) });
+  container.register(TOKENS.DocumentHistory, { useValue: new DocumentHistory(eventStore) });
   container.register(TOKENS.AccountCommands, { useValue: new AccountCommands(eventStore) });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
   container.register(TOKENS.DocumentCommands, { useValue: new DocumentCommands(eventStore, validateAgainstSchema) });

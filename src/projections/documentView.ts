@@ -25,8 +25,19 @@ export interface DocumentView extends Versioned {
   response: DocumentResponse;
 }
 
-/** The Document resource as the API returns it: every amount a string. */
-export function documentResponse(record: DocumentRecord): DocumentResponse {
+/** The buyer's answer to a document: given (inbound) or received from the buyer (outbound). */
+export interface InvoiceResponseView {
+  status: 'accepted' | 'rejected';
+  code: 'AP' | 'RE';
+  reason: string | null;
+  responded_at: string;
+}
+
+/**
+ * The Document resource as the API returns it: every amount a string. Besides the client's
+ * fields it carries `invoice_response` (null until the buyer accepts or rejects).
+ */
+export function documentResponse(record: DocumentRecord): DocumentResponse & { invoice_response: InvoiceResponseView | null } {
   const doc = fromDocumentJson(record.document);
   const response = toResponse({ ...doc, state: record.state }, { id: record.id, created_at: record.created_at });
   response.attachments = record.attachments.map((a) => ({
@@ -36,5 +47,9 @@ export function documentResponse(record: DocumentRecord): DocumentResponse {
     file_size: a.file_size,
     file_url: `/api/documents/${record.id}/attachments/${a.id}`,
   }));
-  return response;
+  const answer = record.response;
+  return {
+    ...response,
+    invoice_response: answer ? { status: answer.code === 'AP' ? 'accepted' : 'rejected', code: answer.code, reason: answer.reason, responded_at: answer.responded_at } : null,
+  };
 }

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../application/ports/eventStore.js';
 import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
-import { documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/documentAggregate.js';
+import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/documentAggregate.js';
 import { documentResponse, type DocumentView } from './documentView.js';
 import { isNewer, type Projection } from './projection.js';
 
@@ -13,7 +13,7 @@ export const DOCUMENTS = 'documents';
  */
 export const documentsProjection: Projection = {
   name: 'documents',
-  version: 1,
+  version: 2,
   collections: [
     {
       name: DOCUMENTS,
@@ -23,7 +23,7 @@ export const documentsProjection: Projection = {
       ],
     },
   ],
-  handles: ['DocumentCreated', 'DocumentValidated', 'AttachmentAdded', 'AttachmentRemoved', 'DocumentDeleted'],
+  handles: DOCUMENT_EVENT_TYPES,
   async handle(event: RecordedEvent, session: ReadModelSession) {
     const documents = session.collection<DocumentView>(DOCUMENTS);
     const domainEvent = toDomainEvent<DocumentEvent>(event);
@@ -45,7 +45,7 @@ function viewOf(record: DocumentRecord, position: string): DocumentView {
   return {
     id: record.id,
     tenant_id: record.tenant_id,
-    direction: d.direction,
+    direction: record.direction,
     state: record.state,
     document_type: d.document_type,
     invoice_id: d.invoice_id,

@@ -21,19 +21,25 @@ export interface TestService {
 }
 
 /** The real service (real PostgreSQL, real projections and jobs) on a fresh database. */
-export async function startTestService(overrides: Partial<Config> = {}, databaseUrl?: string): Promise<TestService> {
+export async function startTestService(
+  overrides: Partial<Config> = {},
+  databaseUrl?: string,
+  wiring: { deliveryRetryUnitMs?: number } = {},
+): Promise<TestService> {
   const url = databaseUrl ?? (await freshDatabase('api'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-data-'));
   const operatorKey = `op_test_${randomBytes(16).toString('hex')}`;
   // Suites that are not about rate limits send many requests with one key: unlimited (0) unless
   // a test sets limits.
   const unlimited = { rateLimitStandardPerMinute: 0, rateLimitPremiumPerMinute: 0, rateLimitAdminPerMinute: 0, rateLimitAdminPerHour: 0 };
-  const config = { ...loadConfig({}), dataDir, operatorKey, ...unlimited, ...overrides };
+  // Webhook subscribers in tests listen on loopback.
+  const config = { ...loadConfig({}), dataDir, operatorKey, ...unlimited, webhookAllowPrivateNetworks: true, ...overrides };
   const service = await Service.create({
     config,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     databaseUrl: url,
     jobs: { processEveryMs: 100, lockLifetimeMs: 2000 },
+    ...wiring,
   });
   await service.start();
   return {
@@ -70,3 +76,31 @@ export async function createTenant(
   return { id: tenant.body.id, key: key.body.key, keyId: key.body.id };
 }
 
+/** Polls a document until it reaches one of the states (deliveries run as background jobs). */
+export async function waitForState(
+  t: TestService,
+  key: string,
+  documentId: string,
+  states: string[],
+  timeoutMs = 30_000,
+  path = `/api/documents/${documentId}`,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.http.get(path).set(bearer(key));
+    if (res.status === 200 && states.includes(res.body.state)) return res.body;
+    if (Date.now() > deadline) throw new Error(`document ${documentId} did not reach ${states.join('/')}; last: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Polls until `check` returns a value (not undefined/false). */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

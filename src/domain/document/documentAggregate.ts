@@ -1,6 +1,7 @@
 import { assertNever, type Decider, type Event } from '../decider.js';
+import { MAX_ATTEMPTS } from './deliverySchedule.js';
 import { conflict, invalidState, notFound } from '../errors.js';
-import type { DocumentState } from './documentModel.js';
+import type { Direction, DocumentState } from './documentModel.js';
 import type { DocumentJson } from './documentJson.js';
 
 /**
@@ -30,20 +31,120 @@ export type AttachmentAdded = Event<'AttachmentAdded', { document_id: string; at
 export type AttachmentRemoved = Event<'AttachmentRemoved', { document_id: string; attachment_id: string; removed_at: string }>;
 export type DocumentDeleted = Event<'DocumentDeleted', { document_id: string; deleted_at: string }>;
 
-export type DocumentEvent = DocumentCreated | DocumentValidated | AttachmentAdded | AttachmentRemoved | DocumentDeleted;
+
+/** How a document travels: by e-mail in test mode, otherwise over Peppol. */
+export type TransportKind = 'email' | 'peppol';
+/** A retryable failure is tried again on the schedule; a permanent one fails the delivery at once. */
+export type AttemptOutcome = 'delivered' | 'retryable' | 'permanent';
+/** Invoice Response codes (UNCL 4343 subset): AP accepted, RE rejected. */
+export type ResponseCode = 'AP' | 'RE';
+
+export type SendRequested = Event<
+  'SendRequested',
+  {
+    document_id: string;
+    /** One delivery: its attempts share this id and the message id, so a receiver can deduplicate. */
+    delivery_id: string;
+    message_id: string;
+    transport: TransportKind;
+    sender_peppol_id: string | null;
+    receiver_peppol_id: string | null;
+    /** The test-mode mail recipient. */
+    email: string | null;
+    requested_at: string;
+  }
+>;
+export type DeliveryAttempted = Event<
+  'DeliveryAttempted',
+  {
+    document_id: string;
+    delivery_id: string;
+    /** 1 for the first attempt, 2 for the first retry, … */
+    attempt: number;
+    transport: TransportKind;
+    receiver: string;
+    outcome: AttemptOutcome;
+    error: string | null;
+    message_id: string;
+    started_at: string;
+    duration_ms: number;
+    /** When the next attempt is due; null when this one settled the delivery. */
+    next_attempt_at: string | null;
+  }
+>;
+export type DocumentSent = Event<'DocumentSent', { document_id: string; delivery_id: string; message_id: string; sent_at: string }>;
+export type DocumentFailed = Event<'DocumentFailed', { document_id: string; delivery_id: string; reason: string; failed_at: string }>;
+/** An inbound document: the first event of its stream (in place of DocumentCreated). */
+export type DocumentReceived = Event<
+  'DocumentReceived',
+  {
+    document_id: string;
+    tenant_id: string;
+    document: DocumentJson;
+    ubl: string;
+    file_name: string;
+    message_id: string;
+    receiver_peppol_id: string;
+    sender: InboundSender;
+    received_at: string;
+  }
+>;
+export type DocumentAccepted = Event<'DocumentAccepted', { document_id: string; note: string | null; accepted_at: string }>;
+export type DocumentRejected = Event<'DocumentRejected', { document_id: string; reason: string; rejected_at: string }>;
+/** The receiver's Invoice Response reached the sender's outbound document. */
+export type ResponseReceived = Event<
+  'ResponseReceived',
+  { document_id: string; code: ResponseCode; reason: string | null; responder_peppol_id: string | null; invoice_response: string; received_at: string }
+>;
+
+/** Every event type of the stream, for subscribers that follow whole documents. */
+export const DOCUMENT_EVENT_TYPES: readonly DocumentEvent['type'][] = [
+  'DocumentCreated', 'DocumentValidated', 'AttachmentAdded', 'AttachmentRemoved', 'DocumentDeleted', 'SendRequested', 'DeliveryAttempted',
+  'DocumentSent', 'DocumentFailed', 'DocumentReceived', 'DocumentAccepted', 'DocumentRejected', 'ResponseReceived',
+];
+
+export interface InboundSender {
+  peppol_id: string | null;
+  /** Set when the sender is a tenant of this instance (internal delivery): where responses go. */
+  tenant_id: string | null;
+  document_id: string | null;
+}
+
+export type DocumentEvent =
+  | DocumentCreated
+  | DocumentValidated
+  | AttachmentAdded
+  | AttachmentRemoved
+  | DocumentDeleted
+  | SendRequested
+  | DeliveryAttempted
+  | DocumentSent
+  | DocumentFailed
+  | DocumentReceived
+  | DocumentAccepted
+  | DocumentRejected
+  | ResponseReceived;
 
 export type DocumentCommand =
   | { type: 'CreateDocument'; data: Omit<DocumentCreated['data'], 'created_at'> & { now: string } }
   | { type: 'RecordValidation'; data: Omit<DocumentValidated['data'], 'validated_at' | 'document_id'> & { now: string } }
   | { type: 'AddAttachment'; data: { attachment: StoredAttachment; now: string } }
   | { type: 'RemoveAttachment'; data: { attachment_id: string; now: string } }
-  | { type: 'DeleteDocument'; data: { now: string } };
+  | { type: 'DeleteDocument'; data: { now: string } }
+  | { type: 'RequestSend'; data: Omit<SendRequested['data'], 'document_id' | 'requested_at'> & { now: string } }
+  /** `retry_at`: when a retry would be due (null past the schedule); the decider decides whether there is one. */
+  | { type: 'RecordAttempt'; data: Omit<DeliveryAttempted['data'], 'document_id' | 'next_attempt_at'> & { retry_at: string | null; now: string } }
+  | { type: 'ReceiveDocument'; data: Omit<DocumentReceived['data'], 'received_at'> & { now: string } }
+  | { type: 'AcceptDocument'; data: { note: string | null; now: string } }
+  | { type: 'RejectDocument'; data: { reason: string; now: string } }
+  | { type: 'RecordResponse'; data: Omit<ResponseReceived['data'], 'document_id' | 'received_at'> & { now: string } };
 
 export interface DocumentRecord {
   id: string;
   tenant_id: string;
   source: DocumentSource;
   state: DocumentState;
+  direction: Direction;
   document: DocumentJson;
   ubl: string;
   file_name: string;
@@ -51,6 +152,26 @@ export interface DocumentRecord {
   created_at: string;
   updated_at: string;
   validated_at: string | null;
+  /** The current (or last) delivery of an outbound document. */
+  delivery: DeliveryState | null;
+  /** Where an inbound document came from. */
+  inbound: (InboundSender & { message_id: string; received_at: string }) | null;
+  /** Accept or reject: given by this tenant (inbound) or by the receiver (outbound). */
+  response: { code: ResponseCode; reason: string | null; responded_at: string } | null;
+}
+
+export interface DeliveryState {
+  delivery_id: string;
+  message_id: string;
+  transport: TransportKind;
+  sender_peppol_id: string | null;
+  receiver_peppol_id: string | null;
+  email: string | null;
+  requested_at: string;
+  attempts: number;
+  last_outcome: AttemptOutcome | null;
+  next_attempt_at: string | null;
+  failure_reason: string | null;
 }
 
 export type DocumentAggregateState = { status: 'absent' } | { status: 'deleted'; id: string; tenant_id: string } | ({ status: 'present' } & DocumentRecord);
@@ -69,8 +190,55 @@ function storedAttachment(a: DocumentJson['attachments'][number]): StoredAttachm
 
 /** States a document may be deleted in: it has not left, or it failed to. */
 const DELETABLE: ReadonlySet<DocumentState> = new Set(['DRAFT', 'FAILED']);
+/** States a document may be sent from: a manual send from FAILED starts a fresh delivery. */
+const SENDABLE: ReadonlySet<DocumentState> = DELETABLE;
 
-function present(state: DocumentAggregateState): asserts state is { status: 'present' } & DocumentRecord {
+type Present = { status: 'present' } & DocumentRecord;
+
+const responseWord = (code: ResponseCode) => (code === 'AP' ? 'accepted' : 'rejected');
+
+function decideAttempt(command: Extract<DocumentCommand, { type: 'RecordAttempt' }>['data'], state: Present): DocumentEvent[] {
+  const delivery = state.delivery;
+  // A stale or repeated attempt (a job re-run after a crash, or of a delivery a later send
+  // replaced) changes nothing: the process manager reads the recorded outcome instead.
+  if (state.state !== 'TRANSIT' || !delivery || delivery.delivery_id !== command.delivery_id || command.attempt !== delivery.attempts + 1) return [];
+  const { retry_at, now, ...attempt } = command;
+  const settles = attempt.outcome !== 'retryable' || retry_at === null || attempt.attempt >= MAX_ATTEMPTS;
+  const attempted: DeliveryAttempted = {
+    type: 'DeliveryAttempted',
+    data: { ...attempt, document_id: state.id, next_attempt_at: settles ? null : retry_at },
+  };
+  switch (attempt.outcome) {
+    case 'delivered':
+      return [attempted, { type: 'DocumentSent', data: { document_id: state.id, delivery_id: delivery.delivery_id, message_id: attempt.message_id, sent_at: now } }];
+    case 'permanent':
+      return [attempted, failed(state, delivery, attempt.error ?? 'permanent delivery failure', now)];
+    case 'retryable':
+      return settles
+        ? [attempted, failed(state, delivery, `no success after ${attempt.attempt} attempts; last error: ${attempt.error ?? 'unknown'}`, now)]
+        : [attempted];
+    default:
+      return assertNever(attempt.outcome);
+  }
+}
+
+const failed = (state: Present, delivery: DeliveryState, reason: string, now: string): DocumentFailed => ({
+  type: 'DocumentFailed',
+  data: { document_id: state.id, delivery_id: delivery.delivery_id, reason, failed_at: now },
+});
+
+function requireRespondable(state: Present): void {
+  if (state.direction !== 'INBOUND') throw invalidState('Only received documents can be accepted or rejected');
+  if (state.response) throw invalidState(`The document was already ${responseWord(state.response.code)}`);
+  if (state.state !== 'RECEIVED') throw invalidState(`A ${state.state} document cannot be accepted or rejected`);
+}
+
+const withDelivery = (state: DocumentAggregateState, at: string, change: (d: DeliveryState) => Partial<DeliveryState>, docState?: DocumentState): DocumentAggregateState =>
+  state.status === 'present' && state.delivery
+    ? { ...state, state: docState ?? state.state, updated_at: at, delivery: { ...state.delivery, ...change(state.delivery) } }
+    : state;
+
+function present(state: DocumentAggregateState): asserts state is Present {
   if (state.status !== 'present') throw notFound('Document not found');
 }
 
@@ -104,6 +272,42 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           throw invalidState(`A ${state.state} document cannot be deleted; only DRAFT and FAILED documents can`);
         }
         return [{ type: 'DocumentDeleted', data: { document_id: state.id, deleted_at: command.data.now } }];
+      case 'RequestSend': {
+        present(state);
+        if (state.direction === 'INBOUND') throw invalidState('A received document cannot be sent');
+        if (!SENDABLE.has(state.state)) throw invalidState(`A ${state.state} document cannot be sent; only DRAFT and FAILED documents can`);
+        const { now, ...data } = command.data;
+        return [{ type: 'SendRequested', data: { ...data, document_id: state.id, requested_at: now } }];
+      }
+      case 'RecordAttempt':
+        present(state);
+        return decideAttempt(command.data, state);
+      case 'ReceiveDocument': {
+        // The stream id derives from the message id: a second delivery of the same message is a no-op.
+        if (state.status === 'present' && state.inbound?.message_id === command.data.message_id) return [];
+        if (state.status !== 'absent') throw conflict('Document already exists');
+        const { now, ...data } = command.data;
+        return [{ type: 'DocumentReceived', data: { ...data, received_at: now } }];
+      }
+      case 'AcceptDocument':
+        present(state);
+        requireRespondable(state);
+        return [{ type: 'DocumentAccepted', data: { document_id: state.id, note: command.data.note, accepted_at: command.data.now } }];
+      case 'RejectDocument':
+        present(state);
+        requireRespondable(state);
+        return [{ type: 'DocumentRejected', data: { document_id: state.id, reason: command.data.reason, rejected_at: command.data.now } }];
+      case 'RecordResponse': {
+        present(state);
+        const { now, ...data } = command.data;
+        if (state.direction !== 'OUTBOUND') throw invalidState('Responses are recorded on outbound documents');
+        if (state.response) {
+          if (state.response.code === data.code && state.response.reason === data.reason) return [];
+          throw conflict(`The receiver already ${responseWord(state.response.code)} this document`);
+        }
+        if (state.state !== 'SENT') throw invalidState(`A ${state.state} document cannot have a response`);
+        return [{ type: 'ResponseReceived', data: { ...data, document_id: state.id, received_at: now } }];
+      }
       default:
         return assertNever(command);
     }
@@ -119,6 +323,7 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           tenant_id: d.tenant_id,
           source: d.source,
           state: d.document.state,
+          direction: d.document.direction,
           document: d.document,
           ubl: d.ubl,
           file_name: d.file_name,
@@ -126,8 +331,58 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           created_at: d.created_at,
           updated_at: d.created_at,
           validated_at: null,
+          delivery: null,
+          inbound: null,
+          response: null,
         };
       }
+      case 'DocumentReceived': {
+        const d = event.data;
+        return {
+          status: 'present',
+          id: d.document_id,
+          tenant_id: d.tenant_id,
+          source: 'peppol',
+          state: 'RECEIVED',
+          direction: 'INBOUND',
+          document: d.document,
+          ubl: d.ubl,
+          file_name: d.file_name,
+          attachments: d.document.attachments.map(storedAttachment),
+          created_at: d.received_at,
+          updated_at: d.received_at,
+          validated_at: null,
+          delivery: null,
+          inbound: { ...d.sender, message_id: d.message_id, received_at: d.received_at },
+          response: null,
+        };
+      }
+      case 'SendRequested': {
+        if (state.status !== 'present') return state;
+        const { document_id: _id, ...d } = event.data;
+        const delivery: DeliveryState = { ...d, attempts: 0, last_outcome: null, next_attempt_at: null, failure_reason: null };
+        return { ...state, state: 'TRANSIT', updated_at: d.requested_at, delivery };
+      }
+      case 'DeliveryAttempted': {
+        const d = event.data;
+        return withDelivery(state, d.started_at, () => ({ attempts: d.attempt, last_outcome: d.outcome, next_attempt_at: d.next_attempt_at }));
+      }
+      case 'DocumentSent':
+        return withDelivery(state, event.data.sent_at, () => ({ next_attempt_at: null }), 'SENT');
+      case 'DocumentFailed':
+        return withDelivery(state, event.data.failed_at, () => ({ next_attempt_at: null, failure_reason: event.data.reason }), 'FAILED');
+      case 'DocumentAccepted':
+        return state.status === 'present'
+          ? { ...state, updated_at: event.data.accepted_at, response: { code: 'AP', reason: event.data.note, responded_at: event.data.accepted_at } }
+          : state;
+      case 'DocumentRejected':
+        return state.status === 'present'
+          ? { ...state, updated_at: event.data.rejected_at, response: { code: 'RE', reason: event.data.reason, responded_at: event.data.rejected_at } }
+          : state;
+      case 'ResponseReceived':
+        return state.status === 'present'
+          ? { ...state, updated_at: event.data.received_at, response: { code: event.data.code, reason: event.data.reason, responded_at: event.data.received_at } }
+          : state;
       case 'DocumentValidated':
         return state.status === 'present' ? { ...state, validated_at: event.data.validated_at } : state;
       case 'AttachmentAdded':

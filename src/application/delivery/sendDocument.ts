@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata, EventStore } from '../ports/eventStore.js';
+import { handleCommand, loadState } from '../commandHandler.js';
+import { documentDecider, documentStream, type DocumentRecord, type TransportKind } from '../../domain/document/documentAggregate.js';
+import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
+import { tenantDecider, tenantStream, type Tenant } from '../../domain/tenant/tenant.js';
+import { invalid, notFound } from '../../domain/errors.js';
+
+/** The send call's optional query: identifiers that override the document's, and the client's `email`. */
+export interface SendOptions {
+  sender_peppol_scheme?: string;
+  sender_peppol_id?: string;
+  receiver_peppol_scheme?: string;
+  receiver_peppol_id?: string;
+  email?: string;
+}
+
+export interface Route {
+  transport: TransportKind;
+  sender_peppol_id: string | null;
+  receiver_peppol_id: string | null;
+  email: string | null;
+}
+
+/** Message ids are per delivery (not per attempt): a retry of a delivered message is recognisable. */
+export const messageIdOf = (deliveryId: string) => `${deliveryId}@e-invoicing.peppol`;
+
+/**
+ * An override is a scheme and an identifier; either alone is incomplete. The scheme is an ICD
+ * code (`0208` with id `0123456749`), or the Peppol identifier scheme `iso6523-actorid-upis`
+ * with the id in `<icd>:<value>` form.
+ */
+function overridden(scheme: string | undefined, id: string | undefined, role: 'sender' | 'receiver'): string | null {
+  if (scheme === undefined && id === undefined) return null;
+  if (scheme === undefined || id === undefined) {
+    throw invalid(`Give both ${role}_peppol_scheme and ${role}_peppol_id, or neither`, ['query', `${role}_peppol_${scheme === undefined ? 'scheme' : 'id'}`]);
+  }
+  const icd = scheme.trim();
+  const value = id.trim();
+  let candidate: string;
+  if (/^iso6523-actorid-upis$/i.test(icd)) candidate = value;
+  else if (/^\d{4}$/.test(icd)) candidate = value.startsWith(`${icd}:`) ? value : `${icd}:${value}`;
+  else throw invalid(`Unknown Peppol identifier scheme ${JSON.stringify(icd)}: give an ICD code such as 0208, or iso6523-actorid-upis`, ['query', `${role}_peppol_scheme`]);
+  const parsed = parsePeppolId(candidate);
+  if (!parsed.ok) throw invalid(`Invalid ${role} Peppol identifier: ${parsed.message}`, ['query', `${role}_peppol_id`]);
+  return formatPeppolId(parsed.value);
+}
+
+const documentParty = (peppolId: string | null, taxId: string | null, companyId: string | null): string | null => {
+  if (peppolId) {
+    const parsed = parsePeppolId(peppolId);
+    if (parsed.ok) return formatPeppolId(parsed.value);
+  }
+  const derived = derivePeppolId(taxId, companyId);
+  return derived ? formatPeppolId(derived) : null;
+};
+
+/**
+ * Where a document goes and how. Test mode mails the UBL to the tenant's test address (or the
+ * client's `email`); otherwise it goes over Peppol to the receiver the document (or the
+ * override) names. A document that cannot be routed is refused here, before anything is recorded.
+ */
+export function routeOf(tenant: Tenant, document: DocumentRecord, options: SendOptions): Route {
+  const d = document.document;
+  const sender =
+    overridden(options.sender_peppol_scheme, options.sender_peppol_id, 'sender') ??
+    tenant.peppol_ids[0] ??
+    documentParty(d.vendor_peppol_id, d.vendor_tax_id, d.vendor_company_id);
+  const receiver = overridden(options.receiver_peppol_scheme, options.receiver_peppol_id, 'receiver') ?? documentParty(d.customer_peppol_id, d.customer_tax_id, d.customer_company_id);
+  if (tenant.test_mode) {
+    const email = options.email ?? tenant.test_mode_email;
+    if (!email) throw invalid('Test mode is on but no e-mail address is configured for it: ask the operator to set one, or pass email', ['query', 'email']);
+    return { transport: 'email', sender_peppol_id: sender, receiver_peppol_id: receiver, email };
+  }
+  if (options.email !== undefined) {
+    throw invalid('E-mail delivery is only available in test mode; this account sends over Peppol', ['query', 'email']);
+  }
+  if (!receiver) {
+    throw invalid(
+      'The document names no receiver Peppol identifier: set customer_peppol_id (or a customer tax id it can be derived from), or pass receiver_peppol_scheme and receiver_peppol_id',
+      ['query', 'receiver_peppol_id'],
+    );
+  }
+  return { transport: 'peppol', sender_peppol_id: sender, receiver_peppol_id: receiver, email: null };
+}
+
+/** `POST /api/documents/{id}/send`: DRAFT or FAILED → TRANSIT; the delivery process manager takes it from there. */
+export class SendDocument {
+  constructor(private readonly store: EventStore) {}
+
+  async send(tenantId: string, documentId: string, options: SendOptions, metadata: EventMetadata): Promise<DocumentRecord> {
+    const tenant = await loadState(this.store, tenantDecider, tenantStream(tenantId));
+    const document = await loadState(this.store, documentDecider, documentStream(documentId));
+    if (tenant.status !== 'present' || document.status !== 'present' || document.tenant_id !== tenantId) throw notFound('Document not found');
+    const route = routeOf(tenant, document, options);
+    const deliveryId = randomUUID();
+    const result = await handleCommand(
+      this.store,
+      documentDecider,
+      documentStream(documentId),
+      { type: 'RequestSend', data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now: new Date().toISOString() } },
+      { ...metadata, tenantId },
+    );
+    if (result.state.status !== 'present') throw notFound('Document not found');
+    const { status: _status, ...record } = result.state;
+    return record;
+  }
+}

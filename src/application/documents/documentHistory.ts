@@ -1,0 +1,178 @@
+import type { EventStore, RecordedEvent } from '../ports/eventStore.js';
+import { assertNever, fold } from '../../domain/decider.js';
+import { documentDecider, documentStream, type DeliveryAttempted, type DocumentEvent, type SendRequested } from '../../domain/document/documentAggregate.js';
+import { notFound } from '../../domain/errors.js';
+import { toDomainEvent } from '../commandHandler.js';
+
+export interface AttemptReport {
+  attempt: number;
+  /** 0 for the first attempt, then 1–10 for the retries of the schedule. */
+  retry: number;
+  transport: string;
+  receiver: string;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  outcome: string;
+  error: string | null;
+  message_id: string;
+  next_attempt_at: string | null;
+}
+
+export interface DeliveryReport {
+  delivery_id: string;
+  message_id: string;
+  transport: string;
+  sender_peppol_id: string | null;
+  receiver_peppol_id: string | null;
+  email: string | null;
+  requested_at: string;
+  requested_by: string | null;
+  status: 'in_progress' | 'sent' | 'failed';
+  completed_at: string | null;
+  failure_reason: string | null;
+  next_attempt_at: string | null;
+  attempts: AttemptReport[];
+}
+
+/** Heavy or binary parts of events (the document, its UBL, attachment content) stay out of the history. */
+function summary(event: DocumentEvent): Record<string, unknown> {
+  switch (event.type) {
+    case 'DocumentCreated': {
+      const { document, ubl: _ubl, ...rest } = event.data;
+      return { ...rest, invoice_id: document.invoice_id, document_type: document.document_type, state: document.state };
+    }
+    case 'DocumentReceived': {
+      const { document, ubl: _ubl, ...rest } = event.data;
+      return { ...rest, invoice_id: document.invoice_id, document_type: document.document_type };
+    }
+    case 'AttachmentAdded': {
+      const { file_data: _data, ...attachment } = event.data.attachment;
+      return { ...event.data, attachment };
+    }
+    case 'ResponseReceived': {
+      const { invoice_response: _xml, ...rest } = event.data;
+      return rest;
+    }
+    case 'DocumentValidated':
+    case 'AttachmentRemoved':
+    case 'DocumentDeleted':
+    case 'SendRequested':
+    case 'DeliveryAttempted':
+    case 'DocumentSent':
+    case 'DocumentFailed':
+    case 'DocumentAccepted':
+    case 'DocumentRejected':
+      return { ...event.data };
+    default:
+      return assertNever(event);
+  }
+}
+
+/** Audit views of one document, read straight from its event stream. */
+export class DocumentHistory {
+  constructor(private readonly store: EventStore) {}
+
+  /** The tenant's document events; a deleted document's history stays readable for audit. */
+  private async events(tenantId: string, documentId: string): Promise<RecordedEvent[]> {
+    const events = await this.store.readStream(documentStream(documentId));
+    const state = fold(documentDecider, events.map(toDomainEvent<DocumentEvent>));
+    if (state.status === 'absent' || state.tenant_id !== tenantId) throw notFound('Document not found');
+    return events;
+  }
+
+  async history(tenantId: string, documentId: string) {
+    const events = await this.events(tenantId, documentId);
+    return {
+      document_id: documentId,
+      events: events.map((e) => ({
+        id: e.id,
+        type: e.type,
+        revision: e.revision,
+        position: String(e.globalPosition),
+        recorded_at: e.recordedAt,
+        actor: e.metadata.actor ?? null,
+        request_id: e.metadata.requestId ?? null,
+        data: summary(toDomainEvent<DocumentEvent>(e)),
+      })),
+    };
+  }
+
+  /** Every delivery of the document and every attempt of each, derived from its history. */
+  async transmissionReport(tenantId: string, documentId: string) {
+    const events = await this.events(tenantId, documentId);
+    const state = fold(documentDecider, events.map(toDomainEvent<DocumentEvent>));
+    const deliveries: DeliveryReport[] = [];
+    const current = () => deliveries[deliveries.length - 1];
+    for (const recorded of events) {
+      const event = toDomainEvent<DocumentEvent>(recorded);
+      switch (event.type) {
+        case 'SendRequested':
+          deliveries.push(deliveryOf(event.data, recorded.metadata.actor ?? null));
+          break;
+        case 'DeliveryAttempted': {
+          const d = current();
+          if (d?.delivery_id === event.data.delivery_id) {
+            d.attempts.push(attemptOf(event.data));
+            d.next_attempt_at = event.data.next_attempt_at;
+          }
+          break;
+        }
+        case 'DocumentSent':
+        case 'DocumentFailed': {
+          const d = current();
+          if (d?.delivery_id !== event.data.delivery_id) break;
+          d.status = event.type === 'DocumentSent' ? 'sent' : 'failed';
+          d.completed_at = event.type === 'DocumentSent' ? event.data.sent_at : event.data.failed_at;
+          d.failure_reason = event.type === 'DocumentFailed' ? event.data.reason : null;
+          d.next_attempt_at = null;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    const present = state.status === 'present' ? state : null;
+    return {
+      document_id: documentId,
+      state: present?.state ?? 'DELETED',
+      direction: present?.direction ?? null,
+      attempts_total: deliveries.reduce((n, d) => n + d.attempts.length, 0),
+      deliveries,
+      received: present?.inbound
+        ? { message_id: present.inbound.message_id, sender_peppol_id: present.inbound.peppol_id, received_at: present.inbound.received_at }
+        : null,
+      response: present?.response ?? null,
+    };
+  }
+}
+
+const deliveryOf = (d: SendRequested['data'], actor: string | null): DeliveryReport => ({
+  delivery_id: d.delivery_id,
+  message_id: d.message_id,
+  transport: d.transport,
+  sender_peppol_id: d.sender_peppol_id,
+  receiver_peppol_id: d.receiver_peppol_id,
+  email: d.email,
+  requested_at: d.requested_at,
+  requested_by: actor,
+  status: 'in_progress',
+  completed_at: null,
+  failure_reason: null,
+  next_attempt_at: null,
+  attempts: [],
+});
+
+const attemptOf = (a: DeliveryAttempted['data']): AttemptReport => ({
+  attempt: a.attempt,
+  retry: a.attempt - 1,
+  transport: a.transport,
+  receiver: a.receiver,
+  started_at: a.started_at,
+  finished_at: new Date(new Date(a.started_at).getTime() + a.duration_ms).toISOString(),
+  duration_ms: a.duration_ms,
+  outcome: a.outcome,
+  error: a.error,
+  message_id: a.message_id,
+  next_attempt_at: a.next_attempt_at,
+});

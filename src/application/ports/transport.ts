@@ -1,0 +1,27 @@
+import type { DocumentRecord, TransportKind } from '../../domain/document/documentAggregate.js';
+
+/** One attempt to hand a document to its receiver. */
+export interface DeliveryRequest {
+  document: DocumentRecord;
+  /** The same for every attempt of one delivery, so receivers can drop duplicates. */
+  messageId: string;
+  senderPeppolId: string | null;
+  receiverPeppolId: string | null;
+  /** The test-mode recipient. */
+  email: string | null;
+}
+
+export type TransportOutcome =
+  | { outcome: 'delivered'; receiver: string }
+  | { outcome: 'retryable'; receiver: string; error: string }
+  | { outcome: 'permanent'; receiver: string; error: string };
+
+/**
+ * A way documents travel: e-mail in test mode, Peppol otherwise. Implementations must be
+ * idempotent per message id (a crash can repeat an attempt) and must not throw for delivery
+ * failures: they classify them as retryable or permanent.
+ */
+export interface Transport {
+  readonly kind: TransportKind;
+  deliver(request: DeliveryRequest): Promise<TransportOutcome>;
+}

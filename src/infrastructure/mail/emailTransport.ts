@@ -1,0 +1,91 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type { DeliveryRequest, Transport, TransportOutcome } from '../../application/ports/transport.js';
+
+export interface EmailTransportOptions {
+  /** SMTP server, e.g. smtp://user:pass@mail.example.com:587; null writes .eml files instead. */
+  smtpUrl: string | null;
+  from: string;
+  /** Where .eml files go when no SMTP server is configured. */
+  mailDir: string;
+}
+
+/** An SMTP reply code 5xx is a permanent refusal; anything else (4xx, network) may pass later. */
+const isPermanent = (error: unknown) => {
+  const code = (error as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+
+const safeFileName = (messageId: string) => messageId.replace(/[^A-Za-z0-9@._-]/g, '_');
+
+/**
+ * Test-mode delivery: the UBL is mailed as an attachment to the tenant's test address. Every
+ * attempt of one delivery carries the same Message-ID, so a mail repeated after a crash is
+ * recognisable as the same message (and an .eml file is simply rewritten).
+ */
+export class EmailTransport implements Transport {
+  readonly kind = 'email' as const;
+  private readonly smtp: Transporter | null;
+
+  constructor(private readonly options: EmailTransportOptions) {
+    this.smtp = options.smtpUrl
+      ? nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: 5, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as never)
+      : null;
+  }
+
+  message(request: DeliveryRequest): SendMailOptions {
+    const { document: record } = request;
+    const d = record.document;
+    const kind = d.document_type.replace(/_/g, ' ').toLowerCase();
+    return {
+      from: this.options.from,
+      to: request.email ?? undefined,
+      subject: `[TEST MODE] ${kind} ${d.invoice_id ?? record.id} from ${d.vendor_name ?? 'unknown seller'}`,
+      messageId: `<${request.messageId}>`,
+      headers: { 'X-Document-Id': record.id, 'X-Test-Mode': 'true' },
+      text: [
+        'This account is in test mode: the document below was converted to UBL (Peppol BIS Billing 3.0)',
+        'and e-mailed to this address instead of being transmitted over Peppol.',
+        '',
+        `Document: ${kind} ${d.invoice_id ?? ''} (id ${record.id})`,
+        `Seller: ${d.vendor_name ?? ''}  ${request.senderPeppolId ?? ''}`,
+        `Buyer: ${d.customer_name ?? ''}  ${request.receiverPeppolId ?? ''}`,
+        `Total: ${d.invoice_total ?? ''} ${d.currency}`,
+        '',
+        `The UBL file is attached (${record.file_name}).`,
+      ].join('\n'),
+      attachments: [{ filename: record.file_name, content: record.ubl, contentType: 'application/xml' }],
+    };
+  }
+
+  async deliver(request: DeliveryRequest): Promise<TransportOutcome> {
+    const receiver = request.email ?? '';
+    if (!receiver) return { outcome: 'permanent', receiver: 'unknown', error: 'No test-mode e-mail address' };
+    const message = this.message(request);
+    if (!this.smtp) {
+      await this.writeEml(request.messageId, message);
+      return { outcome: 'delivered', receiver };
+    }
+    try {
+      await this.smtp.sendMail(message);
+      return { outcome: 'delivered', receiver };
+    } catch (error) {
+      const text = `SMTP: ${(error as Error).message}`;
+      return isPermanent(error) ? { outcome: 'permanent', receiver, error: text } : { outcome: 'retryable', receiver, error: text };
+    }
+  }
+
+  private async writeEml(messageId: string, message: SendMailOptions): Promise<void> {
+    const raw = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);
+    await mkdir(this.options.mailDir, { recursive: true });
+    const file = path.join(this.options.mailDir, `${safeFileName(messageId)}.eml`);
+    // Written whole, then renamed: a crash never leaves half a message.
+    await writeFile(`${file}.tmp`, raw.message as Buffer);
+    await rename(`${file}.tmp`, file);
+  }
+
+  close(): void {
+    this.smtp?.close();
+  }
+}

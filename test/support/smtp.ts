@@ -1,0 +1,38 @@
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+
+export interface TestSmtp {
+  url: string;
+  messages: ParsedMail[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A real SMTP server on a loopback port that keeps every message it accepts. Recipients at
+ * bounce.test are refused permanently (550), at later.test temporarily (451).
+ */
+export async function startSmtpServer(): Promise<TestSmtp> {
+  const messages: ParsedMail[] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    authOptional: true,
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (address.address.endsWith('@bounce.test')) return callback(Object.assign(new Error('Mailbox unknown'), { responseCode: 550 }));
+      if (address.address.endsWith('@later.test')) return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+      callback();
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          messages.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, messages, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+}
