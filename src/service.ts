@@ -42,6 +42,7 @@ export class Service {
       documentHistory: this.resolve(TOKENS.DocumentHistory),
       sending: this.resolve(TOKENS.SendDocument),
       inbox: this.resolve(TOKENS.InboxCommands),
+      webhooks: this.resolve(TOKENS.WebhookCommands),
       readYourWrites: async () => {
         await projections.catchUp(2000);
       },

@@ -25,6 +25,8 @@ import type { SendDocument } from '../application/delivery/sendDocument.js';
 import type { InboxCommands } from '../application/inbox/inboxCommands.js';
 import { sendingRoutes } from './routes/sending.js';
 import { inboxRoutes } from './routes/inbox.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import type { WebhookCommands } from '../application/webhooks/webhookCommands.js';
 
 export interface HttpDependencies {
   logger: Logger;
@@ -38,6 +40,7 @@ export interface HttpDependencies {
   documentHistory: DocumentHistory;
   sending: SendDocument;
   inbox: InboxCommands;
+  webhooks: WebhookCommands;
   readYourWrites: () => Promise<void>;
   jsonBodyLimit: number;
   uploadBodyLimit: number;
@@ -77,6 +80,7 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   listRoutes(routes, deps.documentQueries, deps.readYourWrites);
   sendingRoutes(routes, deps.sending, deps.documentHistory);
   inboxRoutes(routes, deps.inbox);
+  webhookRoutes(routes, deps.webhooks, deps.readYourWrites);
   routes.add({
     method: 'get',
     path: '/api/openapi.json',

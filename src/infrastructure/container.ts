@@ -26,6 +26,9 @@ import { InboxCommands, responseRouter } from '../application/inbox/inboxCommand
 import { DocumentHistory } from '../application/documents/documentHistory.js';
 import { EmailTransport } from './mail/emailTransport.js';
 import path from 'node:path';
+import { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
+import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
+import { HttpWebhookClient } from './webhooks/httpWebhookClient.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -45,6 +48,7 @@ export const TOKENS = {
   SendDocument: Symbol('SendDocument'),
   InboxCommands: Symbol('InboxCommands'),
   EmailTransport: Symbol('EmailTransport'),
+  WebhookCommands: Symbol('WebhookCommands'),
 } as const;
 
 export interface WiringOptions {
@@ -54,8 +58,10 @@ export interface WiringOptions {
   databaseUrl: string;
   /** Agenda settings for tests, which want fast polling and short locks. */
   jobs?: { processEveryMs?: number; lockLifetimeMs?: number };
-  /** The delivery schedule's unit: a minute unless a test compresses it. */
+  /** The delivery and webhook schedules' unit: a minute unless a test compresses it. */
   deliveryRetryUnitMs?: number;
+  /** How long a webhook subscriber may take to answer (tests shorten it). */
+  webhookTimeoutMs?: number;
 }
 
 /**
@@ -112,8 +118,16 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     logger.child({ component: 'delivery' }),
   );
   delivery.register();
+  const webhooks = new WebhookDispatch(
+    eventStore,
+    scheduler,
+    new HttpWebhookClient(config.webhookAllowPrivateNetworks),
+    { retryUnitMs: options.deliveryRetryUnitMs ?? 60_000, timeoutMs: options.webhookTimeoutMs ?? 10_000, concurrency: config.webhookConcurrency },
+    logger.child({ component: 'webhooks' }),
+  );
+  webhooks.register();
   // Process managers follow the log like projections do (and are not rebuilt with them).
-  const processManagers = [delivery.starter(), responseRouter(eventStore, logger.child({ component: 'responses' }))];
+  const processManagers = [delivery.starter(), responseRouter(eventStore, logger.child({ component: 'responses' })), webhooks.dispatcher()];
   container.register(TOKENS.ProjectionRunner, {
     useValue: new ProjectionRunner(eventStore, readModels, [...allProjections, ...processManagers], logger.child({ component: 'projections' })),
   });
@@ -121,6 +135,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   container.register(TOKENS.SendDocument, { useValue: new SendDocument(eventStore) });
   container.register(TOKENS.InboxCommands, { useValue: new InboxCommands(eventStore) });
   container.register(TOKENS.DocumentHistory, { useValue: new DocumentHistory(eventStore) });
+  container.register(TOKENS.WebhookCommands, { useValue: new WebhookCommands(eventStore, readModels, config.webhookAllowPrivateNetworks) });
   container.register(TOKENS.AccountCommands, { useValue: new AccountCommands(eventStore) });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
   container.register(TOKENS.DocumentCommands, { useValue: new DocumentCommands(eventStore, validateAgainstSchema) });

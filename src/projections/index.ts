@@ -2,6 +2,13 @@ import type { Projection } from './projection.js';
 import { tenantsProjection } from './tenantsProjection.js';
 import { apiKeysProjection } from './apiKeysProjection.js';
 import { documentsProjection } from './documentsProjection.js';
+import { webhookDeliveriesProjection, webhooksProjection } from './webhooksProjection.js';
 
 /** Every read-model projection of the service; the runner and the rebuild script use this list. */
-export const allProjections: readonly Projection[] = [tenantsProjection, apiKeysProjection, documentsProjection];
+export const allProjections: readonly Projection[] = [
+  tenantsProjection,
+  apiKeysProjection,
+  documentsProjection,
+  webhooksProjection,
+  webhookDeliveriesProjection,
+];

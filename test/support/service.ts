@@ -24,7 +24,7 @@ export interface TestService {
 export async function startTestService(
   overrides: Partial<Config> = {},
   databaseUrl?: string,
-  wiring: { deliveryRetryUnitMs?: number } = {},
+  wiring: { deliveryRetryUnitMs?: number; webhookTimeoutMs?: number } = {},
 ): Promise<TestService> {
   const url = databaseUrl ?? (await freshDatabase('api'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-data-'));

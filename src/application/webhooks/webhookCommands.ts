@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata, EventStore } from '../ports/eventStore.js';
+import type { ReadModelStore } from '../ports/readModelStore.js';
+import { handleCommand, loadState } from '../commandHandler.js';
+import { ALL_EVENTS, WEBHOOK_EVENT_KINDS, webhookDecider, webhookStream, type Webhook, type WebhookSettings, type WebhookState } from '../../domain/webhook/webhook.js';
+import { invalid, notFound } from '../../domain/errors.js';
+import { WEBHOOKS, WEBHOOK_DELIVERIES, type WebhookDeliveryView, type WebhookView } from '../../projections/webhooksProjection.js';
+import { newWebhookSecret } from './webhookSignature.js';
+import { isPrivateHost } from './privateNetworks.js';
+
+const KNOWN_KINDS: ReadonlySet<string> = new Set([...WEBHOOK_EVENT_KINDS, ALL_EVENTS]);
+const now = () => new Date().toISOString();
+
+/** The client's WebhookResponse shape. */
+export const webhookResponse = (w: Webhook) => ({ id: w.id, url: w.url, events: w.events, secret: w.secret, enabled: w.enabled });
+
+/** A tenant's webhook subscriptions. Reads come from the read model; writes from the aggregate. */
+export class WebhookCommands {
+  constructor(
+    private readonly store: EventStore,
+    private readonly readModels: ReadModelStore,
+    private readonly allowPrivateNetworks: boolean,
+  ) {}
+
+  private checkUrl(url: string): string {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw invalid('The url is not a valid absolute URL', ['body', 'url']);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw invalid('The url must use http or https', ['body', 'url']);
+    if (parsed.username || parsed.password) throw invalid('The url must not carry credentials; verify deliveries with the signing secret instead', ['body', 'url']);
+    if (url.length > 2000) throw invalid('The url is longer than 2000 characters', ['body', 'url']);
+    if (!this.allowPrivateNetworks && isPrivateHost(parsed.hostname)) {
+      throw invalid('The url points at a loopback or private-network address, which this service does not call', ['body', 'url']);
+    }
+    return parsed.toString();
+  }
+
+  private checkEvents(events: string[]): string[] {
+    if (events.length === 0) throw invalid(`Subscribe to at least one event: ${WEBHOOK_EVENT_KINDS.join(', ')}, or "*"`, ['body', 'events']);
+    events.forEach((kind, i) => {
+      if (!KNOWN_KINDS.has(kind)) throw invalid(`Unknown event ${JSON.stringify(kind)}; known: ${WEBHOOK_EVENT_KINDS.join(', ')}, or "*" for all`, ['body', 'events', i]);
+    });
+    return [...new Set(events)];
+  }
+
+  async create(tenantId: string, input: WebhookSettings, metadata: EventMetadata): Promise<Webhook> {
+    const webhookId = randomUUID();
+    const result = await handleCommand(this.store, webhookDecider, webhookStream(webhookId), {
+      type: 'CreateWebhook',
+      data: { webhook_id: webhookId, tenant_id: tenantId, url: this.checkUrl(input.url), events: this.checkEvents(input.events), enabled: input.enabled, secret: newWebhookSecret(), now: now() },
+    }, { ...metadata, tenantId });
+    return present(result.state);
+  }
+
+  async get(tenantId: string, webhookId: string): Promise<Webhook> {
+    const state = await loadState(this.store, webhookDecider, webhookStream(webhookId));
+    if (state.status !== 'present' || state.tenant_id !== tenantId) throw notFound('Webhook not found');
+    return present(state);
+  }
+
+  async update(tenantId: string, webhookId: string, change: Partial<WebhookSettings>, metadata: EventMetadata): Promise<Webhook> {
+    await this.get(tenantId, webhookId);
+    const checked = {
+      ...(change.url !== undefined ? { url: this.checkUrl(change.url) } : {}),
+      ...(change.events !== undefined ? { events: this.checkEvents(change.events) } : {}),
+      ...(change.enabled !== undefined ? { enabled: change.enabled } : {}),
+    };
+    const result = await handleCommand(this.store, webhookDecider, webhookStream(webhookId), { type: 'UpdateWebhook', data: { ...checked, now: now() } }, { ...metadata, tenantId });
+    return present(result.state);
+  }
+
+  async delete(tenantId: string, webhookId: string, metadata: EventMetadata): Promise<void> {
+    await this.get(tenantId, webhookId);
+    await handleCommand(this.store, webhookDecider, webhookStream(webhookId), { type: 'DeleteWebhook', data: { now: now() } }, { ...metadata, tenantId });
+  }
+
+  async list(tenantId: string): Promise<WebhookView[]> {
+    const page = await this.readModels.collection<WebhookView>(WEBHOOKS).find({
+      filter: { op: 'eq', field: 'tenant_id', value: tenantId },
+      sort: [{ field: 'created_at', direction: 'asc' }],
+      limit: 1000,
+    });
+    return page.items;
+  }
+
+  /** The subscription's notifications, newest first, with every call made for each. */
+  async deliveries(tenantId: string, webhookId: string, page: number, pageSize: number) {
+    await this.get(tenantId, webhookId);
+    const result = await this.readModels.collection<WebhookDeliveryView>(WEBHOOK_DELIVERIES).find({
+      filter: { op: 'eq', field: 'webhook_id', value: webhookId },
+      sort: [{ field: 'created_at', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+      skip: (page - 1) * pageSize,
+      limit: pageSize,
+    });
+    const pages = Math.ceil(result.total / pageSize);
+    return {
+      items: result.items.map(({ last_position: _p, tenant_id: _t, ...view }) => view),
+      total: result.total,
+      page,
+      page_size: pageSize,
+      pages,
+      has_next_page: page < pages,
+    };
+  }
+}
+
+function present(state: WebhookState): Webhook {
+  if (state.status !== 'present') throw notFound('Webhook not found');
+  const { status: _status, ...webhook } = state;
+  return webhook;
+}

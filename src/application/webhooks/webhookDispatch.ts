@@ -1,0 +1,168 @@
+import type { Logger } from 'pino';
+import type { EventStore, RecordedEvent } from '../ports/eventStore.js';
+import type { JobScheduler } from '../ports/jobScheduler.js';
+import type { ReadModelSession } from '../ports/readModelStore.js';
+import type { WebhookClient } from '../ports/webhookClient.js';
+import { handleCommand, loadState, toDomainEvent } from '../commandHandler.js';
+import { DOCUMENT_EVENT_TYPES, type DocumentEvent } from '../../domain/document/documentAggregate.js';
+import { documentNotification } from '../../domain/webhook/documentNotifications.js';
+import { wantsKind, webhookDecider, webhookStream, type WebhookEvent } from '../../domain/webhook/webhook.js';
+import {
+  webhookDeliveryDecider,
+  webhookDeliveryStream,
+  webhookRetryAt,
+  type WebhookCallOutcome,
+  type WebhookDeliveryState,
+} from '../../domain/webhook/webhookDelivery.js';
+import type { Projection } from '../../projections/projection.js';
+import { derivedId } from '../delivery/peppolTransport.js';
+import { webhookHeaders } from './webhookSignature.js';
+
+export const WEBHOOK_JOB = 'deliver-webhook';
+interface WebhookJob {
+  delivery_id: string;
+  attempt: number;
+}
+
+/** The dispatcher's own copy of the subscriptions, as of the position it has reached in the log. */
+interface Route {
+  id: string;
+  tenant_id: string;
+  events: string[];
+  enabled: boolean;
+}
+const ROUTES = 'webhook_routes';
+const WEBHOOK_EVENTS: ReadonlySet<string> = new Set(['WebhookCreated', 'WebhookUpdated', 'WebhookDeleted']);
+
+export interface WebhookDispatchOptions {
+  /** A minute in production; tests compress the schedule. */
+  retryUnitMs: number;
+  timeoutMs: number;
+  concurrency: number;
+}
+
+/**
+ * Webhook notifications. The dispatcher follows the log: subscription changes update its own
+ * routing table and each document state change becomes one delivery per matching subscription
+ * (a stream of its own, then a job). Deliveries are calls with a timeout on their own job
+ * queue, so a slow or dead subscriber delays nobody's documents. Because routing uses the
+ * subscriptions as of each event's place in the log, a subscription sees exactly the changes
+ * that happened after it was made.
+ */
+export class WebhookDispatch {
+  constructor(
+    private readonly store: EventStore,
+    private readonly scheduler: JobScheduler,
+    private readonly client: WebhookClient,
+    private readonly options: WebhookDispatchOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  register(): void {
+    this.scheduler.define<WebhookJob>(WEBHOOK_JOB, (job) => this.attempt(job), { concurrency: this.options.concurrency });
+  }
+
+  dispatcher(): Projection {
+    return {
+      name: 'webhook-dispatcher',
+      version: 1,
+      collections: [{ name: ROUTES, indexes: [{ fields: [{ field: 'tenant_id' }] }] }],
+      handles: [...WEBHOOK_EVENTS, ...DOCUMENT_EVENT_TYPES],
+      handle: (event, session) => (WEBHOOK_EVENTS.has(event.type) ? this.route(event, session) : this.notify(event, session)),
+    };
+  }
+
+  private async route(event: RecordedEvent, session: ReadModelSession): Promise<void> {
+    const routes = session.collection<Route>(ROUTES);
+    const e = toDomainEvent<WebhookEvent>(event);
+    switch (e.type) {
+      case 'WebhookCreated':
+        return routes.upsert(e.data.webhook_id, { id: e.data.webhook_id, tenant_id: e.data.tenant_id, events: e.data.events, enabled: e.data.enabled });
+      case 'WebhookUpdated': {
+        const existing = await routes.get(e.data.webhook_id);
+        if (existing) await routes.upsert(existing.id, { ...existing, events: e.data.events, enabled: e.data.enabled });
+        return;
+      }
+      case 'WebhookDeleted':
+        return routes.delete(e.data.webhook_id);
+    }
+  }
+
+  private async notify(event: RecordedEvent, session: ReadModelSession): Promise<void> {
+    const domainEvent = toDomainEvent<DocumentEvent>(event);
+    const notification = documentNotification(domainEvent);
+    const tenantId = event.metadata.tenantId ?? ('tenant_id' in domainEvent.data ? domainEvent.data.tenant_id : undefined);
+    if (!notification || !tenantId) return;
+    const routes = await session.collection<Route>(ROUTES).find({ filter: { op: 'eq', field: 'tenant_id', value: tenantId }, limit: 1000 });
+    for (const route of routes.items.filter((r) => wantsKind(r, notification.kind))) {
+      const deliveryId = derivedId('webhook', event.id, route.id);
+      await handleCommand(this.store, webhookDeliveryDecider, webhookDeliveryStream(deliveryId), {
+        type: 'ScheduleWebhookDelivery',
+        data: {
+          delivery_id: deliveryId,
+          webhook_id: route.id,
+          tenant_id: tenantId,
+          event_id: event.id,
+          event_type: notification.kind,
+          payload: { id: event.id, type: notification.kind, created_at: event.recordedAt, sequence: String(event.globalPosition), tenant_id: tenantId, data: notification.data },
+          now: new Date().toISOString(),
+        },
+      }, { actor: 'webhooks', tenantId, causationId: event.id });
+      await this.schedule({ delivery_id: deliveryId, attempt: 1 });
+    }
+  }
+
+  private schedule(job: WebhookJob, at?: Date): Promise<void> {
+    return this.scheduler.schedule(WEBHOOK_JOB, job, { at, uniqueKey: `webhook:${job.delivery_id}:${job.attempt}` });
+  }
+
+  async attempt(job: WebhookJob): Promise<void> {
+    const stream = webhookDeliveryStream(job.delivery_id);
+    const state = await loadState(this.store, webhookDeliveryDecider, stream);
+    if (state.status !== 'present') return;
+    if (state.attempts >= job.attempt) return this.followUp(state); // ran before a crash
+    if (job.attempt !== state.attempts + 1) return;
+    const webhook = await loadState(this.store, webhookDecider, webhookStream(state.webhook_id));
+    const started = new Date();
+    let outcome: WebhookCallOutcome = 'cancelled';
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    let url = '';
+    if (webhook.status !== 'present') error = 'The subscription was deleted';
+    else if (!webhook.enabled) error = 'The subscription is disabled';
+    else {
+      url = webhook.url;
+      const body = JSON.stringify(state.payload);
+      const headers = webhookHeaders(webhook.secret, state.payload.id, Math.floor(started.getTime() / 1000), body, state.payload.type);
+      try {
+        statusCode = await this.client.post(url, headers, body, this.options.timeoutMs);
+        outcome = statusCode >= 200 && statusCode < 300 ? 'delivered' : 'failed';
+        if (outcome === 'failed') error = `HTTP ${statusCode}`;
+      } catch (e) {
+        outcome = 'failed';
+        error = (e as Error).message || 'request failed';
+      }
+    }
+    const finished = new Date();
+    const result = await handleCommand(this.store, webhookDeliveryDecider, stream, {
+      type: 'RecordWebhookAttempt',
+      data: {
+        attempt: job.attempt,
+        url,
+        outcome,
+        status_code: statusCode,
+        error,
+        started_at: started.toISOString(),
+        duration_ms: finished.getTime() - started.getTime(),
+        retry_at: webhookRetryAt(job.attempt, finished, this.options.retryUnitMs)?.toISOString() ?? null,
+      },
+    }, { actor: 'webhooks', tenantId: state.tenant_id });
+    if (outcome === 'failed') this.logger.info({ webhook: state.webhook_id, attempt: job.attempt, error }, 'webhook call failed');
+    await this.followUp(result.state);
+  }
+
+  private async followUp(state: WebhookDeliveryState): Promise<void> {
+    if (state.status !== 'present' || state.delivery_status !== 'retrying' || !state.next_attempt_at) return;
+    await this.schedule({ delivery_id: state.delivery_id, attempt: state.attempts + 1 }, new Date(state.next_attempt_at));
+  }
+}
