@@ -29,6 +29,7 @@ import path from 'node:path';
 import { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
 import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { HttpWebhookClient } from './webhooks/httpWebhookClient.js';
+import { failpoint } from './failpoints.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -114,7 +115,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     eventStore,
     scheduler,
     { email, peppol: new PeppolTransport(eventStore, new TenantParticipants(readModels)) },
-    { retryUnitMs: options.deliveryRetryUnitMs ?? 60_000, concurrency: config.deliveryConcurrency },
+    { retryUnitMs: options.deliveryRetryUnitMs ?? 60_000, concurrency: config.deliveryConcurrency, afterTransport: () => failpoint('delivery:after-transport') },
     logger.child({ component: 'delivery' }),
   );
   delivery.register();
@@ -122,7 +123,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     eventStore,
     scheduler,
     new HttpWebhookClient(config.webhookAllowPrivateNetworks),
-    { retryUnitMs: options.deliveryRetryUnitMs ?? 60_000, timeoutMs: options.webhookTimeoutMs ?? 10_000, concurrency: config.webhookConcurrency },
+    { retryUnitMs: options.deliveryRetryUnitMs ?? 60_000, timeoutMs: options.webhookTimeoutMs ?? 10_000, concurrency: config.webhookConcurrency, afterCall: () => failpoint('webhook:after-call') },
     logger.child({ component: 'webhooks' }),
   );
   webhooks.register();

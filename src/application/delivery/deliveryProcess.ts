@@ -21,6 +21,8 @@ export interface DeliveryOptions {
   retryUnitMs: number;
   /** How many deliveries one process runs at once. */
   concurrency: number;
+  /** Called between the transport and recording its outcome (crash tests kill the process here). */
+  afterTransport?: () => void;
 }
 
 /**
@@ -76,6 +78,7 @@ export class DeliveryProcess {
       receiverPeppolId: delivery.receiver_peppol_id,
       email: delivery.email,
     });
+    this.options.afterTransport?.();
     const finished = new Date();
     const result = await handleCommand(
       this.store,

@@ -39,6 +39,8 @@ export interface WebhookDispatchOptions {
   retryUnitMs: number;
   timeoutMs: number;
   concurrency: number;
+  /** Called between the call and recording it (crash tests kill the process here). */
+  afterCall?: () => void;
 }
 
 /**
@@ -143,6 +145,7 @@ export class WebhookDispatch {
         error = (e as Error).message || 'request failed';
       }
     }
+    this.options.afterCall?.();
     const finished = new Date();
     const result = await handleCommand(this.store, webhookDeliveryDecider, stream, {
       type: 'RecordWebhookAttempt',
