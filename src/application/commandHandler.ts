@@ -24,13 +24,17 @@ export async function handleCommand<State, Command, E extends Event>(
   store: EventStore,
   decider: Decider<State, Command, E>,
   streamName: string,
-  command: Command,
+  command: Command | ((state: State) => Command),
   metadata: EventMetadata = {},
+  /** The stream as the caller already read it: spares a read when nobody wrote since. */
+  known?: RecordedEvent[],
 ): Promise<CommandResult<State, E>> {
+  let recorded = known;
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(streamName);
+    recorded ??= await store.readStream(streamName);
     const state = fold(decider, recorded.map(toDomainEvent<E>));
-    const newEvents = decider.decide(command, state);
+    // A command may depend on the state (e.g. where a document goes): it is made again on a retry.
+    const newEvents = decider.decide(typeof command === 'function' ? (command as (state: State) => Command)(state) : command, state);
     if (newEvents.length === 0) return { state, newEvents, position: null };
     const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
     try {
@@ -42,6 +46,7 @@ export async function handleCommand<State, Command, E extends Event>(
       return { state: newEvents.reduce(decider.evolve, state), newEvents, position: result.lastGlobalPosition };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+      recorded = undefined;
       // Back off a little, with jitter, so that many contending writers spread out.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
     }

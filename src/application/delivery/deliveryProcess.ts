@@ -2,8 +2,9 @@ import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent } from '../ports/eventStore.js';
 import type { JobScheduler } from '../ports/jobScheduler.js';
 import type { Transport, TransportOutcome } from '../ports/transport.js';
-import { handleCommand, loadState } from '../commandHandler.js';
-import { documentDecider, documentStream, type DocumentAggregateState, type SendRequested, type TransportKind } from '../../domain/document/documentAggregate.js';
+import { handleCommand, toDomainEvent } from '../commandHandler.js';
+import { fold } from '../../domain/decider.js';
+import { documentDecider, documentStream, type DocumentAggregateState, type DocumentEvent, type SendRequested, type TransportKind } from '../../domain/document/documentAggregate.js';
 import { nextAttemptAt } from '../../domain/document/deliverySchedule.js';
 import type { Projection } from '../../projections/projection.js';
 
@@ -64,7 +65,8 @@ export class DeliveryProcess {
   }
 
   async attempt(job: DeliveryJob): Promise<void> {
-    const state = await loadState(this.store, documentDecider, documentStream(job.document_id));
+    const history = await this.store.readStream(documentStream(job.document_id));
+    const state = fold(documentDecider, history.map(toDomainEvent<DocumentEvent>));
     if (state.status !== 'present' || state.delivery?.delivery_id !== job.delivery_id) return;
     const delivery = state.delivery;
     if (delivery.attempts >= job.attempt) return this.followUp(state); // ran before a crash
@@ -101,6 +103,7 @@ export class DeliveryProcess {
         },
       },
       { actor: 'delivery', tenantId: state.tenant_id, correlationId: delivery.delivery_id },
+      history,
     );
     await this.followUp(result.state);
   }

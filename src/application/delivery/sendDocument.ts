@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
-import { handleCommand, loadState } from '../commandHandler.js';
+import { handleCommand } from '../commandHandler.js';
 import { documentDecider, documentStream, type DocumentRecord, type TransportKind } from '../../domain/document/documentAggregate.js';
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
-import { tenantDecider, tenantStream, type Tenant } from '../../domain/tenant/tenant.js';
+import type { Tenant } from '../../domain/tenant/tenant.js';
 import { invalid, notFound } from '../../domain/errors.js';
 
 /** The send call's optional query: identifiers that override the document's, and the client's `email`. */
@@ -88,18 +88,19 @@ export function routeOf(tenant: Tenant, document: DocumentRecord, options: SendO
 export class SendDocument {
   constructor(private readonly store: EventStore) {}
 
-  async send(tenantId: string, documentId: string, options: SendOptions, metadata: EventMetadata): Promise<DocumentRecord> {
-    const tenant = await loadState(this.store, tenantDecider, tenantStream(tenantId));
-    const document = await loadState(this.store, documentDecider, documentStream(documentId));
-    if (tenant.status !== 'present' || document.status !== 'present' || document.tenant_id !== tenantId) throw notFound('Document not found');
-    const route = routeOf(tenant, document, options);
+  /** `tenant` is the caller's, as authentication just read it from its stream. */
+  async send(tenant: Tenant, documentId: string, options: SendOptions, metadata: EventMetadata): Promise<DocumentRecord> {
     const deliveryId = randomUUID();
     const result = await handleCommand(
       this.store,
       documentDecider,
       documentStream(documentId),
-      { type: 'RequestSend', data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now: new Date().toISOString() } },
-      { ...metadata, tenantId },
+      (document) => {
+        if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
+        const route = routeOf(tenant, document, options);
+        return { type: 'RequestSend' as const, data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now: new Date().toISOString() } };
+      },
+      { ...metadata, tenantId: tenant.id },
     );
     if (result.state.status !== 'present') throw notFound('Document not found');
     const { status: _status, ...record } = result.state;

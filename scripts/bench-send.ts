@@ -1,0 +1,139 @@
+/**
+ * End-to-end sending benchmark in test mode with real SMTP: documents are created first, then
+ * every one is sent (POST /api/documents/{id}/send over HTTP with autocannon), and the clock runs
+ * until the last one is SENT, i.e. its mail was accepted by the SMTP server and the outcome
+ * recorded. Reports documents/s from the first send request to the last SENT, the send call's
+ * latency, and each document's send-to-SENT time.
+ *   npm run bench:send        Options (env): DOCUMENTS (2000), CONNECTIONS (16)
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { pino } from 'pino';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig } from '../src/infrastructure/config.js';
+import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
+import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
+import { Service } from '../src/service.js';
+import { invoiceWithLines } from './benchDocuments.js';
+
+const documents = Number(process.env.DOCUMENTS ?? 2000);
+const connections = Number(process.env.CONNECTIONS ?? 16);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function main() {
+  let mails = 0;
+  const smtp = new SMTPServer({
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    authOptional: true,
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        mails++;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-send-'));
+  const pg = await startEmbeddedPostgres({ dataDir, port: 54_800 + Math.floor(Math.random() * 90), logger: pino({ level: 'warn' }) });
+  await ensureDatabase(pg.connectionString('postgres'), 'bench');
+  const operatorKey = 'op_bench_send_key';
+  const unlimited = { rateLimitStandardPerMinute: 0, rateLimitPremiumPerMinute: 0, rateLimitAdminPerMinute: 0, rateLimitAdminPerHour: 0 };
+  const service = await Service.create({
+    config: { ...loadConfig(process.env), dataDir, operatorKey, smtpUrl, ...unlimited },
+    logger: pino({ level: 'warn' }),
+    databaseUrl: pg.connectionString('bench'),
+  });
+  await service.start();
+  const server = await service.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const call = async (method: string, route: string, key: string, payload?: unknown) =>
+    (await fetch(`${base}${route}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: payload ? JSON.stringify(payload) : undefined })).json() as Promise<Record<string, any>>;
+
+  const org = await call('POST', '/api/operator/organizations', operatorKey, { name: 'bench' });
+  const tenant = await call('POST', '/api/admin/tenants', org.admin_key.key, { name: 'bench-sender' });
+  const key = (await call('POST', `/api/admin/tenants/${tenant.id}/api-keys`, org.admin_key.key, { name: 'bench' })).key as string;
+  await call('PUT', `/api/operator/tenants/${tenant.id}/test-mode`, operatorKey, { test_mode: true, email: 'bench@receiver.test' });
+
+  process.stdout.write(`creating ${documents} documents…\n`);
+  const ids: string[] = [];
+  const body = invoiceWithLines(10);
+  for (let i = 0; i < documents; i += 50) {
+    const batch = await Promise.all(Array.from({ length: Math.min(50, documents - i) }, (_, j) => call('POST', '/api/documents/', key, { ...body, invoice_id: `SEND-${i + j}` })));
+    ids.push(...batch.map((d) => d.id as string));
+  }
+
+  // Every DocumentSent, with its delivery's request time, straight from the log.
+  const requestedAt = new Map<string, number>();
+  const sentAt = new Map<string, number>();
+  let allSent: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (allSent = resolve));
+  const head = await service.eventStore.headPosition();
+  const subscription = service.eventStore.subscribeToAll({
+    after: head,
+    onEvents: async (events) => {
+      for (const e of events) {
+        const data = e.data as { document_id: string };
+        if (e.type === 'SendRequested') requestedAt.set(data.document_id, Date.parse(e.recordedAt));
+        if (e.type === 'DocumentSent') sentAt.set(data.document_id, Date.parse(e.recordedAt));
+        if (e.type === 'DocumentFailed') throw new Error(`a document failed: ${JSON.stringify(e.data)}`);
+      }
+      if (sentAt.size >= documents) allSent();
+    },
+    onError: (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  });
+
+  process.stdout.write(`sending over ${connections} connections…\n`);
+  let next = 0;
+  const started = Date.now();
+  const result = await autocannon({
+    url: base,
+    connections,
+    amount: documents,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => ({ ...request, path: `/api/documents/${ids[next++]}/send`, headers: { ...request.headers, Authorization: `Bearer ${key}` } }),
+      },
+    ],
+  });
+  const sendCallsDone = Date.now();
+  await done;
+  const finished = Math.max(...sentAt.values());
+  await subscription.stop();
+
+  const endToEnd = [...sentAt.entries()].map(([id, at]) => at - (requestedAt.get(id) ?? at)).sort((a, b) => a - b);
+  console.log(
+    JSON.stringify(
+      {
+        documents,
+        connections,
+        mails_accepted_by_smtp: mails,
+        send_requests: { non_2xx: result.non2xx, errors: result.errors, requests_per_second: Math.round((documents / (sendCallsDone - started)) * 1000), latency_ms: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max } },
+        documents_per_second_send_to_sent: Math.round((documents / (finished - started)) * 1000),
+        send_to_sent_ms: { p50: percentile(endToEnd, 50), p99: percentile(endToEnd, 99), max: endToEnd[endToEnd.length - 1] },
+      },
+      null,
+      2,
+    ),
+  );
+  await service.stop();
+  await pg.stop();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
