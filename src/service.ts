@@ -13,6 +13,7 @@ import { TOKENS, wire, type WiringOptions } from './infrastructure/container.js'
 import { createApp } from './http/app.js';
 import type { RouteRegistry } from './http/routeRegistry.js';
 import { createRateLimitGates, rateLimitsFrom } from './http/rateLimit.js';
+import { peppolServices } from './infrastructure/peppol/peppolWiring.js';
 
 export const VERSION = '0.1.0';
 
@@ -38,6 +39,7 @@ export class Service {
       accountQueries: this.resolve(TOKENS.AccountQueries),
       documents: this.resolve(TOKENS.DocumentCommands),
       documentQueries: this.resolve(TOKENS.DocumentQueries),
+      peppol: peppolServices(container),
       readYourWrites: async () => {
         await projections.catchUp(2000);
       },

@@ -20,6 +20,10 @@ import { listRoutes } from './routes/outbox.js';
 import { documentErrorToHttp, XML_TYPES } from './routes/xmlInput.js';
 import type { DocumentCommands } from '../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../application/documents/documentQueries.js';
+import type { PeppolServices } from '../infrastructure/peppol/peppolWiring.js';
+import { peppolAdminRoutes } from './routes/peppolAdmin.js';
+import { lookupRoutes } from './routes/lookup.js';
+import { smpRoutes } from './routes/smp.js';
 
 export interface HttpDependencies {
   logger: Logger;
@@ -30,6 +34,7 @@ export interface HttpDependencies {
   accountQueries: AccountQueries;
   documents: DocumentCommands;
   documentQueries: DocumentQueries;
+  peppol: Pick<PeppolServices, 'registrations' | 'smp' | 'lookup' | 'search'>;
   readYourWrites: () => Promise<void>;
   jsonBodyLimit: number;
   uploadBodyLimit: number;
@@ -62,7 +67,13 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   const routes = new RouteRegistry(authMiddleware(deps.eventStore, deps.operatorKey));
   healthRoutes(routes, deps.pool);
   operatorRoutes(routes, deps.accounts);
-  adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites);
+  adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites, (organizationId, tenantId, metadata) =>
+    deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
+  );
+  peppolAdminRoutes(routes, deps.peppol.registrations);
+  lookupRoutes(routes, deps.peppol.lookup, deps.peppol.search, deps.readYourWrites, deps.version);
+  // The SMP's participant routes match only `iso6523-actorid-upis::…` segments, so they shadow nothing.
+  smpRoutes(routes, deps.peppol.smp);
   meRoutes(routes);
   documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit);

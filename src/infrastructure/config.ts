@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
 
 /** Every setting of the service, read once from the environment. See the README's table. */
 export interface Config {
@@ -25,6 +26,8 @@ export interface Config {
   rateLimitAdminPerMinute: number;
   /** Requests per hour per organization (admin) key (0: unlimited). */
   rateLimitAdminPerHour: number;
+  /** Peppol registration, SMP, lookup and SML settings (peppolConfig.ts). */
+  peppol: PeppolConfig;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -56,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPremiumPerMinute: integer(env, 'RATE_LIMIT_PREMIUM_PER_MINUTE', 1000),
     rateLimitAdminPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 100),
     rateLimitAdminPerHour: integer(env, 'RATE_LIMIT_ADMIN_PER_HOUR', 1000),
+    peppol: loadPeppolConfig(env),
   };
 }

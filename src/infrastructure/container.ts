@@ -18,6 +18,7 @@ import { OperatorKey } from '../application/accounts/operatorKey.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
 import { validateAgainstSchema } from './xml/schemaValidator.js';
+import { wirePeppol } from './peppol/peppolWiring.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -92,9 +93,12 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   container.register(TOKENS.ProjectionRunner, {
     useValue: new ProjectionRunner(eventStore, readModels, allProjections, logger.child({ component: 'projections' })),
   });
-  container.register(TOKENS.AccountCommands, { useValue: new AccountCommands(eventStore) });
+  const accounts = new AccountCommands(eventStore);
+  container.register(TOKENS.AccountCommands, { useValue: accounts });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
   container.register(TOKENS.DocumentCommands, { useValue: new DocumentCommands(eventStore, validateAgainstSchema) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels) });
+  // Peppol registration, SMP, lookup and SML (tokens in PEPPOL_TOKENS).
+  wirePeppol(container, config.peppol, { eventStore, readModels, accounts, logger });
   return container;
 }

@@ -30,7 +30,7 @@ export type ParticipantReservationCommand =
 
 export type ParticipantReservationState =
   | { status: 'free' }
-  | { status: 'held'; participant_key: string; peppol_id: string; tenant_id: string };
+  | { status: 'held'; participant_key: string; peppol_id: string; tenant_id: string; reserved_at: string };
 
 export const participantReservationStream = (participantKey: string) => `peppolparticipant-${participantKey}`;
 
@@ -66,7 +66,7 @@ export const participantReservationDecider: Decider<ParticipantReservationState,
   evolve(_state, event) {
     switch (event.type) {
       case 'PeppolParticipantReserved':
-        return { status: 'held', participant_key: event.data.participant_key, peppol_id: event.data.peppol_id, tenant_id: event.data.tenant_id };
+        return { status: 'held', ...event.data };
       case 'PeppolParticipantReleased':
         return { status: 'free' };
       default:
