@@ -158,9 +158,15 @@ export class ParticipantLookup {
       if (participantKey(content.information.participant.value) !== participantKey(formatPeppolId(id))) {
         return failed(`the ServiceMetadata is for ${content.information.participant.value}`);
       }
-      const unsigned = signature.signed ? null : 'the ServiceMetadata is not signed';
-      if (unsigned) result.errors.push(`${href}: ${unsigned}`);
-      return this.endpointEntry(href, content.information, unsigned, result);
+      // Peppol access points refuse unsigned metadata and signers whose certificate is not
+      // acceptable; the content is still reported, marked as not usable.
+      const problem = !signature.signed
+        ? 'the ServiceMetadata is not signed'
+        : signature.certificate?.status === 'error'
+          ? `the SMP signing certificate is not acceptable: ${signature.certificate.error}`
+          : null;
+      if (problem) result.errors.push(`${href}: ${problem}`);
+      return this.endpointEntry(href, content.information, problem, result);
     } catch (error) {
       return failed(message(error));
     }
