@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import EInvoice from 'e-invoice-api';
 import { bearer, createOrganization, startTestService, type TestService } from '../support/service.js';
 import { belgianNumber, createPeppolTenant, registerPeppol } from '../support/peppol.js';
 import { startDnsServer, type TestDnsServer } from '../support/dnsServer.js';
@@ -227,6 +228,24 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
       expect(missing.body.detail[0]).to.deep.include({ loc: ['query', 'peppol_id'], type: 'missing' });
       expect((await local.http.get(route).query({ peppol_id: remoteId })).status).to.equal(401);
     }
+  });
+
+  it('answers the public e-invoice-api client: lookup, validate peppol id, participant search, me', async () => {
+    const client = new EInvoice({ apiKey: tenantKey, baseURL: localUrl, maxRetries: 0 });
+    const found = await client.lookup.retrieve({ peppol_id: remoteId });
+    expect(found.status).to.equal('success');
+    expect(found.serviceMetadata.endpoints[0]!.processes![0]!.endpoints[0]!.address).to.equal(`${remoteUrl}/as4`);
+    expect(found.businessCard.entities[0]!.name).to.equal('Remote Receiver NV');
+    const validated = await client.validate.validatePeppolID({ peppol_id: remoteId });
+    expect(validated).to.include({ is_valid: true, dns_valid: true, business_card_valid: true });
+    const tenant = await createPeppolTenant(local, localAdmin);
+    const searchable = `0208:${belgianNumber()}`;
+    await registerPeppol(local, localAdmin, tenant.id, { peppol_id: searchable, company_name: 'Client Searchable NV' });
+    const participants = await client.lookup.retrieveParticipants({ query: 'client searchable', country_code: 'BE' });
+    expect(participants.participants!.map((p) => p.peppol_id)).to.deep.equal([searchable]);
+    expect(participants.used_count).to.equal(1);
+    const me = await client.me.retrieve();
+    expect(me).to.include({ credit_balance: 0, plan: 'starter', smp_registration: false });
   });
 
   describe('against the signed SMP responses of peppol-commons, served by a local HTTP server', () => {
