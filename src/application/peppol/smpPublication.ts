@@ -39,6 +39,13 @@ export interface PublishedParticipant {
  * AS4 endpoint, this service's.
  */
 export class SmpPublication {
+  /**
+   * Signed ServiceMetadata by participant, document type and base URL. Its content depends on
+   * nothing else, and signing (RSA plus canonicalisation) is most of the cost of an SMP request.
+   */
+  private readonly signedCache = new Map<string, string>();
+  private static readonly CACHE_SIZE = 2000;
+
   constructor(
     private readonly registry: ParticipantRegistry,
     private readonly settings: SmpSettings,
@@ -109,8 +116,14 @@ export class SmpPublication {
 
   /** SignedServiceMetadata, signed when this SMP has a signing key (SMP_SIGNING_KEY_FILE). */
   serviceMetadataXml(id: PeppolId, documentType: string, requestBase: string): string {
+    const key = `${formatPeppolId(id).toLowerCase()}|${documentType}|${this.baseUrl(requestBase)}`;
+    const cached = this.signedCache.get(key);
+    if (cached) return cached;
     const xml = signedServiceMetadataXml(this.serviceInformation(id, documentType, requestBase));
-    return this.signer ? this.signer.sign(xml) : xml;
+    const signed = this.signer ? this.signer.sign(xml) : xml;
+    if (this.signedCache.size >= SmpPublication.CACHE_SIZE) this.signedCache.delete(this.signedCache.keys().next().value!);
+    this.signedCache.set(key, signed);
+    return signed;
   }
 
   businessCard(published: PublishedParticipant): BusinessCard {
