@@ -230,6 +230,20 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     }
   });
 
+  it('does not follow HTTP redirects of an SMP (the SML decides where to ask)', async () => {
+    const redirecting = http.createServer((req, res) => res.writeHead(302, { Location: `${remoteUrl}${req.url}` }).end());
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      dns.pointToSmp(smlDnsName(idOf('0208:0202239951'), ZONE), urlOf(redirecting));
+      const result = await lookup('0208:0202239951');
+      expect(result.dnsInfo.status).to.equal('success');
+      expect(result.serviceMetadata.status).to.equal('error');
+      expect(result.serviceMetadata.error).to.match(/redirect \(HTTP 302\), which is not followed/);
+    } finally {
+      await new Promise<void>((resolve) => redirecting.close(() => resolve()));
+    }
+  });
+
   it('answers the public e-invoice-api client: lookup, validate peppol id, participant search, me', async () => {
     const client = new EInvoice({ apiKey: tenantKey, baseURL: localUrl, maxRetries: 0 });
     const found = await client.lookup.retrieve({ peppol_id: remoteId });

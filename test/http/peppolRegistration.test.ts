@@ -181,6 +181,20 @@ describe('Peppol registration (administrative interface)', function () {
     expect(res.body.detail).to.match(/peppol_ids/);
   });
 
+  it("refuses to change a registered tenant's peppol_ids to another id (409) until it unregisters", async () => {
+    const id = `0208:${belgianNumber()}`;
+    const tenant = await createPeppolTenant(t, org.adminKey, { peppol_ids: [id] });
+    await registerPeppol(t, org.adminKey, tenant.id, { peppol_id: id });
+    const moved = `0208:${belgianNumber()}`;
+    const refused = await t.http.put(`/api/admin/tenants/${tenant.id}`).set(admin()).send({ peppol_ids: [moved] });
+    expect(refused.status).to.equal(409);
+    expect(refused.body.detail).to.match(/unregister it before changing peppol_ids/);
+    expect((await t.http.post(`${base(tenant.id)}/unregister`).set(admin())).status).to.equal(200);
+    const accepted = await t.http.put(`/api/admin/tenants/${tenant.id}`).set(admin()).send({ peppol_ids: [moved] });
+    expect(accepted.status).to.equal(200);
+    expect(accepted.body.peppol_ids).to.deep.equal([moved]);
+  });
+
   it("answers 404 for an unknown tenant and another organization's tenant, 401 without an organization key", async () => {
     const tenant = await createPeppolTenant(t, org.adminKey);
     for (const [method, path] of [

@@ -15,9 +15,15 @@ export class FetchHttpGetter implements HttpGetter {
     if (!/^https?:\/\//i.test(url)) throw new Error(`only http and https URLs are fetched, not ${url}`);
     const response = await fetch(url, {
       signal: AbortSignal.timeout(this.timeoutMs),
-      redirect: 'follow',
+      // Addresses come from DNS answers and SMP documents: HTTP redirects are not followed, so
+      // that a response cannot send the lookup somewhere the SML did not point to.
+      redirect: 'manual',
       headers: { Accept: 'application/xml, text/xml, application/json;q=0.9, */*;q=0.1' },
     });
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      throw new Error(`${url} answered a redirect (HTTP ${response.status}), which is not followed`);
+    }
     const chunks: Uint8Array[] = [];
     let size = 0;
     if (response.body) {
