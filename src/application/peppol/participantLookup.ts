@@ -6,7 +6,7 @@ import { parseUntrustedXml, readBusinessCard, readServiceGroup, readServiceMetad
 import type { BusinessCard, ServiceInformation } from '../../domain/peppol/smpDocuments.js';
 import type { CertificateReport, HttpGetter, SmlLocator, XmlSignatures } from '../ports/peppolNetwork.js';
 import type { ParticipantRegistry } from './participantRegistry.js';
-import type { SmpPublication } from './smpPublication.js';
+import type { PublishedParticipant, SmpPublication } from './smpPublication.js';
 import type { LookupEndpoint, LookupResult, LookupServiceEndpoint } from './lookupResult.js';
 
 /** An SMP lists a handful of document types; more references than this are not followed. */
@@ -62,7 +62,7 @@ export class ParticipantLookup {
   }
 
   /** What our own SMP publishes for the participant, without a round trip through DNS and HTTP. */
-  private answerLocally(result: LookupResult, local: NonNullable<Awaited<ReturnType<SmpPublication['published']>>>, requestBase: string): void {
+  private answerLocally(result: LookupResult, local: PublishedParticipant, requestBase: string): void {
     const started = performance.now();
     result.queryMetadata.source = 'local';
     result.dnsInfo.status = 'success';

@@ -7,7 +7,7 @@ import { parseParticipant } from '../../domain/peppol/participantId.js';
 import { decode, NonEmptyString } from '../codecs.js';
 import { HttpError } from '../errors.js';
 import type { RouteRegistry } from '../routeRegistry.js';
-import { requestBase } from './peppolErrors.js';
+import { requestBase } from './requestBase.js';
 
 const PeppolIdQuery = t.type({ peppol_id: t.string });
 const SearchQuery = t.intersection([t.type({ query: NonEmptyString }), t.partial({ country_code: t.string })]);

@@ -7,6 +7,3 @@ export function peppolErrorToHttp(error: unknown): unknown {
   if (error instanceof SmlUnavailableError) return new HttpError(502, error.message);
   return error;
 }
-
-/** The base URL a request reached us at (used when PUBLIC_URL is not configured). */
-export const requestBase = (req: { protocol: string; get(name: string): string | undefined }) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;

@@ -3,7 +3,7 @@ import type { SmpPublication } from '../../application/peppol/smpPublication.js'
 import { isParticipantUri } from '../../domain/peppol/participantId.js';
 import { HttpError } from '../errors.js';
 import type { RouteRegistry } from '../routeRegistry.js';
-import { requestBase } from './peppolErrors.js';
+import { requestBase } from './requestBase.js';
 
 const XML = 'text/xml; charset=utf-8';
 /** Only paths whose participant segment starts with the identifier scheme are SMP paths; /healthz, /api, … never are. */
