@@ -14,6 +14,7 @@ import { createApp } from './http/app.js';
 import type { EmailTransport } from './infrastructure/mail/emailTransport.js';
 import type { RouteRegistry } from './http/routeRegistry.js';
 import { createRateLimitGates, rateLimitsFrom } from './http/rateLimit.js';
+import { peppolServices } from './infrastructure/peppol/peppolWiring.js';
 
 export const VERSION = '0.1.0';
 
@@ -43,6 +44,7 @@ export class Service {
       sending: this.resolve(TOKENS.SendDocument),
       inbox: this.resolve(TOKENS.InboxCommands),
       webhooks: this.resolve(TOKENS.WebhookCommands),
+      peppol: peppolServices(container),
       readYourWrites: async () => {
         await projections.catchUp(2000);
       },

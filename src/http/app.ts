@@ -27,6 +27,10 @@ import { sendingRoutes } from './routes/sending.js';
 import { inboxRoutes } from './routes/inbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import type { WebhookCommands } from '../application/webhooks/webhookCommands.js';
+import type { PeppolServices } from '../infrastructure/peppol/peppolWiring.js';
+import { peppolAdminRoutes } from './routes/peppolAdmin.js';
+import { lookupRoutes } from './routes/lookup.js';
+import { smpRoutes } from './routes/smp.js';
 
 export interface HttpDependencies {
   logger: Logger;
@@ -41,6 +45,7 @@ export interface HttpDependencies {
   sending: SendDocument;
   inbox: InboxCommands;
   webhooks: WebhookCommands;
+  peppol: Pick<PeppolServices, 'registrations' | 'smp' | 'lookup' | 'search'>;
   readYourWrites: () => Promise<void>;
   jsonBodyLimit: number;
   uploadBodyLimit: number;
@@ -73,7 +78,13 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   const routes = new RouteRegistry(authMiddleware(deps.eventStore, deps.operatorKey));
   healthRoutes(routes, deps.pool);
   operatorRoutes(routes, deps.accounts);
-  adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites);
+  adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites, (organizationId, tenantId, metadata) =>
+    deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
+  );
+  peppolAdminRoutes(routes, deps.peppol.registrations);
+  lookupRoutes(routes, deps.peppol.lookup, deps.peppol.search, deps.readYourWrites, deps.version);
+  // The SMP's participant routes match only `iso6523-actorid-upis::…` segments, so they shadow nothing.
+  smpRoutes(routes, deps.peppol.smp);
   meRoutes(routes);
   documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit);

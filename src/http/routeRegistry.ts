@@ -19,6 +19,11 @@ export interface RouteDefinition {
   query?: t.Any;
   /** Status → description of the successful answer. */
   responses?: Record<number, string>;
+  /**
+   * Narrows a pattern the path syntax cannot express (e.g. a parameter that must start with a
+   * scheme): a request it refuses goes on to the next routes as if this one did not exist.
+   */
+  match?: (req: Request) => boolean;
   handler: (req: Request, res: Response) => Promise<unknown> | unknown;
 }
 
@@ -71,6 +76,8 @@ export class RouteRegistry {
   add(route: RouteDefinition): void {
     this.routes.push(route);
     const handlers: RequestHandler[] = [];
+    const match = route.match;
+    if (match) handlers.push((req, _res, next) => (match(req) ? next() : next('route')));
     if (route.auth !== 'none') handlers.push(this.auth(route.auth));
     const limit = this.rateLimitFor(route.auth);
     if (limit) handlers.push(limit);

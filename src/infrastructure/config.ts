@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
 
 /** Every setting of the service, read once from the environment. See the README's table. */
 export interface Config {
@@ -37,6 +38,8 @@ export interface Config {
   jobLockLifetimeMs: number;
   /** Let webhooks call loopback and private-network addresses (off in production: no SSRF). */
   webhookAllowPrivateNetworks: boolean;
+  /** Peppol registration, SMP, lookup and SML settings (peppolConfig.ts). */
+  peppol: PeppolConfig;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -74,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 20),
     jobLockLifetimeMs: integer(env, 'JOB_LOCK_LIFETIME_MS', 60_000),
     webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+    peppol: loadPeppolConfig(env),
   };
 }

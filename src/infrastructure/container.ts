@@ -21,7 +21,7 @@ import { validateAgainstSchema } from './xml/schemaValidator.js';
 import { SendDocument } from '../application/delivery/sendDocument.js';
 import { DeliveryProcess } from '../application/delivery/deliveryProcess.js';
 import { PeppolTransport } from '../application/delivery/peppolTransport.js';
-import { TenantParticipants } from '../application/delivery/tenantParticipants.js';
+import { RegisteredParticipants } from '../application/delivery/registeredParticipants.js';
 import { InboxCommands, responseRouter } from '../application/inbox/inboxCommands.js';
 import { DocumentHistory } from '../application/documents/documentHistory.js';
 import { EmailTransport } from './mail/emailTransport.js';
@@ -30,6 +30,7 @@ import { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
 import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { HttpWebhookClient } from './webhooks/httpWebhookClient.js';
 import { failpoint } from './failpoints.js';
+import { wirePeppol } from './peppol/peppolWiring.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -114,7 +115,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   const delivery = new DeliveryProcess(
     eventStore,
     scheduler,
-    { email, peppol: new PeppolTransport(eventStore, new TenantParticipants(readModels)) },
+    { email, peppol: new PeppolTransport(eventStore, new RegisteredParticipants(eventStore)) },
     { retryUnitMs: options.deliveryRetryUnitMs ?? 60_000, concurrency: config.deliveryConcurrency, afterTransport: () => failpoint('delivery:after-transport') },
     logger.child({ component: 'delivery' }),
   );
@@ -137,9 +138,12 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   container.register(TOKENS.InboxCommands, { useValue: new InboxCommands(eventStore) });
   container.register(TOKENS.DocumentHistory, { useValue: new DocumentHistory(eventStore) });
   container.register(TOKENS.WebhookCommands, { useValue: new WebhookCommands(eventStore, readModels, config.webhookAllowPrivateNetworks) });
-  container.register(TOKENS.AccountCommands, { useValue: new AccountCommands(eventStore) });
+  const accounts = new AccountCommands(eventStore);
+  container.register(TOKENS.AccountCommands, { useValue: accounts });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
   container.register(TOKENS.DocumentCommands, { useValue: new DocumentCommands(eventStore, validateAgainstSchema) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels) });
+  // Peppol registration, SMP, lookup and SML (tokens in PEPPOL_TOKENS).
+  wirePeppol(container, config.peppol, { eventStore, readModels, accounts, logger });
   return container;
 }

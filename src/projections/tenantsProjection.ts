@@ -10,14 +10,24 @@ export const TENANTS = 'tenants';
 /** The tenants read model behind the administrative tenant list. */
 export const tenantsProjection: Projection = {
   name: 'tenants',
-  version: 1,
+  // v2: tenants carry their Peppol registration.
+  version: 2,
   collections: [
     {
       name: TENANTS,
       indexes: [{ fields: [{ field: 'organization_id' }, { field: 'created_at' }] }],
     },
   ],
-  handles: ['TenantCreated', 'TenantUpdated', 'TenantDeleted', 'TenantTestModeChanged', 'TenantRateTierChanged'],
+  handles: [
+    'TenantCreated',
+    'TenantUpdated',
+    'TenantDeleted',
+    'TenantTestModeChanged',
+    'TenantRateTierChanged',
+    'TenantPeppolRegistered',
+    'TenantBusinessCardUpdated',
+    'TenantPeppolUnregistered',
+  ],
   async handle(event: RecordedEvent, session: ReadModelSession) {
     const tenants = session.collection<TenantView>(TENANTS);
     const domainEvent = toDomainEvent<TenantEvent>(event);

@@ -21,7 +21,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
   let t: TestService;
   let smtp: TestSmtp;
   let adminKey: string;
-  /** The tenant whose Peppol id is the fixture buyer's: live documents to that buyer go to its inbox. */
+  /** The tenant registered on Peppol as the fixture buyer: live documents to that buyer go to its inbox. */
   let buyer: { id: string; key: string };
 
   before(async () => {
@@ -32,6 +32,8 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const key = await t.http.post(`/api/admin/tenants/${res.body.id}/api-keys`).set(bearer(adminKey)).send({ name: 'app' });
     buyer = { id: res.body.id, key: key.body.key };
+    const registered = await t.http.post(`/api/admin/tenants/${buyer.id}/peppol/register`).set(bearer(adminKey)).send({ peppol_id: BUYER_ID, company_name: 'Brouwerij De Zwaan NV' });
+    expect(registered.status, JSON.stringify(registered.body)).to.equal(200);
   });
   after(async () => {
     await t?.stop();

@@ -72,6 +72,8 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
     };
     const seller = await tenant({ name: 'crash-seller' });
     const buyer = await tenant({ name: 'crash-buyer', peppol_ids: [BUYER_ID] });
+    const registered = await api(first.baseUrl, 'POST', `/api/admin/tenants/${buyer.id}/peppol/register`, adminKey, { peppol_id: BUYER_ID, company_name: 'Brouwerij De Zwaan NV' });
+    expect(registered.status, JSON.stringify(registered.body)).to.equal(200);
     const doc = await api(first.baseUrl, 'POST', '/api/documents/', seller.key, invoice(0));
     expect(doc.status).to.equal(200);
     const sent = await api(first.baseUrl, 'POST', `/api/documents/${doc.body.id}/send`, seller.key);

@@ -100,4 +100,81 @@ describe('Tenant decider', () => {
     expect(tenantNameKey('Acme Corp')).to.equal(tenantNameKey('acme-corp'));
     expect(tenantNameKey('acme')).to.not.equal(tenantNameKey('acme2'));
   });
+
+  describe('Peppol registration', () => {
+    const registered: TenantEvent = {
+      type: 'TenantPeppolRegistered',
+      data: { tenant_id: 't1', peppol_id: '0208:0123456749', company_name: 'Acme NV', country_code: 'BE', simulated: false, registered_at: now },
+    };
+    const register = (peppol_id = '0208:0123456749', company_name = 'Acme NV') =>
+      ({ type: 'RegisterPeppol', data: { peppol_id, company_name, country_code: 'BE', now } }) as const;
+    const later = '2026-03-01T00:00:00.000Z';
+
+    it('registers the profile identifier, normalised, live when not in test mode', () => {
+      spec.given([created]).when(register('iso6523-actorid-upis::0208:0123456749')).then([registered]);
+    });
+
+    it('simulates the registration of a tenant in test mode', () => {
+      const testMode: TenantEvent = { type: 'TenantTestModeChanged', data: { tenant_id: 't1', test_mode: true, test_mode_email: 'a@b.be', changed_at: now } };
+      spec.given([created, testMode]).when(register()).then([{ ...registered, data: { ...registered.data, simulated: true } }]);
+    });
+
+    it('is idempotent for the same id, updates the card for a new name, and refuses another id with 409', () => {
+      spec.given([created, registered]).when(register()).thenNothingHappens();
+      spec.given([created, registered]).when(register('0208:0123456749', 'Acme BV')).then([
+        { type: 'TenantBusinessCardUpdated', data: { tenant_id: 't1', peppol_id: '0208:0123456749', company_name: 'Acme BV', updated_at: now } },
+      ]);
+      const noProfileId: TenantEvent = { ...created, data: { ...created.data, peppol_ids: [] } };
+      spec.given([noProfileId, registered]).when(register('0208:0202239951')).thenRefuses('conflict', /already registered as 0208:0123456749/);
+    });
+
+    it("refuses an id other than the profile's, a bad id, an empty name and a bad country", () => {
+      spec.given([created]).when(register('0208:0202239951')).thenRefuses('conflict', /peppol_ids/);
+      spec.given([created]).when(register('0208:0123456748')).thenRefuses('invalid', /peppol_id/);
+      spec.given([created]).when(register('0208:0123456749', '  ')).thenRefuses('invalid', /company_name/);
+      spec.given([created]).when({ type: 'RegisterPeppol', data: { peppol_id: '0208:0123456749', company_name: 'A', country_code: 'XX', now } }).thenRefuses('invalid', /country_code/);
+    });
+
+    it('refuses to register a deleted or absent tenant', () => {
+      const deleted: TenantEvent = { type: 'TenantDeleted', data: { tenant_id: 't1', deleted_at: now } };
+      spec.given([created, deleted]).when(register()).thenRefuses('invalid_state', /deleted/);
+      spec.given([]).when(register()).thenRefuses('not_found');
+    });
+
+    it('updates the business card name only when registered', () => {
+      spec.given([created]).when({ type: 'UpdateBusinessCard', data: { company_name: 'X', now } }).thenRefuses('invalid_state', /not registered/);
+      spec.given([created, registered]).when({ type: 'UpdateBusinessCard', data: { company_name: ' Acme NV ', now } }).thenNothingHappens();
+      spec.given([created, registered]).when({ type: 'UpdateBusinessCard', data: { company_name: 'Acme Group', now: later } }).then([
+        { type: 'TenantBusinessCardUpdated', data: { tenant_id: 't1', peppol_id: '0208:0123456749', company_name: 'Acme Group', updated_at: later } },
+      ]);
+    });
+
+    it('unregisters only when registered, and can register again afterwards', () => {
+      const unregistered: TenantEvent = { type: 'TenantPeppolUnregistered', data: { tenant_id: 't1', peppol_id: '0208:0123456749', unregistered_at: later } };
+      spec.given([created]).when({ type: 'UnregisterPeppol', data: { now } }).thenRefuses('invalid_state', /not registered/);
+      spec.given([created, registered]).when({ type: 'UnregisterPeppol', data: { now: later } }).then([unregistered]);
+      spec.given([created, registered, unregistered]).when(register()).then([registered]);
+    });
+
+    it('refuses to move the profile away from the registered identifier', () => {
+      const { tenant_id: _t, organization_id: _o, created_at: _c, name: _n, ...profile } = created.data;
+      spec.given([created, registered]).when({ type: 'UpdateTenant', data: { ...profile, peppol_ids: ['0208:0202239951'], now } }).thenRefuses('conflict', /unregister/);
+      spec.given([created, registered]).when({ type: 'UpdateTenant', data: { ...profile, peppol_ids: ['iso6523-actorid-upis::0208:0123456749'], description: 'x', now } }).then([
+        { type: 'TenantUpdated', data: { ...profile, peppol_ids: ['iso6523-actorid-upis::0208:0123456749'], description: 'x', tenant_id: 't1', updated_at: now } },
+      ]);
+    });
+
+    it('keeps the registration in the state, with the card update time', () => {
+      const card: TenantEvent = { type: 'TenantBusinessCardUpdated', data: { tenant_id: 't1', peppol_id: '0208:0123456749', company_name: 'Acme Group', updated_at: later } };
+      const state = [created, registered, card].reduce(tenantDecider.evolve, tenantDecider.initialState());
+      expect(state.status === 'present' && state.peppol_registration).to.deep.equal({
+        peppol_id: '0208:0123456749',
+        company_name: 'Acme Group',
+        country_code: 'BE',
+        simulated: false,
+        registered_at: now,
+        updated_at: later,
+      });
+    });
+  });
 });

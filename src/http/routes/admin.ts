@@ -9,6 +9,7 @@ import { commandMetadata } from '../requestContext.js';
 import type { RouteRegistry } from '../routeRegistry.js';
 import { tenantResponse } from './tenantView.js';
 import type { ApiKeyView } from '../../projections/apiKeysProjection.js';
+import type { EventMetadata } from '../../application/ports/eventStore.js';
 
 interface TenantNameBrand {
   readonly TenantName: unique symbol;
@@ -74,6 +75,8 @@ export function adminRoutes(
   accounts: AccountCommands,
   queries: AccountQueries,
   readYourWrites: () => Promise<void>,
+  /** Runs before a tenant's soft delete (its Peppol registration is removed: a deleted tenant must not receive). */
+  beforeTenantDelete: (organizationId: string, tenantId: string, metadata: EventMetadata) => Promise<void> = async () => undefined,
 ): void {
   routes.add({
     method: 'get',
@@ -172,6 +175,7 @@ export function adminRoutes(
     auth: 'organization',
     responses: { 200: 'Tenant, marked deleted (deleting again answers the same)', 404: 'Tenant not found' },
     handler: async (req, res) => {
+      await beforeTenantDelete(organizationOf(res).organizationId, tenantIdOf(req), commandMetadata(req, res));
       const tenant = await accounts.deleteTenant(organizationOf(res).organizationId, tenantIdOf(req), commandMetadata(req, res));
       res.json(tenantResponse(tenant));
     },

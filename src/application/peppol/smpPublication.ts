@@ -1,0 +1,149 @@
+import type { PeppolId } from '../../domain/document/peppolId.js';
+import { formatPeppolId } from '../../domain/document/peppolId.js';
+import { PARTICIPANT_SCHEME, parseParticipant, participantUri } from '../../domain/peppol/participantId.js';
+import {
+  AS4_TRANSPORT_PROFILE,
+  BIS_BILLING_PROCESS,
+  DOCUMENT_ID_SCHEME,
+  PROCESS_ID_SCHEME,
+  RECEIVED_DOCUMENT_TYPES,
+  businessCardXml,
+  documentTypeUri,
+  serviceGroupXml,
+  signedServiceMetadataXml,
+  type BusinessCard,
+  type ServiceInformation,
+  type SmpEndpoint,
+} from '../../domain/peppol/smpDocuments.js';
+import type { XmlSigner } from '../ports/peppolNetwork.js';
+import type { ParticipantRegistry, RegisteredParticipant } from './participantRegistry.js';
+
+export interface SmpSettings {
+  /** Public base URL; null: the base URL of the request being answered. */
+  publicUrl: string | null;
+  /** Published AS4 endpoint; null: `<base>/as4`. */
+  as4EndpointUrl: string | null;
+  /** Base64 DER of the access point certificate; null: published empty. */
+  as4Certificate: string | null;
+  technicalContactUrl: string | null;
+}
+
+export interface PublishedParticipant {
+  id: PeppolId;
+  participant: RegisteredParticipant;
+}
+
+/**
+ * This instance as a Peppol SMP: the documents it publishes for every live (not simulated)
+ * participant of its registry. Every participant receives the same document types at the same
+ * AS4 endpoint, this service's.
+ */
+export class SmpPublication {
+  /**
+   * Signed ServiceMetadata by participant, document type and base URL. Its content depends on
+   * nothing else, and signing (RSA plus canonicalisation) is most of the cost of an SMP request.
+   */
+  private readonly signedCache = new Map<string, string>();
+  private static readonly CACHE_SIZE = 2000;
+
+  constructor(
+    private readonly registry: ParticipantRegistry,
+    private readonly settings: SmpSettings,
+    private readonly signer: XmlSigner | null,
+  ) {}
+
+  get signs(): boolean {
+    return this.signer !== null;
+  }
+
+  /** The published participant an SMP path names (`iso6523-actorid-upis::0208:…`), or null. */
+  async published(participantText: string): Promise<PublishedParticipant | null> {
+    const parsed = parseParticipant(participantText);
+    if (!parsed.ok) return null;
+    const participant = await this.registry.findByPeppolId(formatPeppolId(parsed.value));
+    if (!participant || participant.simulated) return null;
+    const registered = parseParticipant(participant.peppol_id);
+    return registered.ok ? { id: registered.value, participant } : null;
+  }
+
+  baseUrl(requestBase: string): string {
+    return this.settings.publicUrl ?? requestBase;
+  }
+
+  serviceMetadataUrl(id: PeppolId, documentType: string, requestBase: string): string {
+    return `${this.baseUrl(requestBase)}/${encodeURIComponent(participantUri(id))}/services/${encodeURIComponent(documentTypeUri(documentType))}`;
+  }
+
+  serviceGroupXml(id: PeppolId, requestBase: string): string {
+    return serviceGroupXml(
+      { scheme: PARTICIPANT_SCHEME, value: formatPeppolId(id) },
+      RECEIVED_DOCUMENT_TYPES.map((documentType) => this.serviceMetadataUrl(id, documentType, requestBase)),
+    );
+  }
+
+  documentTypes(): readonly string[] {
+    return RECEIVED_DOCUMENT_TYPES;
+  }
+
+  /** The document type value of `busdox-docid-qns::<value>` when we receive it, else null (case-sensitive, as Peppol doc ids are). */
+  documentType(documentTypeText: string): string | null {
+    const match = /^busdox-docid-qns::(.+)$/i.exec(documentTypeText);
+    return match && RECEIVED_DOCUMENT_TYPES.includes(match[1]!) ? match[1]! : null;
+  }
+
+  endpoint(requestBase: string): SmpEndpoint {
+    const base = this.baseUrl(requestBase);
+    return {
+      transportProfile: AS4_TRANSPORT_PROFILE,
+      address: this.settings.as4EndpointUrl ?? `${base}/as4`,
+      requireBusinessLevelSignature: false,
+      activationDate: null,
+      expirationDate: null,
+      certificate: this.settings.as4Certificate,
+      description: 'Invoicing service Peppol AS4 access point',
+      technicalContactUrl: this.settings.technicalContactUrl ?? base,
+      technicalInformationUrl: null,
+    };
+  }
+
+  serviceInformation(id: PeppolId, documentType: string, requestBase: string): ServiceInformation {
+    return {
+      participant: { scheme: PARTICIPANT_SCHEME, value: formatPeppolId(id) },
+      documentType: { scheme: DOCUMENT_ID_SCHEME, value: documentType },
+      processes: [{ processId: { scheme: PROCESS_ID_SCHEME, value: BIS_BILLING_PROCESS }, endpoints: [this.endpoint(requestBase)] }],
+    };
+  }
+
+  /** SignedServiceMetadata, signed when this SMP has a signing key (SMP_SIGNING_KEY_FILE). */
+  serviceMetadataXml(id: PeppolId, documentType: string, requestBase: string): string {
+    const key = `${formatPeppolId(id).toLowerCase()}|${documentType}|${this.baseUrl(requestBase)}`;
+    const cached = this.signedCache.get(key);
+    if (cached) return cached;
+    const xml = signedServiceMetadataXml(this.serviceInformation(id, documentType, requestBase));
+    const signed = this.signer ? this.signer.sign(xml) : xml;
+    if (this.signedCache.size >= SmpPublication.CACHE_SIZE) this.signedCache.delete(this.signedCache.keys().next().value!);
+    this.signedCache.set(key, signed);
+    return signed;
+  }
+
+  businessCard(published: PublishedParticipant): BusinessCard {
+    return {
+      participant: { scheme: PARTICIPANT_SCHEME, value: formatPeppolId(published.id) },
+      entities: [
+        {
+          names: [published.participant.company_name],
+          countryCode: published.participant.country_code,
+          registrationDate: published.participant.registered_at.slice(0, 10),
+          geographicalInformation: null,
+          identifiers: [],
+          websites: [],
+          additionalInformation: null,
+        },
+      ],
+    };
+  }
+
+  businessCardXml(published: PublishedParticipant): string {
+    return businessCardXml(this.businessCard(published));
+  }
+}

@@ -1,0 +1,150 @@
+import { agg, leaf, serialize, type XNode } from '../document/xmlTree.js';
+
+/** Peppol SMP 1.x (busdox) namespaces and identifier schemes. */
+export const SMP_NS = 'http://busdox.org/serviceMetadata/publishing/1.0/';
+export const IDS_NS = 'http://busdox.org/transport/identifiers/1.0/';
+export const WSA_NS = 'http://www.w3.org/2005/08/addressing';
+export const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+/** Peppol Directory business card, version 3 (the current one). */
+export const BUSINESS_CARD_NS = 'http://www.peppol.eu/schema/pd/businesscard/20180621/';
+export const BUSINESS_CARD_NAMESPACES = [
+  BUSINESS_CARD_NS,
+  'http://www.peppol.eu/schema/pd/businesscard/20161123/',
+  'http://www.peppol.eu/schema/pd/businesscard/20160112/',
+] as const;
+
+export const DOCUMENT_ID_SCHEME = 'busdox-docid-qns';
+export const PROCESS_ID_SCHEME = 'cenbii-procid-ubl';
+export const AS4_TRANSPORT_PROFILE = 'peppol-transport-as4-v2_0';
+export const BIS_BILLING_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+export const BIS_BILLING_INVOICE =
+  'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
+export const BIS_BILLING_CREDIT_NOTE =
+  'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
+/** What this service receives: Peppol BIS Billing 3.0 invoices and credit notes. */
+export const RECEIVED_DOCUMENT_TYPES: readonly string[] = [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE];
+
+export interface Identifier {
+  scheme: string;
+  value: string;
+}
+
+export interface SmpEndpoint {
+  transportProfile: string;
+  address: string;
+  requireBusinessLevelSignature: boolean;
+  activationDate: string | null;
+  expirationDate: string | null;
+  /** Base64 DER of the access point certificate; null when none is configured (an empty element is written). */
+  certificate: string | null;
+  description: string | null;
+  technicalContactUrl: string | null;
+  technicalInformationUrl: string | null;
+}
+
+export interface SmpProcess {
+  processId: Identifier;
+  endpoints: SmpEndpoint[];
+}
+
+export interface ServiceInformation {
+  participant: Identifier;
+  documentType: Identifier;
+  processes: SmpProcess[];
+}
+
+export interface BusinessEntity {
+  names: string[];
+  countryCode: string | null;
+  /** YYYY-MM-DD */
+  registrationDate: string | null;
+  geographicalInformation: string | null;
+  identifiers: Identifier[];
+  websites: string[];
+  additionalInformation: string | null;
+}
+
+export interface BusinessCard {
+  participant: Identifier;
+  entities: BusinessEntity[];
+}
+
+/** `busdox-docid-qns::<value>`, the form of a document type id in SMP URLs. */
+export const documentTypeUri = (value: string) => `${DOCUMENT_ID_SCHEME}::${value}`;
+
+const identifier = (name: string, id: Identifier): XNode => ({ name, attrs: { scheme: id.scheme }, text: id.value, children: [] });
+/** Elements the schema requires even when we have nothing to say (an empty string is schema-valid). */
+const required = (name: string, value: string | null): XNode => ({ name, attrs: {}, text: value ?? '', children: [] });
+
+/** GET /{participant}: the participant and one reference per document type it receives. */
+export function serviceGroupXml(participant: Identifier, references: readonly string[]): string {
+  return serialize('smp:ServiceGroup', { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS }, [
+    identifier('ids:ParticipantIdentifier', participant),
+    {
+      name: 'smp:ServiceMetadataReferenceCollection',
+      attrs: {},
+      text: null,
+      children: references.map((href) => ({ name: 'smp:ServiceMetadataReference', attrs: { href }, text: null, children: [] })),
+    },
+  ]);
+}
+
+function endpointNode(endpoint: SmpEndpoint): XNode {
+  const node = agg(
+    'smp:Endpoint',
+    agg('wsa:EndpointReference', leaf('wsa:Address', endpoint.address)),
+    required('smp:RequireBusinessLevelSignature', String(endpoint.requireBusinessLevelSignature)),
+    leaf('smp:ServiceActivationDate', endpoint.activationDate),
+    leaf('smp:ServiceExpirationDate', endpoint.expirationDate),
+    required('smp:Certificate', endpoint.certificate),
+    required('smp:ServiceDescription', endpoint.description),
+    required('smp:TechnicalContactUrl', endpoint.technicalContactUrl),
+    leaf('smp:TechnicalInformationUrl', endpoint.technicalInformationUrl),
+  )!;
+  node.attrs.transportProfile = endpoint.transportProfile;
+  return node;
+}
+
+/**
+ * GET /{participant}/services/{documentType}: SignedServiceMetadata whose ServiceMetadata lists
+ * the processes and endpoints. The signature (when this SMP has a signing key) is appended as the
+ * root's last child by the signer, as the SMP 1.x schema orders it.
+ */
+export function signedServiceMetadataXml(info: ServiceInformation): string {
+  return serialize('smp:SignedServiceMetadata', { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS }, [
+    agg(
+      'smp:ServiceMetadata',
+      agg(
+        'smp:ServiceInformation',
+        identifier('ids:ParticipantIdentifier', info.participant),
+        identifier('ids:DocumentIdentifier', info.documentType),
+        agg(
+          'smp:ProcessList',
+          info.processes.map((process) =>
+            agg('smp:Process', identifier('ids:ProcessIdentifier', process.processId), agg('smp:ServiceEndpointList', process.endpoints.map(endpointNode))),
+          ),
+        ),
+      ),
+    ),
+  ]);
+}
+
+/** GET /businesscard/{participant}: the Peppol Directory business card (v3, 2018-06-21 schema). */
+export function businessCardXml(card: BusinessCard): string {
+  return serialize('BusinessCard', { '': BUSINESS_CARD_NS }, [
+    identifier('ParticipantIdentifier', card.participant),
+    card.entities.map((entity) => {
+      const node = agg(
+        'BusinessEntity',
+        entity.names.map((name) => leaf('Name', name)),
+        leaf('CountryCode', entity.countryCode),
+        leaf('GeographicalInformation', entity.geographicalInformation),
+        entity.identifiers.map((id) => leaf('Identifier', id.value, { scheme: id.scheme })),
+        entity.websites.map((site) => leaf('WebsiteURI', site)),
+        leaf('AdditionalInformation', entity.additionalInformation),
+      )!;
+      if (entity.registrationDate) node.attrs.registrationDate = entity.registrationDate;
+      return node;
+    }),
+  ]);
+}

@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { loadPeppolConfig } from '../../../src/infrastructure/peppolConfig.js';
+
+describe('Peppol settings', () => {
+  it('defaults to the Peppol production SML zone, system DNS, and every network adapter off', () => {
+    expect(loadPeppolConfig({})).to.deep.equal({
+      publicUrl: null,
+      as4EndpointUrl: null,
+      as4CertificateFile: null,
+      smpSigningKeyFile: null,
+      smpSigningCertificateFile: null,
+      smpTechnicalContactUrl: null,
+      smlDnsZone: 'participant.sml.prod.tech.peppol.org',
+      smlDnsServer: null,
+      lookupTimeoutMs: 5000,
+      trustedCaFiles: [],
+      directoryUrl: null,
+      smlUrl: null,
+      smlSmpId: null,
+      smlClientCertificateFile: null,
+      smlClientKeyFile: null,
+    });
+  });
+
+  it('reads the variables, dropping a trailing slash of URLs and splitting the CA list', () => {
+    const config = loadPeppolConfig({
+      PUBLIC_URL: 'https://einvoice.example.test/',
+      SML_DNS_ZONE: 'participant.sml.test.tech.peppol.org',
+      SML_DNS_SERVER: '127.0.0.1:5353',
+      PEPPOL_TRUSTED_CA_FILES: 'a.pem, b.cer',
+      PEPPOL_DIRECTORY_URL: 'https://directory.peppol.eu',
+      SML_URL: 'https://sml.example.test/manageparticipantidentifier',
+      SML_SMP_ID: 'MY-SMP',
+    });
+    expect(config).to.include({
+      publicUrl: 'https://einvoice.example.test',
+      smlDnsZone: 'participant.sml.test.tech.peppol.org',
+      smlDnsServer: '127.0.0.1:5353',
+      directoryUrl: 'https://directory.peppol.eu',
+      smlSmpId: 'MY-SMP',
+    });
+    expect(config.trustedCaFiles).to.deep.equal(['a.pem', 'b.cer']);
+  });
+
+  it('refuses settings that cannot work, at start', () => {
+    expect(() => loadPeppolConfig({ PUBLIC_URL: 'einvoice.example.test' })).to.throw(/PUBLIC_URL must be an http\(s\) URL/);
+    expect(() => loadPeppolConfig({ PEPPOL_LOOKUP_TIMEOUT_MS: '0' })).to.throw(/positive integer/);
+    expect(() => loadPeppolConfig({ SMP_SIGNING_KEY_FILE: 'key.pem' })).to.throw(/set together/);
+    expect(() => loadPeppolConfig({ SML_URL: 'https://sml.example.test' })).to.throw(/SML_SMP_ID/);
+  });
+});
