@@ -30,6 +30,8 @@ export interface Config {
   smtpUrl: string | null;
   /** The From of test-mode mail. */
   mailFrom: string;
+  /** PostgreSQL connections one process keeps (requests, projections and jobs share them). */
+  databasePoolSize: number;
   /** Deliveries one process runs at once. */
   deliveryConcurrency: number;
   /** Webhook calls one process runs at once. */
@@ -73,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitAdminPerHour: integer(env, 'RATE_LIMIT_ADMIN_PER_HOUR', 1000),
     smtpUrl: optional(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'E-invoicing test mode <no-reply@localhost>',
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 30),
     deliveryConcurrency: integer(env, 'DELIVERY_CONCURRENCY', 20),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 20),
     jobLockLifetimeMs: integer(env, 'JOB_LOCK_LIFETIME_MS', 60_000),

@@ -74,8 +74,11 @@ export interface WiringOptions {
 export async function wire(options: WiringOptions): Promise<DependencyContainer> {
   const { config, logger } = options;
   const container = rootContainer.createChildContainer();
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
-  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: config.databasePoolSize });
+  // While the pool ends, its closing connections may still report the server going away.
+  pool.on('error', (error) => {
+    if (!pool.ending) logger.warn({ err: error }, 'idle database connection failed');
+  });
   await applyPostgresSchema(pool);
 
   const eventStore: EventStore = config.eventStoreUrl
@@ -95,7 +98,13 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     jobBackend = new PostgresBackend({ pool });
   }
 
-  const scheduler: JobScheduler = new AgendaScheduler({ backend: jobBackend, logger, lockLifetimeMs: config.jobLockLifetimeMs, ...options.jobs });
+  const scheduler: JobScheduler = new AgendaScheduler({
+    backend: jobBackend,
+    logger,
+    lockLifetimeMs: config.jobLockLifetimeMs,
+    maxConcurrency: config.deliveryConcurrency + config.webhookConcurrency,
+    ...options.jobs,
+  });
   const operatorKey = await OperatorKey.load(config.operatorKey, config.dataDir, (key, file) => {
     // Printed once, on the first start, straight to the terminal rather than the structured log.
     process.stdout.write(

@@ -13,6 +13,11 @@ export interface Projection {
   collections: CollectionDefinition[];
   handles: readonly string[];
   handle(event: RecordedEvent, session: ReadModelSession): Promise<void>;
+  /**
+   * Optional: the relevant events of one batch at once, for handlers whose work per event is
+   * independent (process managers scheduling jobs do it concurrently). Used instead of `handle`.
+   */
+  handleBatch?(events: RecordedEvent[], session: ReadModelSession): Promise<void>;
 }
 
 export const checkpointName = (projection: Pick<Projection, 'name' | 'version'>) => `${projection.name}@v${projection.version}`;

@@ -4,6 +4,8 @@ import { CheckpointConflictError, type ReadModelStore } from '../application/por
 import { checkpointName, type Projection } from './projection.js';
 
 const RESTART_DELAY_MS = 200;
+/** How far the stored checkpoint of a projection may lag behind events it had nothing to do with. */
+const CHECKPOINT_EVERY = 10_000n;
 
 /**
  * Feeds each projection from the event store's global order. Each batch of events and the
@@ -43,8 +45,16 @@ export class ProjectionRunner {
       onEvents: async (events) => {
         const to = events[events.length - 1]!.globalPosition;
         const relevant = events.filter((e) => handles.has(e.type));
+        // A batch with nothing for this projection changes no read model: it only moves the
+        // position in memory, and the stored checkpoint catches up with the next write (or
+        // every so often), instead of one transaction per projection per batch.
+        if (relevant.length === 0 && to - (checkpoint ?? -1n) < CHECKPOINT_EVERY) {
+          this.setPosition(name, to);
+          return;
+        }
         await this.readModels.commitWithCheckpoint(name, checkpoint, to, async (session) => {
-          for (const event of relevant) await projection.handle(event, session);
+          if (projection.handleBatch) await projection.handleBatch(relevant, session);
+          else for (const event of relevant) await projection.handle(event, session);
         });
         checkpoint = to;
         this.setPosition(name, to);

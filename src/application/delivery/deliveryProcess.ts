@@ -53,11 +53,17 @@ export class DeliveryProcess {
       version: 1,
       collections: [],
       handles: ['SendRequested'],
-      handle: async (event: RecordedEvent) => {
-        const data = (event as RecordedEvent<'SendRequested', SendRequested['data']>).data;
-        await this.schedule({ document_id: data.document_id, delivery_id: data.delivery_id, attempt: 1 });
+      handle: (event: RecordedEvent) => this.start(event),
+      // Each delivery's first job is independent of the others: scheduled concurrently.
+      handleBatch: async (events: RecordedEvent[]) => {
+        await Promise.all(events.map((event) => this.start(event)));
       },
     };
+  }
+
+  private start(event: RecordedEvent): Promise<void> {
+    const data = (event as RecordedEvent<'SendRequested', SendRequested['data']>).data;
+    return this.schedule({ document_id: data.document_id, delivery_id: data.delivery_id, attempt: 1 });
   }
 
   private schedule(job: DeliveryJob, at?: Date): Promise<void> {

@@ -9,6 +9,8 @@ export interface AgendaSchedulerOptions {
   processEveryMs?: number;
   /** How long a claimed job stays locked before another worker may take it over. */
   lockLifetimeMs?: number;
+  /** Jobs of all kinds one process runs at once (Agenda's default of 20 would cap the per-kind concurrency). */
+  maxConcurrency?: number;
 }
 
 /** Agenda behind the JobScheduler port; the backend is PostgreSQL or MongoDB per profile. */
@@ -20,6 +22,7 @@ export class AgendaScheduler implements JobScheduler {
       backend: options.backend,
       processEvery: options.processEveryMs ?? 1000,
       defaultLockLifetime: options.lockLifetimeMs ?? 60_000,
+      maxConcurrency: options.maxConcurrency ?? 20,
     });
     this.agenda.on('error', (error: unknown) => options.logger.error({ err: error }, 'agenda error'));
     // The backend's LISTEN connection reports a database shutdown as an 'error' event; without

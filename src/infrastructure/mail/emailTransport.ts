@@ -30,7 +30,7 @@ export class EmailTransport implements Transport {
 
   constructor(private readonly options: EmailTransportOptions) {
     this.smtp = options.smtpUrl
-      ? nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: 5, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as never)
+      ? nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: 10, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as never)
       : null;
   }
 
