@@ -1,11 +1,28 @@
 import type { Logger } from 'pino';
-import type { AllSubscription, EventStore } from '../application/ports/eventStore.js';
+import type { AllSubscription, EventStore, RecordedEvent } from '../application/ports/eventStore.js';
 import { CheckpointConflictError, type ReadModelStore } from '../application/ports/readModelStore.js';
 import { checkpointName, type Projection } from './projection.js';
 
 const RESTART_DELAY_MS = 200;
+const SHARED = 'shared reader';
+/** How many batches the shared reader may read ahead of the slowest projection. */
+const READ_AHEAD_BATCHES = 4;
 /** How far the stored checkpoint of a projection may lag behind events it had nothing to do with. */
 const CHECKPOINT_EVERY = 10_000n;
+
+/** Where one projection stands: `checkpoint` as stored, `position` as far as it has seen. */
+interface Progress {
+  projection: Projection;
+  name: string;
+  handles: ReadonlySet<string>;
+  checkpoint: bigint | null;
+  position: bigint;
+  /** Batches handed over and not yet applied, and the promise of the last one. */
+  pending: number;
+  tail: Promise<void>;
+  /** Failed in the shared reader: it follows the log on its own now. */
+  detached: boolean;
+}
 
 /**
  * Feeds each projection from the event store's global order. Each batch of events and the
@@ -13,6 +30,11 @@ const CHECKPOINT_EVERY = 10_000n;
  * exactly where its read models are. Several processes may run the same projection: the
  * checkpoint move is conditional, the loser of a race backs off and resumes from the winner's
  * checkpoint.
+ *
+ * One subscription reads the log for all projections (rather than one reader each), and hands
+ * every batch to each projection from where it stands. A projection that fails, or loses a
+ * checkpoint race, leaves the shared reader and goes on with a subscription of its own, which
+ * restarts from its checkpoint after errors; the others are not held up by it.
  */
 export class ProjectionRunner {
   private readonly subscriptions = new Map<string, AllSubscription>();
@@ -30,45 +52,98 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     this.running = true;
     await this.readModels.ensureCollections(this.projections.flatMap((p) => p.collections));
-    for (const projection of this.projections) await this.follow(projection);
+    const shared: Progress[] = [];
+    for (const projection of this.projections) shared.push(await this.progressOf(projection));
+    this.followTogether(shared);
   }
 
-  private async follow(projection: Projection): Promise<void> {
-    if (!this.running) return;
+  private async progressOf(projection: Projection): Promise<Progress> {
     const name = checkpointName(projection);
-    let checkpoint = await this.readModels.getCheckpoint(name);
+    const checkpoint = await this.readModels.getCheckpoint(name);
     this.setPosition(name, checkpoint ?? -1n);
-    const handles = new Set(projection.handles);
+    return { projection, name, handles: new Set(projection.handles), checkpoint, position: checkpoint ?? -1n, pending: 0, tail: Promise.resolve(), detached: false };
+  }
+
+  private followTogether(shared: Progress[]): void {
+    if (shared.length === 0) return;
+    const from = shared.reduce((min, p) => (p.position < min ? p.position : min), shared[0]!.position);
     const subscription = this.events.subscribeToAll({
-      after: checkpoint ?? -1n,
+      after: from,
       batchSize: 500,
       onEvents: async (events) => {
-        const to = events[events.length - 1]!.globalPosition;
-        const relevant = events.filter((e) => handles.has(e.type));
-        // A batch with nothing for this projection changes no read model: it only moves the
-        // position in memory, and the stored checkpoint catches up with the next write (or
-        // every so often), instead of one transaction per projection per batch.
-        if (relevant.length === 0 && to - (checkpoint ?? -1n) < CHECKPOINT_EVERY) {
-          this.setPosition(name, to);
-          return;
+        // Each projection works through the batches at its own pace; the reader may run a few
+        // batches ahead of the slowest before it waits for it.
+        for (const progress of [...shared]) {
+          progress.pending++;
+          progress.tail = progress.tail.then(async () => {
+            if (progress.detached) return;
+            try {
+              await this.apply(progress, events.filter((e) => e.globalPosition > progress.position));
+            } catch (error) {
+              progress.detached = true;
+              shared.splice(shared.indexOf(progress), 1);
+              this.onFailure(progress.projection, error, 'leaves the shared reader');
+            } finally {
+              progress.pending--;
+            }
+          });
         }
-        await this.readModels.commitWithCheckpoint(name, checkpoint, to, async (session) => {
-          if (projection.handleBatch) await projection.handleBatch(relevant, session);
-          else for (const event of relevant) await projection.handle(event, session);
-        });
-        checkpoint = to;
-        this.setPosition(name, to);
+        for (;;) {
+          const slowest = shared.reduce<Progress | null>((max, p) => (max === null || p.pending > max.pending ? p : max), null);
+          if (!slowest || slowest.pending <= READ_AHEAD_BATCHES) break;
+          await slowest.tail;
+        }
       },
       onError: (error) => {
         if (!this.running) return;
-        if (!(error instanceof CheckpointConflictError)) {
-          this.logger.error({ err: error, projection: name }, 'projection failed; restarting from its checkpoint');
-        }
-        this.subscriptions.delete(name);
-        setTimeout(() => void this.follow(projection).catch((e: unknown) => this.logger.error({ err: e }, 'projection restart failed')), RESTART_DELAY_MS);
+        this.logger.error({ err: error }, 'projection reader failed; restarting');
+        this.subscriptions.delete(SHARED);
+        setTimeout(() => void Promise.all(shared.map((p) => p.tail)).then(() => this.followTogether(shared)), RESTART_DELAY_MS);
       },
     });
-    this.subscriptions.set(name, subscription);
+    this.subscriptions.set(SHARED, subscription);
+  }
+
+  /** One batch (already past the projection's position) into the projection's read models. */
+  private async apply(progress: Progress, events: RecordedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const to = events[events.length - 1]!.globalPosition;
+    const relevant = events.filter((e) => progress.handles.has(e.type));
+    // A batch with nothing for this projection changes no read model: it only moves the
+    // position in memory, and the stored checkpoint catches up with the next write (or every
+    // so often), instead of one transaction per projection per batch.
+    if (relevant.length > 0 || to - (progress.checkpoint ?? -1n) >= CHECKPOINT_EVERY) {
+      const { projection } = progress;
+      await this.readModels.commitWithCheckpoint(progress.name, progress.checkpoint, to, async (session) => {
+        if (projection.handleBatch) await projection.handleBatch(relevant, session);
+        else for (const event of relevant) await projection.handle(event, session);
+      });
+      progress.checkpoint = to;
+    }
+    progress.position = to;
+    this.setPosition(progress.name, to);
+  }
+
+  private onFailure(projection: Projection, error: unknown, what: string): void {
+    if (!this.running) return;
+    if (!(error instanceof CheckpointConflictError)) {
+      this.logger.error({ err: error, projection: projection.name }, `projection failed; it ${what} and restarts from its checkpoint`);
+    }
+    this.subscriptions.delete(checkpointName(projection));
+    setTimeout(() => void this.followAlone(projection).catch((e: unknown) => this.logger.error({ err: e }, 'projection restart failed')), RESTART_DELAY_MS);
+  }
+
+  /** A projection on a subscription of its own, from its stored checkpoint. */
+  private async followAlone(projection: Projection): Promise<void> {
+    if (!this.running) return;
+    const progress = await this.progressOf(projection);
+    const subscription = this.events.subscribeToAll({
+      after: progress.position,
+      batchSize: 500,
+      onEvents: (events) => this.apply(progress, events),
+      onError: (error) => this.onFailure(projection, error, 'stops'),
+    });
+    this.subscriptions.set(progress.name, subscription);
   }
 
   private setPosition(name: string, position: bigint): void {
