@@ -15,7 +15,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/infrastructure/config.js';
 import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
 import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
@@ -29,21 +30,9 @@ const connections = Number(process.env.CONNECTIONS ?? 16);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
-  let mails = 0;
-  const smtp = new SMTPServer({
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    authOptional: true,
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        mails++;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  const sink = fork(fileURLToPath(new URL('./smtpSink.js', import.meta.url)));
+  const fromSink = <T>() => new Promise<T>((resolve) => sink.once('message', (m) => resolve(m as T)));
+  const smtpUrl = `smtp://127.0.0.1:${(await fromSink<{ port: number }>()).port}`;
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-send-'));
   const pg = await startEmbeddedPostgres({ dataDir, port: 54_800 + Math.floor(Math.random() * 90), logger: pino({ level: 'warn' }) });
@@ -123,6 +112,9 @@ async function main() {
   await done;
   const finished = Math.max(...sentAt.values());
   await subscription.stop();
+  const counted = fromSink<{ accepted: number }>();
+  sink.send('count');
+  const mails = (await counted).accepted;
 
   const endToEnd = [...sentAt.entries()].map(([id, at]) => at - (requestedAt.get(id) ?? at)).sort((a, b) => a - b);
   const waiting = [...attemptStarted.entries()].map(([id, at]) => at - (requestedAt.get(id) ?? at)).sort((a, b) => a - b);
@@ -147,7 +139,7 @@ async function main() {
   );
   await service.stop();
   await pg.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  sink.send('stop');
   await rm(dataDir, { recursive: true, force: true });
 }
 

@@ -24,20 +24,35 @@ export const documentsProjection: Projection = {
     },
   ],
   handles: DOCUMENT_EVENT_TYPES,
-  async handle(event: RecordedEvent, session: ReadModelSession) {
-    const documents = session.collection<DocumentView>(DOCUMENTS);
+  handle: (event: RecordedEvent, session: ReadModelSession) => applyBatch([event], session),
+  handleBatch: applyBatch,
+};
+
+/**
+ * A batch of events: the documents it touches are read in one query, evolved in memory by the
+ * decider (the single definition of what an event means) and written once each.
+ */
+async function applyBatch(events: RecordedEvent[], session: ReadModelSession): Promise<void> {
+  const documents = session.collection<DocumentView>(DOCUMENTS);
+  const ids = [...new Set(events.map((e) => (e.data as { document_id: string }).document_id))];
+  const current = new Map<string, { state: DocumentAggregateState; position: bigint; changed: boolean }>();
+  for (const view of await documents.getMany(ids)) current.set(view.id, { state: { status: 'present', ...view.record }, position: BigInt(view.last_position), changed: false });
+  for (const event of events) {
     const domainEvent = toDomainEvent<DocumentEvent>(event);
     const id = domainEvent.data.document_id;
-    const existing = await documents.get(id);
-    if (!isNewer(event, existing)) return;
-    const before: DocumentAggregateState = existing ? { status: 'present', ...existing.record } : documentDecider.initialState();
-    const after = documentDecider.evolve(before, domainEvent);
-    if (after.status === 'deleted') return documents.delete(id);
-    if (after.status === 'absent') return;
-    const { status: _status, ...record } = after;
-    await documents.upsert(id, viewOf(record, String(event.globalPosition)));
-  },
-};
+    const entry = current.get(id) ?? { state: documentDecider.initialState(), position: -1n, changed: false };
+    if (event.globalPosition <= entry.position) continue; // applied before (a redelivered batch)
+    current.set(id, { state: documentDecider.evolve(entry.state, domainEvent), position: event.globalPosition, changed: true });
+  }
+  for (const [id, { state, position, changed }] of current) {
+    if (!changed) continue;
+    if (state.status === 'deleted') await documents.delete(id);
+    else if (state.status === 'present') {
+      const { status: _status, ...record } = state;
+      await documents.upsert(id, viewOf(record, String(position)));
+    }
+  }
+}
 
 function viewOf(record: DocumentRecord, position: string): DocumentView {
   const response = documentResponse(record);

@@ -60,6 +60,13 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       expect(await c.get('nope')).to.equal(null);
     });
 
+    it('gets several by key at once, skipping keys that do not exist', async () => {
+      const c = store.collection<Doc>(name);
+      const found = await c.getMany(['b', 'nope', 'c']);
+      expect(found.map((d) => d.id).sort()).to.deep.equal(['b', 'c']);
+      expect(await c.getMany([])).to.deep.equal([]);
+    });
+
     it('filters by equality, inequality and membership, including nested fields and null', async () => {
       const c = store.collection<Doc>(name);
       const ids = async (filter: Parameters<typeof c.find>[0]) => (await c.find(filter)).items.map((d) => d.id).sort();

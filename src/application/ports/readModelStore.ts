@@ -44,6 +44,8 @@ export interface Page<T> {
 
 export interface Collection<T extends object> {
   get(id: string): Promise<T | null>;
+  /** The documents of those keys that exist, in no particular order. */
+  getMany(ids: readonly string[]): Promise<T[]>;
   upsert(id: string, doc: T): Promise<void>;
   delete(id: string): Promise<void>;
   find(query?: Query): Promise<Page<T>>;

@@ -33,6 +33,8 @@ interface Route {
 }
 const ROUTES = 'webhook_routes';
 const WEBHOOK_EVENTS: ReadonlySet<string> = new Set(['WebhookCreated', 'WebhookUpdated', 'WebhookDeleted']);
+/** Whose event it is: every command records its tenant; a document's first event also names it. */
+const tenantOf = (event: RecordedEvent): string | undefined => event.metadata.tenantId ?? (event.data as { tenant_id?: string }).tenant_id;
 
 export interface WebhookDispatchOptions {
   /** A minute in production; tests compress the schedule. */
@@ -70,8 +72,35 @@ export class WebhookDispatch {
       version: 1,
       collections: [{ name: ROUTES, indexes: [{ fields: [{ field: 'tenant_id' }] }] }],
       handles: [...WEBHOOK_EVENTS, ...DOCUMENT_EVENT_TYPES],
-      handle: (event, session) => (WEBHOOK_EVENTS.has(event.type) ? this.route(event, session) : this.notify(event, session)),
+      handle: (event, session) => this.dispatch([event], session),
+      handleBatch: (events, session) => this.dispatch(events, session),
     };
+  }
+
+  /**
+   * A batch in log order. The routes of the batch's tenants are read once; the batch's own
+   * subscription changes update that table as they come, so each notification still sees the
+   * subscriptions as of its place in the log.
+   */
+  private async dispatch(events: RecordedEvent[], session: ReadModelSession): Promise<void> {
+    const routes = session.collection<Route>(ROUTES);
+    const tenants = [...new Set(events.filter((e) => !WEBHOOK_EVENTS.has(e.type)).map(tenantOf).filter((t): t is string => !!t))];
+    const table = new Map<string, Route>();
+    if (tenants.length > 0) {
+      const found = await routes.find({ filter: { op: 'in', field: 'tenant_id', values: tenants }, limit: 100_000 });
+      for (const route of found.items) table.set(route.id, route);
+    }
+    for (const event of events) {
+      if (!WEBHOOK_EVENTS.has(event.type)) {
+        await this.notify(event, table);
+        continue;
+      }
+      await this.route(event, session);
+      const id = (event.data as { webhook_id: string }).webhook_id;
+      const route = await routes.get(id);
+      if (route) table.set(id, route);
+      else table.delete(id);
+    }
   }
 
   private async route(event: RecordedEvent, session: ReadModelSession): Promise<void> {
@@ -90,13 +119,11 @@ export class WebhookDispatch {
     }
   }
 
-  private async notify(event: RecordedEvent, session: ReadModelSession): Promise<void> {
-    const domainEvent = toDomainEvent<DocumentEvent>(event);
-    const notification = documentNotification(domainEvent);
-    const tenantId = event.metadata.tenantId ?? ('tenant_id' in domainEvent.data ? domainEvent.data.tenant_id : undefined);
+  private async notify(event: RecordedEvent, table: ReadonlyMap<string, Route>): Promise<void> {
+    const notification = documentNotification(toDomainEvent<DocumentEvent>(event));
+    const tenantId = tenantOf(event);
     if (!notification || !tenantId) return;
-    const routes = await session.collection<Route>(ROUTES).find({ filter: { op: 'eq', field: 'tenant_id', value: tenantId }, limit: 1000 });
-    for (const route of routes.items.filter((r) => wantsKind(r, notification.kind))) {
+    for (const route of [...table.values()].filter((r) => r.tenant_id === tenantId && wantsKind(r, notification.kind))) {
       const deliveryId = derivedId('webhook', event.id, route.id);
       await handleCommand(this.store, webhookDeliveryDecider, webhookDeliveryStream(deliveryId), {
         type: 'ScheduleWebhookDelivery',

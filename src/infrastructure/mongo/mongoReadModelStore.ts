@@ -48,6 +48,12 @@ class MongoDocCollection<T extends object> implements Collection<T> {
     return stored ? stripKey<T>(stored) : null;
   }
 
+  async getMany(ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const stored = await this.collection.find({ _id: { $in: [...ids] } }, { session: this.session }).toArray();
+    return stored.map((d) => stripKey<T>(d));
+  }
+
   async upsert(id: string, doc: T): Promise<void> {
     // A JSON round trip gives documents exactly the shape the PostgreSQL adapter stores:
     // undefined fields dropped, dates as ISO strings, toJSON honoured.

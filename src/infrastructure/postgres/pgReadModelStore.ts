@@ -90,6 +90,12 @@ class PgCollection<T extends object> implements Collection<T> {
     return rows[0]?.doc ?? null;
   }
 
+  async getMany(ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query<{ doc: T }>(`SELECT doc FROM ${table(this.name)} WHERE id = ANY($1::text[])`, [ids]);
+    return rows.map((r) => r.doc);
+  }
+
   async upsert(id: string, doc: T): Promise<void> {
     await this.db.query(
       `INSERT INTO ${table(this.name)} (id, doc) VALUES ($1, $2::jsonb)
