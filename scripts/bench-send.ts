@@ -12,15 +12,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { pino } from 'pino';
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import pgClient from 'pg';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/infrastructure/config.js';
 import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
 import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
-import { Service } from '../src/service.js';
+import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
 import { invoiceWithLines } from './benchDocuments.js';
 
 const documents = Number(process.env.DOCUMENTS ?? 3000);
@@ -38,15 +37,36 @@ async function main() {
   const pg = await startEmbeddedPostgres({ dataDir, port: 54_800 + Math.floor(Math.random() * 90), logger: pino({ level: 'warn' }) });
   await ensureDatabase(pg.connectionString('postgres'), 'bench');
   const operatorKey = 'op_bench_send_key';
-  const unlimited = { rateLimitStandardPerMinute: 0, rateLimitPremiumPerMinute: 0, rateLimitAdminPerMinute: 0, rateLimitAdminPerHour: 0 };
-  const service = await Service.create({
-    config: { ...loadConfig(process.env), dataDir, operatorKey, smtpUrl, ...unlimited },
-    logger: pino({ level: 'warn' }),
-    databaseUrl: pg.connectionString('bench'),
+  // The service runs as `npm start` does, in a process of its own: the load generator and the
+  // measuring subscription below do not share its event loop.
+  const port = 18_000 + Math.floor(Math.random() * 1000);
+  const service = spawn(process.execPath, [fileURLToPath(new URL('../src/main.js', import.meta.url))], {
+    env: {
+      ...process.env,
+      DATABASE_URL: pg.connectionString('bench'),
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OPERATOR_KEY: operatorKey,
+      SMTP_URL: smtpUrl,
+      LOG_LEVEL: 'warn',
+      // Rate limits are for tenants' fair use, not for this measurement.
+      RATE_LIMIT_STANDARD_PER_MINUTE: '0',
+      RATE_LIMIT_PREMIUM_PER_MINUTE: '0',
+      RATE_LIMIT_ADMIN_PER_MINUTE: '0',
+      RATE_LIMIT_ADMIN_PER_HOUR: '0',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await service.start();
-  const server = await service.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const exited = new Promise((resolve) => service.once('exit', resolve));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if ((await fetch(`${base}/healthz`).catch(() => null))?.ok) break;
+    if (i > 600) throw new Error('the service did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const pool = new pgClient.Pool({ connectionString: pg.connectionString('bench'), max: 4 });
+  const events = new PgEventStore(pool, pg.connectionString('bench'));
   const call = async (method: string, route: string, key: string, payload?: unknown) =>
     (await fetch(`${base}${route}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: payload ? JSON.stringify(payload) : undefined })).json() as Promise<Record<string, any>>;
 
@@ -70,8 +90,8 @@ async function main() {
   const attemptMs: number[] = [];
   let allSent: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (allSent = resolve));
-  const head = await service.eventStore.headPosition();
-  const subscription = service.eventStore.subscribeToAll({
+  const head = await events.headPosition();
+  const subscription = events.subscribeToAll({
     after: head,
     onEvents: async (events) => {
       for (const e of events) {
@@ -137,7 +157,10 @@ async function main() {
       2,
     ),
   );
-  await service.stop();
+  service.kill('SIGTERM');
+  await exited;
+  await events.close();
+  await pool.end();
   await pg.stop();
   sink.send('stop');
   await rm(dataDir, { recursive: true, force: true });
