@@ -38,6 +38,7 @@ export class Service {
       accountQueries: this.resolve(TOKENS.AccountQueries),
       documents: this.resolve(TOKENS.DocumentCommands),
       documentQueries: this.resolve(TOKENS.DocumentQueries),
+      documentPdfs: this.resolve(TOKENS.DocumentPdfs),
       readYourWrites: async () => {
         await projections.catchUp(2000);
       },

@@ -20,6 +20,8 @@ import { listRoutes } from './routes/outbox.js';
 import { documentErrorToHttp, XML_TYPES } from './routes/xmlInput.js';
 import type { DocumentCommands } from '../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../application/documents/documentQueries.js';
+import type { DocumentPdfs } from '../application/documents/documentPdfs.js';
+import { documentPdfRoutes } from './routes/documentPdfs.js';
 
 export interface HttpDependencies {
   logger: Logger;
@@ -30,6 +32,7 @@ export interface HttpDependencies {
   accountQueries: AccountQueries;
   documents: DocumentCommands;
   documentQueries: DocumentQueries;
+  documentPdfs: DocumentPdfs;
   readYourWrites: () => Promise<void>;
   jsonBodyLimit: number;
   uploadBodyLimit: number;
@@ -64,7 +67,8 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   operatorRoutes(routes, deps.accounts);
   adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites);
   meRoutes(routes);
-  documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit);
+  documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit, deps.documentPdfs);
+  documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
   listRoutes(routes, deps.documentQueries, deps.readYourWrites);
   routes.add({

@@ -18,6 +18,9 @@ import { OperatorKey } from '../application/accounts/operatorKey.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
 import { validateAgainstSchema } from './xml/schemaValidator.js';
+import { DocumentPdfs } from '../application/documents/documentPdfs.js';
+import { PdfmakeRenderer } from './pdf/invoicePdf.js';
+import { PdfContentReader } from './pdf/pdfContentReader.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -33,6 +36,7 @@ export const TOKENS = {
   OperatorKey: Symbol('OperatorKey'),
   DocumentCommands: Symbol('DocumentCommands'),
   DocumentQueries: Symbol('DocumentQueries'),
+  DocumentPdfs: Symbol('DocumentPdfs'),
 } as const;
 
 export interface WiringOptions {
@@ -94,7 +98,9 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   });
   container.register(TOKENS.AccountCommands, { useValue: new AccountCommands(eventStore) });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
-  container.register(TOKENS.DocumentCommands, { useValue: new DocumentCommands(eventStore, validateAgainstSchema) });
+  const documentCommands = new DocumentCommands(eventStore, validateAgainstSchema);
+  container.register(TOKENS.DocumentCommands, { useValue: documentCommands });
+  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, new PdfmakeRenderer(), new PdfContentReader()) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels) });
   return container;
 }
