@@ -4,8 +4,11 @@ import type { DocumentCommands } from './documentCommands.js';
 import { DocumentRejected } from './documentCommands.js';
 import type { PdfReader, PdfRenderer } from './pdfPorts.js';
 import type { DocumentRecord } from '../../domain/document/documentAggregate.js';
-import { checkDocument } from '../../domain/document/documentCheck.js';
-import type { ValidationResultIssue } from '../../domain/document/documentCheck.js';
+import { checkDocument, issueFromRule } from '../../domain/document/documentCheck.js';
+import type { DocumentCheck, ValidationResultIssue } from '../../domain/document/documentCheck.js';
+import { completeDocument } from '../../domain/document/documentTotals.js';
+import { writeUbl } from '../../domain/document/ublWriter.js';
+import { validateUbl } from '../../domain/validation/index.js';
 import { fromDocumentJson } from '../../domain/document/documentJson.js';
 import type { Attachment, Document } from '../../domain/document/documentModel.js';
 import { embeddedDocumentOf } from '../../domain/document/embeddedDocument.js';
@@ -46,6 +49,18 @@ const pdfIssue = (ruleId: string, message: string): ValidationResultIssue => ({
 
 /** Attachment ids are fixed before the UBL is written, so that the UBL embedded in a PDF and the stored one agree. */
 const withIds = (attachments: Attachment[]): Attachment[] => attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() }));
+
+/**
+ * Structured data (UBL, CII) is an e-invoice already: it is held to the EN 16931 and Peppol rules
+ * with their tolerances, as POST /api/documents/ubl holds uploaded UBL, not to the minimum the JSON
+ * API asks of callers (category O documents, for one, carry no VAT numbers at all).
+ */
+function checkEmbedded(document: Document): DocumentCheck {
+  const { document: completed } = completeDocument(document, 'rules');
+  const ubl = writeUbl(completed);
+  const issues = validateUbl(ubl).map(issueFromRule);
+  return { document: completed, ubl, issues, isValid: !issues.some(isFatal) };
+}
 
 const pdfAttachment = (fileName: string, pdf: Buffer): Attachment => ({
   id: randomUUID(), file_name: fileName, file_type: 'application/pdf', file_size: pdf.length, file_data: pdf.toString('base64'), file_url: null,
@@ -116,7 +131,7 @@ export class DocumentPdfs {
     // The uploaded PDF stays with the draft (and goes into its UBL) as the human-readable original.
     const fileName = file.fileName && /\.pdf$/i.test(file.fileName) ? safeName(file.fileName) : `${baseNameOf(document)}.pdf`;
     document = { ...document, state: 'DRAFT', direction: 'OUTBOUND', attachments: [...withIds(document.attachments), pdfAttachment(fileName, file.bytes)] };
-    const check = checkDocument(document);
+    const check = embedded.found ? checkEmbedded(document) : checkDocument(document);
     // A compliant document is kept with every total computed; one that is not keeps what the PDF said.
     const kept = check.isValid ? check.document : document;
     const record = await this.documents.createDraft(tenantId, 'pdf', kept, check.ubl, `${baseNameOf(kept)}.xml`, metadata);
