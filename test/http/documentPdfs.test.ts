@@ -395,6 +395,27 @@ describe('PDF both ways (real app, real PostgreSQL)', function () {
     });
   });
 
+  describe('damaged files never cause a 500', () => {
+    it('answers every truncation and byte corruption of real PDFs with a result or a 4xx', async () => {
+      const statuses = new Set<number>();
+      for (const name of ['lo-en-invoice.pdf', 'facturx-en16931-de.pdf', 'embedded-ubl-lu.pdf']) {
+        const pdf = await pdfFixture(name);
+        for (let i = 1; i < 10; i++) {
+          const truncated = pdf.subarray(0, Math.floor((pdf.length * i) / 10));
+          const damaged = Buffer.from(pdf);
+          for (let j = 0; j < 12; j++) damaged[Math.floor((damaged.length * (j * 7 + i)) / 97) % damaged.length] = (i * 31 + j * 17) % 256;
+          for (const file of [truncated, damaged]) {
+            const res = await upload(file);
+            expect(res.status, `${name} ${i}: ${JSON.stringify(res.body).slice(0, 200)}`).to.be.oneOf([200, 400, 415, 422]);
+            statuses.add(res.status);
+          }
+        }
+      }
+      // Both outcomes occur: some damage is repaired (pdfjs is tolerant), some is refused.
+      expect([...statuses]).to.include.members([200, 400]);
+    });
+  });
+
   describe('wire compatibility with the public e-invoice-api client', () => {
     let server: Server;
     let client: EInvoice;

@@ -103,10 +103,19 @@ function embeddedFilesWithPdfLib(pdf: PDFDocument, max: number): EmbeddedFile[] 
 type PdfjsDocument = Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>;
 
 async function embeddedFilesWithPdfjs(doc: PdfjsDocument, max: number): Promise<EmbeddedFile[]> {
-  const attachments = ((await doc.getAttachments()) ?? {}) as Record<string, { filename: string; content: Uint8Array }>;
-  return Object.values(attachments)
-    .filter((a) => a.content.length <= max)
-    .map((a) => ({ fileName: a.filename, mimeType: null, content: Buffer.from(a.content) }));
+  let attachments: Record<string, { filename: string; content: Uint8Array | null }>;
+  try {
+    attachments = ((await doc.getAttachments()) ?? {}) as typeof attachments;
+  } catch {
+    // A damaged attachment tree: the pages may still be readable.
+    return [];
+  }
+  const files: EmbeddedFile[] = [];
+  for (const a of Object.values(attachments)) {
+    // A file specification whose stream is missing or damaged has no content.
+    if (a.content && a.content.length <= max) files.push({ fileName: a.filename, mimeType: null, content: Buffer.from(a.content) });
+  }
+  return files;
 }
 
 interface PdfjsTextItem {
@@ -162,12 +171,12 @@ export class PdfContentReader implements PdfReader {
       let encrypted = false;
       let embeddedFiles: EmbeddedFile[] | null = null;
       try {
-        const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+        const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true });
         encrypted = pdf.isEncrypted;
         // pdf-lib does not decrypt: encrypted files (openable without a password) are read by pdfjs.
         if (!encrypted) embeddedFiles = embeddedFilesWithPdfLib(pdf, this.limits.maxEmbeddedBytes);
       } catch {
-        // pdf-lib is stricter than pdfjs; pdfjs repaired the file, so it reads the attachments too.
+        // pdf-lib is stricter than pdfjs (and told to throw rather than log): pdfjs repaired the file, so it reads the attachments.
       }
       embeddedFiles ??= await embeddedFilesWithPdfjs(doc, this.limits.maxEmbeddedBytes);
 

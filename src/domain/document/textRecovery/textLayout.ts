@@ -42,7 +42,10 @@ const CELL_GAP = 0.8;
 /** Baselines closer than this many font sizes are one row. */
 const SAME_ROW = 0.35;
 
-const clean = (s: string): string => s.replace(/[\u00a0\u2007\u202f]/g, ' ').replace(/\s+/g, ' ');
+// Damaged or oddly encoded fonts yield control characters and replacement marks: they are not
+// text anyone printed (and PostgreSQL refuses \u0000 in JSON).
+const clean = (s: string): string =>
+  s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffd\ufffe\uffff]/g, '').replace(/[\u00a0\u2007\u202f]/g, ' ').replace(/\s+/g, ' ');
 
 /** Groups a page's runs into rows (top to bottom) of cells (left to right). */
 export function rowsOf(page: TextPage, pageIndex: number): Row[] {
