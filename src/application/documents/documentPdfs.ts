@@ -106,8 +106,12 @@ export class DocumentPdfs {
     hints: TextHints,
     metadata: EventMetadata,
   ): Promise<PdfCreation> {
-    const content = await this.reader.read(file.bytes);
-    const embedded = embeddedDocumentOf(content.embeddedFiles);
+    let embedded: ReturnType<typeof embeddedDocumentOf> = { found: null, problems: [] };
+    // The text layer is only read when there is no structured data to read instead.
+    const content = await this.reader.read(file.bytes, (files) => {
+      embedded = embeddedDocumentOf(files);
+      return embedded.found === null;
+    });
     const extraction: Extraction = { method: 'none', embedded_file: null, pages: content.pageCount, warnings: [...embedded.problems] };
     let document: Document;
     if (embedded.found) {

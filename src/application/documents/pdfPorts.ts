@@ -17,6 +17,7 @@ export interface PdfRenderer {
 export interface PdfContent {
   pageCount: number;
   embeddedFiles: EmbeddedFile[];
+  /** Empty when the text was not wanted. */
   pages: TextPage[];
   /** Whether the file was encrypted (readable without a password, e.g. only restricted from editing). */
   encrypted: boolean;
@@ -35,7 +36,10 @@ export class PdfUnreadable extends Error {
   }
 }
 
-/** Opens a PDF: embedded files and the text layer. Throws PdfUnreadable. */
+/**
+ * Opens a PDF: embedded files, then (when `wantText` says so, given those files) the text layer,
+ * which is the slow part. Throws PdfUnreadable.
+ */
 export interface PdfReader {
-  read(bytes: Buffer): Promise<PdfContent>;
+  read(bytes: Buffer, wantText?: (embeddedFiles: EmbeddedFile[]) => boolean): Promise<PdfContent>;
 }

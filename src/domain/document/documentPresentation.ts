@@ -162,7 +162,7 @@ export const UNIT_NAMES: Readonly<Record<string, string>> = {
   KMT: 'km',
   KGM: 'kg',
   TNE: 't',
-  LTR: 'l',
+  LTR: 'L',
   KWH: 'kWh',
   SET: 'set',
   PR: 'pair',
@@ -252,11 +252,11 @@ export const presentDocument = (input: Document): PresentedDocument => {
     fact(LABELS.servicePeriod, `${d.service_start_date ?? '…'} to ${d.service_end_date ?? '…'}`);
   }
 
-  const subtitle = credit && nonEmpty(d.purchase_order)
-    ? `Corrects invoice ${d.purchase_order}`
-    : isSelfBilling(d.document_type)
-      ? 'Issued by the buyer on behalf of the seller (self-billing).'
-      : null;
+  const subtitles = [
+    credit && nonEmpty(d.purchase_order) ? `Corrects invoice ${d.purchase_order}` : null,
+    isSelfBilling(d.document_type) ? 'Issued by the buyer on behalf of the seller (self-billing)' : null,
+  ].filter(nonEmpty);
+  const subtitle = subtitles.length > 0 ? subtitles.join('\n') : null;
 
   const otherAddresses: PresentedAddress[] = [];
   const other = (heading: string, address: string | null, recipient: string | null) => {

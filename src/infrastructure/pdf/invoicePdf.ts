@@ -156,6 +156,9 @@ function totalsTable(p: PresentedDocument): Content {
 }
 
 function vatTable(p: PresentedDocument): Content {
+  // The exemption reason column only when a category has one (exempt, reverse charge, export, ...).
+  const reasons = p.vat.some((v) => v.reason !== '');
+  const headings: Array<[string, 'left' | 'right']> = [['VAT category', 'left'], ['Rate', 'right'], ['Taxable amount', 'right'], ['VAT amount', 'right']];
   return {
     stack: [
       {
@@ -163,7 +166,7 @@ function vatTable(p: PresentedDocument): Content {
           headerRows: 1,
           widths: ['auto', 'auto', 'auto', 'auto', '*'],
           body: [
-            header([['VAT category', 'left'], ['Rate', 'right'], ['Taxable amount', 'right'], ['VAT amount', 'right'], ['Exemption reason', 'left']]),
+            header(reasons ? [...headings, ['Exemption reason', 'left']] : [...headings, ['', 'left']]),
             ...p.vat.map((v): TableCell[] => [
               { text: v.category, noWrap: true },
               { text: v.rate, alignment: 'right' },
@@ -181,17 +184,18 @@ function vatTable(p: PresentedDocument): Content {
   };
 }
 
-function paymentAndNotes(p: PresentedDocument): Content[] {
+/** Notes (a credit note's reason) first, then how to pay. */
+function notesAndPayment(p: PresentedDocument): Content[] {
   const out: Content[] = [];
+  for (const n of p.notes) {
+    out.push({ stack: [small(n.label.toUpperCase(), { bold: true, characterSpacing: 0.6, margin: [0, 0, 0, 2] }), { text: n.value }], margin: [0, 12, 0, 0] });
+  }
   if (p.payment.length > 0) {
     out.push({
       stack: [small('PAYMENT', { bold: true, characterSpacing: 0.6, margin: [0, 0, 0, 2] }), keyValueTable(p.payment, 110)],
       margin: [0, 12, 0, 0],
       unbreakable: true,
     });
-  }
-  for (const n of p.notes) {
-    out.push({ stack: [small(n.label.toUpperCase(), { bold: true, characterSpacing: 0.6, margin: [0, 0, 0, 2] }), { text: n.value }], margin: [0, 10, 0, 0] });
   }
   return out;
 }
@@ -258,7 +262,7 @@ export function invoiceDefinition(p: PresentedDocument, embed: EmbeddedFile[] = 
       ...allowancesChargesTable(p),
       totalsTable(p),
       vatTable(p),
-      ...paymentAndNotes(p),
+      ...notesAndPayment(p),
     ],
   };
 }

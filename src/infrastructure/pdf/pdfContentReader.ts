@@ -146,7 +146,7 @@ const nameOf = (error: unknown): string => (error as { name?: string })?.name ??
 export class PdfContentReader implements PdfReader {
   constructor(private readonly limits: PdfReaderLimits = DEFAULT_PDF_READER_LIMITS) {}
 
-  async read(bytes: Buffer): Promise<PdfContent> {
+  async read(bytes: Buffer, wantText: (embeddedFiles: EmbeddedFile[]) => boolean = () => true): Promise<PdfContent> {
     const start = bytes.subarray(0, 1024).indexOf(PDF_HEADER);
     if (start < 0) throw new PdfUnreadable('not_pdf', 'The file is not a PDF (it does not start with %PDF-)');
 
@@ -181,7 +181,7 @@ export class PdfContentReader implements PdfReader {
       embeddedFiles ??= await embeddedFilesWithPdfjs(doc, this.limits.maxEmbeddedBytes);
 
       const pages: TextPage[] = [];
-      const count = Math.min(doc.numPages, this.limits.maxPages);
+      const count = wantText(embeddedFiles) ? Math.min(doc.numPages, this.limits.maxPages) : 0;
       for (let n = 1; n <= count; n++) pages.push(await pageText(doc, n));
       return { pageCount: doc.numPages, embeddedFiles, pages, encrypted };
     } catch (error) {
