@@ -9,6 +9,7 @@ import type { TextItem, TextPage } from '../../../src/domain/document/textRecove
 import { checkVatDigits } from '../../../src/domain/document/vatCheckDigits.js';
 import { amountText, groupThousands, ibanText, priceText } from '../../../src/domain/document/documentPresentation.js';
 import { Dec } from '../../../src/domain/document/money.js';
+import { completeDocument } from '../../../src/domain/document/documentTotals.js';
 
 const num = (raw: string, sep: '.' | ',') => parseNumber(raw, sep)?.toFixed() ?? null;
 
@@ -167,6 +168,25 @@ describe('Text recovery: layout', () => {
     expect(items.map((i) => [i.description, i.quantity?.toFixed(), i.unit_price?.toFixed(2), i.tax_rate?.toFixed(), i.amount?.toFixed(2)])).to.deep.equal([
       ['Reliure d’art, cuir pleine peau', '3', '420.00', '20', '1260.00'],
     ]);
+  });
+
+  it('reads discount and shipping lines printed among the totals as document allowances and charges', () => {
+    const r = recoverFromText([page([
+      [100, [40, 'Description'], [300, 'Qty'], [380, 'Price'], [470, 'Amount']],
+      [118, [40, 'Garden chairs'], [310, '4'], [380, '50.00'], [470, '200.00']],
+      [150, [300, 'Subtotal'], [470, '205.00']],
+      [162, [300, 'Discount 5%'], [470, '-10.00']],
+      [174, [300, 'Shipping'], [470, '15.00']],
+      [186, [300, 'VAT 21%'], [470, '43.05']],
+      [198, [300, 'Total'], [470, '248.05']],
+    ])], { vendorTaxId: null, customerTaxId: null }).document;
+    expect(r.allowances.map((a) => [a.reason, a.amount!.toFixed(2)])).to.deep.equal([['Discount 5%', '10.00']]);
+    expect(r.charges.map((a) => [a.reason, a.amount!.toFixed(2)])).to.deep.equal([['Shipping', '15.00']]);
+    expect([r.subtotal!.toFixed(2), r.total_tax!.toFixed(2), r.invoice_total!.toFixed(2)]).to.deep.equal(['205.00', '43.05', '248.05']);
+    // The only rate printed applies to the line, whose table has no VAT column.
+    expect(r.items.map((i) => [i.quantity!.toFixed(), i.unit_price!.toFixed(2), i.tax_rate!.toFixed()])).to.deep.equal([['4', '50.00', '21']]);
+    const completed = completeDocument(r, 'strict');
+    expect(completed.problems).to.deep.equal([]);
   });
 
   it('answers a page without text (a scan) with hasText false, and invents nothing', () => {
