@@ -45,6 +45,7 @@ export class Service {
       inbox: this.resolve(TOKENS.InboxCommands),
       webhooks: this.resolve(TOKENS.WebhookCommands),
       peppol: peppolServices(container),
+      documentPdfs: this.resolve(TOKENS.DocumentPdfs),
       readYourWrites: async () => {
         await projections.catchUp(2000);
       },

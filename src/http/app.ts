@@ -31,6 +31,8 @@ import type { PeppolServices } from '../infrastructure/peppol/peppolWiring.js';
 import { peppolAdminRoutes } from './routes/peppolAdmin.js';
 import { lookupRoutes } from './routes/lookup.js';
 import { smpRoutes } from './routes/smp.js';
+import type { DocumentPdfs } from '../application/documents/documentPdfs.js';
+import { documentPdfRoutes } from './routes/documentPdfs.js';
 
 export interface HttpDependencies {
   logger: Logger;
@@ -46,6 +48,7 @@ export interface HttpDependencies {
   inbox: InboxCommands;
   webhooks: WebhookCommands;
   peppol: Pick<PeppolServices, 'registrations' | 'smp' | 'lookup' | 'search'>;
+  documentPdfs: DocumentPdfs;
   readYourWrites: () => Promise<void>;
   jsonBodyLimit: number;
   uploadBodyLimit: number;
@@ -86,7 +89,8 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   // The SMP's participant routes match only `iso6523-actorid-upis::…` segments, so they shadow nothing.
   smpRoutes(routes, deps.peppol.smp);
   meRoutes(routes);
-  documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit);
+  documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit, deps.documentPdfs);
+  documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
   listRoutes(routes, deps.documentQueries, deps.readYourWrites);
   sendingRoutes(routes, deps.sending, deps.documentHistory);

@@ -31,6 +31,9 @@ import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { HttpWebhookClient } from './webhooks/httpWebhookClient.js';
 import { failpoint } from './failpoints.js';
 import { wirePeppol } from './peppol/peppolWiring.js';
+import { DocumentPdfs } from '../application/documents/documentPdfs.js';
+import { PdfmakeRenderer } from './pdf/invoicePdf.js';
+import { PdfContentReader } from './pdf/pdfContentReader.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -51,6 +54,7 @@ export const TOKENS = {
   InboxCommands: Symbol('InboxCommands'),
   EmailTransport: Symbol('EmailTransport'),
   WebhookCommands: Symbol('WebhookCommands'),
+  DocumentPdfs: Symbol('DocumentPdfs'),
 } as const;
 
 export interface WiringOptions {
@@ -150,7 +154,9 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   const accounts = new AccountCommands(eventStore);
   container.register(TOKENS.AccountCommands, { useValue: accounts });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
-  container.register(TOKENS.DocumentCommands, { useValue: new DocumentCommands(eventStore, validateAgainstSchema) });
+  const documentCommands = new DocumentCommands(eventStore, validateAgainstSchema);
+  container.register(TOKENS.DocumentCommands, { useValue: documentCommands });
+  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, new PdfmakeRenderer(), new PdfContentReader()) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels) });
   // Peppol registration, SMP, lookup and SML (tokens in PEPPOL_TOKENS).
   wirePeppol(container, config.peppol, { eventStore, readModels, accounts, logger });

@@ -5,6 +5,7 @@ import { documentDecider, documentStream, type DocumentRecord, type TransportKin
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
 import { invalid, notFound } from '../../domain/errors.js';
+import { validateUbl } from '../../domain/validation/index.js';
 
 /** The send call's optional query: identifiers that override the document's, and the client's `email`. */
 export interface SendOptions {
@@ -84,6 +85,18 @@ export function routeOf(tenant: Tenant, document: DocumentRecord, options: SendO
   return { transport: 'peppol', sender_peppol_id: sender, receiver_peppol_id: receiver, email: null };
 }
 
+/**
+ * Documents created from JSON or UBL passed validation to exist at all; a draft read from a PDF
+ * keeps what was found even when it does not validate, so it is checked again before it leaves.
+ */
+function requireValidUbl(document: DocumentRecord): void {
+  if (document.source !== 'pdf') return;
+  const fatal = validateUbl(document.ubl).filter((issue) => issue.flag === 'fatal');
+  if (fatal.length === 0) return;
+  const rules = fatal.slice(0, 5).map((i) => `[${i.rule_id}] ${i.message}`).join('; ');
+  throw invalid(`The document does not pass validation and cannot be sent; complete it first: ${rules}${fatal.length > 5 ? ` (and ${fatal.length - 5} more)` : ''}`, ['document', 'ubl']);
+}
+
 /** `POST /api/documents/{id}/send`: DRAFT or FAILED → TRANSIT; the delivery process manager takes it from there. */
 export class SendDocument {
   constructor(private readonly store: EventStore) {}
@@ -97,6 +110,7 @@ export class SendDocument {
       documentStream(documentId),
       (document) => {
         if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
+        requireValidUbl(document);
         const route = routeOf(tenant, document, options);
         return { type: 'RequestSend' as const, data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now: new Date().toISOString() } };
       },

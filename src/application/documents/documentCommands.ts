@@ -105,6 +105,14 @@ export class DocumentCommands {
     return this.create(tenantId, 'ubl', doc, xml, fileName ?? fileNameOf(doc), metadata);
   }
 
+  /**
+   * Records a document whose content another path produced and checked (e.g. read from a PDF):
+   * a DRAFT that may still be incomplete; the caller reports its validation.
+   */
+  async createDraft(tenantId: string, source: DocumentSource, doc: Document, ubl: string, fileName: string, metadata: EventMetadata): Promise<DocumentRecord> {
+    return this.create(tenantId, source, { ...doc, state: 'DRAFT' }, ubl, fileName, metadata);
+  }
+
   private async create(tenantId: string, source: DocumentSource, doc: Document, ubl: string, fileName: string, metadata: EventMetadata) {
     const documentId = randomUUID();
     const result = await handleCommand(this.store, documentDecider, documentStream(documentId), {

@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import type { DocumentCommands } from '../../application/documents/documentCommands.js';
 import { sha256 } from '../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../application/documents/documentQueries.js';
+import type { DocumentPdfs } from '../../application/documents/documentPdfs.js';
 import { decodeDocumentInput } from '../../domain/document/documentInput.js';
 import { documentResponse } from '../../projections/documentView.js';
 import { tenantOf } from '../auth.js';
@@ -23,6 +24,7 @@ export function documentRoutes(
   queries: DocumentQueries,
   readYourWrites: () => Promise<void>,
   uploadLimit: number,
+  pdfs: DocumentPdfs,
 ): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
 
@@ -33,12 +35,14 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     query: CreateQuery,
-    responses: { 200: 'The created document (state DRAFT)', 422: 'Invalid or not compliant' },
+    responses: { 200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL', 422: 'Invalid or not compliant' },
     handler: async (req, res) => {
-      decode(CreateQuery, req.query, 'query');
+      const query = decode(CreateQuery, req.query, 'query');
       const decoded = decodeDocumentInput(req.body);
       if (!decoded.ok) throw new HttpError(422, decoded.errors);
-      const record = await documents.createFromJson(tenantOf(res).tenantId, decoded.value, commandMetadata(req, res));
+      // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.
+      const input = query.construct_pdf === 'true' ? await pdfs.withRenderedPdf(decoded.value) : decoded.value;
+      const record = await documents.createFromJson(tenantOf(res).tenantId, input, commandMetadata(req, res));
       res.json(documentResponse(record));
     },
   });

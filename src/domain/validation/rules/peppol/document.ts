@@ -26,17 +26,27 @@ const R = {
 };
 
 const CUSTOMIZATION_PREFIX = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
+/**
+ * Peppol BIS Self-Billing 3.0 applies these same rules with its own specification and process
+ * identifiers in R004 and R007: a document that declares self-billing is held to those.
+ */
+const SELFBILLING_CUSTOMIZATION_PREFIX = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:selfbilling:3.0';
+const SELFBILLING_PROFILE_RE = /urn:fdc:peppol.eu:2017:poacc:selfbilling:([0-9]{2}):1.0/;
 
 export function documentRules(ctx: Ctx): void {
   const { root } = ctx;
   ctx.check(R.R001, root, has(root, 'cbc:ProfileID'));
   ctx.check(R.R002, root, kids(root, 'cbc:Note').length <= 1 || (sellerCountry(ctx) === 'DE' && buyerCountry(ctx) === 'DE'));
   ctx.check(R.R003, root, has(root, 'cbc:BuyerReference') || has(root, 'cac:OrderReference/cbc:ID'));
-  for (const c of kids(root, 'cbc:CustomizationID')) ctx.check(R.R004, c, normSpace(str(c)).startsWith(CUSTOMIZATION_PREFIX));
+  const customizations = kids(root, 'cbc:CustomizationID').map((c) => normSpace(str(c)));
+  const selfBilling = customizations.length > 0 && customizations.every((c) => c.startsWith(SELFBILLING_CUSTOMIZATION_PREFIX));
+  const customizationPrefix = selfBilling ? SELFBILLING_CUSTOMIZATION_PREFIX : CUSTOMIZATION_PREFIX;
+  const profilePattern = selfBilling ? SELFBILLING_PROFILE_RE : PROFILE_LOOSE_RE;
+  for (const c of kids(root, 'cbc:CustomizationID')) ctx.check(R.R004, c, normSpace(str(c)).startsWith(customizationPrefix));
   const docCur = kids(root, 'cbc:DocumentCurrencyCode').map((n) => normSpace(n.text));
   for (const t of kids(root, 'cbc:TaxCurrencyCode')) ctx.check(R.R005, t, !docCur.includes(normSpace(t.text)));
   // R007 is evaluated on the document: a missing ProfileID also fails it (the profile is then 'Unknown').
-  ctx.check(R.R007, root, kids(root, 'cbc:ProfileID').some((p) => PROFILE_LOOSE_RE.test(normSpace(str(p)))));
+  ctx.check(R.R007, root, kids(root, 'cbc:ProfileID').some((p) => profilePattern.test(normSpace(str(p)))));
 
   for (const el of ctx.elements()) if (el.children.length === 0 && normSpace(el.text) === '') ctx.fail(R.R008, el);
 

@@ -1,0 +1,111 @@
+import * as t from 'io-ts';
+import type { DocumentCommands } from '../../application/documents/documentCommands.js';
+import type { DocumentPdfs, PdfCreation } from '../../application/documents/documentPdfs.js';
+import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
+import type { PdfUnreadableReason } from '../../application/documents/pdfPorts.js';
+import { toResponse } from '../../domain/document/documentModel.js';
+import { vatIdentifierOf } from '../../domain/document/partyIdentifiers.js';
+import { vatNumberProblem } from '../../domain/document/vatNumber.js';
+import { assertNever } from '../../domain/decider.js';
+import { documentResponse } from '../../projections/documentView.js';
+import { tenantOf } from '../auth.js';
+import { decode } from '../codecs.js';
+import { HttpError } from '../errors.js';
+import type { FieldProblem } from '../errors.js';
+import { commandMetadata } from '../requestContext.js';
+import type { RouteRegistry } from '../routeRegistry.js';
+import { uploadedFile } from '../uploads.js';
+
+const PdfQuery = t.partial({ vendor_tax_id: t.string, customer_tax_id: t.string });
+const NO_RAW_BODY = /^$/;
+
+/** A VAT-number hint (VAT form, or a 0208/99xx participant id that implies one); 422 when it is neither. */
+function hintOf(value: string | undefined, name: string, problems: FieldProblem[]): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  const vat = vatIdentifierOf(value.trim());
+  const problem = vat ? vatNumberProblem(vat) : 'not a VAT number';
+  if (problem) {
+    problems.push({ loc: ['query', name], msg: `${name}: ${problem}`, type: 'value_error' });
+    return null;
+  }
+  return vat;
+}
+
+const statusOf = (reason: PdfUnreadableReason): number => {
+  switch (reason) {
+    case 'not_pdf':
+      return 415;
+    case 'encrypted':
+      return 422;
+    case 'corrupt':
+      return 400;
+    case 'too_large':
+      return 413;
+    default:
+      return assertNever(reason);
+  }
+};
+
+/** The PDF creation result: the Document, success, ubl_document, and what was missing or read. */
+function creationResponse(result: PdfCreation): Record<string, unknown> {
+  const document = result.record ? documentResponse(result.record) : toResponse(result.document);
+  return {
+    ...document,
+    success: result.success,
+    ubl_document: result.ubl,
+    issues: result.issues,
+    extraction: result.extraction,
+  };
+}
+
+/** PDF both ways: a document rendered as PDF, and a draft created from an uploaded PDF. */
+export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentCommands, pdfs: DocumentPdfs, uploadLimit: number): void {
+  routes.add({
+    method: 'post',
+    path: '/api/documents/pdf',
+    summary:
+      'Create a DRAFT from a PDF (multipart field "file"): its embedded UBL or Factur-X/ZUGFeRD CII when it has one, else its text. ' +
+      'success and ubl_document only when the result passes validation; issues say what is missing',
+    tag: 'documents',
+    auth: 'tenant',
+    query: PdfQuery,
+    responses: {
+      200: 'The PDF creation result (a draft is recorded when anything was found: id is set)',
+      400: 'Damaged PDF',
+      413: 'Too large',
+      415: 'Not a PDF',
+      422: 'Encrypted PDF, bad hints or no file',
+    },
+    handler: async (req, res) => {
+      const query = decode(PdfQuery, req.query, 'query');
+      const problems: FieldProblem[] = [];
+      const hints = { vendorTaxId: hintOf(query.vendor_tax_id, 'vendor_tax_id', problems), customerTaxId: hintOf(query.customer_tax_id, 'customer_tax_id', problems) };
+      if (problems.length > 0) throw new HttpError(422, problems);
+      if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
+        throw new HttpError(415, 'Send the PDF as multipart/form-data, in the field "file"');
+      }
+      const file = await uploadedFile(req, res, uploadLimit, NO_RAW_BODY);
+      try {
+        const result = await pdfs.createFromPdf(tenantOf(res).tenantId, { bytes: file.buffer, fileName: file.fileName }, hints, commandMetadata(req, res));
+        res.json(creationResponse(result));
+      } catch (error) {
+        if (error instanceof PdfUnreadable) throw new HttpError(statusOf(error.reason), error.message);
+        throw error;
+      }
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/documents/:documentId/pdf',
+    summary: 'The document rendered as a PDF (A4, with its UBL embedded), for any document of the tenant, received ones too',
+    tag: 'documents',
+    auth: 'tenant',
+    responses: { 200: 'application/pdf', 404: 'Not found' },
+    handler: async (req, res) => {
+      const record = await documents.get(tenantOf(res).tenantId, String(req.params.documentId));
+      const { fileName, pdf } = await pdfs.render(record);
+      res.type('application/pdf').setHeader('Content-Disposition', `inline; filename="${fileName}"`);
+      res.send(pdf);
+    },
+  });
+}
