@@ -13,7 +13,8 @@ export interface CommandResult<State, E> {
   position: bigint | null;
 }
 
-const MAX_ATTEMPTS = 20;
+/** How many times a command is decided again after losing a race for its stream. */
+const MAX_CONFLICT_RETRIES = 20;
 
 /**
  * Load the stream, decide, append with the revision the decision was based on. When another
@@ -45,7 +46,7 @@ export async function handleCommand<State, Command, E extends Event>(
       );
       return { state: newEvents.reduce(decider.evolve, state), newEvents, position: result.lastGlobalPosition };
     } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       recorded = undefined;
       // Back off a little, with jitter, so that many contending writers spread out.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));

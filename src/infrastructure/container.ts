@@ -107,6 +107,12 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     logger,
     lockLifetimeMs: config.jobLockLifetimeMs,
     maxConcurrency: config.deliveryConcurrency + config.webhookConcurrency,
+    // Scheduling looks a unique key up among all jobs kept so far: index it (PostgreSQL profile).
+    afterReady: config.mongodbUrl
+      ? undefined
+      : async () => {
+          await pool.query(`CREATE INDEX IF NOT EXISTS agenda_jobs_unique_key ON agenda_jobs (name, (data->>'unique_key'))`);
+        },
     ...options.jobs,
   });
   const operatorKey = await OperatorKey.load(config.operatorKey, config.dataDir, (key, file) => {

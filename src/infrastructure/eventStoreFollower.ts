@@ -44,6 +44,8 @@ export function followAll(
       }
     }
   })().catch((error: unknown) => {
+    // A failed follower is done: it stops listening, and its owner decides whether to start anew.
+    unlisten();
     if (!stopped) options.onError?.(error);
   });
 

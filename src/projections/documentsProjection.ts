@@ -3,7 +3,7 @@ import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
 import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/documentAggregate.js';
 import { documentResponse, type DocumentView } from './documentView.js';
-import { isNewer, type Projection } from './projection.js';
+import type { Projection } from './projection.js';
 
 export const DOCUMENTS = 'documents';
 

@@ -65,7 +65,7 @@ export class ProjectionRunner {
   }
 
   private followTogether(shared: Progress[]): void {
-    if (shared.length === 0) return;
+    if (!this.running || shared.length === 0) return;
     const from = shared.reduce((min, p) => (p.position < min ? p.position : min), shared[0]!.position);
     const subscription = this.events.subscribeToAll({
       after: from,

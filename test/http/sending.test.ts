@@ -14,6 +14,8 @@ import { RETRY_DELAYS_MINUTES } from '../../src/domain/document/deliverySchedule
 const invoice = () => structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>;
 /** The fixture's buyer (BE0451234595) as a Peppol participant. */
 const BUYER_ID = '0208:0451234595';
+/** The fixture's seller (BE0403013026): live senders send as their own Peppol identifier. */
+const SELLER_ID = '0208:0403013026';
 /** One schedule minute lasts this many ms here: the whole schedule takes under 5 s. */
 const UNIT_MS = 5;
 
@@ -139,7 +141,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       const seller = await createTenant(t, adminKey);
       await setTestMode(seller.id, null);
       const doc = await createDocument(seller.key);
-      const live = await createTenant(t, adminKey);
+      const live = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       const liveDoc = await createDocument(live.key);
       const res = await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key));
       expect(res.status).to.equal(422);
@@ -155,7 +157,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
 
   describe('Peppol', () => {
     it('delivers to a tenant of this instance: the document lands in its inbox as RECEIVED', async () => {
-      const seller = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       const doc = await createDocument(seller.key, { ...invoice(), invoice_id: 'INTERNAL-1' });
       const sent = await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key));
       expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
@@ -183,7 +185,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
     });
 
     it('accept and reject reach the sender as an Invoice Response; answering twice is a 409', async () => {
-      const seller = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       const first = await createDocument(seller.key, { ...invoice(), invoice_id: 'ANSWER-1' });
       const second = await createDocument(seller.key, { ...invoice(), invoice_id: 'ANSWER-2' });
       for (const d of [first, second]) expect((await t.http.post(`/api/documents/${d.id}/send`).set(bearer(seller.key))).status).to.equal(200);
@@ -225,7 +227,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
     });
 
     it('walks the whole retry schedule for an unknown receiver, then FAILED; a manual send starts afresh', async () => {
-      const seller = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       const body = { ...invoice(), customer_peppol_id: '0208:0202239951' };
       const doc = await createDocument(seller.key, body);
       expect((await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key))).status).to.equal(200);
@@ -263,8 +265,8 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
     });
 
     it('refuses documents that cannot be sent, with clear statuses, and records nothing', async () => {
-      const seller = await createTenant(t, adminKey);
-      const other = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
+      const other = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       const doc = await createDocument(seller.key);
       const before = await eventCount(seller.key, doc.id);
 
@@ -274,6 +276,16 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       const badScheme = await t.http.post(`/api/documents/${doc.id}/send?receiver_peppol_scheme=xx&receiver_peppol_id=1`).set(bearer(seller.key));
       expect(badScheme.status).to.equal(422);
       expect(badScheme.body.detail[0].msg).to.match(/Unknown Peppol identifier scheme/);
+      // A tenant sends as itself: never as another participant, and not without an identifier.
+      const forged = await t.http.post(`/api/documents/${doc.id}/send?sender_peppol_scheme=0208&sender_peppol_id=0451234595`).set(bearer(seller.key));
+      expect(forged.status).to.equal(422);
+      expect(forged.body.detail[0]).to.deep.include({ loc: ['query', 'sender_peppol_id'] });
+      expect(forged.body.detail[0].msg).to.match(/not a Peppol identifier of this account/);
+      const anonymous = await createTenant(t, adminKey);
+      const anonymousDoc = await createDocument(anonymous.key);
+      const noSender = await t.http.post(`/api/documents/${anonymousDoc.id}/send`).set(bearer(anonymous.key));
+      expect(noSender.status).to.equal(422);
+      expect(noSender.body.detail[0].loc).to.deep.equal(['query', 'sender_peppol_id']);
       const badOverride = await t.http.post(`/api/documents/${doc.id}/send?receiver_peppol_scheme=0208&receiver_peppol_id=0451234590`).set(bearer(seller.key));
       expect(badOverride.status).to.equal(422);
       expect(badOverride.body.detail[0].msg).to.match(/mod-97/);

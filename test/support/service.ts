@@ -68,8 +68,9 @@ export async function createTenant(
   t: TestService,
   adminKey: string,
   name = `tenant-${randomBytes(4).toString('hex')}`,
+  profile: { peppol_ids?: string[]; company_tax_id?: string } = {},
 ): Promise<{ id: string; key: string; keyId: string }> {
-  const tenant = await t.http.post('/api/admin/tenants').set(bearer(adminKey)).send({ name });
+  const tenant = await t.http.post('/api/admin/tenants').set(bearer(adminKey)).send({ name, ...profile });
   expect(tenant.status, JSON.stringify(tenant.body)).to.equal(201);
   const key = await t.http.post(`/api/admin/tenants/${tenant.body.id}/api-keys`).set(bearer(adminKey)).send({ name: 'app' });
   expect(key.status, JSON.stringify(key.body)).to.equal(201);

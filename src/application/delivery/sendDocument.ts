@@ -63,18 +63,18 @@ const documentParty = (peppolId: string | null, taxId: string | null, companyId:
  */
 export function routeOf(tenant: Tenant, document: DocumentRecord, options: SendOptions): Route {
   const d = document.document;
-  const sender =
-    overridden(options.sender_peppol_scheme, options.sender_peppol_id, 'sender') ??
-    tenant.peppol_ids[0] ??
-    documentParty(d.vendor_peppol_id, d.vendor_tax_id, d.vendor_company_id);
   const receiver = overridden(options.receiver_peppol_scheme, options.receiver_peppol_id, 'receiver') ?? documentParty(d.customer_peppol_id, d.customer_tax_id, d.customer_company_id);
+  const sender = senderOf(tenant, overridden(options.sender_peppol_scheme, options.sender_peppol_id, 'sender'));
   if (tenant.test_mode) {
     const email = options.email ?? tenant.test_mode_email;
     if (!email) throw invalid('Test mode is on but no e-mail address is configured for it: ask the operator to set one, or pass email', ['query', 'email']);
-    return { transport: 'email', sender_peppol_id: sender, receiver_peppol_id: receiver, email };
+    return { transport: 'email', sender_peppol_id: sender ?? documentParty(d.vendor_peppol_id, d.vendor_tax_id, d.vendor_company_id), receiver_peppol_id: receiver, email };
   }
   if (options.email !== undefined) {
     throw invalid('E-mail delivery is only available in test mode; this account sends over Peppol', ['query', 'email']);
+  }
+  if (!sender) {
+    throw invalid('This account has no Peppol identifier to send from: its administrator sets the tenant\'s peppol_ids (and registers it)', ['query', 'sender_peppol_id']);
   }
   if (!receiver) {
     throw invalid(
@@ -83,6 +83,21 @@ export function routeOf(tenant: Tenant, document: DocumentRecord, options: SendO
     );
   }
   return { transport: 'peppol', sender_peppol_id: sender, receiver_peppol_id: receiver, email: null };
+}
+
+/**
+ * A tenant sends as itself: its registered Peppol identifier, else the one its administrator
+ * set. An override may choose among the tenant's own identifiers but never name someone else's,
+ * because receivers (and their Invoice Responses) take the sender at its word.
+ */
+function senderOf(tenant: Tenant, override: string | null): string | null {
+  const own = [tenant.peppol_registration?.peppol_id, ...tenant.peppol_ids].filter((id): id is string => !!id);
+  const ownKeys = own.map((id) => id.toLowerCase());
+  if (override === null) return own[0] ?? null;
+  if (!ownKeys.includes(override.toLowerCase())) {
+    throw invalid(`${override} is not a Peppol identifier of this account, so it cannot send as it`, ['query', 'sender_peppol_id']);
+  }
+  return override;
 }
 
 /**

@@ -43,8 +43,9 @@ function summary(event: DocumentEvent): Record<string, unknown> {
       return { ...rest, invoice_id: document.invoice_id, document_type: document.document_type, state: document.state };
     }
     case 'DocumentReceived': {
-      const { document, ubl: _ubl, ...rest } = event.data;
-      return { ...rest, invoice_id: document.invoice_id, document_type: document.document_type };
+      // The sender's tenant and document ids are this instance's business, not the receiver's.
+      const { document, ubl: _ubl, sender, ...rest } = event.data;
+      return { ...rest, sender: { peppol_id: sender.peppol_id }, invoice_id: document.invoice_id, document_type: document.document_type };
     }
     case 'AttachmentAdded': {
       const { file_data: _data, ...attachment } = event.data.attachment;

@@ -59,7 +59,7 @@ export function responseRouter(store: EventStore, logger: Logger): Projection {
         code,
         reason,
         invoice: inbound.document,
-        buyerPeppolId: inbound.document.customer_peppol_id,
+        buyerPeppolId: sender.receiver_peppol_id,
         sellerPeppolId: sender.peppol_id,
       });
       try {
@@ -69,7 +69,7 @@ export function responseRouter(store: EventStore, logger: Logger): Projection {
           documentStream(sender.document_id!),
           {
             type: 'RecordResponse',
-            data: { code, reason, responder_peppol_id: inbound.document.customer_peppol_id, invoice_response: invoiceResponse, now: responded_at },
+            data: { code, reason, responder_peppol_id: sender.receiver_peppol_id, invoice_response: invoiceResponse, now: responded_at },
           },
           { actor: 'response-router', tenantId: sender.tenant_id!, causationId: event.id },
         );

@@ -4,6 +4,7 @@ import type { JobScheduler } from '../ports/jobScheduler.js';
 import type { ReadModelSession } from '../ports/readModelStore.js';
 import type { WebhookClient } from '../ports/webhookClient.js';
 import { handleCommand, loadState, toDomainEvent } from '../commandHandler.js';
+import { assertNever } from '../../domain/decider.js';
 import { DOCUMENT_EVENT_TYPES, type DocumentEvent } from '../../domain/document/documentAggregate.js';
 import { documentNotification } from '../../domain/webhook/documentNotifications.js';
 import { wantsKind, webhookDecider, webhookStream, type WebhookEvent } from '../../domain/webhook/webhook.js';
@@ -116,6 +117,8 @@ export class WebhookDispatch {
       }
       case 'WebhookDeleted':
         return routes.delete(e.data.webhook_id);
+      default:
+        return assertNever(e);
     }
   }
 

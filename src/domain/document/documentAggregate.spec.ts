@@ -142,13 +142,14 @@ describe('Document decider', () => {
       spec.given([received]).when({ type: 'RequestSend', data: { delivery_id: 'x', message_id: 'y', transport: 'peppol', sender_peppol_id: null, receiver_peppol_id: null, email: null, now } }).thenRefuses('invalid_state', /received document cannot be sent/);
     });
 
-    it("records the receiver's response on a SENT outbound document, once", () => {
+    it("records the receiver's response on a SENT (or still TRANSIT) outbound document, once", () => {
       const sent: DocumentEvent[] = [
         nonDraft('SENT'),
       ];
       const response = { code: 'RE' as const, reason: 'wrong PO', responder_peppol_id: '0208:0987654321', invoice_response: '<ApplicationResponse/>' };
       const recorded: DocumentEvent = { type: 'ResponseReceived', data: { ...response, document_id: 'd1', received_at: now } };
       spec.given(sent).when({ type: 'RecordResponse', data: { ...response, now } }).then([recorded]);
+      spec.given([nonDraft('TRANSIT')]).when({ type: 'RecordResponse', data: { ...response, now } }).then([recorded]);
       spec.given([...sent, recorded]).when({ type: 'RecordResponse', data: { ...response, now } }).thenNothingHappens();
       spec.given([...sent, recorded]).when({ type: 'RecordResponse', data: { ...response, code: 'AP', reason: null, now } }).thenRefuses('conflict');
       spec.given([created]).when({ type: 'RecordResponse', data: { ...response, now } }).thenRefuses('invalid_state', /DRAFT/);

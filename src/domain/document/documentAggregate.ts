@@ -155,7 +155,7 @@ export interface DocumentRecord {
   /** The current (or last) delivery of an outbound document. */
   delivery: DeliveryState | null;
   /** Where an inbound document came from. */
-  inbound: (InboundSender & { message_id: string; received_at: string }) | null;
+  inbound: (InboundSender & { message_id: string; received_at: string; receiver_peppol_id: string }) | null;
   /** Accept or reject: given by this tenant (inbound) or by the receiver (outbound). */
   response: { code: ResponseCode; reason: string | null; responded_at: string } | null;
 }
@@ -305,7 +305,9 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           if (state.response.code === data.code && state.response.reason === data.reason) return [];
           throw conflict(`The receiver already ${responseWord(state.response.code)} this document`);
         }
-        if (state.state !== 'SENT') throw invalidState(`A ${state.state} document cannot have a response`);
+        // The buyer may answer before the sender's delivery is recorded (the inbound copy is
+        // written first): a response proves delivery, so TRANSIT takes it too.
+        if (state.state !== 'SENT' && state.state !== 'TRANSIT') throw invalidState(`A ${state.state} document cannot have a response`);
         return [{ type: 'ResponseReceived', data: { ...data, document_id: state.id, received_at: now } }];
       }
       default:
@@ -353,7 +355,7 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           updated_at: d.received_at,
           validated_at: null,
           delivery: null,
-          inbound: { ...d.sender, message_id: d.message_id, received_at: d.received_at },
+          inbound: { ...d.sender, message_id: d.message_id, received_at: d.received_at, receiver_peppol_id: d.receiver_peppol_id },
           response: null,
         };
       }

@@ -19,8 +19,8 @@ export interface InvoiceResponseInput {
 }
 
 const endpoint = (peppolId: string | null) => {
-  if (!peppolId) return null;
-  const i = peppolId.indexOf(':');
+  const i = peppolId?.indexOf(':') ?? -1;
+  if (!peppolId || i < 1) return null;
   return leaf('cbc:EndpointID', peppolId.slice(i + 1), { schemeID: peppolId.slice(0, i) });
 };
 

@@ -9,6 +9,8 @@ export interface AgendaSchedulerOptions {
   processEveryMs?: number;
   /** How long a claimed job stays locked before another worker may take it over. */
   lockLifetimeMs?: number;
+  /** Runs once the backend is connected (and its tables exist), before jobs are processed. */
+  afterReady?: () => Promise<void>;
   /** Jobs of all kinds one process runs at once (Agenda's default of 20 would cap the per-kind concurrency). */
   maxConcurrency?: number;
 }
@@ -43,7 +45,9 @@ export class AgendaScheduler implements JobScheduler {
           throw error;
         }
       },
-      { concurrency: options.concurrency ?? 5 },
+      // A handler that throws (a database outage, a lost race past its retries) has done nothing
+      // it cannot redo: run it again later, 1 s, 2 s, 4 s … up to every 5 minutes, never giving up.
+      { concurrency: options.concurrency ?? 5, backoff: (context: { attempt: number }) => Math.min(1000 * 2 ** (context.attempt - 1), 5 * 60_000) },
     );
   }
 
@@ -56,6 +60,7 @@ export class AgendaScheduler implements JobScheduler {
 
   async start(): Promise<void> {
     await this.agenda.ready;
+    await this.options.afterReady?.();
     await this.agenda.start();
   }
 

@@ -18,6 +18,10 @@ describe('Agenda scheduler on PostgreSQL', () => {
     scheduler.define<{ n: number }>('record', async (data) => {
       runs.push({ n: data.n });
     });
+    scheduler.define<{ n: number }>('flaky', async (data) => {
+      runs.push({ n: data.n });
+      if (runs.filter((r) => r.n === data.n).length === 1) throw new Error('the database went away');
+    });
     await scheduler.start();
   });
   after(async () => {
@@ -42,6 +46,13 @@ describe('Agenda scheduler on PostgreSQL', () => {
     expect(runs.filter((r) => r.n === 2)).to.have.length(1);
     const { rows } = await pool.query("SELECT count(*)::int AS n FROM agenda_jobs WHERE name = 'record'");
     expect(rows[0].n).to.equal(2);
+  });
+
+  it('runs a job that threw again later, until it succeeds', async () => {
+    await scheduler.schedule('flaky', { n: 4 });
+    await until(() => runs.filter((r) => r.n === 4).length === 2);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(runs.filter((r) => r.n === 4)).to.have.length(2);
   });
 
   it('runs a job at its scheduled time, not before', async () => {
