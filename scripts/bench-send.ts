@@ -7,7 +7,8 @@
  * The send calls arrive at a fixed rate (open loop, RATE per second over CONNECTIONS), as a
  * steady stream of clients would send them, so the latency figures are those of a service
  * sustaining that rate rather than of a queue filled as fast as possible.
- *   npm run bench:send        Options (env): DOCUMENTS (3000), RATE (120), CONNECTIONS (16)
+ *   npm run bench:send        Options (env): DOCUMENTS (3000), RATE (120), CONNECTIONS (16),
+ *                             SERVICE_NODE_ARGS (flags for the service's node, e.g. --cpu-prof)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -40,7 +41,9 @@ async function main() {
   // The service runs as `npm start` does, in a process of its own: the load generator and the
   // measuring subscription below do not share its event loop.
   const port = 18_000 + Math.floor(Math.random() * 1000);
-  const service = spawn(process.execPath, [fileURLToPath(new URL('../src/main.js', import.meta.url))], {
+  // SERVICE_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const service = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL('../src/main.js', import.meta.url))], {
     env: {
       ...process.env,
       DATABASE_URL: pg.connectionString('bench'),
