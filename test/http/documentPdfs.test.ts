@@ -1,7 +1,5 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import EInvoice, { toFile } from 'e-invoice-api';
 import { handleCommand } from '../../src/application/commandHandler.js';
 import { documentDecider, documentStream } from '../../src/domain/document/documentAggregate.js';
@@ -12,7 +10,7 @@ import { PdfContentReader } from '../../src/infrastructure/pdf/pdfContentReader.
 import { rowsOfPages } from '../../src/domain/document/textRecovery/textLayout.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { binary, letterPdf, pdfFixture, stripEmbeddedFiles } from '../support/pdfFiles.js';
-import { bearer, createOrganization, createTenant, startTestService, type TestService } from '../support/service.js';
+import { bearer, createOrganization, createTenant, publicClient, startTestService, type TestService } from '../support/service.js';
 
 const fixtures = realisticDocuments();
 const reader = new PdfContentReader();
@@ -410,14 +408,12 @@ describe('PDF both ways (real app, real PostgreSQL)', function () {
   });
 
   describe('wire compatibility with the public e-invoice-api client', () => {
-    let server: Server;
     let client: EInvoice;
+    let close: () => Promise<void>;
     before(async () => {
-      server = t.service.app.listen(0);
-      await new Promise((resolve) => server.once('listening', resolve));
-      client = new EInvoice({ apiKey: tenant.key, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, maxRetries: 0 });
+      ({ client, close } = await publicClient(t, tenant.key));
     });
-    after(() => new Promise((resolve) => server.close(resolve)));
+    after(() => close());
 
     it('documents.createFromPdf sends the file and the hints, and reads the PDF creation result', async () => {
       const file = await toFile(await pdfFixture('lo-en-letterhead.pdf'), 'nc.pdf', { type: 'application/pdf' });

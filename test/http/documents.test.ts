@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import EInvoice from 'e-invoice-api';
-import { bearer, createOrganization, createTenant, startTestService, type TestService } from '../support/service.js';
+import { bearer, createOrganization, createTenant, publicClient, startTestService, type TestService } from '../support/service.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 
 const fixtures = realisticDocuments();
@@ -245,14 +243,12 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
   });
 
   describe('wire compatibility with the public e-invoice-api client', () => {
-    let server: Server;
     let client: EInvoice;
+    let close: () => Promise<void>;
     before(async () => {
-      server = t.service.app.listen(0);
-      await new Promise((resolve) => server.once('listening', resolve));
-      client = new EInvoice({ apiKey: tenant.key, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, maxRetries: 0 });
+      ({ client, close } = await publicClient(t, tenant.key));
     });
-    after(() => new Promise((resolve) => server.close(resolve)));
+    after(() => close());
 
     it('creates, retrieves, validates and lists through the client', async () => {
       const created = await client.documents.create(invoice() as never);

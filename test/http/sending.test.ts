@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import EInvoice from 'e-invoice-api';
-import type { AddressInfo } from 'node:net';
-import { bearer, createOrganization, createTenant, eventually, startTestService, waitForState, type TestService } from '../support/service.js';
+import { bearer, createOrganization, createTenant, publicClient, eventually, startTestService, waitForState, type TestService } from '../support/service.js';
 import { startSmtpServer, type TestSmtp } from '../support/smtp.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { TOKENS } from '../../src/infrastructure/container.js';
@@ -90,14 +88,12 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       const seller = await createTenant(t, adminKey);
       await setTestMode(seller.id, 'inbox@seller.test');
       const doc = await createDocument(seller.key);
-      const server = t.service.app.listen(0, '127.0.0.1');
-      await new Promise((resolve) => server.once('listening', resolve));
+      const { client, close } = await publicClient(t, seller.key);
       try {
-        const client = new EInvoice({ apiKey: seller.key, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
         const sent = await client.documents.send(doc.id, { email: 'accounting@customer.test' });
         expect(sent.state).to.equal('TRANSIT');
       } finally {
-        server.close();
+        await close();
       }
       await waitForState(t, seller.key, doc.id, ['SENT']);
       const mail = await eventually(async () => smtp.messages.find((m) => m.headers.get('x-document-id') === doc.id), 'the mail');

@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import type { AddressInfo } from 'node:net';
-import EInvoice from 'e-invoice-api';
-import { bearer, createOrganization, createTenant, eventually, startTestService, waitForState, type TestService } from '../support/service.js';
+import { bearer, createOrganization, createTenant, publicClient, eventually, startTestService, waitForState, type TestService } from '../support/service.js';
 import { startWebhookReceiver, type ReceivedCall, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { verifyWebhook } from '../../src/application/webhooks/webhookSignature.js';
@@ -87,17 +85,15 @@ describe('Webhooks: subscriptions, signed deliveries, retries and history (real 
 
   it('works through the public e-invoice-api client', async () => {
     const tenant = await createTenant(t, adminKey);
-    const server = t.service.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
+    const { client, close } = await publicClient(t, tenant.key);
     try {
-      const client = new EInvoice({ apiKey: tenant.key, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
       const created = await client.webhooks.create({ url: receiver.url('/client'), events: ['document.sent'] });
       expect((await client.webhooks.retrieve(created.id)).url).to.equal(receiver.url('/client'));
       expect((await client.webhooks.list()).map((w) => w.id)).to.deep.equal([created.id]);
       expect((await client.webhooks.update(created.id, { enabled: false })).enabled).to.equal(false);
       expect((await client.webhooks.delete(created.id)).is_deleted).to.equal(true);
     } finally {
-      server.close();
+      await close();
     }
   });
 

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import supertest from 'supertest';
+import type { AddressInfo } from 'node:net';
+import EInvoice from 'e-invoice-api';
 import { expect } from 'chai';
 import { loadConfig, type Config } from '../../src/infrastructure/config.js';
 import { Service } from '../../src/service.js';
@@ -104,4 +106,12 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The public e-invoice-api client against the app listening on a loopback port. */
+export async function publicClient(t: TestService, apiKey: string): Promise<{ client: EInvoice; close(): Promise<void> }> {
+  const server = t.service.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const client = new EInvoice({ apiKey, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, maxRetries: 0 });
+  return { client, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

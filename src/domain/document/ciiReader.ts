@@ -1,14 +1,14 @@
 import type { XMLElement } from 'libxmljs';
-import type { Decimal } from 'decimal.js';
 import { formatAddress } from './addressParser.js';
-import { EXEMPT_TAX_CODES, TAX_CODES } from './codeLists.js';
-import type { Currency, TaxCode, VatexCode } from './codeLists.js';
+import { EXEMPT_TAX_CODES } from './codeLists.js';
+import type { Currency, VatexCode } from './codeLists.js';
 import { emptyDocument, emptyLineItem } from './documentModel.js';
 import type { AllowanceCharge, Attachment, Document, DocumentType, LineItem, PaymentDetail, TaxDetail } from './documentModel.js';
-import { Dec, parseDecimal } from './money.js';
+import { Dec } from './money.js';
 import { companyIdText } from './partyIdentifiers.js';
 import { derivePeppolId, formatPeppolId } from './peppolId.js';
 import { UblReadError, parseUblXml } from './ublReader.js';
+import { taxCodeOf, xmlPath } from './xmlPath.js';
 
 /*
  * UN/CEFACT Cross Industry Invoice (CII D16B, the syntax of Factur-X and ZUGFeRD 2.x, and of
@@ -24,34 +24,7 @@ export const CII_NS = {
 } as const;
 
 type El = XMLElement;
-const kids = (e: El): El[] => e.childNodes().filter((n) => n.type() === 'element') as El[];
-const nsOf = (prefix: string): string => CII_NS[prefix as keyof typeof CII_NS] ?? '';
-const matches = (e: El, qname: string): boolean => {
-  const [prefix, local] = qname.split(':') as [string, string];
-  return e.name() === local && (e.namespace()?.href() ?? '') === nsOf(prefix);
-};
-const all = (e: El | null, path: string): El[] => {
-  if (!e) return [];
-  let current: El[] = [e];
-  for (const step of path.split('/')) current = current.flatMap((c) => kids(c).filter((k) => matches(k, step)));
-  return current;
-};
-const one = (e: El | null, path: string): El | null => all(e, path)[0] ?? null;
-const text = (e: El | null, path?: string): string | null => {
-  const n = path ? one(e, path) : e;
-  const t = n?.text().trim() ?? '';
-  return t === '' ? null : t;
-};
-const attr = (e: El | null, name: string): string | null => {
-  const v = e?.getAttribute(name)?.value().trim() ?? '';
-  return v === '' ? null : v;
-};
-const dec = (e: El | null, path?: string): Decimal | null => {
-  const t = text(e, path);
-  return t === null ? null : parseDecimal(t);
-};
-const taxCodeOf = (t: string | null): TaxCode | null =>
-  t !== null && (TAX_CODES as ReadonlyArray<string>).includes(t.toUpperCase()) ? (t.toUpperCase() as TaxCode) : null;
+const { all, one, text, attr, dec } = xmlPath(CII_NS);
 
 /** udt:DateTimeString format 102 (YYYYMMDD) → YYYY-MM-DD; other formats as given. */
 const dateOf = (e: El | null, path: string): string | null => {

@@ -160,19 +160,13 @@ export interface DocumentRecord {
   response: { code: ResponseCode; reason: string | null; responded_at: string } | null;
 }
 
-export interface DeliveryState {
-  delivery_id: string;
-  message_id: string;
-  transport: TransportKind;
-  sender_peppol_id: string | null;
-  receiver_peppol_id: string | null;
-  email: string | null;
-  requested_at: string;
+/** The current delivery: what was requested, and how its attempts went. */
+export type DeliveryState = Omit<SendRequested['data'], 'document_id'> & {
   attempts: number;
   last_outcome: AttemptOutcome | null;
   next_attempt_at: string | null;
   failure_reason: string | null;
-}
+};
 
 export type DocumentAggregateState = { status: 'absent' } | { status: 'deleted'; id: string; tenant_id: string } | ({ status: 'present' } & DocumentRecord);
 

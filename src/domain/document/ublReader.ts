@@ -1,16 +1,16 @@
 import libxmljs from 'libxmljs';
 import type { XMLElement } from 'libxmljs';
-import type { Decimal } from 'decimal.js';
 import { formatAddress } from './addressParser.js';
-import { EXEMPT_TAX_CODES, TAX_CODES } from './codeLists.js';
-import type { Currency, TaxCode, VatexCode } from './codeLists.js';
+import { EXEMPT_TAX_CODES } from './codeLists.js';
+import type { Currency, VatexCode } from './codeLists.js';
 import { emptyDocument, emptyLineItem } from './documentModel.js';
 import type { AllowanceCharge, Attachment, Document, LineItem, PaymentDetail, TaxDetail } from './documentModel.js';
-import { Dec, parseDecimal } from './money.js';
+import { Dec } from './money.js';
 import { companyIdText } from './partyIdentifiers.js';
 import { derivePeppolId, formatPeppolId } from './peppolId.js';
 import type { PeppolId } from './peppolId.js';
 import { NS, documentTypeOf } from './ublNames.js';
+import { taxCodeOf, xmlPath } from './xmlPath.js';
 
 const idText = (id: PeppolId | null): string | null => (id ? formatPeppolId(id) : null);
 
@@ -24,50 +24,7 @@ export class UblReadError extends Error {
 
 type El = XMLElement;
 
-const elementsOf = (e: El): El[] => e.childNodes().filter((n) => n.type() === 'element') as El[];
-
-const nsOf = (prefix: string): string => {
-  switch (prefix) {
-    case 'cac':
-      return NS.cac;
-    case 'cbc':
-      return NS.cbc;
-    default:
-      throw new Error(`unknown prefix ${prefix}`);
-  }
-};
-
-const matches = (e: El, qname: string): boolean => {
-  const [prefix, local] = qname.split(':') as [string, string];
-  return e.name() === local && (e.namespace()?.href() ?? '') === nsOf(prefix);
-};
-
-/** All elements at a path of qualified names below e ("cac:Party/cac:PartyName/cbc:Name"). */
-const all = (e: El | null, path: string): El[] => {
-  if (!e) return [];
-  let current: El[] = [e];
-  for (const step of path.split('/')) current = current.flatMap((c) => elementsOf(c).filter((k) => matches(k, step)));
-  return current;
-};
-const one = (e: El | null, path: string): El | null => all(e, path)[0] ?? null;
-
-const text = (e: El | null, path?: string): string | null => {
-  const n = path ? one(e, path) : e;
-  if (!n) return null;
-  const t = n.text().trim();
-  return t === '' ? null : t;
-};
-const attr = (e: El | null, name: string): string | null => {
-  const a = e?.getAttribute(name);
-  const v = a ? a.value().trim() : '';
-  return v === '' ? null : v;
-};
-const dec = (e: El | null, path?: string): Decimal | null => {
-  const t = text(e, path);
-  return t === null ? null : parseDecimal(t);
-};
-const taxCodeOf = (t: string | null): TaxCode | null =>
-  t !== null && (TAX_CODES as ReadonlyArray<string>).includes(t.toUpperCase()) ? (t.toUpperCase() as TaxCode) : null;
+const { all, one, text, attr, dec } = xmlPath({ cac: NS.cac, cbc: NS.cbc });
 
 /** Whether a PartyTaxScheme is the VAT one (TaxScheme/ID VAT, trimmed, case-insensitive). */
 const isVatScheme = (pts: El): boolean => (text(pts, 'cac:TaxScheme/cbc:ID') ?? '').toUpperCase() === 'VAT';
