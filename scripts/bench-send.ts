@@ -10,7 +10,7 @@
  *   npm run bench:send        Options (env): DOCUMENTS (3000), RATE (120), CONNECTIONS (16),
  *                             SERVICE_NODE_ARGS (flags for the service's node, e.g. --cpu-prof)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -27,6 +27,31 @@ const documents = Number(process.env.DOCUMENTS ?? 3000);
 const rate = Number(process.env.RATE ?? 120);
 const connections = Number(process.env.CONNECTIONS ?? 16);
 
+/**
+ * CPU time (user + system, ms) used so far by a process, plus that of its reaped children: the
+ * service's, and PostgreSQL's (the postmaster and every backend). CPU per document is steadier
+ * than latency on a shared 2-core machine, so it shows what a change saves.
+ */
+async function cpuMs(pid: number, withChildren: boolean): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (!stat) return 0;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  // Fields 14-17 of proc(5), counted from the state field (3): utime, stime, cutime, cstime, in ticks of 10 ms.
+  const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
+  return (utime + stime + (withChildren ? cutime + cstime : 0)) * 10;
+}
+
+async function postgresCpuMs(dataDir: string): Promise<number> {
+  const postmaster = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  let total = await cpuMs(postmaster, true);
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) total += await cpuMs(Number(entry), false);
+  }
+  return total;
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
@@ -35,7 +60,14 @@ async function main() {
   const smtpUrl = `smtp://127.0.0.1:${(await fromSink<{ port: number }>()).port}`;
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-send-'));
-  const pg = await startEmbeddedPostgres({ dataDir, port: 54_800 + Math.floor(Math.random() * 90), logger: pino({ level: 'warn' }) });
+  // PG_STATS=1: PostgreSQL's own account of the send phase (pg_stat_statements), printed at the end.
+  const pgStats = process.env.PG_STATS === '1';
+  const pg = await startEmbeddedPostgres({
+    dataDir,
+    port: 54_800 + Math.floor(Math.random() * 90),
+    logger: pino({ level: 'warn' }),
+    settings: pgStats ? { shared_preload_libraries: 'pg_stat_statements' } : {},
+  });
   await ensureDatabase(pg.connectionString('postgres'), 'bench');
   const operatorKey = 'op_bench_send_key';
   // The service runs as `npm start` does, in a process of its own: the load generator and the
@@ -117,7 +149,15 @@ async function main() {
   });
 
   process.stdout.write(`sending ${rate}/s over ${connections} connections…\n`);
+  if (pgStats) await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
   let next = 0;
+  const cpuNow = async () => ({
+    service: await cpuMs(service.pid!, false),
+    postgres: await postgresCpuMs(dataDir),
+    smtp_server: await cpuMs(sink.pid!, false),
+    load_generator_and_measurement: await cpuMs(process.pid, false),
+  });
+  const cpuBefore = await cpuNow();
   const started = Date.now();
   const result = await autocannon({
     url: base,
@@ -134,6 +174,7 @@ async function main() {
   const sendCallsDone = Date.now();
   await done;
   const finished = Math.max(...sentAt.values());
+  const cpuAfter = await cpuNow();
   await subscription.stop();
   const counted = fromSink<{ accepted: number }>();
   sink.send('count');
@@ -155,11 +196,20 @@ async function main() {
         // Where that time goes: waiting for the delivery job to start, then the SMTP exchange.
         send_to_attempt_start_ms: { p50: percentile(waiting, 50), p99: percentile(waiting, 99) },
         smtp_attempt_ms: { p50: percentile(attemptMs, 50), p99: percentile(attemptMs, 99) },
+        // From the first send call to the last SENT: what one document costs the machine.
+        cpu_ms_per_document: Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, +((v - cpuBefore[k as keyof typeof cpuBefore]) / documents).toFixed(2)])),
       },
       null,
       2,
     ),
   );
+  if (pgStats) {
+    const { rows } = await pool.query(
+      `SELECT calls, round(total_exec_time) AS total_ms, round(total_exec_time::numeric / calls, 3) AS ms_per_call, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15`,
+    );
+    console.table(rows);
+  }
   service.kill('SIGTERM');
   await exited;
   await events.close();

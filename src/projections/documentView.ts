@@ -3,7 +3,14 @@ import { fromDocumentJson } from '../domain/document/documentJson.js';
 import { toResponse, type DocumentResponse } from '../domain/document/documentModel.js';
 import type { Versioned } from './projection.js';
 
-/** A document as the list read model keeps it. */
+/** A document's aggregate state without its content (the invoice itself and its UBL). */
+export type DocumentSummary = Omit<DocumentRecord, 'document' | 'ubl'>;
+
+/**
+ * A document's row in the list read model: the fields the lists filter and sort on (set when the
+ * document is created or received, as its content never changes afterwards) and its summary,
+ * which every later event updates. Small, so a state change rewrites little.
+ */
 export interface DocumentView extends Versioned {
   id: string;
   tenant_id: string;
@@ -20,8 +27,13 @@ export interface DocumentView extends Versioned {
   sender_text: string;
   search_text: string;
   created_at: string;
-  /** The aggregate's state without the heavy parts (UBL, attachment content), for replays. */
-  record: DocumentRecord;
+  summary: DocumentSummary;
+}
+
+/** A document's content as the API shows it, written once: see `documentResponse`. */
+export interface DocumentContentView {
+  id: string;
+  tenant_id: string;
   response: DocumentResponse;
 }
 
@@ -33,23 +45,35 @@ export interface InvoiceResponseView {
   responded_at: string;
 }
 
-/**
- * The Document resource as the API returns it: every amount a string. Besides the client's
- * fields it carries `invoice_response` (null until the buyer accepts or rejects).
- */
-export function documentResponse(record: DocumentRecord): DocumentResponse & { invoice_response: InvoiceResponseView | null } {
-  const doc = fromDocumentJson(record.document);
-  const response = toResponse({ ...doc, state: record.state }, { id: record.id, created_at: record.created_at });
-  response.attachments = record.attachments.map((a) => ({
-    id: a.id,
-    file_name: a.file_name,
-    file_type: a.file_type,
-    file_size: a.file_size,
-    file_url: `/api/documents/${record.id}/attachments/${a.id}`,
-  }));
-  const answer = record.response;
+export type DocumentResource = DocumentResponse & { invoice_response: InvoiceResponseView | null };
+
+/** The part of the Document resource that only its content decides (every amount a string). */
+export function contentResponse(record: Pick<DocumentRecord, 'id' | 'created_at' | 'state' | 'document'>): DocumentResponse {
+  return toResponse({ ...fromDocumentJson(record.document), state: record.state }, { id: record.id, created_at: record.created_at });
+}
+
+/** The content completed with what changes over the document's life: state, attachments, the buyer's answer. */
+export function withSummary(content: DocumentResponse, summary: DocumentSummary): DocumentResource {
+  const answer = summary.response;
   return {
-    ...response,
+    ...content,
+    state: summary.state,
+    attachments: summary.attachments.map((a) => ({
+      id: a.id,
+      file_name: a.file_name,
+      file_type: a.file_type,
+      file_size: a.file_size,
+      file_url: `/api/documents/${summary.id}/attachments/${a.id}`,
+    })),
     invoice_response: answer ? { status: answer.code === 'AP' ? 'accepted' : 'rejected', code: answer.code, reason: answer.reason, responded_at: answer.responded_at } : null,
   };
+}
+
+/**
+ * The Document resource as the API returns it. Besides the client's fields it carries
+ * `invoice_response` (null until the buyer accepts or rejects).
+ */
+export function documentResponse(record: DocumentRecord): DocumentResource {
+  const { document: _document, ubl: _ubl, ...summary } = record;
+  return withSummary(contentResponse(record), summary);
 }

@@ -2,18 +2,24 @@ import type { RecordedEvent } from '../application/ports/eventStore.js';
 import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
 import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/documentAggregate.js';
-import { documentResponse, type DocumentView } from './documentView.js';
+import type { DocumentJson } from '../domain/document/documentJson.js';
+import { contentResponse, type DocumentContentView, type DocumentSummary, type DocumentView } from './documentView.js';
 import type { Projection } from './projection.js';
 
 export const DOCUMENTS = 'documents';
+export const DOCUMENT_CONTENTS = 'document_contents';
 
 /**
- * One read model behind the document list, the outbox, the drafts and the inbox: each document
- * with the fields those lists filter and sort on, and its full response.
+ * One read model behind the document list, the outbox, the drafts and the inbox, in two
+ * collections: `documents`, a small row per document with the fields the lists filter and sort
+ * on and the document's summary, rewritten on every state change; and `document_contents`, the
+ * document's content as the API shows it, written once when the document is created or received
+ * (nothing changes a document's content afterwards). A state change so costs a row of about a
+ * kilobyte instead of the whole document.
  */
 export const documentsProjection: Projection = {
   name: 'documents',
-  version: 2,
+  version: 3,
   collections: [
     {
       name: DOCUMENTS,
@@ -22,6 +28,7 @@ export const documentsProjection: Projection = {
         { fields: [{ field: 'tenant_id' }, { field: 'created_at', direction: 'desc' }] },
       ],
     },
+    { name: DOCUMENT_CONTENTS },
   ],
   handles: DOCUMENT_EVENT_TYPES,
   handle: (event: RecordedEvent, session: ReadModelSession) => applyBatch([event], session),
@@ -29,53 +36,88 @@ export const documentsProjection: Projection = {
 };
 
 /**
+ * Stands for the content in states rebuilt from a summary: events after the first never read it
+ * (the decider's evolve only copies it), and the summary never stores it.
+ */
+const CONTENT_NOT_LOADED = null as unknown as DocumentJson;
+
+interface Entry {
+  state: DocumentAggregateState;
+  /** The row as it was before this batch (kept for its list fields), if any. */
+  row: DocumentView | null;
+  position: bigint;
+  changed: boolean;
+  /** Set when this batch created the document. */
+  content: DocumentContentView | null;
+}
+
+/**
  * A batch of events: the documents it touches are read in one query, evolved in memory by the
- * decider (the single definition of what an event means) and written once each.
+ * decider (the single definition of what an event means) and written in one statement per
+ * collection.
  */
 async function applyBatch(events: RecordedEvent[], session: ReadModelSession): Promise<void> {
-  const documents = session.collection<DocumentView>(DOCUMENTS);
+  const rows = session.collection<DocumentView>(DOCUMENTS);
+  const contents = session.collection<DocumentContentView>(DOCUMENT_CONTENTS);
   const ids = [...new Set(events.map((e) => (e.data as { document_id: string }).document_id))];
-  const current = new Map<string, { state: DocumentAggregateState; position: bigint; changed: boolean }>();
-  for (const view of await documents.getMany(ids)) current.set(view.id, { state: { status: 'present', ...view.record }, position: BigInt(view.last_position), changed: false });
+  const current = new Map<string, Entry>();
+  for (const row of await rows.getMany(ids)) {
+    const state: DocumentAggregateState = { status: 'present', ...row.summary, document: CONTENT_NOT_LOADED, ubl: '' };
+    current.set(row.id, { state, row, position: BigInt(row.last_position), changed: false, content: null });
+  }
   for (const event of events) {
     const domainEvent = toDomainEvent<DocumentEvent>(event);
     const id = domainEvent.data.document_id;
-    const entry = current.get(id) ?? { state: documentDecider.initialState(), position: -1n, changed: false };
+    const entry = current.get(id) ?? { state: documentDecider.initialState(), row: null, position: -1n, changed: false, content: null };
     if (event.globalPosition <= entry.position) continue; // applied before (a redelivered batch)
-    current.set(id, { state: documentDecider.evolve(entry.state, domainEvent), position: event.globalPosition, changed: true });
+    const state = documentDecider.evolve(entry.state, domainEvent);
+    const created = state.status === 'present' && entry.state.status !== 'present';
+    current.set(id, {
+      state,
+      row: created ? null : entry.row,
+      position: event.globalPosition,
+      changed: true,
+      content: created ? { id, tenant_id: state.tenant_id, response: contentResponse(state) } : entry.content,
+    });
   }
-  for (const [id, { state, position, changed }] of current) {
+
+  const rowWrites: Array<[string, DocumentView]> = [];
+  const contentWrites: Array<[string, DocumentContentView]> = [];
+  for (const [id, { state, row, position, changed, content }] of current) {
     if (!changed) continue;
-    if (state.status === 'deleted') await documents.delete(id);
-    else if (state.status === 'present') {
-      const { status: _status, ...record } = state;
-      await documents.upsert(id, viewOf(record, String(position)));
+    if (state.status === 'deleted') {
+      await rows.delete(id);
+      await contents.delete(id);
+    } else if (state.status === 'present') {
+      const { status: _status, document: _document, ubl: _ubl, ...record } = state;
+      const summary: DocumentSummary = { ...record, attachments: record.attachments.map((a) => ({ ...a, file_data: '' })) };
+      const listFields = row ?? listFieldsOf(state);
+      rowWrites.push([id, { ...listFields, state: state.state, summary, last_position: String(position) }]);
+      if (content) contentWrites.push([id, content]);
     }
   }
+  await contents.upsertMany(contentWrites);
+  await rows.upsertMany(rowWrites);
 }
 
-function viewOf(record: DocumentRecord, position: string): DocumentView {
-  const response = documentResponse(record);
+/** The fields the lists filter and sort on, from the document's content. */
+function listFieldsOf(record: DocumentRecord): Omit<DocumentView, 'state' | 'summary' | 'last_position'> {
   const d = record.document;
   return {
     id: record.id,
     tenant_id: record.tenant_id,
     direction: record.direction,
-    state: record.state,
     document_type: d.document_type,
     invoice_id: d.invoice_id,
     invoice_date: d.invoice_date,
     due_date: d.due_date,
     // A sort key only (money itself stays a decimal string in the response).
-    invoice_total_sort: response.invoice_total === null ? null : Number(response.invoice_total),
+    invoice_total_sort: d.invoice_total === null ? null : Number(d.invoice_total),
     customer_name: d.customer_name,
     vendor_name: d.vendor_name,
     receiver_text: [d.customer_name, d.customer_email, d.customer_tax_id, d.customer_company_id, d.customer_id].filter(Boolean).join(' | '),
     sender_text: [d.vendor_name, d.vendor_email, d.vendor_tax_id, d.vendor_company_id, d.vendor_peppol_id].filter(Boolean).join(' | '),
     search_text: [d.invoice_id, d.vendor_name, d.customer_name].filter(Boolean).join(' | '),
     created_at: record.created_at,
-    record: { ...record, ubl: '', attachments: record.attachments.map((a) => ({ ...a, file_data: '' })) },
-    response,
-    last_position: position,
   };
 }

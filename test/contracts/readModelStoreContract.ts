@@ -60,6 +60,22 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       expect(await c.get('nope')).to.equal(null);
     });
 
+    it('upserts many at once: new keys inserted, existing ones replaced, nothing for none', async () => {
+      const c = store.collection<Doc>(name);
+      await c.upsertMany([]);
+      await c.upsertMany([
+        ['a', { ...docs[0]!, name: 'Replaced' }],
+        ['z1', { ...docs[1]!, id: 'z1' }],
+        ['z2', { ...docs[2]!, id: 'z2', name: 'New "quoted" \\ name' }],
+      ]);
+      expect((await c.get('a'))!.name).to.equal('Replaced');
+      expect((await c.get('z1'))!.tenant_id).to.equal(docs[1]!.tenant_id);
+      expect((await c.get('z2'))!.name).to.equal('New "quoted" \\ name');
+      await c.upsertMany([['z1', { ...docs[1]!, id: 'z1', name: 'Alone' }]]);
+      expect((await c.get('z1'))!.name).to.equal('Alone');
+      expect((await c.find()).total).to.equal(docs.length + 2);
+    });
+
     it('gets several by key at once, skipping keys that do not exist', async () => {
       const c = store.collection<Doc>(name);
       const found = await c.getMany(['b', 'nope', 'c']);
@@ -143,6 +159,7 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       try {
         await store.commitWithCheckpoint(checkpoint, 3n, 9n, async (session) => {
           await session.collection<Doc>(name).upsert('f', { ...docs[0]!, id: 'f' });
+          await session.collection<Doc>(name).upsertMany([['g', { ...docs[0]!, id: 'g' }], ['h', { ...docs[0]!, id: 'h' }]]);
         });
       } catch (e) {
         error = e;
@@ -150,6 +167,7 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       expect(error).to.be.instanceOf(CheckpointConflictError);
       expect(await store.getCheckpoint(checkpoint)).to.equal(5n);
       expect(await store.collection<Doc>(name).get('f')).to.equal(null);
+      expect(await store.collection<Doc>(name).getMany(['g', 'h'])).to.deep.equal([]);
 
       error = null;
       try {

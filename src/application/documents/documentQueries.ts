@@ -1,7 +1,6 @@
-import type { Filter, ReadModelStore, SortDirection } from '../ports/readModelStore.js';
-import { DOCUMENTS } from '../../projections/documentsProjection.js';
-import type { DocumentView } from '../../projections/documentView.js';
-import type { DocumentResponse } from '../../domain/document/documentModel.js';
+import type { Filter, Query, ReadModelStore, SortDirection } from '../ports/readModelStore.js';
+import { DOCUMENT_CONTENTS, DOCUMENTS } from '../../projections/documentsProjection.js';
+import { withSummary, type DocumentContentView, type DocumentResource, type DocumentView } from '../../projections/documentView.js';
 
 export const SORT_FIELDS = ['created_at', 'invoice_date', 'due_date', 'invoice_total', 'customer_name', 'vendor_name', 'invoice_id'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
@@ -24,7 +23,7 @@ export interface DocumentListQuery {
 }
 
 export interface NumberPage {
-  items: DocumentResponse[];
+  items: DocumentResource[];
   total: number;
   page: number;
   page_size: number;
@@ -51,24 +50,32 @@ export class DocumentQueries {
     return { op: 'and', filters };
   }
 
+  /** A page of the list rows, each completed with its document's content (one more read for the page). */
+  private async find(query: Query): Promise<{ items: DocumentResource[]; total: number }> {
+    const rows = await this.readModels.collection<DocumentView>(DOCUMENTS).find(query);
+    const contents = new Map<string, DocumentContentView>();
+    for (const content of await this.readModels.collection<DocumentContentView>(DOCUMENT_CONTENTS).getMany(rows.items.map((r) => r.id))) {
+      contents.set(content.id, content);
+    }
+    // A document's content is written before (or with) its row: a row without one was deleted
+    // between the two reads.
+    const items = rows.items.filter((row) => contents.has(row.id)).map((row) => withSummary(contents.get(row.id)!.response, row.summary));
+    return { items, total: rows.total };
+  }
+
   async page(tenantId: string, q: DocumentListQuery, page: number, pageSize: number): Promise<NumberPage> {
-    const result = await this.readModels.collection<DocumentView>(DOCUMENTS).find({
+    const result = await this.find({
       filter: this.filterOf(tenantId, q),
       sort: [{ field: sortKey(q.sortBy ?? 'created_at'), direction: q.sortOrder ?? 'desc' }],
       skip: (page - 1) * pageSize,
       limit: pageSize,
     });
     const pages = Math.ceil(result.total / pageSize);
-    return { items: result.items.map((v) => v.response), total: result.total, page, page_size: pageSize, pages, has_next_page: page < pages };
+    return { items: result.items, total: result.total, page, page_size: pageSize, pages, has_next_page: page < pages };
   }
 
   async list(tenantId: string, skip: number, limit: number) {
-    const result = await this.readModels.collection<DocumentView>(DOCUMENTS).find({
-      filter: this.filterOf(tenantId, {}),
-      sort: [{ field: 'created_at', direction: 'desc' }],
-      skip,
-      limit,
-    });
-    return { documents: result.items.map((v) => v.response), total: result.total, skip, limit };
+    const result = await this.find({ filter: this.filterOf(tenantId, {}), sort: [{ field: 'created_at', direction: 'desc' }], skip, limit });
+    return { documents: result.items, total: result.total, skip, limit };
   }
 }

@@ -47,6 +47,8 @@ export interface Collection<T extends object> {
   /** The documents of those keys that exist, in no particular order. */
   getMany(ids: readonly string[]): Promise<T[]>;
   upsert(id: string, doc: T): Promise<void>;
+  /** Upserts of many keys at once (one round trip where the adapter can); keys must be distinct. */
+  upsertMany(entries: ReadonlyArray<readonly [id: string, doc: T]>): Promise<void>;
   delete(id: string): Promise<void>;
   find(query?: Query): Promise<Page<T>>;
 }

@@ -37,6 +37,16 @@ function stripKey<T>(stored: StoredDocument): T {
   return doc as T;
 }
 
+/**
+ * A document as stored: a JSON round trip gives it exactly the shape the PostgreSQL adapter
+ * stores (undefined fields dropped, dates as ISO strings, toJSON honoured), keyed by `_id`.
+ */
+function stored(id: string, doc: object): StoredDocument {
+  const plain = JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+  if ('_id' in plain) throw new Error('Read-model documents may not have an _id field: it holds the key');
+  return { ...plain, _id: id } as StoredDocument;
+}
+
 class MongoDocCollection<T extends object> implements Collection<T> {
   constructor(
     private readonly collection: MongoCollection<StoredDocument>,
@@ -55,11 +65,15 @@ class MongoDocCollection<T extends object> implements Collection<T> {
   }
 
   async upsert(id: string, doc: T): Promise<void> {
-    // A JSON round trip gives documents exactly the shape the PostgreSQL adapter stores:
-    // undefined fields dropped, dates as ISO strings, toJSON honoured.
-    const plain = JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
-    if ('_id' in plain) throw new Error('Read-model documents may not have an _id field: it holds the key');
-    await this.collection.replaceOne({ _id: id }, { ...plain, _id: id }, { upsert: true, session: this.session });
+    await this.collection.replaceOne({ _id: id }, stored(id, doc), { upsert: true, session: this.session });
+  }
+
+  async upsertMany(entries: ReadonlyArray<readonly [string, T]>): Promise<void> {
+    if (entries.length === 0) return;
+    await this.collection.bulkWrite(
+      entries.map(([id, doc]) => ({ replaceOne: { filter: { _id: id }, replacement: stored(id, doc), upsert: true } })),
+      { session: this.session, ordered: false },
+    );
   }
 
   async delete(id: string): Promise<void> {

@@ -9,6 +9,8 @@ export interface EmbeddedPostgresOptions {
   dataDir: string;
   port: number;
   logger: Logger;
+  /** More `-c name=value` settings for the server (benchmarks load pg_stat_statements). */
+  settings?: Record<string, string>;
 }
 
 export interface RunningPostgres {
@@ -47,7 +49,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
     onLog: (message: string) => {
       recentLog.push(message.trim());
       if (recentLog.length > 20) recentLog.shift();

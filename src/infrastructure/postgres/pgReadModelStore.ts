@@ -104,6 +104,16 @@ class PgCollection<T extends object> implements Collection<T> {
     );
   }
 
+  async upsertMany(entries: ReadonlyArray<readonly [string, T]>): Promise<void> {
+    if (entries.length === 0) return;
+    if (entries.length === 1) return this.upsert(...entries[0]!);
+    await this.db.query(
+      `INSERT INTO ${table(this.name)} (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
+       ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
+      [entries.map(([id]) => id), entries.map(([, doc]) => JSON.stringify(doc))],
+    );
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.query(`DELETE FROM ${table(this.name)} WHERE id = $1`, [id]);
   }
