@@ -74,7 +74,12 @@ function viewOf(record: DocumentRecord, position: string): DocumentView {
     sender_text: [d.vendor_name, d.vendor_email, d.vendor_tax_id, d.vendor_company_id, d.vendor_peppol_id].filter(Boolean).join(' | '),
     search_text: [d.invoice_id, d.vendor_name, d.customer_name].filter(Boolean).join(' | '),
     created_at: record.created_at,
-    record: { ...record, ubl: '', attachments: record.attachments.map((a) => ({ ...a, file_data: '' })) },
+    record: {
+      ...record,
+      document: { ...record.document, attachments: record.document.attachments.map((a) => ({ ...a, file_data: null })) },
+      ubl: '',
+      attachments: record.attachments.map((a) => ({ ...a, file_data: '' })),
+    },
     response,
     last_position: position,
   };

@@ -84,6 +84,35 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       expect(mail.messageId).to.equal(`<${r.deliveries[0].message_id}>`);
     });
 
+    it('mails the UBL with every attachment the document has when it is sent, embedded, and the UBL validates', async () => {
+      const seller = await createTenant(t, adminKey);
+      await setTestMode(seller.id, 'inbox@seller.test');
+      const doc = await createDocument(seller.key);
+      const note = Buffer.from('%PDF-1.4 signed delivery note');
+      const kept = await t.http.post(`/api/documents/${doc.id}/attachments`).set(bearer(seller.key)).attach('file', note, { filename: 'delivery-note.pdf', contentType: 'application/pdf' });
+      expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+      const dropped = await t.http.post(`/api/documents/${doc.id}/attachments`).set(bearer(seller.key)).attach('file', Buffer.from('\x89PNG'), 'first-draft.png');
+      expect(dropped.status, JSON.stringify(dropped.body)).to.equal(200);
+      expect((await t.http.delete(`/api/documents/${doc.id}/attachments/${dropped.body.id}`).set(bearer(seller.key))).status).to.equal(200);
+
+      expect((await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key))).status).to.equal(200);
+      await waitForState(t, seller.key, doc.id, ['SENT']);
+      const mail = await eventually(async () => smtp.messages.find((m) => m.headers.get('x-document-id') === doc.id), 'the test-mode mail');
+      expect(mail.attachments).to.have.length(1);
+      const xml = mail.attachments[0]!.content.toString('utf8');
+      expect(xml).to.contain(`<cbc:ID>${kept.body.id}</cbc:ID>`);
+      expect(xml).to.contain(`<cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="delivery-note.pdf">${note.toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
+      expect(xml).to.not.contain('first-draft.png');
+      expect(xml).to.equal((await t.http.get(`/api/documents/${doc.id}/ubl?format=xml`).set(bearer(seller.key))).text);
+      // The UBL that travelled passes the XSD and every EN 16931 and Peppol rule.
+      const validation = await t.http.post('/api/validate/ubl').set(bearer(seller.key)).set('Content-Type', 'application/xml').send(xml);
+      expect(validation.body.issues.filter((i: { flag: string }) => i.flag === 'fatal')).to.deep.equal([]);
+      expect(validation.body.is_valid).to.equal(true);
+      // Once it has left, its attachments are what was sent.
+      const late = await t.http.post(`/api/documents/${doc.id}/attachments`).set(bearer(seller.key)).attach('file', note, 'late.pdf');
+      expect(late.status).to.equal(409);
+    });
+
     it("sends to the client's email parameter instead, through the public e-invoice-api client", async () => {
       const seller = await createTenant(t, adminKey);
       await setTestMode(seller.id, 'inbox@seller.test');
@@ -178,6 +207,25 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       expect(r.deliveries[0]).to.include({ transport: 'peppol', receiver_peppol_id: BUYER_ID, status: 'sent' });
       const inboundReport = await report(buyer.key, received.id);
       expect(inboundReport.received).to.include({ message_id: r.deliveries[0].message_id });
+    });
+
+    it('delivers the attachments added after creation inside the UBL: the receiver has them', async () => {
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
+      const doc = await createDocument(seller.key, { ...invoice(), invoice_id: 'INTERNAL-ATTACHED' });
+      const hours = Buffer.from('day;hours\n2025-03-01;8\n');
+      const added = await t.http.post(`/api/documents/${doc.id}/attachments`).set(bearer(seller.key)).attach('file', hours, { filename: 'hours.csv', contentType: 'text/csv' });
+      expect(added.status, JSON.stringify(added.body)).to.equal(200);
+      expect((await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key))).status).to.equal(200);
+      await waitForState(t, seller.key, doc.id, ['SENT']);
+
+      const received = (await t.http.get('/api/inbox/?search=INTERNAL-ATTACHED').set(bearer(buyer.key))).body.items[0];
+      const inbound = await t.http.get(`/api/inbox/${received.id}`).set(bearer(buyer.key));
+      expect(inbound.body.attachments).to.have.length(1);
+      expect(inbound.body.attachments[0]).to.include({ file_name: 'hours.csv', file_type: 'text/csv', file_size: hours.length });
+      const content = await t.http.get(`/api/documents/${received.id}/attachments/${inbound.body.attachments[0].id}?download=true`).set(bearer(buyer.key)).buffer(true);
+      expect(content.text).to.equal(hours.toString('utf8'));
+      const inboundUbl = (await t.http.get(`/api/documents/${received.id}/ubl?format=xml`).set(bearer(buyer.key))).text;
+      expect(inboundUbl).to.contain(`<cbc:EmbeddedDocumentBinaryObject mimeCode="text/csv" filename="hours.csv">${hours.toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
     });
 
     it('accept and reject reach the sender as an Invoice Response; answering twice is a 409', async () => {
