@@ -162,6 +162,51 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       }
     });
 
+    it('refuses an email parameter or test-mode address that is not one plain e-mail address (422), changing nothing', async () => {
+      const seller = await createTenant(t, adminKey);
+      await setTestMode(seller.id, 'inbox@seller.test');
+      const doc = await createDocument(seller.key);
+      const rule = 'one e-mail address such as name@example.com (no display name, no list)';
+      const injections = [
+        'a@seller.test\r\nBcc: victim@evil.test', 'a@seller.test\nBcc: victim@evil.test', 'a@seller.test,victim@evil.test', 'a@seller.test;victim@evil.test',
+        'a@seller.test victim@evil.test', 'Accounting <victim@evil.test>', '<victim@evil.test>', '"a,b"@seller.test', 'not-an-address', '',
+      ];
+      for (const email of injections) {
+        const res = await t.http.post(`/api/documents/${doc.id}/send`).query({ email }).set(bearer(seller.key));
+        expect(res.status, JSON.stringify(email)).to.equal(422);
+        expect(res.body.detail).to.deep.equal([{ loc: ['query', 'email'], msg: `Input should be ${rule}`, type: 'value_error' }]);
+      }
+      const twice = await t.http.post(`/api/documents/${doc.id}/send?email=a@seller.test&email=victim@evil.test`).set(bearer(seller.key));
+      expect(twice.status).to.equal(422);
+      expect(twice.body.detail[0].loc).to.deep.equal(['query', 'email']);
+      expect(await eventCount(seller.key, doc.id)).to.equal(1);
+
+      for (const email of injections) {
+        const res = await t.http.put(`/api/operator/tenants/${seller.id}/test-mode`).set(bearer(t.operatorKey)).send({ test_mode: true, email });
+        expect(res.status, JSON.stringify(email)).to.equal(422);
+        expect(res.body.detail).to.deep.equal([{ loc: ['body', 'email'], msg: `Input should be ${rule}`, type: 'value_error' }]);
+      }
+      expect((await t.http.get(`/api/operator/tenants/${seller.id}`).set(bearer(t.operatorKey))).body.test_mode_email).to.equal('inbox@seller.test');
+
+      // An address recorded before addresses were checked is refused when it would be used.
+      await t.service.eventStore.append(`tenant-${seller.id}`, [{
+        type: 'TenantTestModeChanged',
+        data: { tenant_id: seller.id, test_mode: true, test_mode_email: 'inbox@seller.test, victim@evil.test', changed_at: new Date().toISOString() },
+      }], 'any');
+      const legacy = await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key));
+      expect(legacy.status).to.equal(422);
+      expect(legacy.body.detail[0]).to.deep.include({ loc: ['query', 'email'], msg: `The test-mode address configured for this account is not ${rule}: ask the operator to set another one, or pass email` });
+      expect(await eventCount(seller.key, doc.id)).to.equal(1);
+
+      // A plain address goes through, to that one recipient only.
+      expect((await t.http.post(`/api/documents/${doc.id}/send`).query({ email: "o'brien+invoices@customer.test" }).set(bearer(seller.key))).status).to.equal(200);
+      await waitForState(t, seller.key, doc.id, ['SENT']);
+      const mail = await eventually(async () => smtp.messages.find((m) => m.headers.get('x-document-id') === doc.id), 'the mail');
+      const to = mail.to && !Array.isArray(mail.to) ? mail.to.value : [];
+      expect(to.map((a) => a.address)).to.deep.equal(["o'brien+invoices@customer.test"]);
+      expect(mail.bcc).to.equal(undefined);
+    });
+
     it('refuses to send in test mode without an address, and e-mail outside test mode, recording nothing', async () => {
       const seller = await createTenant(t, adminKey);
       await setTestMode(seller.id, null);
