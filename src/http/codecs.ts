@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { HttpError, problemsFromIoTs } from './errors.js';
+import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../domain/emailAddress.js';
 
 /** Decodes a request part or answers 422 with the offending fields. */
 export function decode<C extends t.Any>(codec: C, value: unknown, root: 'body' | 'query' | 'path'): t.TypeOf<C> {
@@ -20,13 +21,14 @@ export const NonEmptyString = t.brand(
 
 export const Nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 
-interface EmailBrand {
-  readonly Email: unique symbol;
-}
-export const Email = t.brand(
-  t.string,
-  (s): s is t.Branded<string, EmailBrand> => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && s.length <= 254,
+/** One e-mail address (see isEmailAddress); a refinement of string, with a message saying what is expected. */
+export const Email = new t.RefinementType<t.StringC, string, string, unknown>(
   'Email',
+  (u): u is string => typeof u === 'string' && isEmailAddress(u),
+  (u, c) => (typeof u === 'string' && isEmailAddress(u) ? t.success(u) : t.failure(u, c, `Input should be ${EMAIL_ADDRESS_RULE}`)),
+  t.identity,
+  t.string,
+  isEmailAddress,
 );
 
 /** Query integers arrive as strings: "20" is 20, "abc" or "1.5" is a 422. */

@@ -28,7 +28,7 @@ import { EmailTransport } from './mail/emailTransport.js';
 import path from 'node:path';
 import { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
 import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
-import { HttpWebhookClient } from './webhooks/httpWebhookClient.js';
+import { HttpWebhookClient, type ResolveHost } from './webhooks/httpWebhookClient.js';
 import { failpoint } from './failpoints.js';
 import { wirePeppol } from './peppol/peppolWiring.js';
 import { DocumentPdfs } from '../application/documents/documentPdfs.js';
@@ -68,6 +68,8 @@ export interface WiringOptions {
   deliveryRetryUnitMs?: number;
   /** How long a webhook subscriber may take to answer (tests shorten it). */
   webhookTimeoutMs?: number;
+  /** How webhook host names are resolved: the system resolver unless a test gives its own answers. */
+  webhookResolveHost?: ResolveHost;
 }
 
 /**
@@ -142,7 +144,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   const webhooks = new WebhookDispatch(
     eventStore,
     scheduler,
-    new HttpWebhookClient(config.webhookAllowPrivateNetworks),
+    new HttpWebhookClient(config.webhookAllowPrivateNetworks, options.webhookResolveHost),
     { retryUnitMs: options.deliveryRetryUnitMs ?? 60_000, timeoutMs: options.webhookTimeoutMs ?? 10_000, concurrency: config.webhookConcurrency, afterCall: () => failpoint('webhook:after-call') },
     logger.child({ component: 'webhooks' }),
   );

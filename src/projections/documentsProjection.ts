@@ -36,10 +36,11 @@ export const documentsProjection: Projection = {
 };
 
 /**
- * Stands for the content in states rebuilt from a summary: events after the first never read it
- * (the decider's evolve only copies it), and the summary never stores it.
+ * Stands for the content in states rebuilt from a summary. Events after the first only copy it,
+ * except that attachment events keep its attachment list in step (for the UBL written again from
+ * it): that list is all it needs. The summary never stores it.
  */
-const CONTENT_NOT_LOADED = null as unknown as DocumentJson;
+const contentNotLoaded = (): DocumentJson => ({ attachments: [] }) as unknown as DocumentJson;
 
 interface Entry {
   state: DocumentAggregateState;
@@ -62,7 +63,7 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession): P
   const ids = [...new Set(events.map((e) => (e.data as { document_id: string }).document_id))];
   const current = new Map<string, Entry>();
   for (const row of await rows.getMany(ids)) {
-    const state: DocumentAggregateState = { status: 'present', ...row.summary, document: CONTENT_NOT_LOADED, ubl: '' };
+    const state: DocumentAggregateState = { status: 'present', ...row.summary, document: contentNotLoaded(), ubl: '' };
     current.set(row.id, { state, row, position: BigInt(row.last_position), changed: false, content: null });
   }
   for (const event of events) {

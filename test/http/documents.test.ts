@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import EInvoice from 'e-invoice-api';
+import EInvoice, { toFile } from 'e-invoice-api';
 import { bearer, createOrganization, createTenant, publicClient, startTestService, type TestService } from '../support/service.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 
@@ -99,16 +99,66 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
       expect(history.map((e) => e.type)).to.deep.equal(['DocumentCreated', 'DocumentValidated']);
     });
 
-    it('adds, lists, downloads and removes attachments', async () => {
-      const add = await t.http.post(`/api/documents/${id}/attachments`).set(bearer(tenant.key)).attach('file', Buffer.from('timesheet'), 'timesheet.txt');
+    it('adds, lists, downloads and removes attachments; the UBL carries them while they are there, and still validates', async () => {
+      const ubl = async () => (await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(tenant.key))).text;
+      const original = await ubl();
+      const add = await t.http.post(`/api/documents/${id}/attachments`).set(bearer(tenant.key)).attach('file', Buffer.from('day;hours\n1;8\n'), 'timesheet.csv');
       expect(add.status, JSON.stringify(add.body)).to.equal(200);
-      expect(add.body).to.include({ file_name: 'timesheet.txt', file_size: 9 });
+      expect(add.body).to.include({ file_name: 'timesheet.csv', file_type: 'text/csv', file_size: 14 });
       const list = await t.http.get(`/api/documents/${id}/attachments`).set(bearer(tenant.key));
       expect(list.body.map((a: { id: string }) => a.id)).to.include(add.body.id);
       const content = await t.http.get(`/api/documents/${id}/attachments/${add.body.id}?download=true`).set(bearer(tenant.key)).buffer(true);
-      expect(content.text).to.equal('timesheet');
+      expect(content.text).to.equal('day;hours\n1;8\n');
+      const withAttachment = await ubl();
+      expect(withAttachment).to.contain(`<cbc:ID>${add.body.id}</cbc:ID>`);
+      expect(withAttachment).to.contain(`<cbc:EmbeddedDocumentBinaryObject mimeCode="text/csv" filename="timesheet.csv">${Buffer.from('day;hours\n1;8\n').toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
+      const validation = await t.http.post(`/api/documents/${id}/validate`).set(bearer(tenant.key));
+      expect(validation.body.is_valid, JSON.stringify(validation.body.issues)).to.equal(true);
+      // The history lists the attachment without its content or the UBL.
+      const history = (await t.http.get(`/api/documents/${id}/history`).set(bearer(tenant.key))).body.events;
+      const added = history.find((e: { type: string }) => e.type === 'AttachmentAdded');
+      expect(added.data).to.not.have.property('ubl');
+      expect(added.data.attachment).to.not.have.property('file_data');
+
       expect((await t.http.delete(`/api/documents/${id}/attachments/${add.body.id}`).set(bearer(tenant.key))).body).to.deep.equal({ is_deleted: true });
       expect((await t.http.get(`/api/documents/${id}/attachments/${add.body.id}`).set(bearer(tenant.key))).status).to.equal(404);
+      expect(await ubl()).to.equal(original);
+    });
+
+    it('takes an upload of no stated type for what its name says, through the public client too', async () => {
+      const { client, close } = await publicClient(t, tenant.key);
+      try {
+        const added = await client.documents.attachments.add(id, { file: await toFile(Buffer.from('%PDF-1.4 signed order'), 'order.pdf') });
+        expect(added).to.include({ file_name: 'order.pdf', file_type: 'application/pdf' });
+        expect((await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(tenant.key))).text).to.contain('mimeCode="application/pdf" filename="order.pdf"');
+        await client.documents.attachments.delete(added.id, { document_id: id });
+      } finally {
+        await close();
+      }
+    });
+
+    it('refuses attachments Peppol cannot carry (422), and changes to a document uploaded as UBL (409), recording nothing', async () => {
+      const xml = (await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(tenant.key))).text;
+      const uploaded = (await t.http.post('/api/documents/ubl').set(bearer(tenant.key)).set('Content-Type', 'application/xml').send(xml)).body;
+      const before = await t.service.eventStore.headPosition();
+      const add = (docId: string, content: Buffer, name: string, contentType?: string) =>
+        t.http.post(`/api/documents/${docId}/attachments`).set(bearer(tenant.key)).attach('file', content, contentType ? { filename: name, contentType } : name);
+
+      const text = await add(id, Buffer.from('notes'), 'notes.txt', 'text/plain');
+      expect(text.status).to.equal(422);
+      expect(text.body.detail[0].loc).to.deep.equal(['body', 'file']);
+      expect(text.body.detail[0].msg).to.match(/^Peppol invoices only carry attachments of these types: application\/pdf, image\/png, image\/jpeg, text\/csv, .*; this file is text\/plain$/);
+      const unknown = await add(id, Buffer.from('PK'), 'archive.zip', 'application/octet-stream');
+      expect(unknown.status).to.equal(422);
+      expect(unknown.body.detail[0].msg).to.match(/this file is application\/octet-stream$/);
+      const empty = await add(id, Buffer.alloc(0), 'empty.pdf', 'application/pdf');
+      expect(empty.status).to.equal(422);
+      expect(empty.body.detail[0].msg).to.equal('The file is empty');
+
+      const toUpload = await add(uploaded.id, Buffer.from('%PDF-1.4'), 'order.pdf');
+      expect(toUpload.status).to.equal(409);
+      expect(toUpload.body.detail).to.match(/created from uploaded UBL: it is sent as uploaded/);
+      expect(await t.service.eventStore.headPosition()).to.equal(before);
     });
 
     it('deletes a draft; it is then gone', async () => {

@@ -84,6 +84,35 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       expect(mail.messageId).to.equal(`<${r.deliveries[0].message_id}>`);
     });
 
+    it('mails the UBL with every attachment the document has when it is sent, embedded, and the UBL validates', async () => {
+      const seller = await createTenant(t, adminKey);
+      await setTestMode(seller.id, 'inbox@seller.test');
+      const doc = await createDocument(seller.key);
+      const note = Buffer.from('%PDF-1.4 signed delivery note');
+      const kept = await t.http.post(`/api/documents/${doc.id}/attachments`).set(bearer(seller.key)).attach('file', note, { filename: 'delivery-note.pdf', contentType: 'application/pdf' });
+      expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+      const dropped = await t.http.post(`/api/documents/${doc.id}/attachments`).set(bearer(seller.key)).attach('file', Buffer.from('\x89PNG'), 'first-draft.png');
+      expect(dropped.status, JSON.stringify(dropped.body)).to.equal(200);
+      expect((await t.http.delete(`/api/documents/${doc.id}/attachments/${dropped.body.id}`).set(bearer(seller.key))).status).to.equal(200);
+
+      expect((await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key))).status).to.equal(200);
+      await waitForState(t, seller.key, doc.id, ['SENT']);
+      const mail = await eventually(async () => smtp.messages.find((m) => m.headers.get('x-document-id') === doc.id), 'the test-mode mail');
+      expect(mail.attachments).to.have.length(1);
+      const xml = mail.attachments[0]!.content.toString('utf8');
+      expect(xml).to.contain(`<cbc:ID>${kept.body.id}</cbc:ID>`);
+      expect(xml).to.contain(`<cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="delivery-note.pdf">${note.toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
+      expect(xml).to.not.contain('first-draft.png');
+      expect(xml).to.equal((await t.http.get(`/api/documents/${doc.id}/ubl?format=xml`).set(bearer(seller.key))).text);
+      // The UBL that travelled passes the XSD and every EN 16931 and Peppol rule.
+      const validation = await t.http.post('/api/validate/ubl').set(bearer(seller.key)).set('Content-Type', 'application/xml').send(xml);
+      expect(validation.body.issues.filter((i: { flag: string }) => i.flag === 'fatal')).to.deep.equal([]);
+      expect(validation.body.is_valid).to.equal(true);
+      // Once it has left, its attachments are what was sent.
+      const late = await t.http.post(`/api/documents/${doc.id}/attachments`).set(bearer(seller.key)).attach('file', note, 'late.pdf');
+      expect(late.status).to.equal(409);
+    });
+
     it("sends to the client's email parameter instead, through the public e-invoice-api client", async () => {
       const seller = await createTenant(t, adminKey);
       await setTestMode(seller.id, 'inbox@seller.test');
@@ -133,6 +162,51 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       }
     });
 
+    it('refuses an email parameter or test-mode address that is not one plain e-mail address (422), changing nothing', async () => {
+      const seller = await createTenant(t, adminKey);
+      await setTestMode(seller.id, 'inbox@seller.test');
+      const doc = await createDocument(seller.key);
+      const rule = 'one e-mail address such as name@example.com (no display name, no list)';
+      const injections = [
+        'a@seller.test\r\nBcc: victim@evil.test', 'a@seller.test\nBcc: victim@evil.test', 'a@seller.test,victim@evil.test', 'a@seller.test;victim@evil.test',
+        'a@seller.test victim@evil.test', 'Accounting <victim@evil.test>', '<victim@evil.test>', '"a,b"@seller.test', 'not-an-address', '',
+      ];
+      for (const email of injections) {
+        const res = await t.http.post(`/api/documents/${doc.id}/send`).query({ email }).set(bearer(seller.key));
+        expect(res.status, JSON.stringify(email)).to.equal(422);
+        expect(res.body.detail).to.deep.equal([{ loc: ['query', 'email'], msg: `Input should be ${rule}`, type: 'value_error' }]);
+      }
+      const twice = await t.http.post(`/api/documents/${doc.id}/send?email=a@seller.test&email=victim@evil.test`).set(bearer(seller.key));
+      expect(twice.status).to.equal(422);
+      expect(twice.body.detail[0].loc).to.deep.equal(['query', 'email']);
+      expect(await eventCount(seller.key, doc.id)).to.equal(1);
+
+      for (const email of injections) {
+        const res = await t.http.put(`/api/operator/tenants/${seller.id}/test-mode`).set(bearer(t.operatorKey)).send({ test_mode: true, email });
+        expect(res.status, JSON.stringify(email)).to.equal(422);
+        expect(res.body.detail).to.deep.equal([{ loc: ['body', 'email'], msg: `Input should be ${rule}`, type: 'value_error' }]);
+      }
+      expect((await t.http.get(`/api/operator/tenants/${seller.id}`).set(bearer(t.operatorKey))).body.test_mode_email).to.equal('inbox@seller.test');
+
+      // An address recorded before addresses were checked is refused when it would be used.
+      await t.service.eventStore.append(`tenant-${seller.id}`, [{
+        type: 'TenantTestModeChanged',
+        data: { tenant_id: seller.id, test_mode: true, test_mode_email: 'inbox@seller.test, victim@evil.test', changed_at: new Date().toISOString() },
+      }], 'any');
+      const legacy = await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key));
+      expect(legacy.status).to.equal(422);
+      expect(legacy.body.detail[0]).to.deep.include({ loc: ['query', 'email'], msg: `The test-mode address configured for this account is not ${rule}: ask the operator to set another one, or pass email` });
+      expect(await eventCount(seller.key, doc.id)).to.equal(1);
+
+      // A plain address goes through, to that one recipient only.
+      expect((await t.http.post(`/api/documents/${doc.id}/send`).query({ email: "o'brien+invoices@customer.test" }).set(bearer(seller.key))).status).to.equal(200);
+      await waitForState(t, seller.key, doc.id, ['SENT']);
+      const mail = await eventually(async () => smtp.messages.find((m) => m.headers.get('x-document-id') === doc.id), 'the mail');
+      const to = mail.to && !Array.isArray(mail.to) ? mail.to.value : [];
+      expect(to.map((a) => a.address)).to.deep.equal(["o'brien+invoices@customer.test"]);
+      expect(mail.bcc).to.equal(undefined);
+    });
+
     it('refuses to send in test mode without an address, and e-mail outside test mode, recording nothing', async () => {
       const seller = await createTenant(t, adminKey);
       await setTestMode(seller.id, null);
@@ -178,6 +252,25 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       expect(r.deliveries[0]).to.include({ transport: 'peppol', receiver_peppol_id: BUYER_ID, status: 'sent' });
       const inboundReport = await report(buyer.key, received.id);
       expect(inboundReport.received).to.include({ message_id: r.deliveries[0].message_id });
+    });
+
+    it('delivers the attachments added after creation inside the UBL: the receiver has them', async () => {
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
+      const doc = await createDocument(seller.key, { ...invoice(), invoice_id: 'INTERNAL-ATTACHED' });
+      const hours = Buffer.from('day;hours\n2025-03-01;8\n');
+      const added = await t.http.post(`/api/documents/${doc.id}/attachments`).set(bearer(seller.key)).attach('file', hours, { filename: 'hours.csv', contentType: 'text/csv' });
+      expect(added.status, JSON.stringify(added.body)).to.equal(200);
+      expect((await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key))).status).to.equal(200);
+      await waitForState(t, seller.key, doc.id, ['SENT']);
+
+      const received = (await t.http.get('/api/inbox/?search=INTERNAL-ATTACHED').set(bearer(buyer.key))).body.items[0];
+      const inbound = await t.http.get(`/api/inbox/${received.id}`).set(bearer(buyer.key));
+      expect(inbound.body.attachments).to.have.length(1);
+      expect(inbound.body.attachments[0]).to.include({ file_name: 'hours.csv', file_type: 'text/csv', file_size: hours.length });
+      const content = await t.http.get(`/api/documents/${received.id}/attachments/${inbound.body.attachments[0].id}?download=true`).set(bearer(buyer.key)).buffer(true);
+      expect(content.text).to.equal(hours.toString('utf8'));
+      const inboundUbl = (await t.http.get(`/api/documents/${received.id}/ubl?format=xml`).set(bearer(buyer.key))).text;
+      expect(inboundUbl).to.contain(`<cbc:EmbeddedDocumentBinaryObject mimeCode="text/csv" filename="hours.csv">${hours.toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
     });
 
     it('accept and reject reach the sender as an Invoice Response; answering twice is a 409', async () => {

@@ -4,7 +4,7 @@ import { startWebhookReceiver, type ReceivedCall, type WebhookReceiver } from '.
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { verifyWebhook } from '../../src/application/webhooks/webhookSignature.js';
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MINUTES } from '../../src/domain/webhook/webhookDelivery.js';
-import { HttpWebhookClient } from '../../src/infrastructure/webhooks/httpWebhookClient.js';
+import { HttpWebhookClient, type ResolveHost } from '../../src/infrastructure/webhooks/httpWebhookClient.js';
 
 const invoice = () => structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>;
 const UNIT_MS = 5;
@@ -192,7 +192,11 @@ describe('Webhooks: subscriptions, signed deliveries, retries and history (real 
 
   it('refuses loopback and private-network targets unless the deployment allows them', async () => {
     const client = new HttpWebhookClient(false);
-    for (const url of [receiver.url('/x'), 'http://localhost:9/x', 'http://[::1]:9/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest/meta-data']) {
+    for (const url of [
+      receiver.url('/x'), 'http://localhost:9/x', 'http://[::1]:9/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest/meta-data',
+      // other spellings of loopback: IPv4-mapped IPv6, a decimal integer, NAT64 and 6to4 forms
+      'http://[::ffff:127.0.0.1]:9/x', 'http://2130706433:9/x', 'http://[64:ff9b::7f00:1]:9/x', 'http://[2002:7f00:1::1]:9/x', 'http://[fd00::1]/x',
+    ]) {
       let error: Error | null = null;
       await client.post(url, {}, '{}', 1000).catch((e: Error) => (error = e));
       expect(error, url).to.be.instanceOf(Error);
@@ -200,5 +204,85 @@ describe('Webhooks: subscriptions, signed deliveries, retries and history (real 
     }
     expect(callsTo('/x')).to.have.length(0);
     expect(await new HttpWebhookClient(true).post(receiver.url('/x'), { 'content-type': 'application/json' }, '{}', 1000)).to.equal(200);
+  });
+
+  describe('the address check is made on the addresses connected to (DNS rebinding)', () => {
+    const port = () => Number(new URL(receiver.url('/')).port);
+    const answering = (...addresses: string[]): ResolveHost => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('the call should fail'); }, (error: Error) => error);
+
+    it('resolves a name once per call, when connecting: a name that answers a public address, then loopback, never reaches loopback', async () => {
+      let answers = 0;
+      const rebinding: ResolveHost = async () => (++answers === 1 ? [{ address: '192.0.2.10', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
+      const client = new HttpWebhookClient(false, rebinding);
+      const url = `http://rebind.example:${port()}/rebind`;
+      // The first answer is public (TEST-NET-1): that is where the call goes, and nobody answers there.
+      const first = await failure(client.post(url, {}, '{}', 500));
+      expect(first.message).to.match(/^(Request failed|No answer within)/);
+      // The second is loopback: refused before any connection.
+      const second = await failure(client.post(url, {}, '{}', 500));
+      expect(second.message).to.equal('Refused: rebind.example resolves to a private-network address (127.0.0.1)');
+      expect(answers).to.equal(2);
+      expect(callsTo('/rebind')).to.have.length(0);
+    });
+
+    it('refuses every internal address a name may resolve to, also among public ones and in IPv6 forms', async () => {
+      const internal = ['127.0.0.1', '10.0.0.7', '172.20.1.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', 'fd12:3456::1', 'fe80::1', '64:ff9b::a00:1', '2002:c0a8:101::1'];
+      for (const address of internal) {
+        const error = await failure(new HttpWebhookClient(false, answering('93.184.215.14', address)).post(`http://mixed.example:${port()}/mixed`, {}, '{}', 500));
+        expect(error.message, address).to.equal(`Refused: mixed.example resolves to a private-network address (${address})`);
+      }
+      expect(callsTo('/mixed')).to.have.length(0);
+    });
+
+    it('connects to the address the lookup answered when private networks are allowed', async () => {
+      const status = await new HttpWebhookClient(true, answering('127.0.0.1')).post(`http://hooks.example:${port()}/named`, { 'content-type': 'application/json' }, '{"a":1}', 1000);
+      expect(status).to.equal(200);
+      const [call] = callsTo('/named');
+      expect(call!.headers.host).to.equal(`hooks.example:${port()}`);
+      expect(call!.body).to.equal('{"a":1}');
+    });
+
+    it('does not follow redirects: a redirect is recorded as an answer, and its target is not called', async () => {
+      receiver.answer('/moved', 307);
+      expect(await new HttpWebhookClient(true).post(receiver.url('/moved'), {}, '{}', 1000)).to.equal(307);
+      expect(callsTo('/moved')).to.have.length(1);
+    });
+
+    it('records a refused call as a failed webhook delivery with the reason (the service, not a 500)', async () => {
+      const guarded = await startTestService({ webhookAllowPrivateNetworks: false }, undefined, {
+        deliveryRetryUnitMs: UNIT_MS,
+        webhookTimeoutMs: TIMEOUT_MS,
+        webhookResolveHost: async (hostname) => (hostname === 'hooks.rebind.test' ? [{ address: '127.0.0.1', family: 4 }] : []),
+      });
+      try {
+        const org = await createOrganization(guarded);
+        const tenant = await createTenant(guarded, org.adminKey);
+        expect((await guarded.http.put(`/api/operator/tenants/${tenant.id}/test-mode`).set(bearer(guarded.operatorKey)).send({ test_mode: true, email: 'qa@tenant.test' })).status).to.equal(200);
+        // A literal private address is refused when subscribing; a name can only be judged when called.
+        const literal = await guarded.http.post('/api/webhooks/').set(bearer(tenant.key)).send({ url: receiver.url('/literal'), events: ['*'] });
+        expect(literal.status).to.equal(422);
+        const created = await guarded.http.post('/api/webhooks/').set(bearer(tenant.key)).send({ url: `http://hooks.rebind.test:${port()}/guarded`, events: ['document.created'] });
+        expect(created.status, JSON.stringify(created.body)).to.equal(201);
+
+        const doc = await guarded.http.post('/api/documents/').set(bearer(tenant.key)).send(invoice());
+        expect(doc.status).to.equal(200);
+        const delivery = await eventually(async () => {
+          const res = await guarded.http.get(`/api/webhooks/${created.body.id}/deliveries`).set(bearer(tenant.key));
+          expect(res.status).to.equal(200);
+          return res.body.items[0]?.attempts.length > 0 && res.body.items[0];
+        }, 'the refused call to be recorded');
+        expect(delivery).to.include({ document_id: doc.body.id, event_type: 'document.created' });
+        expect(delivery.attempts[0]).to.include({
+          attempt: 1,
+          outcome: 'failed',
+          status_code: null,
+          error: 'Refused: hooks.rebind.test resolves to a private-network address (127.0.0.1)',
+        });
+        expect(callsTo('/guarded')).to.have.length(0);
+      } finally {
+        await guarded.stop();
+      }
+    });
   });
 });

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../src/infrastructure/config.js';
 import { Service } from '../../src/service.js';
 import { freshDatabase } from './postgres.js';
 import type pg from 'pg';
-import { TOKENS } from '../../src/infrastructure/container.js';
+import { TOKENS, type WiringOptions } from '../../src/infrastructure/container.js';
 import { createRateLimitGates, rateLimitsFrom } from '../../src/http/rateLimit.js';
 
 export interface TestService {
@@ -26,7 +26,7 @@ export interface TestService {
 export async function startTestService(
   overrides: Partial<Config> = {},
   databaseUrl?: string,
-  wiring: { deliveryRetryUnitMs?: number; webhookTimeoutMs?: number } = {},
+  wiring: Pick<WiringOptions, 'deliveryRetryUnitMs' | 'webhookTimeoutMs' | 'webhookResolveHost'> = {},
 ): Promise<TestService> {
   const url = databaseUrl ?? (await freshDatabase('api'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-data-'));

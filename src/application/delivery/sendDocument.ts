@@ -5,6 +5,7 @@ import { documentDecider, documentStream, type DocumentRecord, type TransportKin
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
 import { invalid, notFound } from '../../domain/errors.js';
+import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';
 import { validateUbl } from '../../domain/validation/index.js';
 
 /** The send call's optional query: identifiers that override the document's, and the client's `email`. */
@@ -68,6 +69,15 @@ export function routeOf(tenant: Tenant, document: DocumentRecord, options: SendO
   if (tenant.test_mode) {
     const email = options.email ?? tenant.test_mode_email;
     if (!email) throw invalid('Test mode is on but no e-mail address is configured for it: ask the operator to set one, or pass email', ['query', 'email']);
+    // The account's address may have been set before addresses were checked: it is checked here too.
+    if (!isEmailAddress(email)) {
+      throw invalid(
+        options.email === undefined
+          ? `The test-mode address configured for this account is not ${EMAIL_ADDRESS_RULE}: ask the operator to set another one, or pass email`
+          : `email must be ${EMAIL_ADDRESS_RULE}`,
+        ['query', 'email'],
+      );
+    }
     return { transport: 'email', sender_peppol_id: sender ?? documentParty(d.vendor_peppol_id, d.vendor_tax_id, d.vendor_company_id), receiver_peppol_id: receiver, email };
   }
   if (options.email !== undefined) {

@@ -49,14 +49,18 @@ function summary(event: DocumentEvent): Record<string, unknown> {
     }
     case 'AttachmentAdded': {
       const { file_data: _data, ...attachment } = event.data.attachment;
-      return { ...event.data, attachment };
+      const { ubl: _ubl, ...rest } = event.data;
+      return { ...rest, attachment };
+    }
+    case 'AttachmentRemoved': {
+      const { ubl: _ubl, ...rest } = event.data;
+      return rest;
     }
     case 'ResponseReceived': {
       const { invoice_response: _xml, ...rest } = event.data;
       return rest;
     }
     case 'DocumentValidated':
-    case 'AttachmentRemoved':
     case 'DocumentDeleted':
     case 'SendRequested':
     case 'DeliveryAttempted':

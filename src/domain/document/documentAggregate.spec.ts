@@ -1,14 +1,16 @@
+import { expect } from 'chai';
 import { deciderSpec } from '../deciderSpec.js';
 import { documentDecider, type DocumentEvent, type StoredAttachment } from './documentAggregate.js';
 import { emptyDocument } from './documentModel.js';
-import { toDocumentJson } from './documentJson.js';
+import { fromDocumentJson, toDocumentJson } from './documentJson.js';
+import { writeUbl } from './ublWriter.js';
 
 const spec = deciderSpec(documentDecider);
 const now = '2026-05-01T10:00:00.000Z';
 const document = toDocumentJson({ ...emptyDocument(), invoice_id: 'INV-1' });
 const created: DocumentEvent = {
   type: 'DocumentCreated',
-  data: { document_id: 'd1', tenant_id: 't1', source: 'json', document, ubl: '<Invoice/>', file_name: 'INV-1.xml', created_at: now },
+  data: { document_id: 'd1', tenant_id: 't1', source: 'json', document, ubl: writeUbl(fromDocumentJson(document)), file_name: 'INV-1.xml', created_at: now },
 };
 const attachment: StoredAttachment = { id: 'a1', file_name: 'x.pdf', file_type: 'application/pdf', file_size: 3, file_data: 'YWJj' };
 const nonDraft = (state: 'TRANSIT' | 'SENT' | 'RECEIVED' | 'FAILED'): DocumentEvent => ({
@@ -37,14 +39,39 @@ describe('Document decider', () => {
     spec.given([created, deleted]).when({ type: 'AddAttachment', data: { attachment, now } }).thenRefuses('not_found');
   });
 
-  it('adds and removes attachments on drafts; an unknown attachment is not found', () => {
-    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment, added_at: now } };
+  it('adds and removes attachments on drafts, writing the UBL again with them; an unknown attachment is not found', () => {
+    const withAttachment = writeUbl(fromDocumentJson({ ...document, attachments: [{ ...attachment, file_url: null }] }));
+    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment, ubl: withAttachment, added_at: now } };
     spec.given([created]).when({ type: 'AddAttachment', data: { attachment, now } }).then([added]);
+    expect(withAttachment).to.contain('<cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="x.pdf">YWJj</cbc:EmbeddedDocumentBinaryObject>');
     spec.given([created, added]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', now } }).then([
-      { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', removed_at: now } },
+      { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl: created.data.ubl, removed_at: now } },
     ]);
     spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'zz', now } }).thenRefuses('not_found');
     spec.given([nonDraft('SENT')]).when({ type: 'AddAttachment', data: { attachment, now } }).thenRefuses('invalid_state');
+  });
+
+  it('keeps the UBL that is sent and the document in step with the attachments', () => {
+    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment, ubl: '<Invoice>with</Invoice>', added_at: now } };
+    const removed: DocumentEvent = { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl: '<Invoice>without</Invoice>', removed_at: now } };
+    const state = (events: DocumentEvent[]) => events.reduce(documentDecider.evolve, documentDecider.initialState());
+    expect(state([created, added])).to.deep.include({ ubl: '<Invoice>with</Invoice>', attachments: [attachment] });
+    expect(state([created, added])).to.have.nested.property('document.attachments[0].id', 'a1');
+    expect(state([created, added, removed])).to.deep.include({ ubl: '<Invoice>without</Invoice>', attachments: [] });
+    expect(state([created, added, removed])).to.have.nested.property('document.attachments').that.is.empty;
+    // Events recorded before attachments went into the UBL leave it as it was.
+    const { ubl: _ubl, ...legacy } = added.data as Extract<DocumentEvent, { type: 'AttachmentAdded' }>['data'];
+    expect(state([created, { type: 'AttachmentAdded', data: legacy }])).to.include({ ubl: created.data.ubl });
+  });
+
+  it('refuses attachments Peppol cannot carry, and any change to a document uploaded as UBL', () => {
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_type: 'text/plain' }, now } }).thenRefuses('invalid', /only carry attachments of these types: application\/pdf, image\/png/);
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_size: 0, file_data: '' }, now } }).thenRefuses('invalid', /empty/);
+    const uploaded: DocumentEvent = { ...created, data: { ...created.data, source: 'ubl' } } as DocumentEvent;
+    const fromUpload = toDocumentJson({ ...emptyDocument(), invoice_id: 'INV-1', attachments: [{ ...attachment, file_url: null }] });
+    const uploadedWithAttachment: DocumentEvent = { ...created, data: { ...created.data, source: 'ubl', document: fromUpload } } as DocumentEvent;
+    spec.given([uploaded]).when({ type: 'AddAttachment', data: { attachment, now } }).thenRefuses('invalid_state', /uploaded UBL: it is sent as uploaded/);
+    spec.given([uploadedWithAttachment]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', now } }).thenRefuses('invalid_state', /uploaded UBL/);
   });
 
   it('records a validation run', () => {

@@ -3,6 +3,7 @@ import { MAX_ATTEMPTS } from './deliverySchedule.js';
 import { conflict, invalidState, notFound } from '../errors.js';
 import type { Direction, DocumentState } from './documentModel.js';
 import type { DocumentJson } from './documentJson.js';
+import { requireTransmittable, ublWithAttachments } from './documentAttachments.js';
 
 /**
  * The Document aggregate: one stream per document, owned by one tenant. Its events are the
@@ -27,8 +28,12 @@ export type DocumentValidated = Event<
   'DocumentValidated',
   { document_id: string; validation_id: string; is_valid: boolean; fatal: number; warnings: number; validated_at: string }
 >;
-export type AttachmentAdded = Event<'AttachmentAdded', { document_id: string; attachment: StoredAttachment; added_at: string }>;
-export type AttachmentRemoved = Event<'AttachmentRemoved', { document_id: string; attachment_id: string; removed_at: string }>;
+/**
+ * `ubl`: the document's UBL with its attachments as they are now, i.e. what will be sent. Absent
+ * from events recorded before added attachments went into the UBL (those left the UBL as it was).
+ */
+export type AttachmentAdded = Event<'AttachmentAdded', { document_id: string; attachment: StoredAttachment; ubl?: string; added_at: string }>;
+export type AttachmentRemoved = Event<'AttachmentRemoved', { document_id: string; attachment_id: string; ubl?: string; removed_at: string }>;
 export type DocumentDeleted = Event<'DocumentDeleted', { document_id: string; deleted_at: string }>;
 
 
@@ -172,14 +177,32 @@ export type DocumentAggregateState = { status: 'absent' } | { status: 'deleted';
 
 export const documentStream = (id: string) => `document-${id}`;
 
-function storedAttachment(a: DocumentJson['attachments'][number]): StoredAttachment {
+type DocumentAttachment = DocumentJson['attachments'][number];
+
+const attachmentIdOf = (a: DocumentAttachment): string => a.id ?? a.file_name;
+
+function storedAttachment(a: DocumentAttachment): StoredAttachment {
   return {
-    id: a.id ?? a.file_name,
+    id: attachmentIdOf(a),
     file_name: a.file_name,
     file_type: a.file_type ?? 'application/octet-stream',
     file_size: a.file_size ?? 0,
     file_data: a.file_data ?? '',
   };
+}
+
+const documentAttachment = (a: StoredAttachment): DocumentAttachment => ({ ...a, file_url: null });
+
+/**
+ * Uploaded UBL is the document its seller issued and is sent exactly as uploaded: adding or
+ * removing an attachment here would change the legal document (or leave our list contradicting
+ * it), so such a document's attachments are the ones embedded in the UBL the seller uploads.
+ */
+function requireAttachmentsEditable(state: Present, verb: 'added to' | 'removed from'): void {
+  if (state.state !== 'DRAFT') throw invalidState(`Attachments can only be ${verb} a DRAFT document; this one is ${state.state}`);
+  if (state.source === 'ubl') {
+    throw invalidState(`Attachments cannot be ${verb} a document created from uploaded UBL: it is sent as uploaded, so embed them in the UBL (cac:AdditionalDocumentReference) before uploading it`);
+  }
 }
 
 /** States a document may be deleted in: it has not left, or it failed to. */
@@ -251,15 +274,22 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         const { now, ...data } = command.data;
         return [{ type: 'DocumentValidated', data: { ...data, document_id: state.id, validated_at: now } }];
       }
-      case 'AddAttachment':
+      case 'AddAttachment': {
         present(state);
-        if (state.state !== 'DRAFT') throw invalidState(`Attachments can only be added to a DRAFT document; this one is ${state.state}`);
-        return [{ type: 'AttachmentAdded', data: { document_id: state.id, attachment: command.data.attachment, added_at: command.data.now } }];
-      case 'RemoveAttachment':
+        requireAttachmentsEditable(state, 'added to');
+        const { attachment, now } = command.data;
+        requireTransmittable(attachment);
+        const document = { ...state.document, attachments: [...state.document.attachments, documentAttachment(attachment)] };
+        return [{ type: 'AttachmentAdded', data: { document_id: state.id, attachment, ubl: ublWithAttachments(document, state.ubl), added_at: now } }];
+      }
+      case 'RemoveAttachment': {
         present(state);
-        if (!state.attachments.some((a) => a.id === command.data.attachment_id)) throw notFound('Attachment not found');
-        if (state.state !== 'DRAFT') throw invalidState(`Attachments can only be removed from a DRAFT document; this one is ${state.state}`);
-        return [{ type: 'AttachmentRemoved', data: { document_id: state.id, attachment_id: command.data.attachment_id, removed_at: command.data.now } }];
+        const { attachment_id, now } = command.data;
+        if (!state.attachments.some((a) => a.id === attachment_id)) throw notFound('Attachment not found');
+        requireAttachmentsEditable(state, 'removed from');
+        const document = { ...state.document, attachments: state.document.attachments.filter((a) => attachmentIdOf(a) !== attachment_id) };
+        return [{ type: 'AttachmentRemoved', data: { document_id: state.id, attachment_id, ubl: ublWithAttachments(document, state.ubl), removed_at: now } }];
+      }
       case 'DeleteDocument':
         present(state);
         if (!DELETABLE.has(state.state)) {
@@ -381,14 +411,29 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           : state;
       case 'DocumentValidated':
         return state.status === 'present' ? { ...state, validated_at: event.data.validated_at } : state;
-      case 'AttachmentAdded':
-        return state.status === 'present'
-          ? { ...state, attachments: [...state.attachments, event.data.attachment], updated_at: event.data.added_at }
-          : state;
-      case 'AttachmentRemoved':
-        return state.status === 'present'
-          ? { ...state, attachments: state.attachments.filter((a) => a.id !== event.data.attachment_id), updated_at: event.data.removed_at }
-          : state;
+      // The document's JSON keeps its attachments too: it is what the UBL is written again from.
+      case 'AttachmentAdded': {
+        if (state.status !== 'present') return state;
+        const { attachment, ubl, added_at } = event.data;
+        return {
+          ...state,
+          document: { ...state.document, attachments: [...state.document.attachments, documentAttachment(attachment)] },
+          attachments: [...state.attachments, attachment],
+          ubl: ubl ?? state.ubl,
+          updated_at: added_at,
+        };
+      }
+      case 'AttachmentRemoved': {
+        if (state.status !== 'present') return state;
+        const { attachment_id, ubl, removed_at } = event.data;
+        return {
+          ...state,
+          document: { ...state.document, attachments: state.document.attachments.filter((a) => attachmentIdOf(a) !== attachment_id) },
+          attachments: state.attachments.filter((a) => a.id !== attachment_id),
+          ubl: ubl ?? state.ubl,
+          updated_at: removed_at,
+        };
+      }
       case 'DocumentDeleted':
         return state.status === 'present' ? { status: 'deleted', id: state.id, tenant_id: state.tenant_id } : state;
       default:

@@ -70,10 +70,13 @@ describe('Tenant decider', () => {
     spec.given([]).when({ type: 'DeleteTenant', data: { now } }).thenRefuses('not_found');
   });
 
-  it('turns test mode on with an address, and setting the same again records nothing', () => {
+  it('turns test mode on with an address, and setting the same again records nothing; anything but one e-mail address is refused', () => {
     const on: TenantEvent = { type: 'TenantTestModeChanged', data: { tenant_id: 't1', test_mode: true, test_mode_email: 'a@b.be', changed_at: now } };
     spec.given([created]).when({ type: 'SetTestMode', data: { test_mode: true, test_mode_email: 'a@b.be', now } }).then([on]);
     spec.given([created, on]).when({ type: 'SetTestMode', data: { test_mode: true, test_mode_email: 'a@b.be', now } }).thenNothingHappens();
+    for (const bad of ['a@b.be\r\nBcc: x@evil.test', 'a@b.be, x@evil.test', 'Name <a@b.be>', 'not an address']) {
+      spec.given([created, on]).when({ type: 'SetTestMode', data: { test_mode: true, test_mode_email: bad, now } }).thenRefuses('invalid', /^email must be one e-mail address/);
+    }
   });
 
   it('changes the rate tier; an absent tenant is not found', () => {

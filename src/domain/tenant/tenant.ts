@@ -4,6 +4,7 @@ import { checkCompanyIdentifiers } from './tenantProfile.js';
 import { formatPeppolId, parsePeppolId } from '../document/peppolId.js';
 import { COUNTRY_CODES } from '../document/codeLists.js';
 import { participantKey } from '../peppol/participantId.js';
+import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../emailAddress.js';
 
 /** A reseller's customer organization: the owner of documents, keys and a Peppol identity. */
 export type RateTier = 'standard' | 'premium';
@@ -179,6 +180,10 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
         return [{ type: 'TenantDeleted', data: { tenant_id: state.id, deleted_at: command.data.now } }];
       case 'SetTestMode':
         requirePresent(state);
+        // Test-mode mail goes to this address: one address, nothing a mail header could take for more.
+        if (command.data.test_mode_email !== null && !isEmailAddress(command.data.test_mode_email)) {
+          throw invalid(`email must be ${EMAIL_ADDRESS_RULE}`, ['body', 'email']);
+        }
         if (state.test_mode === command.data.test_mode && state.test_mode_email === command.data.test_mode_email) return [];
         return [
           {

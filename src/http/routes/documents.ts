@@ -3,6 +3,7 @@ import type { DocumentCommands } from '../../application/documents/documentComma
 import { sha256 } from '../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../application/documents/documentQueries.js';
 import type { DocumentPdfs } from '../../application/documents/documentPdfs.js';
+import { attachmentType } from '../../domain/document/documentAttachments.js';
 import { decodeDocumentInput } from '../../domain/document/documentInput.js';
 import { documentResponse } from '../../projections/documentView.js';
 import { tenantOf } from '../auth.js';
@@ -146,17 +147,21 @@ export function documentRoutes(
   routes.add({
     method: 'post',
     path: '/api/documents/:documentId/attachments',
-    summary: 'Add an attachment to a DRAFT document (multipart field "file")',
+    summary: 'Add an attachment to a DRAFT document (multipart field "file"); it is embedded in the UBL that is sent',
     tag: 'documents',
     auth: 'tenant',
-    responses: { 200: 'The attachment', 409: 'The document is not a draft' },
+    responses: {
+      200: 'The attachment',
+      409: 'The document is not a draft, or was created from uploaded UBL (sent as uploaded)',
+      422: 'A type Peppol does not carry (PDF, PNG, JPEG, CSV, XLSX, ODS), an empty file, or the document would no longer validate',
+    },
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, ANY_FILE);
       if (!file.fileName) throw new HttpError(422, [{ loc: ['body', 'file'], msg: 'The file needs a name', type: 'missing' }]);
       const attachment = await documents.addAttachment(
         tenantOf(res).tenantId,
         id(req.params),
-        { file_name: file.fileName, file_type: file.mimeType ?? 'application/octet-stream', file_size: file.buffer.length, file_data: file.buffer.toString('base64') },
+        { file_name: file.fileName, file_type: attachmentType(file.mimeType, file.fileName), file_size: file.buffer.length, file_data: file.buffer.toString('base64') },
         commandMetadata(req, res),
       );
       const { file_data: _data, ...meta } = attachment;
@@ -184,7 +189,7 @@ export function documentRoutes(
   routes.add({
     method: 'delete',
     path: '/api/documents/:documentId/attachments/:attachmentId',
-    summary: 'Remove an attachment from a DRAFT document',
+    summary: 'Remove an attachment from a DRAFT document (and from the UBL that is sent)',
     tag: 'documents',
     auth: 'tenant',
     handler: async (req, res) => {

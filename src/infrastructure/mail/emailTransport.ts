@@ -40,7 +40,8 @@ export class EmailTransport implements Transport {
     const kind = d.document_type.replace(/_/g, ' ').toLowerCase();
     return {
       from: this.options.from,
-      to: request.email ?? undefined,
+      // An address object, not a string: the mail library then never parses a list out of it.
+      to: request.email ? { name: '', address: request.email } : undefined,
       subject: `[TEST MODE] ${kind} ${d.invoice_id ?? record.id} from ${d.vendor_name ?? 'unknown seller'}`,
       messageId: `<${request.messageId}>`,
       headers: { 'X-Document-Id': record.id, 'X-Test-Mode': 'true' },
