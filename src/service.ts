@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './infrastructure/config.js';
 import type { EventStore } from './application/ports/eventStore.js';
 import type { ReadModelStore } from './application/ports/readModelStore.js';
+import type { DeliveryProcess } from './application/delivery/deliveryProcess.js';
 import type { JobScheduler } from './application/ports/jobScheduler.js';
 import type { ProjectionRunner } from './projections/projectionRunner.js';
 import type { AccountCommands } from './application/accounts/accountCommands.js';
@@ -85,6 +86,7 @@ export class Service {
     }
     await this.projections.start();
     await this.resolve<JobScheduler>(TOKENS.JobScheduler).start();
+    this.resolve<DeliveryProcess>(TOKENS.DeliveryProcess).startRecovery();
   }
 
   listen(port: number, host: string): Promise<Server> {
@@ -104,6 +106,7 @@ export class Service {
         server.closeIdleConnections();
       });
     }
+    await this.resolve<DeliveryProcess>(TOKENS.DeliveryProcess).stop();
     await this.resolve<JobScheduler>(TOKENS.JobScheduler).stop();
     this.resolve<EmailTransport>(TOKENS.EmailTransport).close();
     await this.projections.stop();

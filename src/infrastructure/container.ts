@@ -51,6 +51,7 @@ export const TOKENS = {
   DocumentQueries: Symbol('DocumentQueries'),
   DocumentHistory: Symbol('DocumentHistory'),
   SendDocument: Symbol('SendDocument'),
+  DeliveryProcess: Symbol('DeliveryProcess'),
   InboxCommands: Symbol('InboxCommands'),
   EmailTransport: Symbol('EmailTransport'),
   WebhookCommands: Symbol('WebhookCommands'),
@@ -135,9 +136,16 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   const email = new EmailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: path.join(config.dataDir, 'mail') });
   const delivery = new DeliveryProcess(
     eventStore,
+    readModels,
     scheduler,
     { email, peppol: new PeppolTransport(eventStore, new RegisteredParticipants(eventStore)) },
-    { retryUnitMs: options.deliveryRetryUnitMs ?? 60_000, concurrency: config.deliveryConcurrency, afterTransport: () => failpoint('delivery:after-transport') },
+    {
+      retryUnitMs: options.deliveryRetryUnitMs ?? 60_000,
+      concurrency: config.deliveryConcurrency,
+      // A first attempt is claimed for as long as a job would be.
+      abandonedAfterMs: config.jobLockLifetimeMs,
+      afterTransport: () => failpoint('delivery:after-transport'),
+    },
     logger.child({ component: 'delivery' }),
   );
   delivery.register();
@@ -150,12 +158,18 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   );
   webhooks.register();
   // Process managers follow the log like projections do (and are not rebuilt with them).
-  const processManagers = [delivery.starter(), responseRouter(eventStore, logger.child({ component: 'responses' })), webhooks.dispatcher()];
+  const processManagers = [responseRouter(eventStore, logger.child({ component: 'responses' })), webhooks.dispatcher()];
   container.register(TOKENS.ProjectionRunner, {
     useValue: new ProjectionRunner(eventStore, readModels, [...allProjections, ...processManagers], logger.child({ component: 'projections' })),
   });
   container.register(TOKENS.EmailTransport, { useValue: email });
-  container.register(TOKENS.SendDocument, { useValue: new SendDocument(eventStore) });
+  container.register(TOKENS.DeliveryProcess, { useValue: delivery });
+  container.register(TOKENS.SendDocument, {
+    useValue: new SendDocument(eventStore, (requested) => {
+      failpoint('send:after-request');
+      delivery.startNow(requested);
+    }),
+  });
   container.register(TOKENS.InboxCommands, { useValue: new InboxCommands(eventStore) });
   container.register(TOKENS.DocumentHistory, { useValue: new DocumentHistory(eventStore) });
   container.register(TOKENS.WebhookCommands, { useValue: new WebhookCommands(eventStore, readModels, config.webhookAllowPrivateNetworks) });

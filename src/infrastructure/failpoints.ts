@@ -5,7 +5,7 @@
  */
 const armed = new Set((process.env.FAILPOINTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 
-export type Failpoint = 'delivery:after-transport' | 'webhook:after-call';
+export type Failpoint = 'send:after-request' | 'delivery:after-transport' | 'webhook:after-call';
 
 export function failpoint(name: Failpoint): void {
   if (armed.has(name)) process.kill(process.pid, 'SIGKILL');

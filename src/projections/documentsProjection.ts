@@ -26,6 +26,8 @@ export const documentsProjection: Projection = {
       indexes: [
         { fields: [{ field: 'tenant_id' }, { field: 'direction' }, { field: 'state' }, { field: 'created_at', direction: 'desc' }] },
         { fields: [{ field: 'tenant_id' }, { field: 'created_at', direction: 'desc' }] },
+        // Delivery recovery looks across tenants for documents in TRANSIT.
+        { fields: [{ field: 'state' }] },
       ],
     },
     { name: DOCUMENT_CONTENTS },

@@ -115,6 +115,37 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
     }
   });
 
+  it('a crash right after a send is accepted, before its first attempt: recovery hands the abandoned delivery to a job, and it ends SENT', async () => {
+    const first = await start({ FAILPOINTS: 'send:after-request' });
+    const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, { name: 'Send crash reseller' });
+    const adminKey: string = org.body.admin_key.key;
+    const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, { name: 'crash-send' });
+    const key = (await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' })).body.key as string;
+    await api(first.baseUrl, 'PUT', `/api/operator/tenants/${created.body.id}/test-mode`, operatorKey, { test_mode: true, email: 'qa@crash.test' });
+    const doc = await api(first.baseUrl, 'POST', '/api/documents/', key, invoice(200));
+    // SendRequested is recorded, then the process dies before answering or attempting anything.
+    const answered = await api(first.baseUrl, 'POST', `/api/documents/${doc.body.id}/send`, key).then(() => true, () => false);
+    expect(answered).to.equal(false);
+    expect(await first.exited).to.equal(null);
+
+    const second = await start();
+    try {
+      const state = await until(async () => {
+        const current = (await api(second.baseUrl, 'GET', `/api/documents/${doc.body.id}`, key)).body.state as string;
+        return current !== 'TRANSIT' && current;
+      }, 'the abandoned delivery to end');
+      expect(state).to.equal('SENT');
+      const report = (await api(second.baseUrl, 'GET', `/api/documents/${doc.body.id}/transmission-report`, key)).body;
+      expect(report.deliveries).to.have.length(1);
+      expect(report.deliveries[0].attempts.map((a: { attempt: number; outcome: string }) => [a.attempt, a.outcome])).to.deep.equal([[1, 'delivered']]);
+      // Not before the delivery counted as abandoned (JOB_LOCK_LIFETIME_MS after it was requested).
+      const waited = new Date(report.deliveries[0].attempts[0].started_at).getTime() - new Date(report.deliveries[0].requested_at).getTime();
+      expect(waited).to.be.at.least(2000);
+    } finally {
+      await stop(second);
+    }
+  });
+
   it('a crash between calling a subscriber and recording it: the call is made again with the same webhook-id, and every notification arrives', async () => {
     const first = await start({ FAILPOINTS: 'webhook:after-call' });
     const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, { name: 'Webhook crash reseller' });

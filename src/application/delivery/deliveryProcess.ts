@@ -1,12 +1,14 @@
 import type { Logger } from 'pino';
-import type { EventStore, RecordedEvent } from '../ports/eventStore.js';
+import type { EventStore } from '../ports/eventStore.js';
 import type { JobScheduler } from '../ports/jobScheduler.js';
 import type { Transport, TransportOutcome } from '../ports/transport.js';
 import { handleCommand, toDomainEvent } from '../commandHandler.js';
 import { fold } from '../../domain/decider.js';
 import { documentDecider, documentStream, type DocumentAggregateState, type DocumentEvent, type SendRequested, type TransportKind } from '../../domain/document/documentAggregate.js';
 import { nextAttemptAt } from '../../domain/document/deliverySchedule.js';
-import type { Projection } from '../../projections/projection.js';
+import type { ReadModelStore } from '../ports/readModelStore.js';
+import { DOCUMENTS } from '../../projections/documentsProjection.js';
+import type { DocumentView } from '../../projections/documentView.js';
 
 export const DELIVERY_JOB = 'deliver-document';
 
@@ -22,20 +24,43 @@ export interface DeliveryOptions {
   retryUnitMs: number;
   /** How many deliveries one process runs at once. */
   concurrency: number;
+  /**
+   * How long a delivery may go without its first attempt recorded before it counts as abandoned
+   * (the process that took it died) and a job makes the attempt instead. Like a job's lock
+   * lifetime, it must exceed the longest attempt.
+   */
+  abandonedAfterMs: number;
   /** Called between the transport and recording its outcome (crash tests kill the process here). */
   afterTransport?: () => void;
 }
 
+/** Abandoned deliveries handed to jobs per look. */
+const RECOVERY_BATCH = 500;
+
 /**
- * The delivery process manager. Each attempt is a durable job; its outcome is recorded on the
+ * The delivery process manager. A delivery's first attempt is made at once by the process that
+ * accepted the send call; every later attempt is a durable job. Each outcome is recorded on the
  * document (DeliveryAttempted, then DocumentSent or DocumentFailed) before the next attempt is
  * scheduled from what was recorded. Jobs are keyed by delivery and attempt, so a job that runs
  * again after a crash finds its attempt recorded and only makes sure the next one is scheduled;
  * transports drop a repeated message by its id.
+ *
+ * Why not a job for the first attempt too: a job costs five statements in the jobs table and a
+ * wait for a worker to poll, for every document sent. The first attempt needs no durable record
+ * of its own, because SendRequested is one: a delivery still without an attempt after
+ * `abandonedAfterMs` was lost with the process that took it, and `recoverAbandoned` (run by every
+ * process, periodically) hands it to a job.
  */
 export class DeliveryProcess {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private recovery: NodeJS.Timeout | null = null;
+  private stopped = false;
+
   constructor(
     private readonly store: EventStore,
+    private readonly readModels: ReadModelStore,
     private readonly scheduler: JobScheduler,
     private readonly transports: Readonly<Record<TransportKind, Transport>>,
     private readonly options: DeliveryOptions,
@@ -46,24 +71,67 @@ export class DeliveryProcess {
     this.scheduler.define<DeliveryJob>(DELIVERY_JOB, (job) => this.attempt(job), { concurrency: this.options.concurrency });
   }
 
-  /** Follows the log: every SendRequested gets its first attempt (idempotent, at least once). */
-  starter(): Projection {
-    return {
-      name: 'delivery-starter',
-      version: 1,
-      collections: [],
-      handles: ['SendRequested'],
-      handle: (event: RecordedEvent) => this.start(event),
-      // Each delivery's first job is independent of the others: scheduled concurrently.
-      handleBatch: async (events: RecordedEvent[]) => {
-        await Promise.all(events.map((event) => this.start(event)));
-      },
-    };
+  /**
+   * Makes a delivery's first attempt now, in this process, at most `concurrency` at once; the
+   * caller does not wait. Should it not happen (a crash, a database outage), recovery takes over.
+   */
+  startNow(delivery: Pick<SendRequested['data'], 'document_id' | 'delivery_id'>): void {
+    if (this.stopped) return;
+    const run = this.inSlot(() => this.attempt({ document_id: delivery.document_id, delivery_id: delivery.delivery_id, attempt: 1 }))
+      .catch((error: unknown) => this.logger.warn({ err: error, document: delivery.document_id }, 'first attempt failed; a job will make it'))
+      .finally(() => this.inFlight.delete(run));
+    this.inFlight.add(run);
   }
 
-  private start(event: RecordedEvent): Promise<void> {
-    const data = (event as RecordedEvent<'SendRequested', SendRequested['data']>).data;
-    return this.schedule({ document_id: data.document_id, delivery_id: data.delivery_id, attempt: 1 });
+  private async inSlot(work: () => Promise<void>): Promise<void> {
+    if (this.running >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      if (!this.stopped) await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** Looks for abandoned deliveries now and then every quarter of `abandonedAfterMs`. */
+  startRecovery(): void {
+    this.stopped = false;
+    const look = () =>
+      this.recoverAbandoned().catch((error: unknown) => this.logger.warn({ err: error }, 'looking for abandoned deliveries failed'));
+    void look();
+    this.recovery = setInterval(look, Math.max(100, this.options.abandonedAfterMs / 4));
+    this.recovery.unref();
+  }
+
+  /** Stops looking and starting; waits for the first attempts under way (the ones not begun are recovered later). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.recovery) clearInterval(this.recovery);
+    this.recovery = null;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Deliveries in TRANSIT whose first attempt was never recorded, requested longer ago than
+   * `abandonedAfterMs`, get a job for it (keyed, so any number of processes may do this at once).
+   */
+  async recoverAbandoned(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - this.options.abandonedAfterMs).toISOString();
+    const { items } = await this.readModels.collection<DocumentView>(DOCUMENTS).find({
+      filter: {
+        op: 'and',
+        filters: [
+          { op: 'eq', field: 'state', value: 'TRANSIT' },
+          { op: 'eq', field: 'summary.delivery.attempts', value: 0 },
+          { op: 'lt', field: 'summary.delivery.requested_at', value: before },
+        ],
+      },
+      limit: RECOVERY_BATCH,
+    });
+    await Promise.all(items.map((row) => this.schedule({ document_id: row.id, delivery_id: row.summary.delivery!.delivery_id, attempt: 1 })));
+    if (items.length > 0) this.logger.info({ deliveries: items.length }, 'handed abandoned first attempts to jobs');
+    return items.length;
   }
 
   private schedule(job: DeliveryJob, at?: Date): Promise<void> {

@@ -124,7 +124,11 @@ function requireValidUbl(document: DocumentRecord): void {
 
 /** `POST /api/documents/{id}/send`: DRAFT or FAILED → TRANSIT; the delivery process manager takes it from there. */
 export class SendDocument {
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    /** Starts the delivery's first attempt (the delivery process manager's `startNow`). */
+    private readonly startDelivery: (delivery: { document_id: string; delivery_id: string }) => void,
+  ) {}
 
   /** `tenant` is the caller's, as authentication just read it from its stream. */
   async send(tenant: Tenant, documentId: string, options: SendOptions, metadata: EventMetadata): Promise<DocumentRecord> {
@@ -142,6 +146,7 @@ export class SendDocument {
       { ...metadata, tenantId: tenant.id },
     );
     if (result.state.status !== 'present') throw notFound('Document not found');
+    if (result.newEvents.length > 0) this.startDelivery({ document_id: documentId, delivery_id: deliveryId });
     const { status: _status, ...record } = result.state;
     return record;
   }
