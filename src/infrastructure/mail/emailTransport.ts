@@ -56,7 +56,8 @@ export class EmailTransport implements Transport {
         '',
         `The UBL file is attached (${record.file_name}).`,
       ].join('\n'),
-      attachments: [{ filename: record.file_name, content: record.ubl, contentType: 'application/xml' }],
+      // Bytes in base64, stated: nodemailer otherwise scans the text to choose an encoding.
+      attachments: [{ filename: record.file_name, content: Buffer.from(record.ubl, 'utf8'), contentType: 'application/xml', contentTransferEncoding: 'base64' }],
     };
   }
 
