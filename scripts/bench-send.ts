@@ -7,8 +7,11 @@
  * The send calls arrive at a fixed rate (open loop, RATE per second over CONNECTIONS), as a
  * steady stream of clients would send them, so the latency figures are those of a service
  * sustaining that rate rather than of a queue filled as fast as possible.
+ * It also reports the CPU time each process spent per document (service, PostgreSQL, SMTP server,
+ * this process), which is steadier than latency on a shared machine.
  *   npm run bench:send        Options (env): DOCUMENTS (3000), RATE (120), CONNECTIONS (16),
- *                             SERVICE_NODE_ARGS (flags for the service's node, e.g. --cpu-prof)
+ *                             SERVICE_NODE_ARGS (flags for the service's node, e.g. --cpu-prof),
+ *                             PG_STATS=1 (PostgreSQL's per-statement account of the send phase)
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
