@@ -44,3 +44,9 @@ export const QueryInt = (name: string, min: number, max: number) =>
     },
     String,
   );
+
+/** `skip` and `limit` of the offset-paged lists. */
+export const SkipLimitQuery = t.partial({ skip: QueryInt('skip', 0, Number.MAX_SAFE_INTEGER), limit: QueryInt('limit', 1, 1000) });
+
+/** `page` and `page_size` of the page-numbered lists. */
+export const PAGE_FIELDS = { page: QueryInt('page', 1, 1_000_000), page_size: QueryInt('page_size', 1, 100) };

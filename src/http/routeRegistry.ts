@@ -1,6 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type * as t from 'io-ts';
-import type { Principal } from '../application/accounts/authenticate.js';
 import { assertNever } from '../domain/decider.js';
 import { jsonSchemaOf } from './jsonSchema.js';
 import type { RateLimitGates } from './rateLimit.js';
@@ -29,10 +28,6 @@ export interface RouteDefinition {
 
 export type AuthMiddleware = (kind: Exclude<AuthKind, 'none'>) => RequestHandler;
 
-export interface Locals {
-  principal?: Principal;
-}
-
 /**
  * Registers every route in one place, so that the OpenAPI document lists exactly the routes
  * that exist and each route states its authentication.
@@ -50,10 +45,6 @@ export class RouteRegistry {
    */
   useRateLimits(gates: RateLimitGates): void {
     this.rateLimits = gates;
-  }
-
-  get hasRateLimits(): boolean {
-    return this.rateLimits !== null;
   }
 
   /**

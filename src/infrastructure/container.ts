@@ -160,7 +160,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   // Process managers follow the log like projections do (and are not rebuilt with them).
   const processManagers = [responseRouter(eventStore, logger.child({ component: 'responses' })), webhooks.dispatcher()];
   container.register(TOKENS.ProjectionRunner, {
-    useValue: new ProjectionRunner(eventStore, readModels, [...allProjections, ...processManagers], logger.child({ component: 'projections' })),
+    useValue: new ProjectionRunner(eventStore, readModels, allProjections, logger.child({ component: 'projections' }), processManagers),
   });
   container.register(TOKENS.EmailTransport, { useValue: email });
   container.register(TOKENS.DeliveryProcess, { useValue: delivery });

@@ -14,8 +14,8 @@ export interface Projection {
   handles: readonly string[];
   handle(event: RecordedEvent, session: ReadModelSession): Promise<void>;
   /**
-   * Optional: the relevant events of one batch at once, for handlers whose work per event is
-   * independent (process managers scheduling jobs do it concurrently). Used instead of `handle`.
+   * Optional: the relevant events of one batch at once (e.g. to read and write each document
+   * once per batch). Used instead of `handle`.
    */
   handleBatch?(events: RecordedEvent[], session: ReadModelSession): Promise<void>;
 }

@@ -42,12 +42,20 @@ export class ProjectionRunner {
   private readonly waiters = new Set<() => void>();
   private running = false;
 
+  /** The read models and the process managers: all of them follow the log. */
+  readonly projections: readonly Projection[];
+
   constructor(
     private readonly events: EventStore,
     private readonly readModels: ReadModelStore,
-    readonly projections: readonly Projection[],
+    /** What list reads wait for (`waitFor`). */
+    private readonly readModelProjections: readonly Projection[],
     private readonly logger: Logger,
-  ) {}
+    /** Followed for their side effects; nothing a read waits for is theirs to write. */
+    processManagers: readonly Projection[] = [],
+  ) {
+    this.projections = [...readModelProjections, ...processManagers];
+  }
 
   async start(): Promise<void> {
     this.running = true;
@@ -151,10 +159,10 @@ export class ProjectionRunner {
     for (const wake of this.waiters) wake();
   }
 
-  /** The smallest position every projection has reached (-1 when none has run). */
+  /** The smallest position every read-model projection has reached (-1 when none has run). */
   lowestPosition(): bigint {
     let lowest: bigint | null = null;
-    for (const projection of this.projections) {
+    for (const projection of this.readModelProjections) {
       const position = this.positions.get(checkpointName(projection)) ?? -1n;
       if (lowest === null || position < lowest) lowest = position;
     }
@@ -162,7 +170,7 @@ export class ProjectionRunner {
   }
 
   /**
-   * Waits (bounded) until every projection has applied `position`, for read-your-writes on
+   * Waits (bounded) until every read-model projection has applied `position`, for read-your-writes on
    * list endpoints. Returns false on timeout; callers then answer with what is there.
    */
   async waitFor(position: bigint, timeoutMs = 5000): Promise<boolean> {
@@ -190,7 +198,7 @@ export class ProjectionRunner {
   }
 
   private async refreshFromStore(): Promise<void> {
-    for (const projection of this.projections) {
+    for (const projection of this.readModelProjections) {
       const name = checkpointName(projection);
       const stored = await this.readModels.getCheckpoint(name);
       if (stored !== null && stored > (this.positions.get(name) ?? -1n)) this.positions.set(name, stored);

@@ -184,7 +184,6 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     await local.service.projections.catchUp();
     dns.pointToSmp(smlDnsName(idOf(ownId), ZONE), localUrl);
     const viaNetwork = new ParticipantLookup({
-      registry: local.service.resolve(PEPPOL_TOKENS.ParticipantRegistry),
       smp: local.service.resolve(PEPPOL_TOKENS.SmpPublication),
       sml: new DnsSmlLocator(ZONE, dns.address, 3000),
       http: new FetchHttpGetter(3000),

@@ -67,8 +67,12 @@ export class DeliveryProcess {
     private readonly logger: Logger,
   ) {}
 
+  /**
+   * Jobs (retries, recovered first attempts) and first attempts share one limit of `concurrency`
+   * deliveries at once; Agenda's own limit only bounds how many jobs wait for it.
+   */
   register(): void {
-    this.scheduler.define<DeliveryJob>(DELIVERY_JOB, (job) => this.attempt(job), { concurrency: this.options.concurrency });
+    this.scheduler.define<DeliveryJob>(DELIVERY_JOB, (job) => this.inSlot(() => this.attempt(job)), { concurrency: this.options.concurrency });
   }
 
   /**
@@ -83,11 +87,13 @@ export class DeliveryProcess {
     this.inFlight.add(run);
   }
 
+  /** Runs `work` once fewer than `concurrency` deliveries are under way; refuses once stopping (a job then runs again later). */
   private async inSlot(work: () => Promise<void>): Promise<void> {
     if (this.running >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.running++;
     try {
-      if (!this.stopped) await work();
+      if (this.stopped) throw new Error('delivery is stopping');
+      await work();
     } finally {
       this.running--;
       this.waiting.shift()?.();

@@ -5,7 +5,6 @@ import { smlDnsName } from '../../domain/peppol/smlName.js';
 import { parseUntrustedXml, readBusinessCard, readServiceGroup, readServiceMetadata } from '../../domain/peppol/smpReader.js';
 import type { BusinessCard, ServiceInformation } from '../../domain/peppol/smpDocuments.js';
 import type { CertificateReport, HttpGetter, SmlLocator, XmlSignatures } from '../ports/peppolNetwork.js';
-import type { ParticipantRegistry } from './participantRegistry.js';
 import type { PublishedParticipant, SmpPublication } from './smpPublication.js';
 import type { LookupEndpoint, LookupResult, LookupServiceEndpoint } from './lookupResult.js';
 
@@ -13,7 +12,6 @@ import type { LookupEndpoint, LookupResult, LookupServiceEndpoint } from './look
 const MAX_REFERENCES = 25;
 
 export interface LookupDependencies {
-  registry: ParticipantRegistry;
   smp: SmpPublication;
   sml: SmlLocator;
   http: HttpGetter;

@@ -52,10 +52,6 @@ export class SmpPublication {
     private readonly signer: XmlSigner | null,
   ) {}
 
-  get signs(): boolean {
-    return this.signer !== null;
-  }
-
   /** The published participant an SMP path names (`iso6523-actorid-upis::0208:…`), or null. */
   async published(participantText: string): Promise<PublishedParticipant | null> {
     const parsed = parseParticipant(participantText);

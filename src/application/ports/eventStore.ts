@@ -99,17 +99,3 @@ export class WrongExpectedRevisionError extends Error {
     this.name = 'WrongExpectedRevisionError';
   }
 }
-
-/** Checks an expected revision against the stream's current one (-1 meaning no stream). */
-export function revisionMatches(expected: ExpectedRevision, current: number): boolean {
-  switch (expected) {
-    case 'any':
-      return true;
-    case 'no_stream':
-      return current === -1;
-    case 'stream_exists':
-      return current >= 0;
-    default:
-      return current === expected;
-  }
-}

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { AccountCommands } from '../../application/accounts/accountCommands.js';
 import type { AccountQueries } from '../../application/accounts/accountQueries.js';
-import { decode, NonEmptyString, Nullable, QueryInt } from '../codecs.js';
+import { decode, NonEmptyString, Nullable, SkipLimitQuery } from '../codecs.js';
 import { HttpError, type FieldProblem } from '../errors.js';
 import { checkCompanyIdentifiers, type CompanyIdentifiers } from '../../domain/tenant/tenantProfile.js';
 import { organizationOf } from '../auth.js';
@@ -40,7 +40,6 @@ const CreateTenant = t.intersection([t.type({ name: TenantName }), TenantFields]
 const UpdateTenant = t.intersection([t.partial({ name: TenantName }), TenantFields]);
 const CreateKey = t.intersection([t.type({ name: NonEmptyString }), t.partial({ description: Nullable(t.string) })]);
 const UpdateKey = t.partial({ name: NonEmptyString, description: Nullable(t.string) });
-const SkipLimit = t.partial({ skip: QueryInt('skip', 0, Number.MAX_SAFE_INTEGER), limit: QueryInt('limit', 1, 1000) });
 
 export function keyResponse(key: Pick<ApiKeyView, 'id' | 'tenant_id' | 'name' | 'description' | 'prefix' | 'created_at' | 'updated_at' | 'is_deleted'>) {
   return {
@@ -84,9 +83,9 @@ export function adminRoutes(
     summary: "List the organization's tenants",
     tag: 'admin',
     auth: 'organization',
-    query: SkipLimit,
+    query: SkipLimitQuery,
     handler: async (req, res) => {
-      const query = decode(SkipLimit, req.query, 'query');
+      const query = decode(SkipLimitQuery, req.query, 'query');
       await readYourWrites();
       const page = await queries.tenants(organizationOf(res).organizationId, query.skip ?? 0, query.limit ?? 100);
       res.json({
@@ -210,9 +209,9 @@ export function adminRoutes(
     summary: "List a tenant's API keys (never their values)",
     tag: 'admin',
     auth: 'organization',
-    query: SkipLimit,
+    query: SkipLimitQuery,
     handler: async (req, res) => {
-      const query = decode(SkipLimit, req.query, 'query');
+      const query = decode(SkipLimitQuery, req.query, 'query');
       const tenant = await accounts.tenantOf(organizationOf(res).organizationId, tenantIdOf(req));
       await readYourWrites();
       const page = await queries.keysOfTenant(tenant.id, query.skip ?? 0, query.limit ?? 100);

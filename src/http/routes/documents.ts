@@ -7,7 +7,7 @@ import { attachmentType } from '../../domain/document/documentAttachments.js';
 import { decodeDocumentInput } from '../../domain/document/documentInput.js';
 import { documentResponse } from '../../projections/documentView.js';
 import { tenantOf } from '../auth.js';
-import { decode, QueryInt } from '../codecs.js';
+import { decode, SkipLimitQuery } from '../codecs.js';
 import { HttpError } from '../errors.js';
 import { commandMetadata } from '../requestContext.js';
 import type { RouteRegistry } from '../routeRegistry.js';
@@ -15,7 +15,6 @@ import { uploadedFile } from '../uploads.js';
 import { XML_TYPES } from './xmlInput.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
-const SkipLimit = t.partial({ skip: QueryInt('skip', 0, Number.MAX_SAFE_INTEGER), limit: QueryInt('limit', 1, 1000) });
 const ANY_FILE = /.*/;
 
 /** Documents of the calling tenant: create (JSON or UBL), read, validate, delete, attachments. */
@@ -53,9 +52,9 @@ export function documentRoutes(
     summary: "List the tenant's documents, newest first",
     tag: 'documents',
     auth: 'tenant',
-    query: SkipLimit,
+    query: SkipLimitQuery,
     handler: async (req, res) => {
-      const q = decode(SkipLimit, req.query, 'query');
+      const q = decode(SkipLimitQuery, req.query, 'query');
       await readYourWrites();
       res.json(await queries.list(tenantOf(res).tenantId, q.skip ?? 0, q.limit ?? 100));
     },

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { SORT_FIELDS, type DocumentListQuery, type DocumentQueries } from '../../application/documents/documentQueries.js';
 import { DOCUMENT_STATES, DOCUMENT_TYPES } from '../../domain/document/documentModel.js';
 import { tenantOf } from '../auth.js';
-import { decode, QueryInt } from '../codecs.js';
+import { decode, PAGE_FIELDS } from '../codecs.js';
 import type { RouteRegistry } from '../routeRegistry.js';
 
 const keyof = (values: readonly string[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<string, null>);
@@ -13,8 +13,7 @@ interface IsoDateBrand {
 const IsoDate = t.brand(t.string, (s): s is t.Branded<string, IsoDateBrand> => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s), 'IsoDate');
 
 const PageQuery = t.partial({
-  page: QueryInt('page', 1, 1_000_000),
-  page_size: QueryInt('page_size', 1, 100),
+  ...PAGE_FIELDS,
   type: keyof(DOCUMENT_TYPES),
   state: keyof(DOCUMENT_STATES),
   sender: t.string,

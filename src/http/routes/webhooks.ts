@@ -1,13 +1,13 @@
 import * as t from 'io-ts';
 import { webhookResponse, type WebhookCommands } from '../../application/webhooks/webhookCommands.js';
 import { tenantOf } from '../auth.js';
-import { decode, Nullable, QueryInt } from '../codecs.js';
+import { decode, Nullable, PAGE_FIELDS } from '../codecs.js';
 import { commandMetadata } from '../requestContext.js';
 import type { RouteRegistry } from '../routeRegistry.js';
 
 const CreateWebhook = t.intersection([t.type({ url: t.string, events: t.array(t.string) }), t.partial({ enabled: t.boolean })]);
 const UpdateWebhook = t.partial({ url: Nullable(t.string), events: Nullable(t.array(t.string)), enabled: Nullable(t.boolean) });
-const PageQuery = t.partial({ page: QueryInt('page', 1, 1_000_000), page_size: QueryInt('page_size', 1, 100) });
+const PageQuery = t.partial(PAGE_FIELDS);
 
 /**
  * Webhook subscriptions in the client's shape (`id, url, events, secret, enabled`), and each

@@ -27,11 +27,14 @@ const safeFileName = (messageId: string) => messageId.replace(/[^A-Za-z0-9@._-]/
 export class EmailTransport implements Transport {
   readonly kind = 'email' as const;
   private readonly smtp: Transporter | null;
+  /** Renders messages to .eml bytes when there is no SMTP server. */
+  private readonly eml: Transporter | null;
 
   constructor(private readonly options: EmailTransportOptions) {
     this.smtp = options.smtpUrl
       ? nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: 10, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as never)
       : null;
+    this.eml = this.smtp ? null : nodemailer.createTransport({ streamTransport: true, buffer: true });
   }
 
   message(request: DeliveryRequest): SendMailOptions {
@@ -79,7 +82,7 @@ export class EmailTransport implements Transport {
   }
 
   private async writeEml(messageId: string, message: SendMailOptions): Promise<void> {
-    const raw = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);
+    const raw = await this.eml!.sendMail(message);
     await mkdir(this.options.mailDir, { recursive: true });
     const file = path.join(this.options.mailDir, `${safeFileName(messageId)}.eml`);
     // Written whole, then renamed: a crash never leaves half a message.

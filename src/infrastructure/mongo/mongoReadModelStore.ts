@@ -171,10 +171,9 @@ export class MongoReadModelStore implements ReadModelStore {
     to: bigint,
     work: (session: ReadModelSession) => Promise<void>,
   ): Promise<void> {
-    // Checked first so a stale worker writes nothing, even without transactions.
-    if ((await this.getCheckpoint(checkpointName)) !== from) throw new CheckpointConflictError(checkpointName);
-
     if (!this.transactional) {
+      // Checked first so a stale worker writes nothing (a transaction checks by moving it, below).
+      if ((await this.getCheckpoint(checkpointName)) !== from) throw new CheckpointConflictError(checkpointName);
       await work(this);
       if (!(await this.moveCheckpoint(checkpointName, from, to))) throw new CheckpointConflictError(checkpointName);
       return;

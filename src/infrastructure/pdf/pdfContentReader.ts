@@ -34,7 +34,8 @@ export interface ReadRequest {
 
 export type ReaderReply =
   | { kind: 'files'; files: EmbeddedFile[] }
-  | { kind: 'content'; content: PdfContent }
+  /** The content without its embedded files: those came with `files` already. */
+  | { kind: 'content'; content: Omit<PdfContent, 'embeddedFiles'> }
   | { kind: 'unreadable'; reason: PdfUnreadableReason; message: string }
   | { kind: 'failed'; message: string };
 
@@ -51,6 +52,7 @@ export class PdfContentReader implements PdfReader {
   read(bytes: Buffer, wantText: (embeddedFiles: EmbeddedFile[]) => boolean = () => true): Promise<PdfContent> {
     const worker = this.started();
     const { port1, port2 } = new MessageChannel();
+    let embeddedFiles: EmbeddedFile[] = [];
     return new Promise<PdfContent>((resolve, reject) => {
       const end = () => {
         this.inProgress.delete(fail);
@@ -67,18 +69,21 @@ export class PdfContentReader implements PdfReader {
       port1.on('message', (reply: ReaderReply) => {
         switch (reply.kind) {
           case 'files': {
-            let answer = false;
+            embeddedFiles = reply.files.map(asFile);
+            let answer: boolean | Error;
             try {
-              answer = wantText(reply.files.map(asFile));
+              answer = wantText(embeddedFiles);
             } catch (error) {
-              fail(error as Error);
+              answer = error as Error;
             }
-            port1.postMessage({ wantText: answer });
+            // Answered before failing (which closes the port), so the worker is never left waiting.
+            port1.postMessage({ wantText: answer === true });
+            if (answer instanceof Error) fail(answer);
             return;
           }
           case 'content':
             end();
-            resolve({ ...reply.content, embeddedFiles: reply.content.embeddedFiles.map(asFile) });
+            resolve({ ...reply.content, embeddedFiles });
             return;
           case 'unreadable':
             return fail(new PdfUnreadable(reply.reason, reply.message));

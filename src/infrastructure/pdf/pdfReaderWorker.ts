@@ -17,7 +17,7 @@ parentPort!.on('message', ({ bytes, limits, port }: ReadRequest) => {
       reply({ kind: 'files', files });
     });
   extractPdfContent(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), limits, wantText)
-    .then((content) => reply({ kind: 'content', content }))
+    .then(({ embeddedFiles: _sentWithFiles, ...content }) => reply({ kind: 'content', content }))
     .catch((error: unknown) =>
       reply(error instanceof PdfUnreadable ? { kind: 'unreadable', reason: error.reason, message: error.message } : { kind: 'failed', message: (error as Error)?.message ?? String(error) }),
     )

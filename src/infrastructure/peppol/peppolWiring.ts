@@ -54,7 +54,6 @@ export function wirePeppol(
   );
   const http = new FetchHttpGetter(config.lookupTimeoutMs);
   const lookup = new ParticipantLookup({
-    registry,
     smp,
     sml: new DnsSmlLocator(config.smlDnsZone, config.smlDnsServer, config.lookupTimeoutMs),
     http,
