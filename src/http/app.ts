@@ -18,6 +18,7 @@ import { documentRoutes } from './routes/documents.js';
 import { validateRoutes } from './routes/validate.js';
 import { listRoutes } from './routes/outbox.js';
 import { documentErrorToHttp, XML_TYPES } from './routes/xmlInput.js';
+import { peppolErrorToHttp } from './routes/peppolErrors.js';
 import type { DocumentCommands } from '../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../application/documents/documentQueries.js';
 import type { DocumentHistory } from '../application/documents/documentHistory.js';
@@ -108,7 +109,9 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
 
   app.use(routes.router);
   app.use(notFoundRoute);
-  app.use(((error, _req, _res, next) => next(documentErrorToHttp(error))) as ErrorRequestHandler);
+  // Errors of the application layer that have an HTTP meaning, for every route that may meet
+  // them (a tenant's deletion unregisters it from Peppol too, for instance).
+  app.use(((error, _req, _res, next) => next(peppolErrorToHttp(documentErrorToHttp(error)))) as ErrorRequestHandler);
   app.use(errorMiddleware);
   return { app, routes };
 }

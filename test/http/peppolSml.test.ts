@@ -121,6 +121,16 @@ describe('Publishing registrations to the SML (SOAP, against a local HTTP server
     expect(gone.status).to.equal(200);
   });
 
+  it('answers 502, not 500, when deleting a registered tenant meets an SML that refuses the removal; the tenant stays', async () => {
+    const tenant = await createPeppolTenant(t, adminKey);
+    await registerPeppol(t, adminKey, tenant.id, { peppol_id: `0208:${belgianNumber()}`, company_name: 'Staying NV' });
+    answer = { status: 500, body: fault('Unauthorized', 'UnauthorizedFault') };
+    const refused = await t.http.delete(`/api/admin/tenants/${tenant.id}`).set(bearer(adminKey));
+    expect(refused.status).to.equal(502);
+    expect(refused.body.detail).to.be.a('string');
+    expect((await t.http.get(`/api/admin/tenants/${tenant.id}/peppol/status`).set(bearer(adminKey))).body.registered).to.equal(true);
+  });
+
   it('does not publish simulated (test-mode) registrations, nor anything when SML_URL is not set', async () => {
     const tenant = await createPeppolTenant(t, adminKey);
     await t.http.put(`/api/operator/tenants/${tenant.id}/test-mode`).set(bearer(t.operatorKey)).send({ test_mode: true, email: 'x@example.com' });

@@ -8,7 +8,6 @@ import { decode, NonEmptyString, Nullable } from '../codecs.js';
 import { HttpError, type FieldProblem } from '../errors.js';
 import { commandMetadata } from '../requestContext.js';
 import type { RouteRegistry } from '../routeRegistry.js';
-import { peppolErrorToHttp } from './peppolErrors.js';
 
 const Register = t.intersection([
   t.type({ peppol_id: t.string }),
@@ -49,14 +48,6 @@ function businessCardResponse(tenant: Tenant) {
  * published nowhere), 'unregistered'.
  */
 export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRegistrations): void {
-  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw peppolErrorToHttp(error);
-    }
-  };
-
   routes.add({
     method: 'get',
     path: '/api/admin/tenants/:tenantId/peppol/status',
@@ -85,9 +76,7 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
     },
     handler: async (req, res) => {
       const input = checkedRegistration(decode(Register, req.body, 'body'));
-      const { tenant, changed } = await guarded(() =>
-        registrations.register(organizationOf(res).organizationId, tenantIdOf(req), input, commandMetadata(req, res)),
-      );
+      const { tenant, changed } = await registrations.register(organizationOf(res).organizationId, tenantIdOf(req), input, commandMetadata(req, res));
       const view = registrations.view(tenant);
       const message = !changed
         ? 'Already registered with this identifier; nothing changed'
@@ -109,9 +98,7 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
     responses: { 200: 'The updated business card', 404: 'Tenant not found', 409: 'Tenant not registered, or deleted' },
     handler: async (req, res) => {
       const body = decode(BusinessCard, req.body, 'body');
-      const tenant = await guarded(() =>
-        registrations.updateBusinessCard(organizationOf(res).organizationId, tenantIdOf(req), body.company_name, commandMetadata(req, res)),
-      );
+      const tenant = await registrations.updateBusinessCard(organizationOf(res).organizationId, tenantIdOf(req), body.company_name, commandMetadata(req, res));
       res.json(businessCardResponse(tenant));
     },
   });
@@ -123,9 +110,7 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
     auth: 'organization',
     responses: { 200: 'Unregistered', 404: 'Tenant not found', 409: 'Tenant not registered', 502: 'The SML did not accept the removal (nothing changed)' },
     handler: async (req, res) => {
-      const { tenant, registration, unregistered_at } = await guarded(() =>
-        registrations.unregister(organizationOf(res).organizationId, tenantIdOf(req), commandMetadata(req, res)),
-      );
+      const { tenant, registration, unregistered_at } = await registrations.unregister(organizationOf(res).organizationId, tenantIdOf(req), commandMetadata(req, res));
       res.json({ ...registrations.view(tenant), peppol_id: registration.peppol_id, unregistered_at });
     },
   });
