@@ -9,24 +9,17 @@
 import { readFile } from 'node:fs/promises';
 import { checkDocument } from '../src/domain/document/documentCheck.js';
 import type { DocumentCheck } from '../src/domain/document/documentCheck.js';
-import { decodeDocumentInput } from '../src/domain/document/documentInput.js';
 import { embeddedDocumentOf } from '../src/domain/document/embeddedDocument.js';
 import { recoverFromText } from '../src/domain/document/textRecovery/recoverDocument.js';
 import { PdfmakeRenderer } from '../src/infrastructure/pdf/invoicePdf.js';
 import { PdfContentReader } from '../src/infrastructure/pdf/pdfContentReader.js';
 import { realisticDocuments } from '../test/domain/document/fixtures/realisticDocuments.js';
-import { longInvoice } from '../test/support/pdfSamples.js';
+import { checked, longInvoice } from '../test/support/pdfSamples.js';
 import { stripEmbeddedFiles } from '../test/support/pdfFiles.js';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const renderer = new PdfmakeRenderer();
 const reader = new PdfContentReader();
-
-const checked = (body: Record<string, unknown>): DocumentCheck => {
-  const decoded = decodeDocumentInput(body);
-  if (!decoded.ok) throw new Error(JSON.stringify(decoded.errors));
-  return checkDocument(decoded.value);
-};
 
 /** Median ms of `runs` runs after one warm-up run. */
 async function median(run: () => Promise<unknown>, runs = RUNS): Promise<number> {

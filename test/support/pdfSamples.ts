@@ -1,4 +1,13 @@
+import { checkDocument, type DocumentCheck } from '../../src/domain/document/documentCheck.js';
+import { decodeDocumentInput } from '../../src/domain/document/documentInput.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
+
+/** A request body checked as the service checks it (totals, UBL, rules); a body that does not decode is a bug in the sample. */
+export function checked(body: Record<string, unknown>): DocumentCheck {
+  const decoded = decodeDocumentInput(body);
+  if (!decoded.ok) throw new Error(JSON.stringify(decoded.errors));
+  return checkDocument(decoded.value);
+}
 
 /** A long wholesale invoice: descriptions of varied length, three VAT rates, units, codes, some line discounts. */
 export function longInvoice(lines: number): Record<string, unknown> {

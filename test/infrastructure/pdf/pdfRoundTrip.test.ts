@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { checkDocument } from '../../../src/domain/document/documentCheck.js';
 import type { DocumentCheck } from '../../../src/domain/document/documentCheck.js';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
 import { embeddedDocumentOf } from '../../../src/domain/document/embeddedDocument.js';
 import { recoverFromText } from '../../../src/domain/document/textRecovery/recoverDocument.js';
 import { rowsOfPages } from '../../../src/domain/document/textRecovery/textLayout.js';
@@ -10,16 +9,10 @@ import type { PdfContent } from '../../../src/application/documents/pdfPorts.js'
 import { PdfmakeRenderer } from '../../../src/infrastructure/pdf/invoicePdf.js';
 import { PdfContentReader } from '../../../src/infrastructure/pdf/pdfContentReader.js';
 import { realisticDocuments } from '../../domain/document/fixtures/realisticDocuments.js';
-import { longInvoice } from '../../support/pdfSamples.js';
+import { checked, longInvoice } from '../../support/pdfSamples.js';
 
 const renderer = new PdfmakeRenderer();
 const reader = new PdfContentReader();
-
-const checked = (body: Record<string, unknown>): DocumentCheck => {
-  const decoded = decodeDocumentInput(body);
-  if (!decoded.ok) throw new Error(JSON.stringify(decoded.errors));
-  return checkDocument(decoded.value);
-};
 
 /** Renders a document with its UBL embedded, as construct_pdf does, and opens the result. */
 async function renderAndRead(check: DocumentCheck): Promise<{ pdf: Buffer; content: PdfContent }> {
