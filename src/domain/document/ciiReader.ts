@@ -2,7 +2,7 @@ import type { XMLElement } from 'libxmljs';
 import { formatAddress } from './addressParser.js';
 import { EXEMPT_TAX_CODES } from './codeLists.js';
 import type { Currency, VatexCode } from './codeLists.js';
-import { emptyDocument, emptyLineItem } from './documentModel.js';
+import { emptyDocument, emptyLineItem, isCreditNote } from './documentModel.js';
 import type { AllowanceCharge, Attachment, Document, DocumentType, LineItem, PaymentDetail, TaxDetail } from './documentModel.js';
 import { Dec } from './money.js';
 import { companyIdText } from './partyIdentifiers.js';
@@ -204,8 +204,7 @@ export const readCii = (xml: string): Document => {
 
   const credited = text(settlement, 'ram:InvoiceReferencedDocument/ram:IssuerAssignedID');
   const order = text(agreement, 'ram:BuyerOrderReferencedDocument/ram:IssuerAssignedID');
-  const creditNote = doc.document_type === 'CREDIT_NOTE' || doc.document_type === 'SELFBILLING_CREDIT_NOTE';
-  doc.purchase_order = creditNote ? credited ?? order : order;
+  doc.purchase_order = isCreditNote(doc.document_type) ? credited ?? order : order;
 
   const terms = one(settlement, 'ram:SpecifiedTradePaymentTerms');
   doc.payment_term = text(terms, 'ram:Description');

@@ -292,13 +292,11 @@ const buyerReferenceOf = (d: Document, creditNote: boolean): string | null => {
   return d.customer_id ?? d.purchase_order ?? d.invoice_id;
 };
 
-export interface UblWriteResult {
-  xml: string;
-  totals: DocumentTotals;
-}
-
-/** The UBL XML and the totals that went into it. The document is expected to be validated already. */
-export const writeUblWithTotals = (input: Document): UblWriteResult => {
+/**
+ * Document -> UBL 2.1 XML string in the Peppol BIS Billing 3.0 (or self-billing) profile. The
+ * document is expected to be validated already.
+ */
+export const writeUbl = (input: Document): string => {
   const { document: doc, totals } = completeDocument(input, 'rules');
   const kind = ublKindOf(doc.document_type);
   const creditNote = isCreditNote(doc.document_type);
@@ -337,9 +335,5 @@ export const writeUblWithTotals = (input: Document): UblWriteResult => {
     monetaryTotal(ctx),
     doc.items.map((l, i) => lineNode(l, i, ctx)),
   ];
-  const xml = serialize(kind.root, { '': creditNote ? NS.creditNote : NS.invoice, cac: NS.cac, cbc: NS.cbc }, children);
-  return { xml, totals };
+  return serialize(kind.root, { '': creditNote ? NS.creditNote : NS.invoice, cac: NS.cac, cbc: NS.cbc }, children);
 };
-
-/** Document -> UBL 2.1 XML string in the Peppol BIS Billing 3.0 (or self-billing) profile. */
-export const writeUbl = (doc: Document): string => writeUblWithTotals(doc).xml;

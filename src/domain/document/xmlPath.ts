@@ -37,7 +37,7 @@ export function xmlPath(namespaces: Readonly<Record<string, string>>) {
     const t = text(e, path);
     return t === null ? null : parseDecimal(t);
   };
-  return { kids, matches, all, one, text, attr, dec };
+  return { all, one, text, attr, dec };
 }
 
 /** A VAT category code of the EN 16931 list (case-insensitive), or null. */
