@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
 import { handleCommand } from '../commandHandler.js';
 import { documentDecider, documentStream, type DocumentRecord, type TransportKind } from '../../domain/document/documentAggregate.js';
+import { fatalRuleSummary } from '../../domain/document/documentCheck.js';
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
 import { invalid, notFound } from '../../domain/errors.js';
@@ -118,8 +119,7 @@ function requireValidUbl(document: DocumentRecord): void {
   if (document.source !== 'pdf') return;
   const fatal = validateUbl(document.ubl).filter((issue) => issue.flag === 'fatal');
   if (fatal.length === 0) return;
-  const rules = fatal.slice(0, 5).map((i) => `[${i.rule_id}] ${i.message}`).join('; ');
-  throw invalid(`The document does not pass validation and cannot be sent; complete it first: ${rules}${fatal.length > 5 ? ` (and ${fatal.length - 5} more)` : ''}`, ['document', 'ubl']);
+  throw invalid(`The document does not pass validation and cannot be sent; complete it first: ${fatalRuleSummary(fatal)}${fatal.length > 5 ? ` (and ${fatal.length - 5} more)` : ''}`, ['document', 'ubl']);
 }
 
 /** `POST /api/documents/{id}/send`: DRAFT or FAILED → TRANSIT; the delivery process manager takes it from there. */

@@ -1,6 +1,6 @@
 import type { PeppolId } from '../../domain/document/peppolId.js';
-import { formatPeppolId } from '../../domain/document/peppolId.js';
-import { PARTICIPANT_SCHEME, parseParticipant, participantUri } from '../../domain/peppol/participantId.js';
+import { formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
+import { PARTICIPANT_SCHEME, participantUri } from '../../domain/peppol/participantId.js';
 import {
   AS4_TRANSPORT_PROFILE,
   BIS_BILLING_PROCESS,
@@ -54,11 +54,11 @@ export class SmpPublication {
 
   /** The published participant an SMP path names (`iso6523-actorid-upis::0208:…`), or null. */
   async published(participantText: string): Promise<PublishedParticipant | null> {
-    const parsed = parseParticipant(participantText);
+    const parsed = parsePeppolId(participantText);
     if (!parsed.ok) return null;
     const participant = await this.registry.findByPeppolId(formatPeppolId(parsed.value));
     if (!participant || participant.simulated) return null;
-    const registered = parseParticipant(participant.peppol_id);
+    const registered = parsePeppolId(participant.peppol_id);
     return registered.ok ? { id: registered.value, participant } : null;
   }
 

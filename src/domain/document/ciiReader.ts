@@ -1,14 +1,14 @@
 import type { XMLElement } from 'libxmljs';
 import { formatAddress } from './addressParser.js';
-import { EXEMPT_TAX_CODES } from './codeLists.js';
 import type { Currency, VatexCode } from './codeLists.js';
-import { emptyDocument, emptyLineItem } from './documentModel.js';
+import { emptyDocument, emptyLineItem, isCreditNote } from './documentModel.js';
 import type { AllowanceCharge, Attachment, Document, DocumentType, LineItem, PaymentDetail, TaxDetail } from './documentModel.js';
 import { Dec } from './money.js';
 import { companyIdText } from './partyIdentifiers.js';
 import { derivePeppolId, formatPeppolId } from './peppolId.js';
+import { base64Size, documentVatCategory, hasIbanShape, taxCodeOf, unitPriceOf, withoutCategory } from './syntaxValues.js';
 import { UblReadError, parseUblXml } from './ublReader.js';
-import { taxCodeOf, xmlPath } from './xmlPath.js';
+import { xmlPath } from './xmlPath.js';
 
 /*
  * UN/CEFACT Cross Industry Invoice (CII D16B, the syntax of Factur-X and ZUGFeRD 2.x, and of
@@ -121,29 +121,23 @@ const readLine = (line: El): LineItem => {
   const settlement = one(line, 'ram:SpecifiedLineTradeSettlement');
   const qty = one(line, 'ram:SpecifiedLineTradeDelivery/ram:BilledQuantity');
   const net = one(agreement, 'ram:NetPriceProductTradePrice');
-  const price = dec(net, 'ram:ChargeAmount');
-  const basis = dec(net, 'ram:BasisQuantity');
-  // As for UBL: the model has no price base quantity, a price per 10 units becomes the price of one.
-  const unitPrice = price !== null && basis !== null && !basis.isZero() && !basis.eq(1) ? price.div(basis).toDecimalPlaces(10) : price;
   const tax = one(settlement, 'ram:ApplicableTradeTax');
   const acs = all(settlement, 'ram:SpecifiedTradeAllowanceCharge');
-  const lineLevel = (a: AllowanceCharge): AllowanceCharge => ({ ...a, tax_rate: null, tax_code: null });
   return {
     ...emptyLineItem(),
     description: text(line, 'ram:SpecifiedTradeProduct/ram:Name'),
     product_code: text(line, 'ram:SpecifiedTradeProduct/ram:SellerAssignedID'),
     quantity: dec(qty),
     unit: attr(qty, 'unitCode'),
-    unit_price: unitPrice,
+    unit_price: unitPriceOf(dec(net, 'ram:ChargeAmount'), dec(net, 'ram:BasisQuantity')),
     amount: dec(settlement, 'ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
     tax_rate: dec(tax, 'ram:RateApplicablePercent'),
     tax_code: taxCodeOf(text(tax, 'ram:CategoryCode')),
-    allowances: acs.filter((a) => !isCharge(a)).map(readAllowanceCharge).map(lineLevel),
-    charges: acs.filter(isCharge).map(readAllowanceCharge).map(lineLevel),
+    allowances: acs.filter((a) => !isCharge(a)).map(readAllowanceCharge).map(withoutCategory),
+    charges: acs.filter(isCharge).map(readAllowanceCharge).map(withoutCategory),
   };
 };
 
-const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/;
 const readPayment = (pm: El, reference: string | null, mandate: string | null): PaymentDetail | null => {
   const code = text(pm, 'ram:TypeCode');
   const directDebit = code === '49' || code === '59';
@@ -153,8 +147,8 @@ const readPayment = (pm: El, reference: string | null, mandate: string | null): 
   const iban = text(account, 'ram:IBANID')?.replace(/\s+/g, '').toUpperCase() ?? null;
   const proprietary = text(account, 'ram:ProprietaryID');
   const detail: PaymentDetail = {
-    iban: iban && IBAN.test(iban) ? iban : null,
-    bank_account_number: iban && !IBAN.test(iban) ? iban : proprietary,
+    iban: iban && hasIbanShape(iban) ? iban : null,
+    bank_account_number: iban && !hasIbanShape(iban) ? iban : proprietary,
     swift: text(pm, 'ram:PayeeSpecifiedCreditorFinancialInstitution/ram:BICID'),
     payment_reference: reference,
     payment_means_code: code,
@@ -162,8 +156,6 @@ const readPayment = (pm: El, reference: string | null, mandate: string | null): 
   };
   return detail.iban || detail.bank_account_number || detail.swift || detail.payment_reference ? detail : null;
 };
-
-const base64Size = (b64: string): number => Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
 
 const readAttachment = (ref: El): Attachment | null => {
   const binary = one(ref, 'ram:AttachmentBinaryObject');
@@ -204,8 +196,7 @@ export const readCii = (xml: string): Document => {
 
   const credited = text(settlement, 'ram:InvoiceReferencedDocument/ram:IssuerAssignedID');
   const order = text(agreement, 'ram:BuyerOrderReferencedDocument/ram:IssuerAssignedID');
-  const creditNote = doc.document_type === 'CREDIT_NOTE' || doc.document_type === 'SELFBILLING_CREDIT_NOTE';
-  doc.purchase_order = creditNote ? credited ?? order : order;
+  doc.purchase_order = isCreditNote(doc.document_type) ? credited ?? order : order;
 
   const terms = one(settlement, 'ram:SpecifiedTradePaymentTerms');
   doc.payment_term = text(terms, 'ram:Description');
@@ -254,9 +245,8 @@ export const readCii = (xml: string): Document => {
   );
 
   doc.items = all(transaction, 'ram:IncludedSupplyChainTradeLineItem').map(readLine);
-  doc.tax_code = doc.items[0]?.tax_code ?? taxCodeOf(text(taxes[0] ?? null, 'ram:CategoryCode')) ?? 'S';
-  const exempt = taxes.filter((t) => EXEMPT_TAX_CODES.includes(taxCodeOf(text(t, 'ram:CategoryCode')) ?? 'S'));
-  const reasonEntry = exempt.find((t) => taxCodeOf(text(t, 'ram:CategoryCode')) === doc.tax_code) ?? exempt[0] ?? null;
+  const { taxCode, reasonEntry } = documentVatCategory(doc.items, taxes, (t) => taxCodeOf(text(t, 'ram:CategoryCode')));
+  doc.tax_code = taxCode;
   doc.vatex = text(reasonEntry, 'ram:ExemptionReasonCode') as VatexCode | null;
   doc.vatex_note = text(reasonEntry, 'ram:ExemptionReason');
 

@@ -98,7 +98,9 @@ export const PEPPOL_EAS: ReadonlySet<string> = easPeppol;
 /** ISO 3166-1 alpha-2 as accepted by BR-CL-14 (includes 1A and XI). */
 export const COUNTRY_CODES: ReadonlySet<string> = iso3166;
 
-/** UNCL 5189 subset allowed for allowance reason codes (BR-CL-19). */
-export const ALLOWANCE_REASON_CODES = [
-  '41', '42', '60', '62', '63', '64', '65', '66', '67', '68', '70', '71', '88', '95', '100', '102', '103', '104', '105',
-] as const;
+/**
+ * Whether a code names a country where the API asks for one (the tenant's Peppol registration,
+ * the participant search): BR-CL-14's list without 1A, its code for Kosovo, which is not an
+ * ISO 3166-1 alpha-2 code. Exact match: callers normalise user input first.
+ */
+export const isCountryCode = (code: string): boolean => COUNTRY_CODES.has(code) && code !== '1A';

@@ -1,6 +1,7 @@
 import { invalid } from '../errors.js';
 import { mimeTypes } from '../validation/codelists/mimeTypes.js';
 import { MAX_INPUT_BYTES, validateUbl } from '../validation/index.js';
+import { fatalRuleSummary } from './documentCheck.js';
 import { fromDocumentJson, type DocumentJson } from './documentJson.js';
 import type { Attachment } from './documentModel.js';
 import { writeUbl } from './ublWriter.js';
@@ -62,8 +63,7 @@ export function ublWithAttachments(document: DocumentJson, currentUbl: string): 
   if (size > MAX_INPUT_BYTES) throw invalid(`With its attachments the document's UBL would be ${size} bytes, above the limit of ${MAX_INPUT_BYTES} bytes`, FILE);
   const fatal = fatalRules(ubl);
   if (fatal.length > 0 && fatalRules(currentUbl).length === 0) {
-    const rules = fatal.slice(0, 5).map((issue) => `[${issue.rule_id}] ${issue.message}`).join('; ');
-    throw invalid(`With this attachment the document would no longer pass validation: ${rules}`, FILE);
+    throw invalid(`With this attachment the document would no longer pass validation: ${fatalRuleSummary(fatal)}`, FILE);
   }
   return ubl;
 }

@@ -62,4 +62,8 @@ export function checkDocument(input: Document): DocumentCheck {
   return { document: completed.document, ubl, issues, isValid: !issues.some((i) => i.flag === 'fatal') };
 }
 
+/** The first five fatal rules as `[rule] message`, for the message that refuses a document over them. */
+export const fatalRuleSummary = (fatal: ReadonlyArray<ValidationIssue>): string =>
+  fatal.slice(0, 5).map((issue) => `[${issue.rule_id}] ${issue.message}`).join('; ');
+
 export const newValidationId = () => randomUUID();

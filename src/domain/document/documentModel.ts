@@ -244,9 +244,6 @@ export const emptyDocument = (): Document => ({
   charges: [],
 });
 
-/** The category a line is taxed in: its own, else the document's. */
-export const lineTaxCode = (doc: Pick<Document, 'tax_code'>, line: LineItem): TaxCode => line.tax_code ?? doc.tax_code;
-
 // ---------------------------------------------------------------------------------------------
 // Wire shape: every amount is a string (spec, "Resources and their fields").
 

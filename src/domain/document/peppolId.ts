@@ -21,9 +21,6 @@ const EXTRA_SCHEMES = new Set(['9956', '9999']);
 
 export const isKnownScheme = (scheme: string): boolean => PEPPOL_EAS.has(scheme) || EXTRA_SCHEMES.has(scheme);
 
-/** Whether the scheme may appear as an EndpointID/@schemeID in Peppol BIS (PEPPOL-EN16931-CL008). */
-export const isEndpointScheme = (scheme: string): boolean => PEPPOL_EAS.has(scheme);
-
 /** ICD codes (4 digits starting with 0) may also be used as PartyIdentification/@schemeID (BR-CL-10). */
 export const isIcdScheme = (scheme: string): boolean => /^0\d{3}$/.test(scheme);
 

@@ -1,12 +1,8 @@
 import type { DocumentType } from './documentModel.js';
 import { assertNever } from '../decider.js';
 
-export const NS = {
-  invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
-  creditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
-  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
-  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
-} as const;
+// The UBL 2.1 namespaces, one copy: the rule engine's, as for the code lists (codeLists.ts).
+export { NS } from '../validation/xml/namespaces.js';
 
 export const BILLING_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
 export const BILLING_PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';

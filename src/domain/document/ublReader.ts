@@ -1,7 +1,6 @@
 import libxmljs from 'libxmljs';
 import type { XMLElement } from 'libxmljs';
 import { formatAddress } from './addressParser.js';
-import { EXEMPT_TAX_CODES } from './codeLists.js';
 import type { Currency, VatexCode } from './codeLists.js';
 import { emptyDocument, emptyLineItem } from './documentModel.js';
 import type { AllowanceCharge, Attachment, Document, LineItem, PaymentDetail, TaxDetail } from './documentModel.js';
@@ -9,8 +8,9 @@ import { Dec } from './money.js';
 import { companyIdText } from './partyIdentifiers.js';
 import { derivePeppolId, formatPeppolId } from './peppolId.js';
 import type { PeppolId } from './peppolId.js';
+import { base64Size, documentVatCategory, hasIbanShape, taxCodeOf, unitPriceOf, withoutCategory } from './syntaxValues.js';
 import { NS, documentTypeOf } from './ublNames.js';
-import { taxCodeOf, xmlPath } from './xmlPath.js';
+import { xmlPath } from './xmlPath.js';
 
 const idText = (id: PeppolId | null): string | null => (id ? formatPeppolId(id) : null);
 
@@ -90,13 +90,6 @@ const isCharge = (a: El): boolean => (text(a, 'cbc:ChargeIndicator') ?? '').toLo
 
 const readLine = (line: El, qtyName: string): LineItem => {
   const qty = one(line, qtyName);
-  const price = dec(line, 'cac:Price/cbc:PriceAmount');
-  const baseQty = dec(line, 'cac:Price/cbc:BaseQuantity');
-  // The model has no price base quantity: a price per 10 units becomes the price of one unit.
-  // Rounded to 10 decimals: XSD processors limit the digits of xs:decimal, and 10 decimals keep
-  // quantity x price well inside the 0.02 tolerance of PEPPOL-EN16931-R120.
-  const unitPrice =
-    price !== null && baseQty !== null && !baseQty.isZero() && !baseQty.eq(1) ? price.div(baseQty).toDecimalPlaces(10) : price;
   const acs = all(line, 'cac:AllowanceCharge');
   const category = one(line, 'cac:Item/cac:ClassifiedTaxCategory');
   return {
@@ -108,18 +101,10 @@ const readLine = (line: El, qtyName: string): LineItem => {
     product_code: text(line, 'cac:Item/cac:SellersItemIdentification/cbc:ID'),
     tax_rate: dec(category, 'cbc:Percent'),
     tax_code: taxCodeOf(text(category, 'cbc:ID')),
-    unit_price: unitPrice,
+    unit_price: unitPriceOf(dec(line, 'cac:Price/cbc:PriceAmount'), dec(line, 'cac:Price/cbc:BaseQuantity')),
     allowances: acs.filter((a) => !isCharge(a)).map(readAllowanceCharge).map(withoutCategory),
     charges: acs.filter(isCharge).map(readAllowanceCharge).map(withoutCategory),
   };
-};
-
-// Line-level allowances and charges have no VAT category of their own in EN 16931.
-const withoutCategory = (a: AllowanceCharge): AllowanceCharge => ({ ...a, tax_code: null, tax_rate: null });
-
-const base64Size = (b64: string): number => {
-  const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
-  return Math.floor((b64.length * 3) / 4) - padding;
 };
 
 const readAttachment = (ref: El): Attachment | null => {
@@ -138,7 +123,6 @@ const readAttachment = (ref: El): Attachment | null => {
   };
 };
 
-const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/;
 const readPaymentDetail = (pm: El): PaymentDetail | null => {
   const code = text(pm, 'cbc:PaymentMeansCode');
   const directDebit = code === '49' || code === '59';
@@ -147,8 +131,8 @@ const readPaymentDetail = (pm: El): PaymentDetail | null => {
     : text(pm, 'cac:PayeeFinancialAccount/cbc:ID');
   const compact = account ? account.replace(/\s+/g, '').toUpperCase() : null;
   const detail: PaymentDetail = {
-    iban: compact && IBAN.test(compact) ? compact : null,
-    bank_account_number: compact && IBAN.test(compact) ? null : account,
+    iban: compact && hasIbanShape(compact) ? compact : null,
+    bank_account_number: compact && hasIbanShape(compact) ? null : account,
     swift: text(pm, 'cac:PayeeFinancialAccount/cac:FinancialInstitutionBranch/cbc:ID'),
     payment_reference: text(pm, 'cbc:PaymentID'),
     payment_means_code: code,
@@ -243,11 +227,8 @@ export const readUbl = (xml: string): Document => {
 
   const lines = all(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
   doc.items = lines.map((l) => readLine(l, creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity'));
-  doc.tax_code = doc.items[0]?.tax_code ?? taxCodeOf(text(subtotals[0] ?? null, 'cac:TaxCategory/cbc:ID')) ?? 'S';
-
-  // The document's exemption reason is the one on its own category's entry, else on the first exempt entry.
-  const exempt = subtotals.filter((s) => EXEMPT_TAX_CODES.includes(taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')) ?? 'S'));
-  const reasonEntry = exempt.find((s) => taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')) === doc.tax_code) ?? exempt[0] ?? null;
+  const { taxCode, reasonEntry } = documentVatCategory(doc.items, subtotals, (s) => taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')));
+  doc.tax_code = taxCode;
   doc.vatex = text(reasonEntry, 'cac:TaxCategory/cbc:TaxExemptionReasonCode') as VatexCode | null;
   doc.vatex_note = text(reasonEntry, 'cac:TaxCategory/cbc:TaxExemptionReason');
 

@@ -10,6 +10,7 @@ import { Dec, money, plain, rateText } from './money.js';
 import { derivePeppolId, endpointIdFor, isIcdScheme } from './peppolId.js';
 import type { PeppolId } from './peppolId.js';
 import { buyerIdentificationOf, legalIdOf, vatIdentifierOf } from './partyIdentifiers.js';
+import { hasIbanShape } from './syntaxValues.js';
 import { NS, ublKindOf } from './ublNames.js';
 import { agg, leaf, serialize } from './xmlTree.js';
 import type { Child, XNode } from './xmlTree.js';
@@ -145,7 +146,6 @@ const delivery = (ctx: Ctx): XNode | null => {
   );
 };
 
-const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/;
 const SEPA_COUNTRIES = new Set(
   'AT BE BG CH CY CZ DE DK EE ES FI FR GB GI GR HR HU IE IS IT LI LT LU LV MC MT NL NO PL PT RO SE SI SK SM VA AD'.split(' '),
 );
@@ -155,7 +155,7 @@ export const paymentMeansCodeOf = (details: PaymentDetail[], currency: string): 
   // One code for all means (UBL-SR-47); a code the document already carries wins.
   const given = details.find((p) => p.payment_means_code)?.payment_means_code;
   if (given) return given;
-  const sepa = (p: PaymentDetail) => !!p.iban && IBAN.test(compactId(p.iban)) && SEPA_COUNTRIES.has(compactId(p.iban).slice(0, 2));
+  const sepa = (p: PaymentDetail) => !!p.iban && hasIbanShape(compactId(p.iban)) && SEPA_COUNTRIES.has(compactId(p.iban).slice(0, 2));
   if (details.length > 0 && currency === 'EUR' && details.every(sepa)) return '58';
   // 30/58 require an account (BR-61); a reference without an account is an undefined instrument (1).
   if (details.every((p) => p.iban || p.bank_account_number)) return '30';
@@ -292,13 +292,11 @@ const buyerReferenceOf = (d: Document, creditNote: boolean): string | null => {
   return d.customer_id ?? d.purchase_order ?? d.invoice_id;
 };
 
-export interface UblWriteResult {
-  xml: string;
-  totals: DocumentTotals;
-}
-
-/** The UBL XML and the totals that went into it. The document is expected to be validated already. */
-export const writeUblWithTotals = (input: Document): UblWriteResult => {
+/**
+ * Document -> UBL 2.1 XML string in the Peppol BIS Billing 3.0 (or self-billing) profile. The
+ * document is expected to be validated already.
+ */
+export const writeUbl = (input: Document): string => {
   const { document: doc, totals } = completeDocument(input, 'rules');
   const kind = ublKindOf(doc.document_type);
   const creditNote = isCreditNote(doc.document_type);
@@ -337,9 +335,5 @@ export const writeUblWithTotals = (input: Document): UblWriteResult => {
     monetaryTotal(ctx),
     doc.items.map((l, i) => lineNode(l, i, ctx)),
   ];
-  const xml = serialize(kind.root, { '': creditNote ? NS.creditNote : NS.invoice, cac: NS.cac, cbc: NS.cbc }, children);
-  return { xml, totals };
+  return serialize(kind.root, { '': creditNote ? NS.creditNote : NS.invoice, cac: NS.cac, cbc: NS.cbc }, children);
 };
-
-/** Document -> UBL 2.1 XML string in the Peppol BIS Billing 3.0 (or self-billing) profile. */
-export const writeUbl = (doc: Document): string => writeUblWithTotals(doc).xml;

@@ -91,5 +91,3 @@ export const vatNumberProblem = (value: string): string | null => {
       return /^[A-Z]{2}[0-9A-Z+*]{2,12}$/.test(c) ? null : 'not a VAT number';
   }
 };
-
-export const isValidVatNumber = (value: string): boolean => vatNumberProblem(value) === null;

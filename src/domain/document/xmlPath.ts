@@ -1,6 +1,5 @@
 import type { XMLElement } from 'libxmljs';
 import type { Decimal } from 'decimal.js';
-import { TAX_CODES, type TaxCode } from './codeLists.js';
 import { parseDecimal } from './money.js';
 
 type El = XMLElement;
@@ -37,9 +36,5 @@ export function xmlPath(namespaces: Readonly<Record<string, string>>) {
     const t = text(e, path);
     return t === null ? null : parseDecimal(t);
   };
-  return { kids, matches, all, one, text, attr, dec };
+  return { all, one, text, attr, dec };
 }
-
-/** A VAT category code of the EN 16931 list (case-insensitive), or null. */
-export const taxCodeOf = (t: string | null): TaxCode | null =>
-  t !== null && (TAX_CODES as ReadonlyArray<string>).includes(t.toUpperCase()) ? (t.toUpperCase() as TaxCode) : null;

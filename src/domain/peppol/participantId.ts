@@ -1,16 +1,7 @@
-import { formatPeppolId, parsePeppolId, type PeppolId, type PeppolIdResult } from '../document/peppolId.js';
+import { formatPeppolId, type PeppolId } from '../document/peppolId.js';
 
 /** The Peppol participant identifier scheme: every Peppol id is an ISO 6523 `<icd>:<identifier>`. */
 export const PARTICIPANT_SCHEME = 'iso6523-actorid-upis';
-
-/**
- * Parses a participant id as users and SMP clients write it: `0208:0123456749`, or with the
- * scheme prefix `iso6523-actorid-upis::0208:0123456749` (any case), with the format, scheme
- * (EAS/ICD list) and check-digit checks of peppolId.ts.
- */
-export function parseParticipant(text: string): PeppolIdResult {
-  return parsePeppolId(text);
-}
 
 /**
  * The key one participant is known by: Peppol participant ids of this scheme are

@@ -2,7 +2,7 @@ import { assertNever, type Decider, type Event } from '../decider.js';
 import { conflict, invalid, invalidState, notFound } from '../errors.js';
 import { checkCompanyIdentifiers } from './tenantProfile.js';
 import { formatPeppolId, parsePeppolId } from '../document/peppolId.js';
-import { COUNTRY_CODES } from '../document/codeLists.js';
+import { isCountryCode } from '../document/codeLists.js';
 import { participantKey } from '../peppol/participantId.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../emailAddress.js';
 
@@ -114,7 +114,7 @@ function decideRegistration(state: Tenant, data: Extract<TenantCommand, { type: 
   if (!parsed.ok) throw invalid(`peppol_id: ${parsed.message}`);
   const peppolId = formatPeppolId(parsed.value);
   const companyName = requireCompanyName(data.company_name);
-  if (!COUNTRY_CODES.has(data.country_code) || data.country_code === '1A') throw invalid('country_code must be an ISO 3166-1 alpha-2 code');
+  if (!isCountryCode(data.country_code)) throw invalid('country_code must be an ISO 3166-1 alpha-2 code');
   // The profile's identifier is the one documents are sent from; registering another would
   // receive where the tenant does not send from.
   const profileId = state.peppol_ids[0];

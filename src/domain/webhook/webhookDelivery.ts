@@ -1,4 +1,5 @@
 import { assertNever, type Decider, type Event } from '../decider.js';
+import { retrySchedule } from '../retrySchedule.js';
 
 /**
  * One notification to one subscription, and every attempt to deliver it. A failed call (no
@@ -6,7 +7,7 @@ import { assertNever, type Decider, type Event } from '../decider.js';
  * after that the delivery is given up.
  */
 export const WEBHOOK_RETRY_DELAYS_MINUTES: readonly number[] = [1, 5, 15, 60, 240, 720];
-export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MINUTES.length + 1;
+export const { maxAttempts: WEBHOOK_MAX_ATTEMPTS, nextAttemptAt: webhookRetryAt } = retrySchedule(WEBHOOK_RETRY_DELAYS_MINUTES);
 
 export interface WebhookPayload {
   id: string;
@@ -65,9 +66,6 @@ export type WebhookDeliveryState =
     };
 
 export const webhookDeliveryStream = (id: string) => `webhookdelivery-${id}`;
-
-export const webhookRetryAt = (attempt: number, finishedAt: Date, unitMs: number): Date | null =>
-  attempt < WEBHOOK_MAX_ATTEMPTS ? new Date(finishedAt.getTime() + WEBHOOK_RETRY_DELAYS_MINUTES[attempt - 1]! * unitMs) : null;
 
 export function webhookStatusAfter(outcome: WebhookCallOutcome, retrying: boolean): WebhookDeliveryStatus {
   switch (outcome) {

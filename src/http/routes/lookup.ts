@@ -2,8 +2,8 @@ import * as t from 'io-ts';
 import type { ParticipantLookup } from '../../application/peppol/participantLookup.js';
 import type { ParticipantSearch } from '../../application/peppol/participantSearch.js';
 import { validationOf } from '../../application/peppol/lookupResult.js';
-import { COUNTRY_CODES } from '../../domain/document/codeLists.js';
-import { parseParticipant } from '../../domain/peppol/participantId.js';
+import { isCountryCode } from '../../domain/document/codeLists.js';
+import { parsePeppolId } from '../../domain/document/peppolId.js';
 import { decode, NonEmptyString } from '../codecs.js';
 import { HttpError } from '../errors.js';
 import type { RouteRegistry } from '../routeRegistry.js';
@@ -13,7 +13,7 @@ const PeppolIdQuery = t.type({ peppol_id: t.string });
 const SearchQuery = t.intersection([t.type({ query: NonEmptyString }), t.partial({ country_code: t.string })]);
 
 function participantOf(query: unknown) {
-  const parsed = parseParticipant(decode(PeppolIdQuery, query, 'query').peppol_id);
+  const parsed = parsePeppolId(decode(PeppolIdQuery, query, 'query').peppol_id);
   if (!parsed.ok) throw new HttpError(422, [{ loc: ['query', 'peppol_id'], msg: parsed.message, type: 'value_error' }]);
   return parsed.value;
 }
@@ -66,7 +66,7 @@ export function lookupRoutes(
     handler: async (req, res) => {
       const query = decode(SearchQuery, req.query, 'query');
       const country = query.country_code?.trim().toUpperCase() || null;
-      if (country !== null && (!COUNTRY_CODES.has(country) || country === '1A')) {
+      if (country !== null && !isCountryCode(country)) {
         throw new HttpError(422, [{ loc: ['query', 'country_code'], msg: 'country_code must be an ISO 3166-1 alpha-2 code', type: 'value_error' }]);
       }
       await readYourWrites();

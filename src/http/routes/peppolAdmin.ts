@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { PeppolRegistrations } from '../../application/peppol/peppolRegistration.js';
-import { COUNTRY_CODES } from '../../domain/document/codeLists.js';
-import { parseParticipant } from '../../domain/peppol/participantId.js';
+import { isCountryCode } from '../../domain/document/codeLists.js';
+import { parsePeppolId } from '../../domain/document/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
 import { organizationOf } from '../auth.js';
 import { decode, NonEmptyString, Nullable } from '../codecs.js';
@@ -20,10 +20,10 @@ const tenantIdOf = (req: { params: Record<string, unknown> }) => String(req.para
 /** The spec's `peppol_id` and our optional `country_code`, checked field by field (422 names each). */
 function checkedRegistration(body: t.TypeOf<typeof Register>) {
   const problems: FieldProblem[] = [];
-  const parsed = parseParticipant(body.peppol_id);
+  const parsed = parsePeppolId(body.peppol_id);
   if (!parsed.ok) problems.push({ loc: ['body', 'peppol_id'], msg: parsed.message, type: 'value_error' });
   const country = body.country_code?.trim().toUpperCase() || null;
-  if (country !== null && (!COUNTRY_CODES.has(country) || country === '1A')) {
+  if (country !== null && !isCountryCode(country)) {
     problems.push({ loc: ['body', 'country_code'], msg: 'country_code must be an ISO 3166-1 alpha-2 code', type: 'value_error' });
   }
   if (!parsed.ok || problems.length > 0) throw new HttpError(422, problems);

@@ -308,7 +308,7 @@ export function lineTable(rows: Row[], sep: DecimalSeparator): LineTableResult {
         unit_price: price ?? (quantity === null ? amount : null),
         amount,
         tax_rate: vat?.rate ?? null,
-        tax_code: vat?.code && vat.code !== 'S' ? vat.code : vat?.code === 'S' ? 'S' : null,
+        tax_code: vat?.code ?? null,
         product_code: cells.get('code')?.trim() || null,
       };
       if (item.quantity === null && amount !== null && price !== null && !price.isZero()) {

@@ -92,7 +92,3 @@ export const percentIn = (text: string): Decimal | null => {
   const m = PERCENT.exec(text);
   return m ? parseDecimal(m[1]!.replace(',', '.')) : null;
 };
-
-/** Every VAT rate printed in a text. */
-export const percentsIn = (text: string): Decimal[] =>
-  [...text.matchAll(new RegExp(PERCENT.source, 'g'))].map((m) => parseDecimal(m[1]!.replace(',', '.'))).filter((x): x is Decimal => x !== null);

@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
-import { CURRENCIES, TAX_CODES, VATEX_CODES } from '../codeLists.js';
+import { CURRENCIES, VATEX_CODES } from '../codeLists.js';
 import type { Currency, TaxCode, VatexCode } from '../codeLists.js';
-import { emptyDocument } from '../documentModel.js';
+import { emptyDocument, isCreditNote } from '../documentModel.js';
 import type { AllowanceCharge, Document, DocumentType, PaymentDetail, TaxDetail } from '../documentModel.js';
 import { ZERO, sum } from '../money.js';
 import { compactId } from '../vatNumber.js';
@@ -235,7 +235,7 @@ function vatTable(rows: Row[], sep: DecimalSeparator): { entries: TaxDetail[]; r
       if (kind) cells.set(kind, cells.has(kind) ? `${cells.get(kind)} ${cell.text}` : cell.text);
     }
     const code = CATEGORY_CODE.exec(cells.get('category') ?? '')?.[1] as TaxCode | undefined;
-    if (code && (TAX_CODES as ReadonlyArray<string>).includes(code) && (cells.has('taxable') || cells.has('vat'))) {
+    if (code && (cells.has('taxable') || cells.has('vat'))) {
       const rate = percentIn(cells.get('rate') ?? '');
       const amount = (k: VatColumn) => (cells.has(k) ? numbersIn(cells.get(k)!, sep)[0]?.value ?? null : null);
       entries.push({ tax_code: code, rate: code === 'O' ? null : rate, taxable_amount: amount('taxable'), amount: amount('vat') });
@@ -353,8 +353,7 @@ export function recoverFromText(pages: TextPage[], hints: TextHints): TextRecove
     doc.service_start_date = start?.date ?? null;
     doc.service_end_date = end?.date ?? null;
   }
-  const credit = doc.document_type === 'CREDIT_NOTE' || doc.document_type === 'SELFBILLING_CREDIT_NOTE';
-  doc.purchase_order = credit ? field('creditedInvoice') ?? field('purchaseOrder') : field('purchaseOrder');
+  doc.purchase_order = isCreditNote(doc.document_type) ? field('creditedInvoice') ?? field('purchaseOrder') : field('purchaseOrder');
   doc.currency = currencyOf(text, field('currency'), warnings);
   doc.payment_term = field('paymentTerms');
   doc.note = field('note');
