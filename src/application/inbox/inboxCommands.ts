@@ -5,7 +5,7 @@ import { documentDecider, documentStream, type DocumentRecord, type DocumentComm
 import { writeInvoiceResponse } from '../../domain/document/invoiceResponse.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import type { Projection } from '../../projections/projection.js';
-import { derivedId } from '../delivery/peppolTransport.js';
+import { derivedId } from '../derivedId.js';
 
 const now = () => new Date().toISOString();
 

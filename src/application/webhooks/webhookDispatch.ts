@@ -16,7 +16,7 @@ import {
   type WebhookDeliveryState,
 } from '../../domain/webhook/webhookDelivery.js';
 import type { Projection } from '../../projections/projection.js';
-import { derivedId } from '../delivery/peppolTransport.js';
+import { derivedId } from '../derivedId.js';
 import { webhookHeaders } from './webhookSignature.js';
 
 export const WEBHOOK_JOB = 'deliver-webhook';
