@@ -39,6 +39,8 @@ export class PeppolTransport implements Transport {
       return { outcome: 'permanent', receiver, error: `The receiver cannot read the document: ${(error as Error).message}` };
     }
     const documentId = derivedId(tenantId, request.messageId);
+    // Usually a new stream, so it is not read first; for a message delivered again the append
+    // conflicts, the stream is read, and the decider records nothing.
     await handleCommand(
       this.store,
       documentDecider,
@@ -58,6 +60,7 @@ export class PeppolTransport implements Transport {
         },
       },
       { actor: 'delivery', tenantId, correlationId: request.messageId },
+      [],
     );
     return { outcome: 'delivered', receiver };
   }
