@@ -54,12 +54,25 @@ export async function handleCommand<State, Command, E extends Event>(
   }
 }
 
+/**
+ * The stream's events and the state they fold to: for a caller that checks the state and then
+ * passes the events to handleCommand as `known`, so the stream is read once.
+ */
+export async function loadStream<State, E extends Event>(
+  store: EventStore,
+  decider: Pick<Decider<State, unknown, E>, 'evolve' | 'initialState'>,
+  streamName: string,
+): Promise<{ events: RecordedEvent[]; state: State }> {
+  const events = await store.readStream(streamName);
+  return { events, state: fold(decider, events.map(toDomainEvent<E>)) };
+}
+
 export async function loadState<State, E extends Event>(
   store: EventStore,
   decider: Pick<Decider<State, unknown, E>, 'evolve' | 'initialState'>,
   streamName: string,
 ): Promise<State> {
-  return fold(decider, (await store.readStream(streamName)).map(toDomainEvent<E>));
+  return (await loadStream(store, decider, streamName)).state;
 }
 
 export function toDomainEvent<E extends Event>(recorded: RecordedEvent): E {

@@ -11,6 +11,7 @@ import {
   tenantStream,
   type RateTier,
   type Tenant,
+  type TenantCommand,
   type TenantNameEvent,
   type TenantProfile,
   type TenantState,
@@ -37,6 +38,7 @@ export class AccountCommands {
       organizationStream(organizationId),
       { type: 'CreateOrganization', data: { organization_id: organizationId, name, now: now() } },
       { ...metadata, organizationId },
+      [], // a fresh id names no stream yet: nothing to read
     );
     const key = await this.issueKey(
       { kind: 'organization', organization_id: organizationId },
@@ -69,7 +71,7 @@ export class AccountCommands {
     const result = await handleCommand(this.store, apiKeyDecider, apiKeyStream(generated.keyId), {
       type: 'IssueApiKey',
       data: { key_id: generated.keyId, owner, name, description, hash: generated.hash, prefix: generated.prefix, now: now() },
-    }, metadata);
+    }, metadata, []); // a new key's stream, not read first: were it taken, the append conflicts and the decider refuses on a re-read
     return { record: result.state as IssuedKey['record'], key: generated.key };
   }
 
@@ -118,15 +120,13 @@ export class AccountCommands {
     const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
       type: 'CreateTenant',
       data: { ...profile, tenant_id: tenantId, organization_id: organizationId, now: now() },
-    }, { ...metadata, tenantId, organizationId });
+    }, { ...metadata, tenantId, organizationId }, []); // a fresh id names no stream yet: nothing to read
     return result.state as Tenant;
   }
 
   /** Loads a tenant visible to the organization; another organization's tenant is not found. */
   async tenantOf(organizationId: string | null, tenantId: string): Promise<Tenant> {
-    const tenant = presentTenant(await loadState(this.store, tenantDecider, tenantStream(tenantId)));
-    if (organizationId !== null && tenant.organization_id !== organizationId) throw notFound('Tenant not found');
-    return tenant;
+    return visibleTenant(organizationId, await loadState(this.store, tenantDecider, tenantStream(tenantId)));
   }
 
   /** Changes the profile of an organization's tenant; the name may be repeated but not changed. */
@@ -136,11 +136,10 @@ export class AccountCommands {
     profile: Omit<TenantProfile, 'name'> & { name?: string },
     metadata: EventMetadata,
   ): Promise<Tenant> {
-    await this.tenantOf(organizationId, tenantId);
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
+    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), ofOrganization(organizationId, {
       type: 'UpdateTenant',
       data: { ...profile, now: now() },
-    }, { ...metadata, tenantId, organizationId });
+    }), { ...metadata, tenantId, organizationId });
     return presentTenant(result.state);
   }
 
@@ -149,11 +148,10 @@ export class AccountCommands {
    * once because authentication reads the tenant's stream and refuses keys of deleted tenants.
    */
   async deleteTenant(organizationId: string, tenantId: string, metadata: EventMetadata): Promise<Tenant> {
-    await this.tenantOf(organizationId, tenantId);
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
+    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), ofOrganization(organizationId, {
       type: 'DeleteTenant',
       data: { now: now() },
-    }, { ...metadata, tenantId, organizationId });
+    }), { ...metadata, tenantId, organizationId });
     return presentTenant(result.state);
   }
 
@@ -164,8 +162,8 @@ export class AccountCommands {
     return tenant;
   }
 
+  // The operator's commands reach every tenant: the decider's own refusal of a missing one is the 404.
   async setTestMode(tenantId: string, testMode: boolean, email: string | null, metadata: EventMetadata): Promise<Tenant> {
-    await this.tenantOf(null, tenantId);
     const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
       type: 'SetTestMode',
       data: { test_mode: testMode, test_mode_email: email, now: now() },
@@ -174,7 +172,6 @@ export class AccountCommands {
   }
 
   async setRateTier(tenantId: string, tier: RateTier, metadata: EventMetadata): Promise<Tenant> {
-    await this.tenantOf(null, tenantId);
     const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
       type: 'SetRateTier',
       data: { tier, now: now() },
@@ -183,8 +180,23 @@ export class AccountCommands {
   }
 }
 
-function presentTenant(state: TenantState): Tenant {
+export function presentTenant(state: TenantState): Tenant {
   if (state.status === 'absent') throw notFound('Tenant not found');
   const { status: _status, ...tenant } = state;
   return tenant;
+}
+
+/** The tenant, if the organization may see it (any organization: null); otherwise not found. */
+export function visibleTenant(organizationId: string | null, state: TenantState): Tenant {
+  const tenant = presentTenant(state);
+  if (organizationId !== null && tenant.organization_id !== organizationId) throw notFound('Tenant not found');
+  return tenant;
+}
+
+/** The command, for the organization's tenant only, checked on the state it is decided on (before the decider's refusals). */
+export function ofOrganization(organizationId: string, command: TenantCommand): (state: TenantState) => TenantCommand {
+  return (state) => {
+    visibleTenant(organizationId, state);
+    return command;
+  };
 }

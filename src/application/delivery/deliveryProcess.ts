@@ -2,9 +2,8 @@ import type { Logger } from 'pino';
 import type { EventStore } from '../ports/eventStore.js';
 import type { JobScheduler } from '../ports/jobScheduler.js';
 import type { Transport, TransportOutcome } from '../ports/transport.js';
-import { handleCommand, toDomainEvent } from '../commandHandler.js';
-import { fold } from '../../domain/decider.js';
-import { documentDecider, documentStream, type DocumentAggregateState, type DocumentEvent, type SendRequested, type TransportKind } from '../../domain/document/documentAggregate.js';
+import { handleCommand, loadStream } from '../commandHandler.js';
+import { documentDecider, documentStream, type DocumentAggregateState, type SendRequested, type TransportKind } from '../../domain/document/documentAggregate.js';
 import { nextAttemptAt } from '../../domain/document/deliverySchedule.js';
 import type { ReadModelStore } from '../ports/readModelStore.js';
 import { DOCUMENTS } from '../../projections/documentsProjection.js';
@@ -145,8 +144,7 @@ export class DeliveryProcess {
   }
 
   async attempt(job: DeliveryJob): Promise<void> {
-    const history = await this.store.readStream(documentStream(job.document_id));
-    const state = fold(documentDecider, history.map(toDomainEvent<DocumentEvent>));
+    const { events: history, state } = await loadStream(this.store, documentDecider, documentStream(job.document_id));
     if (state.status !== 'present' || state.delivery?.delivery_id !== job.delivery_id) return;
     const delivery = state.delivery;
     if (delivery.attempts >= job.attempt) return this.followUp(state); // ran before a crash

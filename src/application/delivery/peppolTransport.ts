@@ -1,17 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { EventStore } from '../ports/eventStore.js';
 import type { LocalParticipants } from '../ports/localParticipants.js';
 import type { DeliveryRequest, Transport, TransportOutcome } from '../ports/transport.js';
 import { handleCommand } from '../commandHandler.js';
+import { derivedId } from '../derivedId.js';
 import { documentDecider, documentStream } from '../../domain/document/documentAggregate.js';
 import { toDocumentJson } from '../../domain/document/documentJson.js';
 import { readUbl } from '../../domain/document/ublReader.js';
-
-/** A uuid-shaped id derived from its inputs, so the same message always lands in the same stream. */
-export function derivedId(...parts: string[]): string {
-  const h = createHash('sha256').update(parts.join('\n')).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
-}
 
 /**
  * Peppol delivery. A receiver that is a participant of this instance gets the document in its
@@ -45,6 +39,8 @@ export class PeppolTransport implements Transport {
       return { outcome: 'permanent', receiver, error: `The receiver cannot read the document: ${(error as Error).message}` };
     }
     const documentId = derivedId(tenantId, request.messageId);
+    // Usually a new stream, so it is not read first; for a message delivered again the append
+    // conflicts, the stream is read, and the decider records nothing.
     await handleCommand(
       this.store,
       documentDecider,
@@ -64,6 +60,7 @@ export class PeppolTransport implements Transport {
         },
       },
       { actor: 'delivery', tenantId, correlationId: request.messageId },
+      [],
     );
     return { outcome: 'delivered', receiver };
   }

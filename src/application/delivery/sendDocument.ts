@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
 import { handleCommand } from '../commandHandler.js';
+import { presentRecord } from '../documents/documentCommands.js';
 import { documentDecider, documentStream, type DocumentRecord, type TransportKind } from '../../domain/document/documentAggregate.js';
 import { fatalRuleSummary } from '../../domain/document/documentCheck.js';
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
@@ -145,9 +146,8 @@ export class SendDocument {
       },
       { ...metadata, tenantId: tenant.id },
     );
-    if (result.state.status !== 'present') throw notFound('Document not found');
+    const record = presentRecord(result.state);
     if (result.newEvents.length > 0) this.startDelivery({ document_id: documentId, delivery_id: deliveryId });
-    const { status: _status, ...record } = result.state;
     return record;
   }
 }

@@ -1,10 +1,11 @@
 import { randomUUID, createHash } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
-import { handleCommand, loadState } from '../commandHandler.js';
+import { handleCommand, loadState, loadStream } from '../commandHandler.js';
 import {
   documentDecider,
   documentStream,
   type DocumentAggregateState,
+  type DocumentCommand,
   type DocumentRecord,
   type DocumentSource,
   type StoredAttachment,
@@ -33,7 +34,7 @@ export class DocumentRejected extends Error {
 }
 
 const now = () => new Date().toISOString();
-const fileNameOf = (doc: Pick<Document, 'invoice_id'>) => `${(doc.invoice_id ?? 'document').replace(/[^A-Za-z0-9._-]/g, '_')}.xml`;
+export const fileNameOf = (doc: Pick<Document, 'invoice_id'>) => `${(doc.invoice_id ?? 'document').replace(/[^A-Za-z0-9._-]/g, '_')}.xml`;
 
 export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
@@ -115,23 +116,23 @@ export class DocumentCommands {
 
   private async create(tenantId: string, source: DocumentSource, doc: Document, ubl: string, fileName: string, metadata: EventMetadata) {
     const documentId = randomUUID();
+    // A fresh id names no stream yet: nothing to read.
     const result = await handleCommand(this.store, documentDecider, documentStream(documentId), {
       type: 'CreateDocument',
       data: { document_id: documentId, tenant_id: tenantId, source, document: toDocumentJson(doc), ubl, file_name: fileName, now: now() },
-    }, { ...metadata, tenantId });
+    }, { ...metadata, tenantId }, []);
     return presentRecord(result.state);
   }
 
   /** The tenant's document; another tenant's (or a deleted) document is not found. */
   async get(tenantId: string, documentId: string): Promise<DocumentRecord> {
-    const state = await loadState(this.store, documentDecider, documentStream(documentId));
-    if (state.status !== 'present' || state.tenant_id !== tenantId) throw notFound('Document not found');
-    return presentRecord(state);
+    return tenantRecord(tenantId, await loadState(this.store, documentDecider, documentStream(documentId)));
   }
 
   /** Validates a stored document's UBL again and records the run. */
   async revalidate(tenantId: string, documentId: string, metadata: EventMetadata): Promise<ValidationResult> {
-    const record = await this.get(tenantId, documentId);
+    const { events, state } = await loadStream(this.store, documentDecider, documentStream(documentId));
+    const record = tenantRecord(tenantId, state);
     const result = this.validateUbl(record.ubl, record.file_name);
     await handleCommand(this.store, documentDecider, documentStream(documentId), {
       type: 'RecordValidation',
@@ -142,33 +143,47 @@ export class DocumentCommands {
         warnings: result.issues.filter((i) => i.flag === 'warning').length,
         now: now(),
       },
-    }, { ...metadata, tenantId });
+    }, { ...metadata, tenantId }, events);
     return result;
   }
 
   async delete(tenantId: string, documentId: string, metadata: EventMetadata): Promise<void> {
-    await this.get(tenantId, documentId);
-    await handleCommand(this.store, documentDecider, documentStream(documentId), { type: 'DeleteDocument', data: { now: now() } }, { ...metadata, tenantId });
+    await handleCommand(this.store, documentDecider, documentStream(documentId), ofTenant(tenantId, { type: 'DeleteDocument', data: { now: now() } }), { ...metadata, tenantId });
   }
 
   async addAttachment(tenantId: string, documentId: string, file: Omit<StoredAttachment, 'id'>, metadata: EventMetadata): Promise<StoredAttachment> {
-    await this.get(tenantId, documentId);
     const attachment = { ...file, id: randomUUID() };
-    await handleCommand(this.store, documentDecider, documentStream(documentId), { type: 'AddAttachment', data: { attachment, now: now() } }, { ...metadata, tenantId });
+    await handleCommand(this.store, documentDecider, documentStream(documentId), ofTenant(tenantId, { type: 'AddAttachment', data: { attachment, now: now() } }), { ...metadata, tenantId });
     return attachment;
   }
 
   async removeAttachment(tenantId: string, documentId: string, attachmentId: string, metadata: EventMetadata): Promise<void> {
-    await this.get(tenantId, documentId);
-    await handleCommand(this.store, documentDecider, documentStream(documentId), {
+    await handleCommand(this.store, documentDecider, documentStream(documentId), ofTenant(tenantId, {
       type: 'RemoveAttachment',
       data: { attachment_id: attachmentId, now: now() },
-    }, { ...metadata, tenantId });
+    }), { ...metadata, tenantId });
   }
 }
 
-function presentRecord(state: DocumentAggregateState): DocumentRecord {
+export function presentRecord(state: DocumentAggregateState): DocumentRecord {
   if (state.status !== 'present') throw notFound('Document not found');
   const { status: _status, ...record } = state;
   return record;
+}
+
+/** Refuses as not found what is not the tenant's present document. */
+function tenantRecord(tenantId: string, state: DocumentAggregateState): DocumentRecord {
+  if (state.status !== 'present' || state.tenant_id !== tenantId) throw notFound('Document not found');
+  return presentRecord(state);
+}
+
+/**
+ * The command, decided on the state handleCommand reads, and only for the tenant's document:
+ * anything else is not found before the decider's own refusals.
+ */
+function ofTenant(tenantId: string, command: DocumentCommand): (state: DocumentAggregateState) => DocumentCommand {
+  return (state) => {
+    tenantRecord(tenantId, state);
+    return command;
+  };
 }

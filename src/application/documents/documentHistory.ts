@@ -1,8 +1,8 @@
-import type { EventStore, RecordedEvent } from '../ports/eventStore.js';
-import { assertNever, fold } from '../../domain/decider.js';
+import type { EventStore } from '../ports/eventStore.js';
+import { assertNever } from '../../domain/decider.js';
 import { documentDecider, documentStream, type DeliveryAttempted, type DocumentEvent, type SendRequested } from '../../domain/document/documentAggregate.js';
 import { notFound } from '../../domain/errors.js';
-import { toDomainEvent } from '../commandHandler.js';
+import { loadStream, toDomainEvent } from '../commandHandler.js';
 
 export interface AttemptReport {
   attempt: number;
@@ -78,16 +78,15 @@ function summary(event: DocumentEvent): Record<string, unknown> {
 export class DocumentHistory {
   constructor(private readonly store: EventStore) {}
 
-  /** The tenant's document events; a deleted document's history stays readable for audit. */
-  private async events(tenantId: string, documentId: string): Promise<RecordedEvent[]> {
-    const events = await this.store.readStream(documentStream(documentId));
-    const state = fold(documentDecider, events.map(toDomainEvent<DocumentEvent>));
-    if (state.status === 'absent' || state.tenant_id !== tenantId) throw notFound('Document not found');
-    return events;
+  /** The tenant's document events and state; a deleted document's history stays readable for audit. */
+  private async load(tenantId: string, documentId: string) {
+    const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
+    if (loaded.state.status === 'absent' || loaded.state.tenant_id !== tenantId) throw notFound('Document not found');
+    return loaded;
   }
 
   async history(tenantId: string, documentId: string) {
-    const events = await this.events(tenantId, documentId);
+    const { events } = await this.load(tenantId, documentId);
     return {
       document_id: documentId,
       events: events.map((e) => ({
@@ -105,8 +104,7 @@ export class DocumentHistory {
 
   /** Every delivery of the document and every attempt of each, derived from its history. */
   async transmissionReport(tenantId: string, documentId: string) {
-    const events = await this.events(tenantId, documentId);
-    const state = fold(documentDecider, events.map(toDomainEvent<DocumentEvent>));
+    const { events, state } = await this.load(tenantId, documentId);
     const deliveries: DeliveryReport[] = [];
     const current = () => deliveries[deliveries.length - 1];
     for (const recorded of events) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata } from '../ports/eventStore.js';
 import type { DocumentCommands } from './documentCommands.js';
-import { DocumentRejected } from './documentCommands.js';
+import { DocumentRejected, fileNameOf } from './documentCommands.js';
 import type { PdfReader, PdfRenderer } from './pdfPorts.js';
 import type { DocumentRecord } from '../../domain/document/documentAggregate.js';
 import { checkDocument, issueFromRule } from '../../domain/document/documentCheck.js';
@@ -138,7 +138,7 @@ export class DocumentPdfs {
     const check = embedded.found ? checkEmbedded(document) : checkDocument(document);
     // A compliant document is kept with every total computed; one that is not keeps what the PDF said.
     const kept = check.isValid ? check.document : document;
-    const record = await this.documents.createDraft(tenantId, 'pdf', kept, check.ubl, `${baseNameOf(kept)}.xml`, metadata);
+    const record = await this.documents.createDraft(tenantId, 'pdf', kept, check.ubl, fileNameOf(kept), metadata);
     return {
       record,
       document: kept,

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import type { EventMetadata, EventStore, RecordedEvent } from '../ports/eventStore.js';
 import { handleCommand, loadState } from '../commandHandler.js';
-import { documentDecider, documentStream, type DocumentRecord, type DocumentCommand } from '../../domain/document/documentAggregate.js';
+import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type DocumentCommand } from '../../domain/document/documentAggregate.js';
 import { writeInvoiceResponse } from '../../domain/document/invoiceResponse.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import type { Projection } from '../../projections/projection.js';
-import { derivedId } from '../delivery/peppolTransport.js';
+import { derivedId } from '../derivedId.js';
+import { presentRecord } from '../documents/documentCommands.js';
 
 const now = () => new Date().toISOString();
 
@@ -14,10 +15,7 @@ export class InboxCommands {
   constructor(private readonly store: EventStore) {}
 
   async get(tenantId: string, documentId: string): Promise<DocumentRecord> {
-    const state = await loadState(this.store, documentDecider, documentStream(documentId));
-    if (state.status !== 'present' || state.tenant_id !== tenantId || state.direction !== 'INBOUND') throw notFound('Document not found');
-    const { status: _status, ...record } = state;
-    return record;
+    return received(tenantId, await loadState(this.store, documentDecider, documentStream(documentId)));
   }
 
   accept(tenantId: string, documentId: string, note: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
@@ -29,12 +27,25 @@ export class InboxCommands {
   }
 
   private async respond(tenantId: string, documentId: string, command: DocumentCommand, metadata: EventMetadata): Promise<DocumentRecord> {
-    await this.get(tenantId, documentId);
-    const result = await handleCommand(this.store, documentDecider, documentStream(documentId), command, { ...metadata, tenantId });
-    if (result.state.status !== 'present') throw notFound('Document not found');
-    const { status: _status, ...record } = result.state;
-    return record;
+    const result = await handleCommand(
+      this.store,
+      documentDecider,
+      documentStream(documentId),
+      // Not found before the decider's own refusals, on the state the command is decided on.
+      (state) => {
+        received(tenantId, state);
+        return command;
+      },
+      { ...metadata, tenantId },
+    );
+    return presentRecord(result.state);
   }
+}
+
+/** The tenant's received document; anything else (another tenant's, an outbound or a deleted one) is not found. */
+function received(tenantId: string, state: DocumentAggregateState): DocumentRecord {
+  if (state.status !== 'present' || state.tenant_id !== tenantId || state.direction !== 'INBOUND') throw notFound('Document not found');
+  return presentRecord(state);
 }
 
 /**

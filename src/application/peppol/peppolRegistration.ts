@@ -1,14 +1,14 @@
-import type { EventMetadata, EventStore } from '../ports/eventStore.js';
+import type { EventMetadata, EventStore, RecordedEvent } from '../ports/eventStore.js';
 import { SmlRefusedError, type SmlPublisher } from '../ports/peppolNetwork.js';
-import { handleCommand, loadState } from '../commandHandler.js';
-import type { AccountCommands } from '../accounts/accountCommands.js';
+import { handleCommand, loadState, loadStream } from '../commandHandler.js';
+import { ofOrganization, presentTenant, visibleTenant, type AccountCommands } from '../accounts/accountCommands.js';
 import { formatPeppolId, type PeppolId } from '../../domain/document/peppolId.js';
 import { vatCountry } from '../../domain/document/vatNumber.js';
 import { conflict, invalidState } from '../../domain/errors.js';
 import { participantKey } from '../../domain/peppol/participantId.js';
 import { participantReservationDecider, participantReservationStream } from '../../domain/peppol/participantReservation.js';
 import { countryOfScheme } from '../../domain/peppol/schemeCountry.js';
-import { tenantDecider, tenantStream, type PeppolRegistration, type Tenant, type TenantCommand, type TenantState } from '../../domain/tenant/tenant.js';
+import { tenantDecider, tenantStream, type PeppolRegistration, type Tenant, type TenantCommand } from '../../domain/tenant/tenant.js';
 
 /** A request field we cannot work with (answered 422 naming the field). */
 export class RegistrationFieldError extends Error {
@@ -99,7 +99,7 @@ export class PeppolRegistrations {
     input: { peppol_id: PeppolId; company_name: string | null; country_code: string | null },
     metadata: EventMetadata,
   ): Promise<{ tenant: Tenant; changed: boolean }> {
-    const tenant = await this.accounts.tenantOf(organizationId, tenantId);
+    const { events, state, tenant } = await this.load(organizationId, tenantId);
     if (tenant.is_deleted) throw invalidState('Tenant is deleted');
     const peppolId = formatPeppolId(input.peppol_id);
     const key = participantKey(peppolId)!;
@@ -111,10 +111,10 @@ export class PeppolRegistrations {
     const stream = tenantStream(tenant.id);
     const tenantMetadata = { ...metadata, tenantId: tenant.id, organizationId: tenant.organization_id };
     // Decide on the current state first: its refusals must come before anything is reserved or published.
-    const planned = tenantDecider.decide(command, await loadState(this.store, tenantDecider, stream));
+    const planned = tenantDecider.decide(command, state);
     if (planned.length === 0) return { tenant, changed: false };
     if (planned[0]!.type !== 'TenantPeppolRegistered') {
-      const result = await handleCommand(this.store, tenantDecider, stream, command, tenantMetadata);
+      const result = await handleCommand(this.store, tenantDecider, stream, command, tenantMetadata, events);
       return { tenant: presentTenant(result.state), changed: result.newEvents.length > 0 };
     }
 
@@ -126,7 +126,7 @@ export class PeppolRegistrations {
         await this.publish(() => this.sml.create(peppolId), peppolId);
         published = true;
       }
-      const result = await handleCommand(this.store, tenantDecider, stream, command, tenantMetadata);
+      const result = await handleCommand(this.store, tenantDecider, stream, command, tenantMetadata, events);
       return { tenant: presentTenant(result.state), changed: result.newEvents.length > 0 };
     } catch (error) {
       // Undo what this request did, so that a refused registration changes nothing.
@@ -137,13 +137,12 @@ export class PeppolRegistrations {
   }
 
   async updateBusinessCard(organizationId: string, tenantId: string, companyName: string, metadata: EventMetadata): Promise<Tenant> {
-    const tenant = await this.accounts.tenantOf(organizationId, tenantId);
     const result = await handleCommand(
       this.store,
       tenantDecider,
-      tenantStream(tenant.id),
-      { type: 'UpdateBusinessCard', data: { company_name: companyName, now: now() } },
-      { ...metadata, tenantId: tenant.id, organizationId: tenant.organization_id },
+      tenantStream(tenantId),
+      ofOrganization(organizationId, { type: 'UpdateBusinessCard', data: { company_name: companyName, now: now() } }),
+      { ...metadata, tenantId, organizationId },
     );
     return presentTenant(result.state);
   }
@@ -154,21 +153,35 @@ export class PeppolRegistrations {
     tenantId: string,
     metadata: EventMetadata,
   ): Promise<{ tenant: Tenant; registration: PeppolRegistration; unregistered_at: string }> {
-    const tenant = await this.accounts.tenantOf(organizationId, tenantId);
+    const { events, tenant } = await this.load(organizationId, tenantId);
+    return this.unregisterLoaded(tenant, events, metadata);
+  }
+
+  /** For the tenant's soft delete: a deleted tenant must not stay reachable on Peppol. */
+  async unregisterIfRegistered(organizationId: string, tenantId: string, metadata: EventMetadata): Promise<void> {
+    const { events, tenant } = await this.load(organizationId, tenantId);
+    if (tenant.peppol_registration) await this.unregisterLoaded(tenant, events, metadata);
+  }
+
+  /** `events`: the tenant's stream as `tenant` was read from, handed to handleCommand so it is not read again. */
+  private async unregisterLoaded(tenant: Tenant, events: RecordedEvent[], metadata: EventMetadata) {
     const registration = tenant.peppol_registration;
     if (!registration) throw invalidState('Tenant is not registered on Peppol');
     const tenantMetadata = { ...metadata, tenantId: tenant.id, organizationId: tenant.organization_id };
     if (!registration.simulated && this.sml.enabled) await this.publish(() => this.sml.delete(registration.peppol_id), registration.peppol_id);
     const at = now();
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenant.id), { type: 'UnregisterPeppol', data: { now: at } }, tenantMetadata);
+    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenant.id), { type: 'UnregisterPeppol', data: { now: at } }, tenantMetadata, events);
     await this.release(participantKey(registration.peppol_id)!, tenant.id, tenantMetadata);
     return { tenant: presentTenant(result.state), registration, unregistered_at: at };
   }
 
-  /** For the tenant's soft delete: a deleted tenant must not stay reachable on Peppol. */
-  async unregisterIfRegistered(organizationId: string, tenantId: string, metadata: EventMetadata): Promise<void> {
-    const tenant = await this.accounts.tenantOf(organizationId, tenantId);
-    if (tenant.peppol_registration) await this.unregister(organizationId, tenantId, metadata);
+  /**
+   * The organization's tenant with the events it was folded from, for handleCommand to start
+   * from: should the tenant change meanwhile, the append conflicts and the command is decided again.
+   */
+  private async load(organizationId: string, tenantId: string) {
+    const { events, state } = await loadStream(this.store, tenantDecider, tenantStream(tenantId));
+    return { events, state, tenant: visibleTenant(organizationId, state) };
   }
 
   /** The given name; else the registered one; else, for a Belgian enterprise number, the tenant's own data. */
@@ -196,7 +209,7 @@ export class PeppolRegistrations {
 
   private async reserve(key: string, peppolId: string, tenantId: string, metadata: EventMetadata): Promise<void> {
     const stream = participantReservationStream(key);
-    const reservation = await loadState(this.store, participantReservationDecider, stream);
+    const { events, state: reservation } = await loadStream(this.store, participantReservationDecider, stream);
     let staleHolder: string | null = null;
     if (reservation.status === 'held' && reservation.tenant_id !== tenantId) {
       const holder = await loadState(this.store, tenantDecider, tenantStream(reservation.tenant_id));
@@ -214,6 +227,7 @@ export class PeppolRegistrations {
       stream,
       { type: 'ReserveParticipant', data: { participant_key: key, peppol_id: peppolId, tenant_id: tenantId, stale_holder: staleHolder, now: now() } },
       metadata,
+      events,
     );
   }
 
@@ -237,10 +251,4 @@ export class PeppolRegistrations {
       throw new SmlUnavailableError(`The SML did not accept the change: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-}
-
-function presentTenant(state: TenantState): Tenant {
-  if (state.status === 'absent') throw new Error('tenant vanished');
-  const { status: _status, ...tenant } = state;
-  return tenant;
 }

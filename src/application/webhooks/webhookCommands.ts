@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
 import type { ReadModelStore } from '../ports/readModelStore.js';
-import { handleCommand, loadState } from '../commandHandler.js';
+import { handleCommand, loadState, loadStream } from '../commandHandler.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_KINDS, webhookDecider, webhookStream, type Webhook, type WebhookSettings, type WebhookState } from '../../domain/webhook/webhook.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { WEBHOOKS, WEBHOOK_DELIVERIES, type WebhookDeliveryView, type WebhookView } from '../../projections/webhooksProjection.js';
@@ -51,30 +51,39 @@ export class WebhookCommands {
     const result = await handleCommand(this.store, webhookDecider, webhookStream(webhookId), {
       type: 'CreateWebhook',
       data: { webhook_id: webhookId, tenant_id: tenantId, url: this.checkUrl(input.url), events: this.checkEvents(input.events), enabled: input.enabled, secret: newWebhookSecret(), now: now() },
-    }, { ...metadata, tenantId });
+    }, { ...metadata, tenantId }, []); // a fresh id names no stream yet: nothing to read
     return present(result.state);
   }
 
   async get(tenantId: string, webhookId: string): Promise<Webhook> {
-    const state = await loadState(this.store, webhookDecider, webhookStream(webhookId));
-    if (state.status !== 'present' || state.tenant_id !== tenantId) throw notFound('Webhook not found');
-    return present(state);
+    return tenantWebhook(tenantId, await loadState(this.store, webhookDecider, webhookStream(webhookId)));
   }
 
   async update(tenantId: string, webhookId: string, change: Partial<WebhookSettings>, metadata: EventMetadata): Promise<Webhook> {
-    await this.get(tenantId, webhookId);
+    // Read once: not found comes before the input's problems, and the events read are handed on.
+    const { events, state } = await loadStream(this.store, webhookDecider, webhookStream(webhookId));
+    tenantWebhook(tenantId, state);
     const checked = {
       ...(change.url !== undefined ? { url: this.checkUrl(change.url) } : {}),
       ...(change.events !== undefined ? { events: this.checkEvents(change.events) } : {}),
       ...(change.enabled !== undefined ? { enabled: change.enabled } : {}),
     };
-    const result = await handleCommand(this.store, webhookDecider, webhookStream(webhookId), { type: 'UpdateWebhook', data: { ...checked, now: now() } }, { ...metadata, tenantId });
+    const result = await handleCommand(this.store, webhookDecider, webhookStream(webhookId), { type: 'UpdateWebhook', data: { ...checked, now: now() } }, { ...metadata, tenantId }, events);
     return present(result.state);
   }
 
   async delete(tenantId: string, webhookId: string, metadata: EventMetadata): Promise<void> {
-    await this.get(tenantId, webhookId);
-    await handleCommand(this.store, webhookDecider, webhookStream(webhookId), { type: 'DeleteWebhook', data: { now: now() } }, { ...metadata, tenantId });
+    const command = { type: 'DeleteWebhook' as const, data: { now: now() } };
+    await handleCommand(
+      this.store,
+      webhookDecider,
+      webhookStream(webhookId),
+      (state) => {
+        tenantWebhook(tenantId, state);
+        return command;
+      },
+      { ...metadata, tenantId },
+    );
   }
 
   async list(tenantId: string): Promise<WebhookView[]> {
@@ -111,4 +120,10 @@ function present(state: WebhookState): Webhook {
   if (state.status !== 'present') throw notFound('Webhook not found');
   const { status: _status, ...webhook } = state;
   return webhook;
+}
+
+/** Refuses as not found what is not the tenant's present subscription. */
+function tenantWebhook(tenantId: string, state: WebhookState): Webhook {
+  if (state.status !== 'present' || state.tenant_id !== tenantId) throw notFound('Webhook not found');
+  return present(state);
 }

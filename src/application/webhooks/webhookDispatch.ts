@@ -3,7 +3,7 @@ import type { EventStore, RecordedEvent } from '../ports/eventStore.js';
 import type { JobScheduler } from '../ports/jobScheduler.js';
 import type { ReadModelSession } from '../ports/readModelStore.js';
 import type { WebhookClient } from '../ports/webhookClient.js';
-import { handleCommand, loadState, toDomainEvent } from '../commandHandler.js';
+import { handleCommand, loadState, loadStream, toDomainEvent } from '../commandHandler.js';
 import { assertNever } from '../../domain/decider.js';
 import { DOCUMENT_EVENT_TYPES, type DocumentEvent } from '../../domain/document/documentAggregate.js';
 import { documentNotification } from '../../domain/webhook/documentNotifications.js';
@@ -16,7 +16,7 @@ import {
   type WebhookDeliveryState,
 } from '../../domain/webhook/webhookDelivery.js';
 import type { Projection } from '../../projections/projection.js';
-import { derivedId } from '../delivery/peppolTransport.js';
+import { derivedId } from '../derivedId.js';
 import { webhookHeaders } from './webhookSignature.js';
 
 export const WEBHOOK_JOB = 'deliver-webhook';
@@ -128,6 +128,8 @@ export class WebhookDispatch {
     if (!notification || !tenantId) return;
     for (const route of [...table.values()].filter((r) => r.tenant_id === tenantId && wantsKind(r, notification.kind))) {
       const deliveryId = derivedId('webhook', event.id, route.id);
+      // Usually a new stream, so it is not read first; when the event is seen again the append
+      // conflicts, the stream is read, and the decider records nothing.
       await handleCommand(this.store, webhookDeliveryDecider, webhookDeliveryStream(deliveryId), {
         type: 'ScheduleWebhookDelivery',
         data: {
@@ -139,7 +141,7 @@ export class WebhookDispatch {
           payload: { id: event.id, type: notification.kind, created_at: event.recordedAt, sequence: String(event.globalPosition), tenant_id: tenantId, data: notification.data },
           now: new Date().toISOString(),
         },
-      }, { actor: 'webhooks', tenantId, causationId: event.id });
+      }, { actor: 'webhooks', tenantId, causationId: event.id }, []);
       await this.schedule({ delivery_id: deliveryId, attempt: 1 });
     }
   }
@@ -150,7 +152,7 @@ export class WebhookDispatch {
 
   async attempt(job: WebhookJob): Promise<void> {
     const stream = webhookDeliveryStream(job.delivery_id);
-    const state = await loadState(this.store, webhookDeliveryDecider, stream);
+    const { events, state } = await loadStream(this.store, webhookDeliveryDecider, stream);
     if (state.status !== 'present') return;
     if (state.attempts >= job.attempt) return this.followUp(state); // ran before a crash
     if (job.attempt !== state.attempts + 1) return;
@@ -189,7 +191,7 @@ export class WebhookDispatch {
         duration_ms: finished.getTime() - started.getTime(),
         retry_at: webhookRetryAt(job.attempt, finished, this.options.retryUnitMs)?.toISOString() ?? null,
       },
-    }, { actor: 'webhooks', tenantId: state.tenant_id });
+    }, { actor: 'webhooks', tenantId: state.tenant_id }, events);
     if (outcome === 'failed') this.logger.info({ webhook: state.webhook_id, attempt: job.attempt, error }, 'webhook call failed');
     await this.followUp(result.state);
   }
