@@ -1,0 +1,101 @@
+/**
+ * An open-loop HTTP load generator: requests arrive at a given mean rate whether or not earlier
+ * ones have been answered, as independent clients would send them, and each request's latency is
+ * counted from the moment it was due, so time spent waiting for a free connection (or for this
+ * process's own event loop) counts against the service (no coordinated omission).
+ *
+ * Why not autocannon's `overallRate`: it lets each connection send its per-second quota back to
+ * back at the start of every second and then idle (mcollina/autocannon#174, "a heartbeat"), so
+ * 120/s over 16 connections is 16 concurrent callers for a few hundred milliseconds each second;
+ * and its coordinated-omission correction then assumes an expected interval of
+ * ceil(1 / per-connection rate) = 1 ms, adding a synthetic sample for every millisecond of each
+ * response. Neither is the steady stream the figure is meant to describe.
+ *
+ * Arrivals are a Poisson process (exponential gaps, from a seeded generator so runs are
+ * comparable): independent clients clump now and then, which evenly spaced requests never do.
+ */
+import http from 'node:http';
+
+export interface OpenLoopRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface OpenLoopOptions {
+  /** e.g. http://127.0.0.1:3000 */
+  base: string;
+  /** Mean arrivals per second. */
+  rate: number;
+  count: number;
+  /** At most this many requests in flight; a request due while all are busy waits for one. */
+  connections: number;
+  request: (index: number) => OpenLoopRequest;
+  seed?: number;
+}
+
+export interface OpenLoopResult {
+  /** Per request, due time to last response byte, in ms, in the order they were due. */
+  latencies: number[];
+  statusCounts: Record<string, number>;
+  errors: number;
+  /** First request due to last response. */
+  elapsedMs: number;
+}
+
+/** mulberry32: a small seeded generator, good enough for arrival times. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
+  const url = new URL(options.base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const random = seededRandom(options.seed ?? 1);
+  const latencies = new Array<number>(options.count);
+  const statusCounts: Record<string, number> = {};
+  let errors = 0;
+
+  const send = (index: number, due: number) =>
+    new Promise<void>((resolve) => {
+      const { method, path, headers, body } = options.request(index);
+      const request = http.request(
+        { agent, host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) } },
+        (response) => {
+          response.on('data', () => undefined);
+          response.on('end', () => {
+            latencies[index] = performance.now() - due;
+            statusCounts[response.statusCode!] = (statusCounts[response.statusCode!] ?? 0) + 1;
+            resolve();
+          });
+        },
+      );
+      request.on('error', () => {
+        latencies[index] = performance.now() - due;
+        errors++;
+        resolve();
+      });
+      request.end(body);
+    });
+
+  const started = performance.now();
+  let due = started;
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < options.count; i++) {
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(send(i, due));
+    due += (-Math.log(1 - random()) / options.rate) * 1000;
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  return { latencies, statusCounts, errors, elapsedMs: performance.now() - started };
+}
