@@ -2,6 +2,13 @@ import type { AllSubscription, EventStore, SubscribeToAllOptions } from '../appl
 
 /** How long a follower sleeps without a wake-up signal before it polls anyway. */
 const FALLBACK_POLL_MS = 1000;
+/**
+ * Under steady load a follower reads at most this often. Each read costs a query, and each batch
+ * a transaction in every projection it concerns; reading on every signal (one per append) made
+ * those the larger part of what a sent document costs the database. After a quiet spell, the
+ * first signal is still read at once.
+ */
+export const MIN_READ_INTERVAL_MS = 15;
 
 /**
  * Follows the global order by reading in batches from a position, sleeping between reads
@@ -11,12 +18,14 @@ export function followAll(
   store: Pick<EventStore, 'readAll'>,
   options: SubscribeToAllOptions,
   listen: (wake: () => void) => () => void,
+  minReadIntervalMs = MIN_READ_INTERVAL_MS,
 ): AllSubscription {
   const batchSize = options.batchSize ?? 500;
   let position = options.after ?? -1n;
   let stopped = false;
   let sleeping: (() => void) | null = null;
   let signalled = false;
+  let interrupt: (() => void) | null = null;
   const wake = () => {
     signalled = true;
     sleeping?.();
@@ -24,13 +33,30 @@ export function followAll(
   const unlisten = listen(wake);
 
   const loop = (async () => {
+    let lastRead = -Infinity;
     while (!stopped) {
+      // Signals that arrive during the pause need no record: the read after it sees their events.
+      const pause = lastRead + minReadIntervalMs - performance.now();
+      if (pause > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pause);
+          interrupt = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        interrupt = null;
+        if (stopped) break;
+      }
       signalled = false;
+      const readAt = performance.now();
       const events = await store.readAll({ after: position, maxCount: batchSize });
       if (stopped) break;
       if (events.length > 0) {
         await options.onEvents(events);
         position = events[events.length - 1]!.globalPosition;
+        // Paced from the last read that found events; a full batch means catching up: no pause.
+        lastRead = events.length === batchSize ? -Infinity : readAt;
       }
       if (events.length < batchSize && !signalled && !stopped) {
         await new Promise<void>((resolve) => {
@@ -54,6 +80,7 @@ export function followAll(
       stopped = true;
       unlisten();
       sleeping?.();
+      interrupt?.();
       await loop;
     },
   };
