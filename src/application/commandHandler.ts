@@ -11,6 +11,14 @@ export interface CommandResult<State, E> {
   newEvents: E[];
   /** Global position of the last appended event, when anything was appended. */
   position: bigint | null;
+  /** The stream as the command left it: a later command on it may start from here (`known`). */
+  stream: StreamSnapshot<State>;
+}
+
+/** A stream's state and the revision of its last event (null: no stream yet). */
+export interface StreamSnapshot<State> {
+  state: State;
+  revision: number | null;
 }
 
 /** How many times a command is decided again after losing a race for its stream. */
@@ -27,27 +35,30 @@ export async function handleCommand<State, Command, E extends Event>(
   streamName: string,
   command: Command | ((state: State) => Command),
   metadata: EventMetadata = {},
-  /** The stream as the caller already read it: spares a read when nobody wrote since. */
-  known?: RecordedEvent[],
+  /**
+   * The stream as the caller already has it (its events as read, or a snapshot another command
+   * left): spares a read when nobody wrote since, and costs one conflict and a read when someone did.
+   */
+  known?: RecordedEvent[] | StreamSnapshot<State>,
 ): Promise<CommandResult<State, E>> {
-  let recorded = known;
+  let current = Array.isArray(known) ? snapshotOf(decider, known) : known;
   for (let attempt = 1; ; attempt++) {
-    recorded ??= await store.readStream(streamName);
-    const state = fold(decider, recorded.map(toDomainEvent<E>));
+    current ??= snapshotOf(decider, await store.readStream(streamName));
+    const { state, revision } = current;
     // A command may depend on the state (e.g. where a document goes): it is made again on a retry.
     const newEvents = decider.decide(typeof command === 'function' ? (command as (state: State) => Command)(state) : command, state);
-    if (newEvents.length === 0) return { state, newEvents, position: null };
-    const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
+    if (newEvents.length === 0) return { state, newEvents, position: null, stream: current };
     try {
       const result = await store.append(
         streamName,
         newEvents.map((e) => ({ type: e.type, data: e.data, metadata })),
-        expected,
+        revision ?? 'no_stream',
       );
-      return { state: newEvents.reduce(decider.evolve, state), newEvents, position: result.lastGlobalPosition };
+      const after = newEvents.reduce(decider.evolve, state);
+      return { state: after, newEvents, position: result.lastGlobalPosition, stream: { state: after, revision: result.nextExpectedRevision } };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
-      recorded = undefined;
+      current = undefined;
       // Back off a little, with jitter, so that many contending writers spread out.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
     }
@@ -73,6 +84,10 @@ export async function loadState<State, E extends Event>(
   streamName: string,
 ): Promise<State> {
   return (await loadStream(store, decider, streamName)).state;
+}
+
+function snapshotOf<State, E extends Event>(decider: Pick<Decider<State, unknown, E>, 'evolve' | 'initialState'>, events: RecordedEvent[]): StreamSnapshot<State> {
+  return { state: fold(decider, events.map(toDomainEvent<E>)), revision: events.length === 0 ? null : events[events.length - 1]!.revision };
 }
 
 export function toDomainEvent<E extends Event>(recorded: RecordedEvent): E {

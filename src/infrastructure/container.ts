@@ -165,9 +165,9 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   container.register(TOKENS.EmailTransport, { useValue: email });
   container.register(TOKENS.DeliveryProcess, { useValue: delivery });
   container.register(TOKENS.SendDocument, {
-    useValue: new SendDocument(eventStore, (requested) => {
+    useValue: new SendDocument(eventStore, (requested, known) => {
       failpoint('send:after-request');
-      delivery.startNow(requested);
+      delivery.startNow(requested, known);
     }),
   });
   container.register(TOKENS.InboxCommands, { useValue: new InboxCommands(eventStore) });

@@ -40,4 +40,27 @@ describe('Command handling under contention (real PostgreSQL)', () => {
     expect(new Set(events.map((e) => (e.data as Counted['data']).by))).to.deep.equal(new Set(writers));
     expect(results.map((r) => r.state).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 16 }, (_, i) => i + 1));
   });
+
+  it('starts from the stream a previous command left without reading it, and decides again when someone wrote since', async () => {
+    const stream = `counter-${randomUUID()}`;
+    const first = await handleCommand(store, counter, stream, { type: 'Count', by: 'first' });
+    expect(first.stream).to.deep.equal({ state: 1, revision: 0 });
+
+    let reads = 0;
+    const counting = Object.assign(Object.create(store) as PgEventStore, {
+      readStream: (...args: Parameters<PgEventStore['readStream']>) => {
+        reads++;
+        return store.readStream(...args);
+      },
+    });
+    const second = await handleCommand(counting, counter, stream, { type: 'Count', by: 'second' }, {}, first.stream);
+    expect(reads).to.equal(0);
+    expect(second.stream).to.deep.equal({ state: 2, revision: 1 });
+
+    // `first.stream` is stale now: the append conflicts, and the command is decided on what was read.
+    const third = await handleCommand(counting, counter, stream, { type: 'Count', by: 'third' }, {}, first.stream);
+    expect(reads).to.equal(1);
+    expect(third.stream).to.deep.equal({ state: 3, revision: 2 });
+    expect((await store.readStream(stream)).map((e) => (e.data as Counted['data']).value)).to.deep.equal([1, 2, 3]);
+  });
 });

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { EventStore } from '../ports/eventStore.js';
 import type { JobScheduler } from '../ports/jobScheduler.js';
 import type { Transport, TransportOutcome } from '../ports/transport.js';
-import { handleCommand, loadStream } from '../commandHandler.js';
+import { handleCommand, loadStream, type StreamSnapshot } from '../commandHandler.js';
 import { documentDecider, documentStream, type DocumentAggregateState, type SendRequested, type TransportKind } from '../../domain/document/documentAggregate.js';
 import { nextAttemptAt } from '../../domain/document/deliverySchedule.js';
 import type { ReadModelStore } from '../ports/readModelStore.js';
@@ -77,10 +77,11 @@ export class DeliveryProcess {
   /**
    * Makes a delivery's first attempt now, in this process, at most `concurrency` at once; the
    * caller does not wait. Should it not happen (a crash, a database outage), recovery takes over.
+   * `known` is the document as the send call left it, so the attempt need not read it again.
    */
-  startNow(delivery: Pick<SendRequested['data'], 'document_id' | 'delivery_id'>): void {
+  startNow(delivery: Pick<SendRequested['data'], 'document_id' | 'delivery_id'>, known?: StreamSnapshot<DocumentAggregateState>): void {
     if (this.stopped) return;
-    const run = this.inSlot(() => this.attempt({ document_id: delivery.document_id, delivery_id: delivery.delivery_id, attempt: 1 }))
+    const run = this.inSlot(() => this.attempt({ document_id: delivery.document_id, delivery_id: delivery.delivery_id, attempt: 1 }, known))
       .catch((error: unknown) => this.logger.warn({ err: error, document: delivery.document_id }, 'first attempt failed; a job will make it'))
       .finally(() => this.inFlight.delete(run));
     this.inFlight.add(run);
@@ -143,8 +144,9 @@ export class DeliveryProcess {
     return this.scheduler.schedule(DELIVERY_JOB, job, { at, uniqueKey: `deliver:${job.delivery_id}:${job.attempt}` });
   }
 
-  async attempt(job: DeliveryJob): Promise<void> {
-    const { events: history, state } = await loadStream(this.store, documentDecider, documentStream(job.document_id));
+  async attempt(job: DeliveryJob, known?: StreamSnapshot<DocumentAggregateState>): Promise<void> {
+    const stream = known ?? (await loadStream(this.store, documentDecider, documentStream(job.document_id)));
+    const { state } = stream;
     if (state.status !== 'present' || state.delivery?.delivery_id !== job.delivery_id) return;
     const delivery = state.delivery;
     if (delivery.attempts >= job.attempt) return this.followUp(state); // ran before a crash
@@ -181,7 +183,7 @@ export class DeliveryProcess {
         },
       },
       { actor: 'delivery', tenantId: state.tenant_id, correlationId: delivery.delivery_id },
-      history,
+      'events' in stream ? stream.events : stream,
     );
     await this.followUp(result.state);
   }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
-import { handleCommand } from '../commandHandler.js';
+import { handleCommand, type StreamSnapshot } from '../commandHandler.js';
 import { presentRecord } from '../documents/documentCommands.js';
-import { documentDecider, documentStream, type DocumentRecord, type TransportKind } from '../../domain/document/documentAggregate.js';
+import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type TransportKind } from '../../domain/document/documentAggregate.js';
 import { fatalRuleSummary } from '../../domain/document/documentCheck.js';
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
@@ -127,8 +127,8 @@ function requireValidUbl(document: DocumentRecord): void {
 export class SendDocument {
   constructor(
     private readonly store: EventStore,
-    /** Starts the delivery's first attempt (the delivery process manager's `startNow`). */
-    private readonly startDelivery: (delivery: { document_id: string; delivery_id: string }) => void,
+    /** Starts the delivery's first attempt (the delivery process manager's `startNow`), from the document as the send left it. */
+    private readonly startDelivery: (delivery: { document_id: string; delivery_id: string }, known: StreamSnapshot<DocumentAggregateState>) => void,
   ) {}
 
   /** `tenant` is the caller's, as authentication just read it from its stream. */
@@ -147,7 +147,7 @@ export class SendDocument {
       { ...metadata, tenantId: tenant.id },
     );
     const record = presentRecord(result.state);
-    if (result.newEvents.length > 0) this.startDelivery({ document_id: documentId, delivery_id: deliveryId });
+    if (result.newEvents.length > 0) this.startDelivery({ document_id: documentId, delivery_id: deliveryId }, result.stream);
     return record;
   }
 }
