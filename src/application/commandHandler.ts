@@ -66,16 +66,16 @@ export async function handleCommand<State, Command, E extends Event>(
 }
 
 /**
- * The stream's events and the state they fold to: for a caller that checks the state and then
- * passes the events to handleCommand as `known`, so the stream is read once.
+ * The stream's events, the state they fold to and its revision: for a caller that checks the
+ * state and then passes it (or the events) to handleCommand as `known`, so the stream is read once.
  */
 export async function loadStream<State, E extends Event>(
   store: EventStore,
   decider: Pick<Decider<State, unknown, E>, 'evolve' | 'initialState'>,
   streamName: string,
-): Promise<{ events: RecordedEvent[]; state: State }> {
+): Promise<StreamSnapshot<State> & { events: RecordedEvent[] }> {
   const events = await store.readStream(streamName);
-  return { events, state: fold(decider, events.map(toDomainEvent<E>)) };
+  return { events, ...snapshotOf(decider, events) };
 }
 
 export async function loadState<State, E extends Event>(

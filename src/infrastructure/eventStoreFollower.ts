@@ -8,7 +8,17 @@ const FALLBACK_POLL_MS = 1000;
  * those the larger part of what a sent document costs the database. After a quiet spell, the
  * first signal is still read at once.
  */
-export const MIN_READ_INTERVAL_MS = 15;
+const MIN_READ_INTERVAL_MS = 15;
+
+/** Sleeps `ms`, or less if the canceller handed to `onCancel` is called. */
+const sleep = (ms: number, onCancel: (cancel: () => void) => void) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    onCancel(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 
 /**
  * Follows the global order by reading in batches from a position, sleeping between reads
@@ -38,13 +48,7 @@ export function followAll(
       // Signals that arrive during the pause need no record: the read after it sees their events.
       const pause = lastRead + minReadIntervalMs - performance.now();
       if (pause > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, pause);
-          interrupt = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        await sleep(pause, (cancel) => (interrupt = cancel));
         interrupt = null;
         if (stopped) break;
       }
@@ -59,13 +63,7 @@ export function followAll(
         lastRead = events.length === batchSize ? -Infinity : readAt;
       }
       if (events.length < batchSize && !signalled && !stopped) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, FALLBACK_POLL_MS);
-          sleeping = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        await sleep(FALLBACK_POLL_MS, (cancel) => (sleeping = cancel));
         sleeping = null;
       }
     }

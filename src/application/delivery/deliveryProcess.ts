@@ -183,7 +183,7 @@ export class DeliveryProcess {
         },
       },
       { actor: 'delivery', tenantId: state.tenant_id, correlationId: delivery.delivery_id },
-      'events' in stream ? stream.events : stream,
+      stream,
     );
     await this.followUp(result.state);
   }
