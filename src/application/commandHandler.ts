@@ -36,8 +36,9 @@ export async function handleCommand<State, Command, E extends Event>(
   command: Command | ((state: State) => Command),
   metadata: EventMetadata = {},
   /**
-   * The stream as the caller already has it (its events as read, or a snapshot another command
-   * left): spares a read when nobody wrote since, and costs one conflict and a read when someone did.
+   * The stream as the caller already has it (a snapshot loadStream or another command left, or
+   * `[]` for a fresh id): spares a read when nobody wrote since, and costs one conflict and a read
+   * when someone did.
    */
   known?: RecordedEvent[] | StreamSnapshot<State>,
 ): Promise<CommandResult<State, E>> {
@@ -67,7 +68,7 @@ export async function handleCommand<State, Command, E extends Event>(
 
 /**
  * The stream's events, the state they fold to and its revision: for a caller that checks the
- * state and then passes it (or the events) to handleCommand as `known`, so the stream is read once.
+ * state and then passes it to handleCommand as `known`, so the stream is read and folded once.
  */
 export async function loadStream<State, E extends Event>(
   store: EventStore,

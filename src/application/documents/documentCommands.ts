@@ -131,8 +131,8 @@ export class DocumentCommands {
 
   /** Validates a stored document's UBL again and records the run. */
   async revalidate(tenantId: string, documentId: string, metadata: EventMetadata): Promise<ValidationResult> {
-    const { events, state } = await loadStream(this.store, documentDecider, documentStream(documentId));
-    const record = tenantRecord(tenantId, state);
+    const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
+    const record = tenantRecord(tenantId, loaded.state);
     const result = this.validateUbl(record.ubl, record.file_name);
     await handleCommand(this.store, documentDecider, documentStream(documentId), {
       type: 'RecordValidation',
@@ -143,7 +143,7 @@ export class DocumentCommands {
         warnings: result.issues.filter((i) => i.flag === 'warning').length,
         now: now(),
       },
-    }, { ...metadata, tenantId }, events);
+    }, { ...metadata, tenantId }, loaded);
     return result;
   }
 

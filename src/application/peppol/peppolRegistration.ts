@@ -1,6 +1,6 @@
-import type { EventMetadata, EventStore, RecordedEvent } from '../ports/eventStore.js';
+import type { EventMetadata, EventStore } from '../ports/eventStore.js';
 import { SmlRefusedError, type SmlPublisher } from '../ports/peppolNetwork.js';
-import { handleCommand, loadState, loadStream } from '../commandHandler.js';
+import { handleCommand, loadState, loadStream, type StreamSnapshot } from '../commandHandler.js';
 import { ofOrganization, presentTenant, visibleTenant, type AccountCommands } from '../accounts/accountCommands.js';
 import { formatPeppolId, type PeppolId } from '../../domain/document/peppolId.js';
 import { vatCountry } from '../../domain/document/vatNumber.js';
@@ -8,7 +8,7 @@ import { conflict, invalidState } from '../../domain/errors.js';
 import { participantKey } from '../../domain/peppol/participantId.js';
 import { participantReservationDecider, participantReservationStream } from '../../domain/peppol/participantReservation.js';
 import { countryOfScheme } from '../../domain/peppol/schemeCountry.js';
-import { tenantDecider, tenantStream, type PeppolRegistration, type Tenant, type TenantCommand } from '../../domain/tenant/tenant.js';
+import { tenantDecider, tenantStream, type PeppolRegistration, type Tenant, type TenantCommand, type TenantState } from '../../domain/tenant/tenant.js';
 
 /** A request field we cannot work with (answered 422 naming the field). */
 export class RegistrationFieldError extends Error {
@@ -99,7 +99,8 @@ export class PeppolRegistrations {
     input: { peppol_id: PeppolId; company_name: string | null; country_code: string | null },
     metadata: EventMetadata,
   ): Promise<{ tenant: Tenant; changed: boolean }> {
-    const { events, state, tenant } = await this.load(organizationId, tenantId);
+    const loaded = await this.load(organizationId, tenantId);
+    const { state, tenant } = loaded;
     if (tenant.is_deleted) throw invalidState('Tenant is deleted');
     const peppolId = formatPeppolId(input.peppol_id);
     const key = participantKey(peppolId)!;
@@ -114,7 +115,7 @@ export class PeppolRegistrations {
     const planned = tenantDecider.decide(command, state);
     if (planned.length === 0) return { tenant, changed: false };
     if (planned[0]!.type !== 'TenantPeppolRegistered') {
-      const result = await handleCommand(this.store, tenantDecider, stream, command, tenantMetadata, events);
+      const result = await handleCommand(this.store, tenantDecider, stream, command, tenantMetadata, loaded);
       return { tenant: presentTenant(result.state), changed: result.newEvents.length > 0 };
     }
 
@@ -126,7 +127,7 @@ export class PeppolRegistrations {
         await this.publish(() => this.sml.create(peppolId), peppolId);
         published = true;
       }
-      const result = await handleCommand(this.store, tenantDecider, stream, command, tenantMetadata, events);
+      const result = await handleCommand(this.store, tenantDecider, stream, command, tenantMetadata, loaded);
       return { tenant: presentTenant(result.state), changed: result.newEvents.length > 0 };
     } catch (error) {
       // Undo what this request did, so that a refused registration changes nothing.
@@ -153,35 +154,35 @@ export class PeppolRegistrations {
     tenantId: string,
     metadata: EventMetadata,
   ): Promise<{ tenant: Tenant; registration: PeppolRegistration; unregistered_at: string }> {
-    const { events, tenant } = await this.load(organizationId, tenantId);
-    return this.unregisterLoaded(tenant, events, metadata);
+    const loaded = await this.load(organizationId, tenantId);
+    return this.unregisterLoaded(loaded.tenant, loaded, metadata);
   }
 
   /** For the tenant's soft delete: a deleted tenant must not stay reachable on Peppol. */
   async unregisterIfRegistered(organizationId: string, tenantId: string, metadata: EventMetadata): Promise<void> {
-    const { events, tenant } = await this.load(organizationId, tenantId);
-    if (tenant.peppol_registration) await this.unregisterLoaded(tenant, events, metadata);
+    const loaded = await this.load(organizationId, tenantId);
+    if (loaded.tenant.peppol_registration) await this.unregisterLoaded(loaded.tenant, loaded, metadata);
   }
 
-  /** `events`: the tenant's stream as `tenant` was read from, handed to handleCommand so it is not read again. */
-  private async unregisterLoaded(tenant: Tenant, events: RecordedEvent[], metadata: EventMetadata) {
+  /** `known`: the tenant's stream as `tenant` was read from, handed to handleCommand so it is not read again. */
+  private async unregisterLoaded(tenant: Tenant, known: StreamSnapshot<TenantState>, metadata: EventMetadata) {
     const registration = tenant.peppol_registration;
     if (!registration) throw invalidState('Tenant is not registered on Peppol');
     const tenantMetadata = { ...metadata, tenantId: tenant.id, organizationId: tenant.organization_id };
     if (!registration.simulated && this.sml.enabled) await this.publish(() => this.sml.delete(registration.peppol_id), registration.peppol_id);
     const at = now();
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenant.id), { type: 'UnregisterPeppol', data: { now: at } }, tenantMetadata, events);
+    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenant.id), { type: 'UnregisterPeppol', data: { now: at } }, tenantMetadata, known);
     await this.release(participantKey(registration.peppol_id)!, tenant.id, tenantMetadata);
     return { tenant: presentTenant(result.state), registration, unregistered_at: at };
   }
 
   /**
-   * The organization's tenant with the events it was folded from, for handleCommand to start
+   * The organization's tenant with the stream it was read from, for handleCommand to start
    * from: should the tenant change meanwhile, the append conflicts and the command is decided again.
    */
   private async load(organizationId: string, tenantId: string) {
-    const { events, state } = await loadStream(this.store, tenantDecider, tenantStream(tenantId));
-    return { events, state, tenant: visibleTenant(organizationId, state) };
+    const loaded = await loadStream(this.store, tenantDecider, tenantStream(tenantId));
+    return { ...loaded, tenant: visibleTenant(organizationId, loaded.state) };
   }
 
   /** The given name; else the registered one; else, for a Belgian enterprise number, the tenant's own data. */
@@ -209,7 +210,8 @@ export class PeppolRegistrations {
 
   private async reserve(key: string, peppolId: string, tenantId: string, metadata: EventMetadata): Promise<void> {
     const stream = participantReservationStream(key);
-    const { events, state: reservation } = await loadStream(this.store, participantReservationDecider, stream);
+    const loaded = await loadStream(this.store, participantReservationDecider, stream);
+    const reservation = loaded.state;
     let staleHolder: string | null = null;
     if (reservation.status === 'held' && reservation.tenant_id !== tenantId) {
       const holder = await loadState(this.store, tenantDecider, tenantStream(reservation.tenant_id));
@@ -227,7 +229,7 @@ export class PeppolRegistrations {
       stream,
       { type: 'ReserveParticipant', data: { participant_key: key, peppol_id: peppolId, tenant_id: tenantId, stale_holder: staleHolder, now: now() } },
       metadata,
-      events,
+      loaded,
     );
   }
 

@@ -60,15 +60,15 @@ export class WebhookCommands {
   }
 
   async update(tenantId: string, webhookId: string, change: Partial<WebhookSettings>, metadata: EventMetadata): Promise<Webhook> {
-    // Read once: not found comes before the input's problems, and the events read are handed on.
-    const { events, state } = await loadStream(this.store, webhookDecider, webhookStream(webhookId));
-    tenantWebhook(tenantId, state);
+    // Read once: not found comes before the input's problems, and the stream read is handed on.
+    const loaded = await loadStream(this.store, webhookDecider, webhookStream(webhookId));
+    tenantWebhook(tenantId, loaded.state);
     const checked = {
       ...(change.url !== undefined ? { url: this.checkUrl(change.url) } : {}),
       ...(change.events !== undefined ? { events: this.checkEvents(change.events) } : {}),
       ...(change.enabled !== undefined ? { enabled: change.enabled } : {}),
     };
-    const result = await handleCommand(this.store, webhookDecider, webhookStream(webhookId), { type: 'UpdateWebhook', data: { ...checked, now: now() } }, { ...metadata, tenantId }, events);
+    const result = await handleCommand(this.store, webhookDecider, webhookStream(webhookId), { type: 'UpdateWebhook', data: { ...checked, now: now() } }, { ...metadata, tenantId }, loaded);
     return present(result.state);
   }
 

@@ -152,7 +152,8 @@ export class WebhookDispatch {
 
   async attempt(job: WebhookJob): Promise<void> {
     const stream = webhookDeliveryStream(job.delivery_id);
-    const { events, state } = await loadStream(this.store, webhookDeliveryDecider, stream);
+    const loaded = await loadStream(this.store, webhookDeliveryDecider, stream);
+    const { state } = loaded;
     if (state.status !== 'present') return;
     if (state.attempts >= job.attempt) return this.followUp(state); // ran before a crash
     if (job.attempt !== state.attempts + 1) return;
@@ -191,7 +192,7 @@ export class WebhookDispatch {
         duration_ms: finished.getTime() - started.getTime(),
         retry_at: webhookRetryAt(job.attempt, finished, this.options.retryUnitMs)?.toISOString() ?? null,
       },
-    }, { actor: 'webhooks', tenantId: state.tenant_id }, events);
+    }, { actor: 'webhooks', tenantId: state.tenant_id }, loaded);
     if (outcome === 'failed') this.logger.info({ webhook: state.webhook_id, attempt: job.attempt, error }, 'webhook call failed');
     await this.followUp(result.state);
   }
