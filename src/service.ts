@@ -9,6 +9,7 @@ import type { ReadModelStore } from './application/ports/readModelStore.js';
 import type { DeliveryProcess } from './application/delivery/deliveryProcess.js';
 import type { JobScheduler } from './application/ports/jobScheduler.js';
 import type { ProjectionRunner } from './projections/projectionRunner.js';
+import type { TaskPool } from './infrastructure/workers/taskPool.js';
 import type { AccountCommands } from './application/accounts/accountCommands.js';
 import { TOKENS, wire, type WiringOptions } from './infrastructure/container.js';
 import { createApp } from './http/app.js';
@@ -109,6 +110,7 @@ export class Service {
     await this.resolve<DeliveryProcess>(TOKENS.DeliveryProcess).stop();
     await this.resolve<JobScheduler>(TOKENS.JobScheduler).stop();
     this.resolve<EmailTransport>(TOKENS.EmailTransport).close();
+    await this.resolve<TaskPool>(TOKENS.TaskPool).close();
     await this.projections.stop();
     await this.resolve<ReadModelStore>(TOKENS.ReadModelStore).close();
     await this.eventStore.close();

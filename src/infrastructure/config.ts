@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
 
@@ -42,6 +43,16 @@ export interface Config {
   webhookAllowPrivateNetworks: boolean;
   /** Peppol registration, SMP, lookup and SML settings (peppolConfig.ts). */
   peppol: PeppolConfig;
+  /** The task pool that runs CPU-heavy document work off the event loop. */
+  work: { workers: number; taskTimeoutMs: number; heapMb: number; maxWaitingPerTenant: number };
+  /** Lines and attachments one document may have. */
+  documentLimits: { maxLines: number; maxAttachments: number };
+  /** Longest string accepted anywhere in a JSON body (attachment content excepted), in characters. */
+  maxStringLength: number;
+  /** Deepest nesting of arrays and objects accepted in a JSON body. */
+  maxJsonDepth: number;
+  /** How long an Idempotency-Key's first result is kept. */
+  idempotencyKeyTtlHours: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -81,5 +92,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLockLifetimeMs: integer(env, 'JOB_LOCK_LIFETIME_MS', 60_000),
     webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
     peppol: loadPeppolConfig(env),
+    work: {
+      // Two even on two cores: while one tenant's heavy task holds one worker, another tenant's
+      // gets the other (the pool keeps one free for others while anyone else waits).
+      workers: Math.max(1, integer(env, 'WORK_PROCESSES', Math.max(2, os.availableParallelism()))),
+      taskTimeoutMs: integer(env, 'WORK_TASK_TIMEOUT_MS', 20_000),
+      heapMb: integer(env, 'WORK_HEAP_MB', 384),
+      maxWaitingPerTenant: integer(env, 'WORK_MAX_WAITING_PER_TENANT', 16),
+    },
+    documentLimits: {
+      maxLines: integer(env, 'MAX_DOCUMENT_LINES', 50_000),
+      maxAttachments: integer(env, 'MAX_DOCUMENT_ATTACHMENTS', 50),
+    },
+    maxStringLength: integer(env, 'MAX_STRING_LENGTH', 10_000),
+    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 32),
+    idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
   };
 }

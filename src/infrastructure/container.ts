@@ -17,7 +17,6 @@ import { AccountQueries } from '../application/accounts/accountQueries.js';
 import { OperatorKey } from '../application/accounts/operatorKey.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
-import { validateAgainstSchema } from './xml/schemaValidator.js';
 import { SendDocument } from '../application/delivery/sendDocument.js';
 import { DeliveryProcess } from '../application/delivery/deliveryProcess.js';
 import { PeppolTransport } from '../application/delivery/peppolTransport.js';
@@ -32,7 +31,8 @@ import { HttpWebhookClient, type ResolveHost } from './webhooks/httpWebhookClien
 import { failpoint } from './failpoints.js';
 import { wirePeppol } from './peppol/peppolWiring.js';
 import { DocumentPdfs } from '../application/documents/documentPdfs.js';
-import { PdfmakeRenderer } from './pdf/invoicePdf.js';
+import { TaskPool } from './workers/taskPool.js';
+import { PooledDocumentWork } from './workers/pooledDocumentWork.js';
 import { PdfContentReader } from './pdf/pdfContentReader.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
@@ -56,6 +56,7 @@ export const TOKENS = {
   EmailTransport: Symbol('EmailTransport'),
   WebhookCommands: Symbol('WebhookCommands'),
   DocumentPdfs: Symbol('DocumentPdfs'),
+  TaskPool: Symbol('TaskPool'),
 } as const;
 
 export interface WiringOptions {
@@ -176,9 +177,17 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   const accounts = new AccountCommands(eventStore);
   container.register(TOKENS.AccountCommands, { useValue: accounts });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
-  const documentCommands = new DocumentCommands(eventStore, validateAgainstSchema);
+  const taskPool = new TaskPool({
+    workers: config.work.workers,
+    taskTimeoutMs: config.work.taskTimeoutMs,
+    maxHeapMb: config.work.heapMb,
+    maxWaitingPerTenant: config.work.maxWaitingPerTenant,
+  });
+  container.register(TOKENS.TaskPool, { useValue: taskPool });
+  const work = new PooledDocumentWork(taskPool);
+  const documentCommands = new DocumentCommands(eventStore, work, config.documentLimits);
   container.register(TOKENS.DocumentCommands, { useValue: documentCommands });
-  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, new PdfmakeRenderer(), new PdfContentReader()) });
+  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, work, new PdfContentReader()) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels) });
   // Peppol registration, SMP, lookup and SML (tokens in PEPPOL_TOKENS).
   wirePeppol(container, config.peppol, { eventStore, readModels, accounts, logger });

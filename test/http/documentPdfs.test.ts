@@ -155,10 +155,11 @@ describe('PDF both ways (real app, real PostgreSQL)', function () {
       const check = checkDocument(received);
       const id = randomUUID();
       await handleCommand(t.service.eventStore, documentDecider, documentStream(id), {
-        type: 'CreateDocument',
+        type: 'ReceiveDocument',
         data: {
-          document_id: id, tenant_id: tenant.id, source: 'peppol', ubl: check.ubl, file_name: 'received.xml', now: new Date().toISOString(),
+          document_id: id, tenant_id: tenant.id, ubl: check.ubl, file_name: 'received.xml', now: new Date().toISOString(),
           document: toDocumentJson({ ...check.document, state: 'RECEIVED', direction: 'INBOUND' }),
+          message_id: randomUUID(), receiver_peppol_id: '0208:0123456749', sender: { peppol_id: '0208:0987654321', tenant_id: null, document_id: null },
         },
       }, { tenantId: tenant.id, actor: 'test' });
       const res = await download(`/api/documents/${id}/pdf`);

@@ -4,18 +4,19 @@ import { handleCommand, loadState, loadStream } from '../commandHandler.js';
 import {
   documentDecider,
   documentStream,
+  documentWithAttachment,
+  documentWithoutAttachment,
   type DocumentAggregateState,
   type DocumentCommand,
   type DocumentRecord,
   type DocumentSource,
   type StoredAttachment,
 } from '../../domain/document/documentAggregate.js';
-import { toDocumentJson } from '../../domain/document/documentJson.js';
-import type { Document } from '../../domain/document/documentModel.js';
-import { checkDocument, issueFromRule, newValidationId, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
-import { readUbl } from '../../domain/document/ublReader.js';
-import { validateUbl } from '../../domain/validation/index.js';
-import { notFound } from '../../domain/errors.js';
+import type { DocumentJson } from '../../domain/document/documentJson.js';
+import { newValidationId, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
+import { DEFAULT_DOCUMENT_SIZE_LIMITS, type DocumentSizeLimits, type InputError } from '../../domain/document/documentInput.js';
+import { invalid, notFound } from '../../domain/errors.js';
+import type { DocumentWork } from './documentWork.js';
 
 export interface ValidationResult {
   id: string;
@@ -33,48 +34,37 @@ export class DocumentRejected extends Error {
   }
 }
 
+/** The request body is not a document: field errors, nothing recorded. */
+export class DocumentInputRejected extends Error {
+  constructor(readonly errors: InputError[]) {
+    super('The request body is not a valid document');
+    this.name = 'DocumentInputRejected';
+  }
+}
+
 const now = () => new Date().toISOString();
-export const fileNameOf = (doc: Pick<Document, 'invoice_id'>) => `${(doc.invoice_id ?? 'document').replace(/[^A-Za-z0-9._-]/g, '_')}.xml`;
+export const fileNameOf = (doc: Pick<DocumentJson, 'invoice_id'>) => `${(doc.invoice_id ?? 'document').replace(/[^A-Za-z0-9._-]/g, '_')}.xml`;
 
 export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
-/** Structural validation of UBL against the XSD of the Peppol subset (an infrastructure adapter). */
-export type SchemaCheck = (xml: string) => Array<{ message: string; line?: number }>;
-
 const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
+
+/** A command decided on a state other than the one its prepared content was made from. */
+class StaleContent extends Error {}
 
 /** Commands on documents; every one is scoped to the calling tenant. */
 export class DocumentCommands {
   constructor(
     private readonly store: EventStore,
-    private readonly schemaCheck: SchemaCheck,
+    /** The heavy steps (checking, writing UBL, rendering), off the event loop. */
+    private readonly work: DocumentWork,
+    private readonly limits: DocumentSizeLimits = DEFAULT_DOCUMENT_SIZE_LIMITS,
   ) {}
 
-  private schemaIssues(xml: string): ValidationResultIssue[] {
-    return this.schemaCheck(xml).map((issue) => ({
-      message: issue.message,
-      type: 'error',
-      flag: 'fatal',
-      rule_id: 'UBL-XSD',
-      location: issue.line ? `line ${issue.line}` : null,
-      schematron: 'UBL-2.1-XSD',
-    }));
-  }
-
-  /** The rules, then (for well-formed UBL) the schema; the rule engine refuses hostile XML first. */
-  private ublIssues(xml: string): ValidationResultIssue[] {
-    const rules = validateUbl(xml).map(issueFromRule); // throws XmlInputError for unacceptable XML
-    return [...this.schemaIssues(xml), ...rules];
-  }
-
-  /**
-   * Validates a JSON document without recording anything. UBL we write ourselves is not run
-   * through the XSD on every request: the writer emits the schema's element order by
-   * construction, and the test suite proves its output schema-valid for every fixture and
-   * official example; uploaded UBL always is (see ublIssues).
-   */
-  validateJson(doc: Document): ValidationResult {
-    const check = checkDocument(doc);
+  /** Validates a JSON document without recording anything. */
+  async validateJson(tenantId: string, body: unknown): Promise<ValidationResult> {
+    const check = await this.work.checkJson({ tenantId }, body, { renderPdf: false, limits: this.limits });
+    if (!check.ok) throw new DocumentInputRejected(check.errors);
     return {
       id: newValidationId(),
       file_name: fileNameOf(check.document),
@@ -85,41 +75,41 @@ export class DocumentCommands {
   }
 
   /** Validates UBL without recording anything. XmlInputError for XML that is not acceptable. */
-  validateUbl(xml: string | Buffer, fileName: string | null): ValidationResult {
-    const issues = this.ublIssues(Buffer.isBuffer(xml) ? xml.toString('utf8') : xml);
+  async validateUbl(tenantId: string, xml: Uint8Array | string, fileName: string | null): Promise<ValidationResult> {
+    const { issues } = await this.work.checkUbl({ tenantId }, xml, { read: false });
     return { id: newValidationId(), file_name: fileName, is_valid: !issues.some(isFatal), issues };
   }
 
-  async createFromJson(tenantId: string, input: Document, metadata: EventMetadata): Promise<DocumentRecord> {
-    const attachments = input.attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() }));
-    const check = checkDocument({ ...input, attachments });
+  /** Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in the UBL. */
+  async createFromJson(tenantId: string, body: unknown, options: { renderPdf: boolean }, metadata: EventMetadata): Promise<DocumentRecord> {
+    const check = await this.work.checkJson({ tenantId }, body, { ...options, limits: this.limits });
+    if (!check.ok) throw new DocumentInputRejected(check.errors);
     if (!check.isValid) throw new DocumentRejected(check.issues.filter(isFatal));
     return this.create(tenantId, 'json', check.document, check.ubl, fileNameOf(check.document), metadata);
   }
 
-  /** Creates a document from UBL; the original XML is kept as the document's UBL. */
-  async createFromUbl(tenantId: string, xml: string, fileName: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
-    const issues = this.ublIssues(xml);
-    if (issues.some(isFatal)) throw new DocumentRejected(issues.filter(isFatal));
-    const doc = readUbl(xml);
-    doc.attachments = doc.attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() }));
-    return this.create(tenantId, 'ubl', doc, xml, fileName ?? fileNameOf(doc), metadata);
+  /** Creates a document from UBL; the original XML (decoded) is kept as the document's UBL. */
+  async createFromUbl(tenantId: string, xml: Uint8Array | string, fileName: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
+    const check = await this.work.checkUbl({ tenantId }, xml, { read: true });
+    if (check.issues.some(isFatal) || !check.document) throw new DocumentRejected(check.issues.filter(isFatal));
+    const document = { ...check.document, attachments: check.document.attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() })) };
+    return this.create(tenantId, 'ubl', document, check.text, fileName ?? fileNameOf(document), metadata);
   }
 
   /**
    * Records a document whose content another path produced and checked (e.g. read from a PDF):
    * a DRAFT that may still be incomplete; the caller reports its validation.
    */
-  async createDraft(tenantId: string, source: DocumentSource, doc: Document, ubl: string, fileName: string, metadata: EventMetadata): Promise<DocumentRecord> {
-    return this.create(tenantId, source, { ...doc, state: 'DRAFT' }, ubl, fileName, metadata);
+  async createDraft(tenantId: string, source: DocumentSource, doc: DocumentJson, ubl: string, fileName: string, metadata: EventMetadata): Promise<DocumentRecord> {
+    return this.create(tenantId, source, { ...doc, state: 'DRAFT', direction: 'OUTBOUND' }, ubl, fileName, metadata);
   }
 
-  private async create(tenantId: string, source: DocumentSource, doc: Document, ubl: string, fileName: string, metadata: EventMetadata) {
+  private async create(tenantId: string, source: DocumentSource, document: DocumentJson, ubl: string, fileName: string, metadata: EventMetadata) {
     const documentId = randomUUID();
     // A fresh id names no stream yet: nothing to read.
     const result = await handleCommand(this.store, documentDecider, documentStream(documentId), {
       type: 'CreateDocument',
-      data: { document_id: documentId, tenant_id: tenantId, source, document: toDocumentJson(doc), ubl, file_name: fileName, now: now() },
+      data: { document_id: documentId, tenant_id: tenantId, source, document, ubl, file_name: fileName, now: now() },
     }, { ...metadata, tenantId }, []);
     return presentRecord(result.state);
   }
@@ -133,7 +123,7 @@ export class DocumentCommands {
   async revalidate(tenantId: string, documentId: string, metadata: EventMetadata): Promise<ValidationResult> {
     const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
     const record = tenantRecord(tenantId, loaded.state);
-    const result = this.validateUbl(record.ubl, record.file_name);
+    const result = await this.validateUbl(tenantId, record.ubl, record.file_name);
     await handleCommand(this.store, documentDecider, documentStream(documentId), {
       type: 'RecordValidation',
       data: {
@@ -153,15 +143,54 @@ export class DocumentCommands {
 
   async addAttachment(tenantId: string, documentId: string, file: Omit<StoredAttachment, 'id'>, metadata: EventMetadata): Promise<StoredAttachment> {
     const attachment = { ...file, id: randomUUID() };
-    await handleCommand(this.store, documentDecider, documentStream(documentId), ofTenant(tenantId, { type: 'AddAttachment', data: { attachment, now: now() } }), { ...metadata, tenantId });
+    await this.withNewUbl(tenantId, documentId, metadata, (record) => {
+      if (record.attachments.length >= this.limits.maxAttachments) {
+        throw invalid(`A document has at most ${this.limits.maxAttachments} attachments (limit MAX_DOCUMENT_ATTACHMENTS)`, ['body', 'file']);
+      }
+      return {
+        document: documentWithAttachment(record.document, attachment),
+        command: (ubl) => ({ type: 'AddAttachment', data: { attachment, ubl, now: now() } }),
+      };
+    });
     return attachment;
   }
 
   async removeAttachment(tenantId: string, documentId: string, attachmentId: string, metadata: EventMetadata): Promise<void> {
-    await handleCommand(this.store, documentDecider, documentStream(documentId), ofTenant(tenantId, {
-      type: 'RemoveAttachment',
-      data: { attachment_id: attachmentId, now: now() },
-    }), { ...metadata, tenantId });
+    await this.withNewUbl(tenantId, documentId, metadata, (record) => ({
+      document: documentWithoutAttachment(record.document, attachmentId),
+      command: (ubl) => ({ type: 'RemoveAttachment', data: { attachment_id: attachmentId, ubl, now: now() } }),
+    }));
+  }
+
+  /**
+   * A command that carries the document's UBL written anew: the decider's own refusals are tried
+   * first on the current UBL (cheap), then the UBL is written and checked off the event loop, then
+   * the command is decided on the state it was written from. Should another writer change the
+   * document meanwhile, the UBL is made again from the new state.
+   */
+  private async withNewUbl(
+    tenantId: string,
+    documentId: string,
+    metadata: EventMetadata,
+    prepare: (record: DocumentRecord) => { document: DocumentJson; command: (ubl: string) => DocumentCommand },
+  ): Promise<void> {
+    for (;;) {
+      const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
+      const record = tenantRecord(tenantId, loaded.state);
+      const { document, command } = prepare(record);
+      documentDecider.decide(command(record.ubl), loaded.state);
+      const ubl = await this.work.ublWithAttachments({ tenantId }, document, record.ubl);
+      try {
+        await handleCommand(this.store, documentDecider, documentStream(documentId), (state) => {
+          const current = tenantRecord(tenantId, state);
+          if (current.ubl !== record.ubl || current.attachments.length !== record.attachments.length) throw new StaleContent();
+          return command(ubl);
+        }, { ...metadata, tenantId }, loaded);
+        return;
+      } catch (error) {
+        if (!(error instanceof StaleContent)) throw error;
+      }
+    }
   }
 }
 

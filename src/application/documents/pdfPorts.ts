@@ -41,5 +41,5 @@ export class PdfUnreadable extends Error {
  * which is the slow part. Throws PdfUnreadable.
  */
 export interface PdfReader {
-  read(bytes: Buffer, wantText?: (embeddedFiles: EmbeddedFile[]) => boolean): Promise<PdfContent>;
+  read(bytes: Buffer, wantText?: (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean>): Promise<PdfContent>;
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { deciderSpec } from '../deciderSpec.js';
-import { documentDecider, type DocumentEvent, type StoredAttachment } from './documentAggregate.js';
+import { documentDecider, documentWithAttachment, documentWithoutAttachment, type DocumentEvent, type StoredAttachment } from './documentAggregate.js';
 import { emptyDocument } from './documentModel.js';
 import { fromDocumentJson, toDocumentJson } from './documentJson.js';
 import { writeUbl } from './ublWriter.js';
@@ -13,6 +13,8 @@ const created: DocumentEvent = {
   data: { document_id: 'd1', tenant_id: 't1', source: 'json', document, ubl: writeUbl(fromDocumentJson(document)), file_name: 'INV-1.xml', created_at: now },
 };
 const attachment: StoredAttachment = { id: 'a1', file_name: 'x.pdf', file_type: 'application/pdf', file_size: 3, file_data: 'YWJj' };
+/** The UBL an attachment command carries (written by the application; the decider records it). */
+const ubl = '<Invoice>with the attachment</Invoice>';
 const nonDraft = (state: 'TRANSIT' | 'SENT' | 'RECEIVED' | 'FAILED'): DocumentEvent => ({
   ...created,
   data: { ...created.data, document: { ...document, state } },
@@ -36,19 +38,20 @@ describe('Document decider', () => {
   it('treats a deleted document as gone', () => {
     const deleted: DocumentEvent = { type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } };
     spec.given([created, deleted]).when({ type: 'DeleteDocument', data: { now } }).thenRefuses('not_found');
-    spec.given([created, deleted]).when({ type: 'AddAttachment', data: { attachment, now } }).thenRefuses('not_found');
+    spec.given([created, deleted]).when({ type: 'AddAttachment', data: { attachment, ubl, now } }).thenRefuses('not_found');
   });
 
   it('adds and removes attachments on drafts, writing the UBL again with them; an unknown attachment is not found', () => {
-    const withAttachment = writeUbl(fromDocumentJson({ ...document, attachments: [{ ...attachment, file_url: null }] }));
+    const withAttachment = writeUbl(fromDocumentJson(documentWithAttachment(document, attachment)));
     const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment, ubl: withAttachment, added_at: now } };
-    spec.given([created]).when({ type: 'AddAttachment', data: { attachment, now } }).then([added]);
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment, ubl: withAttachment, now } }).then([added]);
     expect(withAttachment).to.contain('<cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="x.pdf">YWJj</cbc:EmbeddedDocumentBinaryObject>');
-    spec.given([created, added]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', now } }).then([
+    expect(documentWithoutAttachment(documentWithAttachment(document, attachment), 'a1')).to.deep.equal(document);
+    spec.given([created, added]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl: created.data.ubl, now } }).then([
       { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl: created.data.ubl, removed_at: now } },
     ]);
-    spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'zz', now } }).thenRefuses('not_found');
-    spec.given([nonDraft('SENT')]).when({ type: 'AddAttachment', data: { attachment, now } }).thenRefuses('invalid_state');
+    spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'zz', ubl, now } }).thenRefuses('not_found');
+    spec.given([nonDraft('SENT')]).when({ type: 'AddAttachment', data: { attachment, ubl, now } }).thenRefuses('invalid_state');
   });
 
   it('keeps the UBL that is sent and the document in step with the attachments', () => {
@@ -65,13 +68,13 @@ describe('Document decider', () => {
   });
 
   it('refuses attachments Peppol cannot carry, and any change to a document uploaded as UBL', () => {
-    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_type: 'text/plain' }, now } }).thenRefuses('invalid', /only carry attachments of these types: application\/pdf, image\/png/);
-    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_size: 0, file_data: '' }, now } }).thenRefuses('invalid', /empty/);
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_type: 'text/plain' }, ubl, now } }).thenRefuses('invalid', /only carry attachments of these types: application\/pdf, image\/png/);
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_size: 0, file_data: '' }, ubl, now } }).thenRefuses('invalid', /empty/);
     const uploaded: DocumentEvent = { ...created, data: { ...created.data, source: 'ubl' } } as DocumentEvent;
     const fromUpload = toDocumentJson({ ...emptyDocument(), invoice_id: 'INV-1', attachments: [{ ...attachment, file_url: null }] });
     const uploadedWithAttachment: DocumentEvent = { ...created, data: { ...created.data, source: 'ubl', document: fromUpload } } as DocumentEvent;
-    spec.given([uploaded]).when({ type: 'AddAttachment', data: { attachment, now } }).thenRefuses('invalid_state', /uploaded UBL: it is sent as uploaded/);
-    spec.given([uploadedWithAttachment]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', now } }).thenRefuses('invalid_state', /uploaded UBL/);
+    spec.given([uploaded]).when({ type: 'AddAttachment', data: { attachment, ubl, now } }).thenRefuses('invalid_state', /uploaded UBL: it is sent as uploaded/);
+    spec.given([uploadedWithAttachment]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl, now } }).thenRefuses('invalid_state', /uploaded UBL/);
   });
 
   it('records a validation run', () => {

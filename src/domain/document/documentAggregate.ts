@@ -1,9 +1,9 @@
 import { assertNever, type Decider, type Event } from '../decider.js';
 import { MAX_ATTEMPTS } from './deliverySchedule.js';
-import { conflict, invalidState, notFound } from '../errors.js';
+import { conflict, invalid, invalidState, notFound } from '../errors.js';
 import type { Direction, DocumentState } from './documentModel.js';
 import type { DocumentJson } from './documentJson.js';
-import { requireTransmittable, ublWithAttachments } from './documentAttachments.js';
+import { requireTransmittable } from './documentAttachments.js';
 
 /**
  * The Document aggregate: one stream per document, owned by one tenant. Its events are the
@@ -133,8 +133,13 @@ export type DocumentEvent =
 export type DocumentCommand =
   | { type: 'CreateDocument'; data: Omit<DocumentCreated['data'], 'created_at'> & { now: string } }
   | { type: 'RecordValidation'; data: Omit<DocumentValidated['data'], 'validated_at' | 'document_id'> & { now: string } }
-  | { type: 'AddAttachment'; data: { attachment: StoredAttachment; now: string } }
-  | { type: 'RemoveAttachment'; data: { attachment_id: string; now: string } }
+  /**
+   * `ubl`: the document's UBL written again with the attachment (documentWithAttachment), checked
+   * by the application off the event loop (documentAttachments.ublWithAttachments): the rule
+   * engine's cost grows with the document, and deciding stays cheap.
+   */
+  | { type: 'AddAttachment'; data: { attachment: StoredAttachment; ubl: string; now: string } }
+  | { type: 'RemoveAttachment'; data: { attachment_id: string; ubl: string; now: string } }
   | { type: 'DeleteDocument'; data: { now: string } }
   | { type: 'RequestSend'; data: Omit<SendRequested['data'], 'document_id' | 'requested_at'> & { now: string } }
   /** `retry_at`: when a retry would be due (null past the schedule); the decider decides whether there is one. */
@@ -192,6 +197,18 @@ function storedAttachment(a: DocumentAttachment): StoredAttachment {
 }
 
 const documentAttachment = (a: StoredAttachment): DocumentAttachment => ({ ...a, file_url: null });
+
+/** The document as it is with one more attachment: what its new UBL is written from. */
+export const documentWithAttachment = (document: DocumentJson, attachment: StoredAttachment): DocumentJson => ({
+  ...document,
+  attachments: [...document.attachments, documentAttachment(attachment)],
+});
+
+/** The document as it is without one attachment. */
+export const documentWithoutAttachment = (document: DocumentJson, attachmentId: string): DocumentJson => ({
+  ...document,
+  attachments: document.attachments.filter((a) => attachmentIdOf(a) !== attachmentId),
+});
 
 /**
  * Uploaded UBL is the document its seller issued and is sent exactly as uploaded: adding or
@@ -267,6 +284,10 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
       case 'CreateDocument': {
         if (state.status !== 'absent') throw conflict('Document already exists');
         const { now, ...data } = command.data;
+        // The lifecycle is the service's: a created document starts as an outbound draft, and
+        // inbound documents come only from delivery (ReceiveDocument).
+        if (data.document.state !== 'DRAFT') throw invalid('A created document is a DRAFT; its state changes by sending it', ['body', 'state']);
+        if (data.document.direction !== 'OUTBOUND') throw invalid('A created document is OUTBOUND; inbound documents come only from delivery', ['body', 'direction']);
         return [{ type: 'DocumentCreated', data: { ...data, created_at: now } }];
       }
       case 'RecordValidation': {
@@ -277,18 +298,16 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
       case 'AddAttachment': {
         present(state);
         requireAttachmentsEditable(state, 'added to');
-        const { attachment, now } = command.data;
+        const { attachment, ubl, now } = command.data;
         requireTransmittable(attachment);
-        const document = { ...state.document, attachments: [...state.document.attachments, documentAttachment(attachment)] };
-        return [{ type: 'AttachmentAdded', data: { document_id: state.id, attachment, ubl: ublWithAttachments(document, state.ubl), added_at: now } }];
+        return [{ type: 'AttachmentAdded', data: { document_id: state.id, attachment, ubl, added_at: now } }];
       }
       case 'RemoveAttachment': {
         present(state);
-        const { attachment_id, now } = command.data;
+        const { attachment_id, ubl, now } = command.data;
         if (!state.attachments.some((a) => a.id === attachment_id)) throw notFound('Attachment not found');
         requireAttachmentsEditable(state, 'removed from');
-        const document = { ...state.document, attachments: state.document.attachments.filter((a) => attachmentIdOf(a) !== attachment_id) };
-        return [{ type: 'AttachmentRemoved', data: { document_id: state.id, attachment_id, ubl: ublWithAttachments(document, state.ubl), removed_at: now } }];
+        return [{ type: 'AttachmentRemoved', data: { document_id: state.id, attachment_id, ubl, removed_at: now } }];
       }
       case 'DeleteDocument':
         present(state);
@@ -417,7 +436,7 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         const { attachment, ubl, added_at } = event.data;
         return {
           ...state,
-          document: { ...state.document, attachments: [...state.document.attachments, documentAttachment(attachment)] },
+          document: documentWithAttachment(state.document, attachment),
           attachments: [...state.attachments, attachment],
           ubl: ubl ?? state.ubl,
           updated_at: added_at,
@@ -428,7 +447,7 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         const { attachment_id, ubl, removed_at } = event.data;
         return {
           ...state,
-          document: { ...state.document, attachments: state.document.attachments.filter((a) => attachmentIdOf(a) !== attachment_id) },
+          document: documentWithoutAttachment(state.document, attachment_id),
           attachments: state.attachments.filter((a) => a.id !== attachment_id),
           ubl: ubl ?? state.ubl,
           updated_at: removed_at,

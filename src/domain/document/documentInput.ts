@@ -64,6 +64,33 @@ const str = new t.Type<string, unknown>(
   (a) => a,
 );
 
+/**
+ * Identifiers (document number, order and customer references, codes, bank details): no standard
+ * sets a length, but nothing legitimate comes near this, and every receiver stores them as keys.
+ * Other text is bounded by the request's limit on any one string (MAX_STRING_LENGTH, at the edge).
+ */
+export const MAX_IDENTIFIER_LENGTH = 200;
+const identifier = new t.Type<string, unknown>(
+  'identifier',
+  (u): u is string => typeof u === 'string' && u.length <= MAX_IDENTIFIER_LENGTH,
+  (u, c) =>
+    typeof u !== 'string'
+      ? fail(u, c, 'string_type', 'Input should be a valid string')
+      : u.length > MAX_IDENTIFIER_LENGTH
+        ? fail(u, c, 'string_too_long', `String should have at most ${MAX_IDENTIFIER_LENGTH} characters`)
+        : t.success(u),
+  (a) => a,
+);
+
+/** A created document starts as an outbound draft: a body may say so, but nothing else. */
+const only = <V extends string>(value: V, name: string, why: string): t.Type<V, unknown> =>
+  new t.Type<V, unknown>(
+    name,
+    (u): u is V => u === value,
+    (u, c) => (u === value ? t.success(value) : fail(u, c, 'enum', `Input should be '${value}': ${why}`)),
+    (a) => a,
+  );
+
 interface AmountOptions {
   maxDecimals?: number;
   nonNegative?: boolean;
@@ -268,7 +295,7 @@ const objectOf = <P extends t.Props>(props: P, name: string, requiredKeys: Reado
 
 const allowanceChargeProps = {
   reason: nullable(str),
-  reason_code: nullable(str),
+  reason_code: nullable(identifier),
   multiplier_factor: nullable(amount({ nonNegative: true })),
   amount: nullable(money2),
   base_amount: nullable(money2),
@@ -283,7 +310,7 @@ const LineItemInput = objectOf(
     date: nullable(date),
     description: nullable(str),
     quantity: nullable(amount()),
-    product_code: nullable(str),
+    product_code: nullable(identifier),
     tax: nullable(money2),
     tax_rate: nullable(percentString),
     tax_code: nullable(enumOf(TAX_CODES, 'tax_code')),
@@ -299,12 +326,12 @@ const LineItemInput = objectOf(
 
 const PaymentDetailInput = objectOf(
   {
-    iban: nullable(str),
-    swift: nullable(str),
-    bank_account_number: nullable(str),
-    payment_reference: nullable(str),
+    iban: nullable(identifier),
+    swift: nullable(identifier),
+    bank_account_number: nullable(identifier),
+    payment_reference: nullable(identifier),
     payment_means_code: nullable(str),
-    mandate_reference: nullable(str),
+    mandate_reference: nullable(identifier),
   },
   'PaymentDetail',
 );
@@ -335,27 +362,27 @@ const s = nullable(str);
 export const DocumentInputCodec = objectOf(
   {
     document_type: nullable(enumOf(DOCUMENT_TYPES, 'document_type')),
-    state: nullable(enumOf(DOCUMENT_STATES, 'state')),
-    direction: nullable(enumOf(DIRECTIONS, 'direction')),
-    invoice_id: s,
+    state: nullable(only('DRAFT', 'state', 'a created document is a DRAFT; it changes state by being sent')),
+    direction: nullable(only('OUTBOUND', 'direction', 'inbound documents come only from delivery')),
+    invoice_id: nullable(identifier),
     invoice_date: nullable(date),
     due_date: nullable(date),
     note: s,
-    purchase_order: s,
+    purchase_order: nullable(identifier),
     payment_term: s,
     currency: nullable(currency),
     vendor_name: s,
     vendor_email: s,
     vendor_tax_id: nullable(taxId),
-    vendor_company_id: s,
+    vendor_company_id: nullable(identifier),
     vendor_peppol_id: nullable(peppolId),
     vendor_address: s,
     vendor_address_recipient: s,
     customer_name: s,
-    customer_id: s,
+    customer_id: nullable(identifier),
     customer_email: s,
     customer_tax_id: nullable(taxId),
-    customer_company_id: s,
+    customer_company_id: nullable(identifier),
     customer_peppol_id: nullable(peppolId),
     customer_address: s,
     customer_address_recipient: s,
@@ -522,8 +549,28 @@ const toDocument = (i: DocumentInput): Document => {
   return d;
 };
 
+/** How large one document may be: its cost (totals, UBL, rules, PDF) grows with these. */
+export interface DocumentSizeLimits {
+  /** Lines (MAX_DOCUMENT_LINES). */
+  maxLines: number;
+  /** Attachments (MAX_DOCUMENT_ATTACHMENTS). */
+  maxAttachments: number;
+}
+
+export const DEFAULT_DOCUMENT_SIZE_LIMITS: DocumentSizeLimits = { maxLines: 50_000, maxAttachments: 50 };
+
 /** Decodes a create request body into the document model, or the FastAPI-style list of field errors. */
-export const decodeDocumentInput = (body: unknown): DecodeResult => {
+export const decodeDocumentInput = (body: unknown, limits: DocumentSizeLimits = DEFAULT_DOCUMENT_SIZE_LIMITS): DecodeResult => {
+  // Counted before decoding, so a body far over the limit costs nothing more.
+  const object = (typeof body === 'object' && body !== null ? body : {}) as { items?: unknown; attachments?: unknown };
+  const over: InputError[] = [];
+  if (Array.isArray(object.items) && object.items.length > limits.maxLines) {
+    over.push({ loc: ['body', 'items'], msg: `A document has at most ${limits.maxLines} lines (limit MAX_DOCUMENT_LINES)`, type: 'limit_exceeded' });
+  }
+  if (Array.isArray(object.attachments) && object.attachments.length > limits.maxAttachments) {
+    over.push({ loc: ['body', 'attachments'], msg: `A document has at most ${limits.maxAttachments} attachments (limit MAX_DOCUMENT_ATTACHMENTS)`, type: 'limit_exceeded' });
+  }
+  if (over.length > 0) return { ok: false, errors: over };
   const r = DocumentInputCodec.decode(body);
   if (r._tag === 'Left') return { ok: false, errors: toInputErrors(r.left) };
   return { ok: true, value: toDocument(r.right) };

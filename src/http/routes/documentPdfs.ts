@@ -4,6 +4,7 @@ import type { DocumentPdfs, PdfCreation } from '../../application/documents/docu
 import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
 import type { PdfUnreadableReason } from '../../application/documents/pdfPorts.js';
 import { toResponse } from '../../domain/document/documentModel.js';
+import { fromDocumentJson } from '../../domain/document/documentJson.js';
 import { vatIdentifierOf } from '../../domain/document/partyIdentifiers.js';
 import { vatNumberProblem } from '../../domain/document/vatNumber.js';
 import { assertNever } from '../../domain/decider.js';
@@ -48,7 +49,7 @@ const statusOf = (reason: PdfUnreadableReason): number => {
 
 /** The PDF creation result: the Document, success, ubl_document, and what was missing or read. */
 function creationResponse(result: PdfCreation): Record<string, unknown> {
-  const document = result.record ? documentResponse(result.record) : toResponse(result.document);
+  const document = result.record ? documentResponse(result.record) : toResponse(fromDocumentJson(result.document));
   return {
     ...document,
     success: result.success,
@@ -102,8 +103,9 @@ export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentComm
     auth: 'tenant',
     responses: { 200: 'application/pdf', 404: 'Not found' },
     handler: async (req, res) => {
-      const record = await documents.get(tenantOf(res).tenantId, String(req.params.documentId));
-      const { fileName, pdf } = await pdfs.render(record);
+      const { tenantId } = tenantOf(res);
+      const record = await documents.get(tenantId, String(req.params.documentId));
+      const { fileName, pdf } = await pdfs.render(tenantId, record);
       res.type('application/pdf').setHeader('Content-Disposition', `inline; filename="${fileName}"`);
       res.send(pdf);
     },

@@ -4,7 +4,6 @@ import { sha256 } from '../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../application/documents/documentQueries.js';
 import type { DocumentPdfs } from '../../application/documents/documentPdfs.js';
 import { attachmentType } from '../../domain/document/documentAttachments.js';
-import { decodeDocumentInput } from '../../domain/document/documentInput.js';
 import { documentResponse } from '../../projections/documentView.js';
 import { tenantOf } from '../auth.js';
 import { decode, SkipLimitQuery } from '../codecs.js';
@@ -38,11 +37,8 @@ export function documentRoutes(
     responses: { 200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL', 422: 'Invalid or not compliant' },
     handler: async (req, res) => {
       const query = decode(CreateQuery, req.query, 'query');
-      const decoded = decodeDocumentInput(req.body);
-      if (!decoded.ok) throw new HttpError(422, decoded.errors);
       // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.
-      const input = query.construct_pdf === 'true' ? await pdfs.withRenderedPdf(decoded.value) : decoded.value;
-      const record = await documents.createFromJson(tenantOf(res).tenantId, input, commandMetadata(req, res));
+      const record = await documents.createFromJson(tenantOf(res).tenantId, req.body, { renderPdf: query.construct_pdf === 'true' }, commandMetadata(req, res));
       res.json(documentResponse(record));
     },
   });
@@ -68,7 +64,7 @@ export function documentRoutes(
     responses: { 200: 'The created document', 400: 'Not acceptable XML', 413: 'Too large', 422: 'Not compliant' },
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
-      const record = await documents.createFromUbl(tenantOf(res).tenantId, file.buffer.toString('utf8'), file.fileName, commandMetadata(req, res));
+      const record = await documents.createFromUbl(tenantOf(res).tenantId, file.buffer, file.fileName, commandMetadata(req, res));
       res.json(documentResponse(record));
     },
   });

@@ -1,6 +1,5 @@
 import type { DocumentCommands } from '../../application/documents/documentCommands.js';
-import { decodeDocumentInput } from '../../domain/document/documentInput.js';
-import { HttpError } from '../errors.js';
+import { tenantOf } from '../auth.js';
 import type { RouteRegistry } from '../routeRegistry.js';
 import { uploadedFile } from '../uploads.js';
 import { XML_TYPES } from './xmlInput.js';
@@ -14,10 +13,8 @@ export function validateRoutes(routes: RouteRegistry, documents: DocumentCommand
     tag: 'validation',
     auth: 'tenant',
     responses: { 200: 'Validation result, with ubl_document when valid' },
-    handler: (req, res) => {
-      const decoded = decodeDocumentInput(req.body);
-      if (!decoded.ok) throw new HttpError(422, decoded.errors);
-      res.json(documents.validateJson(decoded.value));
+    handler: async (req, res) => {
+      res.json(await documents.validateJson(tenantOf(res).tenantId, req.body));
     },
   });
   routes.add({
@@ -29,7 +26,7 @@ export function validateRoutes(routes: RouteRegistry, documents: DocumentCommand
     responses: { 200: 'Validation result', 400: 'Not acceptable XML', 413: 'Too large' },
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
-      res.json(documents.validateUbl(file.buffer, file.fileName));
+      res.json(await documents.validateUbl(tenantOf(res).tenantId, file.buffer, file.fileName));
     },
   });
 }

@@ -1,6 +1,7 @@
 import { XmlInputError } from '../../domain/validation/index.js';
 import { UblReadError } from '../../domain/document/ublReader.js';
-import { DocumentRejected } from '../../application/documents/documentCommands.js';
+import { DocumentInputRejected, DocumentRejected } from '../../application/documents/documentCommands.js';
+import { WorkRefused } from '../../application/documents/documentWork.js';
 import { HttpError, type FieldProblem } from '../errors.js';
 
 export const XML_TYPES = /^(application|text)\/([a-z.+-]*\+)?xml/i;
@@ -21,6 +22,11 @@ export function locOf(field: string | null): Array<string | number> {
 /** Errors of the document pipeline as the spec's HTTP answers. */
 export function documentErrorToHttp(error: unknown): unknown {
   if (error instanceof XmlInputError) return new HttpError(/too large|exceeds/i.test(error.message) ? 413 : 400, error.message);
+  if (error instanceof DocumentInputRejected) return new HttpError(422, error.errors);
+  if (error instanceof WorkRefused) {
+    if (error.reason === 'busy') return new HttpError(429, error.message, { 'Retry-After': '1' });
+    return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'limit_exceeded' }]);
+  }
   if (error instanceof UblReadError) return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'ubl_error' }]);
   if (error instanceof DocumentRejected) {
     const detail: FieldProblem[] = error.issues.map((issue) => ({

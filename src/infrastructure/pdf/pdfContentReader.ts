@@ -49,7 +49,7 @@ export class PdfContentReader implements PdfReader {
 
   constructor(private readonly limits: PdfReaderLimits = DEFAULT_PDF_READER_LIMITS) {}
 
-  read(bytes: Buffer, wantText: (embeddedFiles: EmbeddedFile[]) => boolean = () => true): Promise<PdfContent> {
+  read(bytes: Buffer, wantText: (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean> = () => true): Promise<PdfContent> {
     const worker = this.started();
     const { port1, port2 } = new MessageChannel();
     let embeddedFiles: EmbeddedFile[] = [];
@@ -70,15 +70,16 @@ export class PdfContentReader implements PdfReader {
         switch (reply.kind) {
           case 'files': {
             embeddedFiles = reply.files.map(asFile);
-            let answer: boolean | Error;
-            try {
-              answer = wantText(embeddedFiles);
-            } catch (error) {
-              answer = error as Error;
-            }
-            // Answered before failing (which closes the port), so the worker is never left waiting.
-            port1.postMessage({ wantText: answer === true });
-            if (answer instanceof Error) fail(answer);
+            Promise.resolve()
+              .then(() => wantText(embeddedFiles))
+              .then(
+                (answer) => port1.postMessage({ wantText: answer === true }),
+                (error: Error) => {
+                  // Answered before failing (which closes the port), so the worker is never left waiting.
+                  port1.postMessage({ wantText: false });
+                  fail(error);
+                },
+              );
             return;
           }
           case 'content':

@@ -1,0 +1,87 @@
+import type { DocumentJson } from '../../domain/document/documentJson.js';
+import type { DocumentSizeLimits } from '../../domain/document/documentInput.js';
+import type { DocumentState } from '../../domain/document/documentModel.js';
+import type { ValidationResultIssue } from '../../domain/document/documentCheck.js';
+import type { EmbeddedFile } from './pdfPorts.js';
+import type { TextPage } from '../../domain/document/textRecovery/textLayout.js';
+import type { TextHints } from '../../domain/document/textRecovery/recoverDocument.js';
+
+/*
+ * The CPU-heavy steps of the document use cases: decoding and checking a JSON document (totals,
+ * UBL, every rule), parsing and checking uploaded UBL, writing the UBL with attachments, rendering
+ * and reading PDFs. Their cost grows with the input, so the service runs them off the event loop
+ * (infrastructure/workers), with a time and memory budget per task and a fair share per tenant.
+ * Inputs and outputs are plain data (no Decimal, no Buffer subclasses): they cross threads.
+ */
+
+/** A JSON create request checked: refused field by field, or a document with its UBL and issues. */
+export type JsonCheckResult =
+  | { ok: false; errors: Array<{ loc: Array<string | number>; msg: string; type: string }> }
+  | { ok: true; document: DocumentJson; ubl: string; issues: ValidationResultIssue[]; isValid: boolean };
+
+/** An uploaded UBL checked: its text (decoded once), the issues, and the document read from it when it has no fatal issue. */
+export interface UblCheckResult {
+  text: string;
+  issues: ValidationResultIssue[];
+  document: DocumentJson | null;
+}
+
+/** What became of an uploaded PDF's content (see DocumentPdfs.createFromPdf). */
+export type PdfDraftResult =
+  | { kind: 'needs_text' }
+  | {
+      kind: 'nothing';
+      document: DocumentJson;
+      issue: ValidationResultIssue;
+      method: 'text' | 'none';
+      warnings: string[];
+    }
+  | {
+      kind: 'draft';
+      /** The document kept: completed when valid, as the PDF said otherwise. */
+      document: DocumentJson;
+      ubl: string;
+      isValid: boolean;
+      issues: ValidationResultIssue[];
+      method: 'embedded_ubl' | 'embedded_cii' | 'text';
+      embeddedFile: string | null;
+      warnings: string[];
+    };
+
+export interface PdfDraftInput {
+  files: EmbeddedFile[];
+  pages: TextPage[];
+  textRead: boolean;
+  hints: TextHints;
+  /** The uploaded PDF, attached to the draft as its human-readable original. */
+  pdf: { fileName: string | null; bytes: Uint8Array };
+}
+
+/** Who a task is done for: tasks of one tenant queue behind each other, not behind other tenants'. */
+export interface WorkOwner {
+  tenantId: string;
+}
+
+export interface DocumentWork {
+  /** Decodes a create/validate request body and checks it; with `renderPdf`, the rendering is attached first. */
+  checkJson(owner: WorkOwner, body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }): Promise<JsonCheckResult>;
+  /** Decodes (UTF-8 or UTF-16), parses and checks uploaded or stored UBL; `read` also reads the document from it when valid. */
+  checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult>;
+  /** The document's UBL written again with the attachments it now has (refused when it would stop validating). */
+  ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string): Promise<string>;
+  /** A PDF rendering of the document, with the given files embedded. */
+  renderPdf(owner: WorkOwner, document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array>;
+  /** A draft from the content of an uploaded PDF: embedded UBL/CII, else its text. */
+  pdfDraft(owner: WorkOwner, input: PdfDraftInput): Promise<PdfDraftResult>;
+}
+
+/** Why a task was not done: over its time or memory budget, or the tenant has too many waiting. */
+export class WorkRefused extends Error {
+  constructor(
+    readonly reason: 'time_budget' | 'memory_budget' | 'busy',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorkRefused';
+  }
+}

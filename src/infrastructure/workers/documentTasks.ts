@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { JsonCheckResult, PdfDraftInput, PdfDraftResult, UblCheckResult } from '../../application/documents/documentWork.js';
+import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
+import { DocumentRejected } from '../../application/documents/documentCommands.js';
+import { checkDocument, issueFromRule, type DocumentCheck, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
+import { decodeDocumentInput, type DocumentSizeLimits } from '../../domain/document/documentInput.js';
+import { fromDocumentJson, toDocumentJson, type DocumentJson } from '../../domain/document/documentJson.js';
+import type { Attachment, Document, DocumentState } from '../../domain/document/documentModel.js';
+import { completeDocument } from '../../domain/document/documentTotals.js';
+import { ublWithAttachments } from '../../domain/document/documentAttachments.js';
+import { embeddedDocumentOf } from '../../domain/document/embeddedDocument.js';
+import { recoverFromText } from '../../domain/document/textRecovery/recoverDocument.js';
+import { readUbl } from '../../domain/document/ublReader.js';
+import { writeUbl } from '../../domain/document/ublWriter.js';
+import { validateUbl } from '../../domain/validation/index.js';
+import { PdfmakeRenderer } from '../pdf/invoicePdf.js';
+import { validateAgainstSchema } from '../xml/schemaValidator.js';
+
+/*
+ * The document work itself, as plain functions of plain data: the worker threads run them
+ * (taskWorker.ts), and so does the calling thread for inputs too small to be worth a hop
+ * (pooledDocumentWork.ts). Errors they throw are the domain's and application's own.
+ */
+
+const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
+const renderer = new PdfmakeRenderer();
+
+const safeName = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '_');
+const baseNameOf = (doc: Pick<Document, 'invoice_id'>): string => safeName(doc.invoice_id ?? 'document');
+
+const pdfAttachment = (fileName: string, pdf: Uint8Array): Attachment => {
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  return { id: randomUUID(), file_name: fileName, file_type: 'application/pdf', file_size: bytes.length, file_data: bytes.toString('base64'), file_url: null };
+};
+
+/** Attachment ids are fixed before the UBL is written, so that the UBL embedded in a PDF and the stored one agree. */
+const withIds = (attachments: Attachment[]): Attachment[] => attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() }));
+
+const checked = (check: DocumentCheck): JsonCheckResult => ({
+  ok: true, document: toDocumentJson(check.document), ubl: check.ubl, issues: check.issues, isValid: check.isValid,
+});
+
+/**
+ * A create or validate request body: decoded, completed, written as UBL and checked. With
+ * `renderPdf` (construct_pdf=true) the rendering is attached and embedded in the UBL; the PDF
+ * carries the UBL of the document as it was before (a document cannot embed itself), so
+ * uploading the PDF again gives back the same document.
+ */
+export async function checkJson(body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }): Promise<JsonCheckResult> {
+  const decoded = decodeDocumentInput(body, options.limits);
+  if (!decoded.ok) return { ok: false, errors: decoded.errors };
+  const document = { ...decoded.value, attachments: withIds(decoded.value.attachments) };
+  if (!options.renderPdf) return checked(checkDocument(document));
+  const before = checkDocument(document);
+  if (!before.isValid) throw new DocumentRejected(before.issues.filter(isFatal));
+  const base = baseNameOf(before.document);
+  const pdf = await renderer.render(before.document, [{ fileName: `${base}.xml`, mimeType: 'application/xml', content: Buffer.from(before.ubl) }]);
+  return checked(checkDocument({ ...document, attachments: [...document.attachments, pdfAttachment(`${base}.pdf`, pdf)] }));
+}
+
+const schemaIssues = (xml: string): ValidationResultIssue[] =>
+  validateAgainstSchema(xml).map((issue) => ({
+    message: issue.message,
+    type: 'error',
+    flag: 'fatal',
+    rule_id: 'UBL-XSD',
+    location: issue.line ? `line ${issue.line}` : null,
+    schematron: 'UBL-2.1-XSD',
+  }));
+
+/**
+ * Uploaded (or stored) UBL: the rules first, which refuse XML that is not acceptable (XmlInputError),
+ * then the schema. UBL we write ourselves is not run through the XSD on every request: the writer
+ * emits the schema's element order by construction, and the suite proves its output schema-valid.
+ */
+export function checkUbl(xml: Uint8Array | string, options: { read: boolean }): UblCheckResult {
+  const text = typeof xml === 'string' ? xml : Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength).toString('utf8');
+  const rules = validateUbl(text).map(issueFromRule);
+  const issues = [...schemaIssues(text), ...rules];
+  const document = options.read && !issues.some(isFatal) ? toDocumentJson(readUbl(text)) : null;
+  return { text, issues, document };
+}
+
+export function attachmentUbl(document: DocumentJson, currentUbl: string): string {
+  return ublWithAttachments(document, currentUbl);
+}
+
+export async function renderPdf(document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array> {
+  const files = embed.map((f) => ({ ...f, content: Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength) }));
+  return renderer.render({ ...fromDocumentJson(document), state }, files);
+}
+
+const pdfIssue = (ruleId: string, message: string): ValidationResultIssue => ({
+  message, type: 'error', flag: 'fatal', rule_id: ruleId, location: null, schematron: 'PDF',
+});
+
+/**
+ * Structured data (UBL, CII) is an e-invoice already: it is held to the EN 16931 and Peppol rules
+ * with their tolerances, as POST /api/documents/ubl holds uploaded UBL, not to the minimum the JSON
+ * API asks of callers (category O documents, for one, carry no VAT numbers at all).
+ */
+function checkEmbedded(document: Document): DocumentCheck {
+  const { document: completed } = completeDocument(document, 'rules');
+  const ubl = writeUbl(completed);
+  const issues = validateUbl(ubl).map(issueFromRule);
+  return { document: completed, ubl, issues, isValid: !issues.some(isFatal) };
+}
+
+/**
+ * An uploaded PDF's content as a draft: its embedded UBL or CII when it carries one, else what
+ * its text says. Without the text read yet and no structured data found, asks for the text.
+ */
+export function pdfDraft(input: PdfDraftInput): PdfDraftResult {
+  const embedded = embeddedDocumentOf(input.files.map((f) => ({ ...f, content: Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength) })));
+  const warnings = [...embedded.problems];
+  let document: Document;
+  let method: 'embedded_ubl' | 'embedded_cii' | 'text';
+  if (embedded.found) {
+    document = embedded.found.document;
+    method = embedded.found.format === 'ubl' ? 'embedded_ubl' : 'embedded_cii';
+  } else {
+    if (!input.textRead) return { kind: 'needs_text' };
+    const recovered = recoverFromText(input.pages, input.hints);
+    warnings.push(...recovered.warnings);
+    const d = recovered.document;
+    if (!recovered.hasText) {
+      return { kind: 'nothing', document: toDocumentJson(d), method: 'none', warnings, issue: pdfIssue('PDF-NO-TEXT', 'The PDF has no text layer (it looks like a scanned image); nothing could be read from it. Upload the original PDF or an e-invoice (UBL) instead.') };
+    }
+    if (d.invoice_id === null && d.items.length === 0 && d.invoice_total === null && d.amount_due === null && d.vendor_name === null) {
+      return { kind: 'nothing', document: toDocumentJson(d), method: 'text', warnings, issue: pdfIssue('PDF-NOT-INVOICE', 'No invoice data (number, lines, totals, seller) was found in the text of this PDF.') };
+    }
+    document = d;
+    method = 'text';
+  }
+  // The uploaded PDF stays with the draft (and goes into its UBL) as the human-readable original.
+  const fileName = input.pdf.fileName && /\.pdf$/i.test(input.pdf.fileName) ? safeName(input.pdf.fileName) : `${baseNameOf(document)}.pdf`;
+  document = { ...document, state: 'DRAFT', direction: 'OUTBOUND', attachments: [...withIds(document.attachments), pdfAttachment(fileName, input.pdf.bytes)] };
+  const check = embedded.found ? checkEmbedded(document) : checkDocument(document);
+  // A compliant document is kept with every total computed; one that is not keeps what the PDF said.
+  const kept = check.isValid ? check.document : document;
+  return {
+    kind: 'draft',
+    document: toDocumentJson(kept),
+    ubl: check.ubl,
+    isValid: check.isValid,
+    issues: check.issues.filter(isFatal),
+    method,
+    embeddedFile: embedded.found?.fileName ?? null,
+    warnings,
+  };
+}
+
+/** Every task by name, for the worker's dispatch. */
+export const documentTasks = { checkJson, checkUbl, attachmentUbl, renderPdf, pdfDraft } as const;
+export type DocumentTasks = typeof documentTasks;
+export type TaskName = keyof DocumentTasks;

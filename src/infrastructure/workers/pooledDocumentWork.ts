@@ -1,0 +1,82 @@
+import type { DocumentWork, JsonCheckResult, PdfDraftInput, PdfDraftResult, UblCheckResult, WorkOwner } from '../../application/documents/documentWork.js';
+import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
+import type { DocumentJson } from '../../domain/document/documentJson.js';
+import type { DocumentSizeLimits } from '../../domain/document/documentInput.js';
+import type { DocumentState } from '../../domain/document/documentModel.js';
+import * as tasks from './documentTasks.js';
+import type { TaskPool } from './taskPool.js';
+
+/** Below these sizes a task costs a few milliseconds: it runs on the calling thread, sparing the hop. */
+export interface InlineThresholds {
+  /** Lines of a JSON document (with no large attachment). */
+  jsonLines: number;
+  /** Bytes of UBL, or of a JSON document's attachment data. */
+  bytes: number;
+}
+
+export const DEFAULT_INLINE_THRESHOLDS: InlineThresholds = { jsonLines: 50, bytes: 64 * 1024 };
+
+const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
+
+/** Characters of attachment content in a create body (its base64), without walking anything else. */
+function attachmentChars(body: Record<string, unknown>): number {
+  let total = 0;
+  for (const a of Array.isArray(body.attachments) ? body.attachments : []) {
+    const data = (a as { file_data?: unknown } | null)?.file_data;
+    if (typeof data === 'string') total += data.length;
+  }
+  return total;
+}
+
+/**
+ * The service's DocumentWork: small inputs on the calling thread, everything else (and every PDF)
+ * on the task pool, under its time and memory budget and its fair turns between tenants.
+ */
+export class PooledDocumentWork implements DocumentWork {
+  constructor(
+    private readonly pool: TaskPool,
+    private readonly inline: InlineThresholds = DEFAULT_INLINE_THRESHOLDS,
+  ) {}
+
+  checkJson(owner: WorkOwner, body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }): Promise<JsonCheckResult> {
+    const object = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    const small = !options.renderPdf && lengthOf(object.items) <= this.inline.jsonLines && attachmentChars(object) <= this.inline.bytes;
+    return small ? tasks.checkJson(body, options) : this.pool.run(owner, 'checkJson', [body, options]);
+  }
+
+  async checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult> {
+    return xml.length <= this.inline.bytes ? tasks.checkUbl(xml, options) : this.pool.run(owner, 'checkUbl', [xml, options]);
+  }
+
+  async ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string): Promise<string> {
+    const size = currentUbl.length + document.attachments.reduce((sum, a) => sum + (a.file_data?.length ?? 0), 0);
+    return size <= this.inline.bytes ? tasks.attachmentUbl(document, currentUbl) : this.pool.run(owner, 'attachmentUbl', [document, currentUbl]);
+  }
+
+  renderPdf(owner: WorkOwner, document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array> {
+    return this.pool.run(owner, 'renderPdf', [document, state, embed]);
+  }
+
+  pdfDraft(owner: WorkOwner, input: PdfDraftInput): Promise<PdfDraftResult> {
+    return this.pool.run(owner, 'pdfDraft', [input]);
+  }
+}
+
+/** The same work, all on the calling thread: for tests of the use cases and for tools. */
+export class InlineDocumentWork implements DocumentWork {
+  checkJson(_owner: WorkOwner, body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }) {
+    return tasks.checkJson(body, options);
+  }
+  async checkUbl(_owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }) {
+    return tasks.checkUbl(xml, options);
+  }
+  async ublWithAttachments(_owner: WorkOwner, document: DocumentJson, currentUbl: string) {
+    return tasks.attachmentUbl(document, currentUbl);
+  }
+  renderPdf(_owner: WorkOwner, document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]) {
+    return tasks.renderPdf(document, state, embed);
+  }
+  async pdfDraft(_owner: WorkOwner, input: PdfDraftInput) {
+    return tasks.pdfDraft(input);
+  }
+}

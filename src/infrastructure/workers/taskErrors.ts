@@ -1,0 +1,46 @@
+import { DocumentRejected } from '../../application/documents/documentCommands.js';
+import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
+import { UblReadError } from '../../domain/document/ublReader.js';
+import { DomainError } from '../../domain/errors.js';
+import { XmlInputError } from '../../domain/validation/errors.js';
+
+/*
+ * A worker's errors cross the thread boundary as plain data and become the same classes again on
+ * this side, so the HTTP layer maps an error from a worker exactly as one thrown in-thread.
+ * Anything not listed here is an internal failure (a 500, logged with its message).
+ */
+const KNOWN: ReadonlyArray<new (...args: never[]) => Error> = [DomainError, DocumentRejected, PdfUnreadable, UblReadError, XmlInputError];
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  /** The error's own fields (kind, loc, issues, reason, limit, …). */
+  fields: Record<string, unknown>;
+  known: boolean;
+}
+
+export function serializeError(error: unknown): SerializedError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {}, known: false };
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error)) if (key !== 'name' && key !== 'message' && key !== 'stack') fields[key] = value;
+  const known = KNOWN.some((type) => error instanceof type);
+  return { name: error.name, message: error.message, fields, known };
+}
+
+/** The class an error was thrown as: the nearest known class by name, or a plain Error. */
+export function reviveError(serialized: SerializedError, registry: ReadonlyMap<string, new (...args: never[]) => Error> = BY_NAME): Error {
+  const type = serialized.known ? registry.get(serialized.name) : undefined;
+  const error = Object.create((type ?? Error).prototype) as Error;
+  Object.assign(error, serialized.fields);
+  Object.defineProperty(error, 'message', { value: serialized.message, writable: true, configurable: true });
+  Object.defineProperty(error, 'name', { value: serialized.name, writable: true, configurable: true });
+  Error.captureStackTrace(error, reviveError);
+  return error;
+}
+
+const BY_NAME = new Map<string, new (...args: never[]) => Error>(KNOWN.map((type) => [type.name, type]));
+
+/** Registers an error class by its `name`: subclasses defined elsewhere (e.g. XML limit errors). */
+export function registerTaskError(type: new (...args: never[]) => Error, name = type.name): void {
+  BY_NAME.set(name, type);
+}

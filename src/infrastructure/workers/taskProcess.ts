@@ -1,0 +1,24 @@
+import { documentTasks, type TaskName } from './documentTasks.js';
+import { serializeError } from './taskErrors.js';
+import type { TaskReply } from './taskPool.js';
+
+/*
+ * A task pool's worker process. Child processes rather than worker threads: libxmljs (the XML
+ * parser and XSD validator) is not safe to load in more than one thread of a process, and a
+ * process can be killed outright, taking every byte it allocated with it. Each request is
+ * answered with a value or an error as data, so the error's class and fields survive the trip.
+ */
+process.on('message', (message: { id: number; name: TaskName; args: unknown[] }) => {
+  void (async () => {
+    let reply: TaskReply;
+    try {
+      const task = documentTasks[message.name] as (...a: unknown[]) => unknown;
+      reply = { id: message.id, ok: true, value: await task(...message.args) };
+    } catch (error) {
+      reply = { id: message.id, ok: false, error: serializeError(error) };
+    }
+    process.send!(reply);
+  })();
+});
+// The pool going away (its IPC channel closing) ends this process too.
+process.on('disconnect', () => process.exit(0));
