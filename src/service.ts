@@ -53,6 +53,7 @@ export class Service {
       },
       jsonBodyLimit: config.jsonBodyLimit,
       uploadBodyLimit: config.uploadBodyLimit,
+      hygiene: { maxStringLength: config.maxStringLength, maxDepth: config.maxJsonDepth },
       version: VERSION,
     });
     routes.useRateLimits(createRateLimitGates(this.resolve(TOKENS.Pool), rateLimitsFrom(config)));

@@ -10,6 +10,7 @@ import type { AccountQueries } from '../application/accounts/accountQueries.js';
 import { authMiddleware } from './auth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
 import { RouteRegistry } from './routeRegistry.js';
+import { inputHygiene, type HygieneLimits } from './inputHygiene.js';
 import { healthRoutes } from './routes/health.js';
 import { operatorRoutes } from './routes/operator.js';
 import { adminRoutes } from './routes/admin.js';
@@ -53,6 +54,7 @@ export interface HttpDependencies {
   readYourWrites: () => Promise<void>;
   jsonBodyLimit: number;
   uploadBodyLimit: number;
+  hygiene: HygieneLimits;
   version: string;
 }
 
@@ -79,7 +81,7 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   app.use(express.json({ limit: deps.jsonBodyLimit, strict: true }));
   app.use(express.text({ type: (req) => XML_TYPES.test(req.headers['content-type'] ?? ''), limit: deps.uploadBodyLimit }));
 
-  const routes = new RouteRegistry(authMiddleware(deps.eventStore, deps.operatorKey));
+  const routes = new RouteRegistry(authMiddleware(deps.eventStore, deps.operatorKey), inputHygiene(deps.hygiene));
   healthRoutes(routes, deps.pool);
   operatorRoutes(routes, deps.accounts);
   adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites, (organizationId, tenantId, metadata) =>

@@ -37,7 +37,11 @@ export class RouteRegistry {
   readonly routes: RouteDefinition[] = [];
   private rateLimits: RateLimitGates | null = null;
 
-  constructor(private readonly auth: AuthMiddleware) {}
+  constructor(
+    private readonly auth: AuthMiddleware,
+    /** Checks every request's path, query and JSON body for text no field may hold (inputHygiene.ts). */
+    private readonly hygiene: RequestHandler = (_req, _res, next) => next(),
+  ) {}
 
   /**
    * Installs the per-key rate limits (they need the database, which the registry does not know).
@@ -72,6 +76,7 @@ export class RouteRegistry {
     if (route.auth !== 'none') handlers.push(this.auth(route.auth));
     const limit = this.rateLimitFor(route.auth);
     if (limit) handlers.push(limit);
+    handlers.push(this.hygiene);
     handlers.push(async (req, res) => {
       await route.handler(req, res);
     });

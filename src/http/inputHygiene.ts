@@ -1,0 +1,94 @@
+import type { Request, RequestHandler } from 'express';
+import { HttpError, type FieldProblem } from './errors.js';
+
+/**
+ * Text that XML 1.0 cannot carry (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF; lone
+ * UTF-16 surrogates). It can reach nothing useful: PostgreSQL refuses NUL in text, and no UBL
+ * document may contain any of it. So it is refused at the edge, naming the field, wherever it
+ * comes from (path, query, JSON), instead of failing deep inside.
+ */
+const NOT_XML_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export interface HygieneLimits {
+  /** Longest string anywhere in a JSON body, attachment content excepted (MAX_STRING_LENGTH). */
+  maxStringLength: number;
+  /** Deepest nesting of a JSON body (MAX_JSON_DEPTH). */
+  maxDepth: number;
+}
+
+/** Fields whose strings are file content, bounded by the body limit rather than the string limit. */
+const CONTENT_FIELDS = new Set(['file_data']);
+
+const describe = (text: string): string => {
+  const match = NOT_XML_TEXT.exec(text);
+  const code = match ? match[0].charCodeAt(0) : 0;
+  return `Text contains a character not allowed in e-invoices (U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${match?.index ?? 0})`;
+};
+
+const problem = (loc: Array<string | number>, msg: string, type: string): FieldProblem => ({ loc, msg, type });
+
+/**
+ * Problems of a JSON value: bad characters in strings and keys, strings over the limit, nesting
+ * over the limit. Iterative, so a hostile nesting depth cannot overflow the stack; stops at the
+ * first few problems.
+ */
+export function jsonProblems(body: unknown, limits: HygieneLimits): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const stack: Array<{ value: unknown; loc: Array<string | number> }> = [{ value: body, loc: ['body'] }];
+  while (stack.length > 0 && problems.length < 10) {
+    const { value, loc } = stack.pop()!;
+    if (typeof value === 'string') {
+      const key = loc[loc.length - 1];
+      if (value.length > limits.maxStringLength && !(typeof key === 'string' && CONTENT_FIELDS.has(key))) {
+        problems.push(problem(loc, `String should have at most ${limits.maxStringLength} characters (limit MAX_STRING_LENGTH)`, 'string_too_long'));
+      } else if (NOT_XML_TEXT.test(value)) {
+        problems.push(problem(loc, describe(value), 'invalid_character'));
+      }
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (loc.length - 1 >= limits.maxDepth) {
+      problems.push(problem(loc, `JSON nested deeper than ${limits.maxDepth} levels (limit MAX_JSON_DEPTH)`, 'limit_exceeded'));
+      continue;
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], loc: [...loc, i] });
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      if (NOT_XML_TEXT.test(key)) {
+        problems.push(problem([...loc, key], `Field name: ${describe(key)}`, 'invalid_character'));
+        continue;
+      }
+      stack.push({ value: (value as Record<string, unknown>)[key], loc: [...loc, key] });
+    }
+  }
+  return problems;
+}
+
+function textProblems(values: Record<string, unknown>, root: 'path' | 'query', maxLength: number): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const [name, raw] of Object.entries(values)) {
+    for (const value of Array.isArray(raw) ? raw : [raw]) {
+      if (NOT_XML_TEXT.test(name)) problems.push(problem([root, name], `Parameter name: ${describe(name)}`, 'invalid_character'));
+      else if (typeof value !== 'string') continue;
+      else if (value.length > maxLength) problems.push(problem([root, name], `Value should have at most ${maxLength} characters (limit MAX_STRING_LENGTH)`, 'string_too_long'));
+      else if (NOT_XML_TEXT.test(value)) problems.push(problem([root, name], describe(value), 'invalid_character'));
+    }
+  }
+  return problems;
+}
+
+/** Refuses, with a 422 naming each field, a request whose path, query or JSON body carries what no field may. */
+export function inputHygiene(limits: HygieneLimits): RequestHandler {
+  return (req: Request, _res, next) => {
+    const problems = [
+      ...textProblems(req.params as Record<string, unknown>, 'path', limits.maxStringLength),
+      ...textProblems(req.query as Record<string, unknown>, 'query', limits.maxStringLength),
+      ...(req.body !== undefined && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? jsonProblems(req.body, limits) : []),
+    ];
+    next(problems.length > 0 ? new HttpError(422, problems) : undefined);
+  };
+}
