@@ -54,6 +54,7 @@ export class Service {
       jsonBodyLimit: config.jsonBodyLimit,
       uploadBodyLimit: config.uploadBodyLimit,
       hygiene: { maxStringLength: config.maxStringLength, maxDepth: config.maxJsonDepth },
+      idempotencyStore: this.resolve(TOKENS.IdempotencyStore),
       version: VERSION,
     });
     routes.useRateLimits(createRateLimitGates(this.resolve(TOKENS.Pool), rateLimitsFrom(config)));

@@ -11,6 +11,8 @@ import { authMiddleware } from './auth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
 import { RouteRegistry } from './routeRegistry.js';
 import { inputHygiene, type HygieneLimits } from './inputHygiene.js';
+import { idempotency } from './idempotency.js';
+import type { IdempotencyStore } from '../application/ports/idempotencyStore.js';
 import { healthRoutes } from './routes/health.js';
 import { operatorRoutes } from './routes/operator.js';
 import { adminRoutes } from './routes/admin.js';
@@ -55,6 +57,7 @@ export interface HttpDependencies {
   jsonBodyLimit: number;
   uploadBodyLimit: number;
   hygiene: HygieneLimits;
+  idempotencyStore: IdempotencyStore;
   version: string;
 }
 
@@ -81,7 +84,11 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   app.use(express.json({ limit: deps.jsonBodyLimit, strict: true }));
   app.use(express.text({ type: (req) => XML_TYPES.test(req.headers['content-type'] ?? ''), limit: deps.uploadBodyLimit }));
 
-  const routes = new RouteRegistry(authMiddleware(deps.eventStore, deps.operatorKey), inputHygiene(deps.hygiene));
+  const routes = new RouteRegistry(
+    authMiddleware(deps.eventStore, deps.operatorKey),
+    inputHygiene(deps.hygiene),
+    idempotency(deps.idempotencyStore, deps.uploadBodyLimit),
+  );
   healthRoutes(routes, deps.pool);
   operatorRoutes(routes, deps.accounts);
   adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites, (organizationId, tenantId, metadata) =>

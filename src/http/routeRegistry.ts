@@ -23,6 +23,8 @@ export interface RouteDefinition {
    * scheme): a request it refuses goes on to the next routes as if this one did not exist.
    */
   match?: (req: Request) => boolean;
+  /** Honours an `Idempotency-Key` header (idempotency.ts): creating POSTs. */
+  idempotent?: boolean;
   handler: (req: Request, res: Response) => Promise<unknown> | unknown;
 }
 
@@ -41,6 +43,7 @@ export class RouteRegistry {
     private readonly auth: AuthMiddleware,
     /** Checks every request's path, query and JSON body for text no field may hold (inputHygiene.ts). */
     private readonly hygiene: RequestHandler = (_req, _res, next) => next(),
+    private readonly idempotency: RequestHandler | null = null,
   ) {}
 
   /**
@@ -77,6 +80,7 @@ export class RouteRegistry {
     const limit = this.rateLimitFor(route.auth);
     if (limit) handlers.push(limit);
     handlers.push(this.hygiene);
+    if (route.idempotent && this.idempotency) handlers.push(this.idempotency);
     handlers.push(async (req, res) => {
       await route.handler(req, res);
     });
@@ -116,7 +120,13 @@ export class RouteRegistry {
         tags: [route.tag],
         operationId: `${route.method}_${openApiPath.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
         ...(route.auth === 'none' ? { security: [] } : { security: [{ [securityScheme(route.auth)]: [] }] }),
-        parameters: [...pathParams, ...queryParams],
+        parameters: [
+          ...pathParams,
+          ...queryParams,
+          ...(route.idempotent
+            ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Repeats of the request with this key answer its first result (kept 24 hours)', schema: { type: 'string', maxLength: 255 } }]
+            : []),
+        ],
         ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body) } } } } : {}),
         responses,
       };

@@ -14,6 +14,9 @@ export interface UploadedFile {
  */
 export async function uploadedFile(req: Request, res: Response, limitBytes: number, rawTypes: RegExp): Promise<UploadedFile> {
   const type = req.headers['content-type'] ?? '';
+  // Read already (an Idempotency-Key's fingerprint needs the body before the handler runs).
+  const read = (req as Request & { uploaded?: UploadedFile }).uploaded;
+  if (read) return read;
   if (/^multipart\/form-data/i.test(type)) {
     const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: limitBytes, files: 1, fields: 20 } }).single('file');
     await new Promise<void>((resolve, reject) =>
@@ -26,7 +29,9 @@ export async function uploadedFile(req: Request, res: Response, limitBytes: numb
     );
     const file = (req as Request & { file?: Express.Multer.File }).file;
     if (!file) throw new HttpError(422, [{ loc: ['body', 'file'], msg: 'Field required', type: 'missing' }]);
-    return { buffer: file.buffer, fileName: file.originalname || null, mimeType: file.mimetype || null };
+    const uploaded = { buffer: file.buffer, fileName: file.originalname || null, mimeType: file.mimetype || null };
+    (req as Request & { uploaded?: UploadedFile }).uploaded = uploaded;
+    return uploaded;
   }
   if (rawTypes.test(type) && (typeof req.body === 'string' || Buffer.isBuffer(req.body))) {
     const buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');

@@ -9,6 +9,7 @@ import type { JobScheduler } from '../application/ports/jobScheduler.js';
 import { PgEventStore } from './postgres/pgEventStore.js';
 import { PgReadModelStore } from './postgres/pgReadModelStore.js';
 import { applyPostgresSchema } from './postgres/pgSchema.js';
+import { PgIdempotencyStore } from './postgres/pgIdempotencyStore.js';
 import { AgendaScheduler } from './jobs/agendaScheduler.js';
 import { ProjectionRunner } from '../projections/projectionRunner.js';
 import { allProjections } from '../projections/index.js';
@@ -57,6 +58,7 @@ export const TOKENS = {
   WebhookCommands: Symbol('WebhookCommands'),
   DocumentPdfs: Symbol('DocumentPdfs'),
   TaskPool: Symbol('TaskPool'),
+  IdempotencyStore: Symbol('IdempotencyStore'),
 } as const;
 
 export interface WiringOptions {
@@ -184,6 +186,10 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     maxWaitingPerTenant: config.work.maxWaitingPerTenant,
   });
   container.register(TOKENS.TaskPool, { useValue: taskPool });
+  container.register(TOKENS.IdempotencyStore, {
+    // A claim whose process died is free again after the longest a request may take.
+    useValue: new PgIdempotencyStore(pool, { ttlHours: config.idempotencyKeyTtlHours, claimLeaseMs: 5 * 60_000 }),
+  });
   const work = new PooledDocumentWork(taskPool);
   const documentCommands = new DocumentCommands(eventStore, work, config.documentLimits);
   container.register(TOKENS.DocumentCommands, { useValue: documentCommands });

@@ -101,7 +101,7 @@ export class AccountCommands {
   async createTenant(organizationId: string, profile: TenantProfile, metadata: EventMetadata): Promise<Tenant> {
     const tenantId = randomUUID();
     const reservation = { type: 'TenantNameReserved', data: { name: profile.name, tenant_id: tenantId, reserved_at: now() }, metadata };
-    const nameStream = tenantNameStream(profile.name);
+    const nameStream = tenantNameStream(organizationId, profile.name);
     try {
       await this.store.append(nameStream, [reservation], 'no_stream');
     } catch (error) {

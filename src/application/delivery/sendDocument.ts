@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
-import { handleCommand, type StreamSnapshot } from '../commandHandler.js';
+import { handleCommand, loadState, loadStream, type StreamSnapshot } from '../commandHandler.js';
+import { sentNumberDecider, sentNumberStream } from '../../domain/document/sentNumberReservation.js';
+import type { DocumentState } from '../../domain/document/documentModel.js';
 import { presentRecord } from '../documents/documentCommands.js';
 import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type TransportKind } from '../../domain/document/documentAggregate.js';
 import { fatalRuleSummary } from '../../domain/document/documentCheck.js';
@@ -134,6 +136,13 @@ export class SendDocument {
   /** `tenant` is the caller's, as authentication just read it from its stream. */
   async send(tenant: Tenant, documentId: string, options: SendOptions, metadata: EventMetadata): Promise<DocumentRecord> {
     const deliveryId = randomUUID();
+    const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
+    const current = loaded.state;
+    if (current.status !== 'present' || current.tenant_id !== tenant.id) throw notFound('Document not found');
+    // The number is reserved first only for a document that may be sent (the decider's refusals come first otherwise).
+    if (current.direction === 'OUTBOUND' && SENDABLE.has(current.state) && current.document.invoice_id) {
+      await this.reserveNumber(tenant.id, current, routeOf(tenant, current, options), metadata);
+    }
     const result = await handleCommand(
       this.store,
       documentDecider,
@@ -145,9 +154,39 @@ export class SendDocument {
         return { type: 'RequestSend' as const, data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now: new Date().toISOString() } };
       },
       { ...metadata, tenantId: tenant.id },
+      loaded,
     );
     const record = presentRecord(result.state);
     if (result.newEvents.length > 0) this.startDelivery({ document_id: documentId, delivery_id: deliveryId }, result.stream);
     return record;
   }
+
+  /**
+   * Holds the document's number for its receiver (sentNumberReservation.ts): a 409 naming the
+   * earlier document when this tenant already sent the number there and that one did not fail.
+   */
+  private async reserveNumber(tenantId: string, document: DocumentRecord, route: Route, metadata: EventMetadata): Promise<void> {
+    const receiver = route.receiver_peppol_id ?? route.email;
+    if (!receiver) return;
+    const number = document.document.invoice_id!;
+    const stream = sentNumberStream(tenantId, document.document.document_type, number, receiver);
+    const reservation = await loadStream(this.store, sentNumberDecider, stream);
+    const holder = reservation.state.status === 'held' && reservation.state.document_id !== document.id ? reservation.state.document_id : null;
+    const holderState = holder ? await loadState(this.store, documentDecider, documentStream(holder)) : null;
+    await handleCommand(this.store, sentNumberDecider, stream, (state) => ({
+      type: 'ReserveSentNumber' as const,
+      data: {
+        tenant_id: tenantId,
+        number,
+        receiver,
+        document_id: document.id,
+        // A holder other than the one just read (a concurrent send won) is taken as still sending.
+        holder_state: state.status === 'held' && state.document_id !== holder ? 'DRAFT' : holderState?.status === 'present' ? holderState.state : null,
+        now: new Date().toISOString(),
+      },
+    }), { ...metadata, tenantId }, reservation);
+  }
 }
+
+/** States a send may start from (the decider's rule; anything else it refuses). */
+const SENDABLE = new Set<DocumentState>(['DRAFT', 'FAILED']);

@@ -272,4 +272,8 @@ export function tenantNameKey(name: string): string {
 }
 
 export type TenantNameEvent = Event<'TenantNameReserved', { name: string; tenant_id: string; reserved_at: string }>;
-export const tenantNameStream = (name: string) => `tenantname-${tenantNameKey(name)}`;
+/**
+ * Names are unique within an organization: a conflict with another organization's tenant would
+ * tell this one that the other has a customer of that name.
+ */
+export const tenantNameStream = (organizationId: string, name: string) => `tenantname-${organizationId}-${tenantNameKey(name)}`;

@@ -77,6 +77,7 @@ export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentComm
       415: 'Not a PDF',
       422: 'Encrypted PDF, bad hints or no file',
     },
+    idempotent: true,
     handler: async (req, res) => {
       const query = decode(PdfQuery, req.query, 'query');
       const problems: FieldProblem[] = [];

@@ -35,6 +35,7 @@ export function documentRoutes(
     auth: 'tenant',
     query: CreateQuery,
     responses: { 200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL', 422: 'Invalid or not compliant' },
+    idempotent: true,
     handler: async (req, res) => {
       const query = decode(CreateQuery, req.query, 'query');
       // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.
@@ -62,6 +63,7 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'The created document', 400: 'Not acceptable XML', 413: 'Too large', 422: 'Not compliant' },
+    idempotent: true,
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
       const record = await documents.createFromUbl(tenantOf(res).tenantId, file.buffer, file.fileName, commandMetadata(req, res));

@@ -27,6 +27,7 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     auth: 'tenant',
     query: SendQuery,
     responses: { 200: 'The document, now in TRANSIT', 404: 'Not found', 409: 'Not sendable in its state', 422: 'No receiver, or a bad override' },
+    idempotent: true,
     handler: async (req, res) => {
       const options = decode(SendQuery, req.query, 'query');
       const record = await sending.send(tenantOf(res).tenant, id(req.params), options, commandMetadata(req, res));

@@ -108,6 +108,17 @@ const statements = [
      hits integer NOT NULL,
      reset_at timestamptz NOT NULL
    )`,
+  // The first result of each request made with an Idempotency-Key (PgIdempotencyStore).
+  `CREATE TABLE IF NOT EXISTS idempotency_keys (
+     scope text NOT NULL,
+     key text NOT NULL,
+     fingerprint text NOT NULL,
+     status integer,
+     body jsonb,
+     created_at timestamptz NOT NULL,
+     locked_until timestamptz NOT NULL,
+     PRIMARY KEY (scope, key)
+   )`,
 ];
 
 export async function applyPostgresSchema(pool: pg.Pool): Promise<void> {

@@ -1,0 +1,58 @@
+import type pg from 'pg';
+import type { IdempotencyClaim, IdempotencyStore } from '../../application/ports/idempotencyStore.js';
+
+/**
+ * Idempotency keys in PostgreSQL (table `idempotency_keys`), shared by every process. A claim is
+ * one atomic upsert: a new key, an expired one (older than the time kept), or an abandoned claim
+ * (its process died before completing: `locked_until` passed) is taken; otherwise the row says
+ * what became of the first request.
+ */
+export class PgIdempotencyStore implements IdempotencyStore {
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: { ttlHours: number; claimLeaseMs: number },
+  ) {
+    // Expired keys are removed hourly; until then a claim treats them as absent.
+    this.sweeper = setInterval(() => {
+      this.pool.query(`DELETE FROM idempotency_keys WHERE created_at < now() - $1 * interval '1 hour'`, [this.options.ttlHours]).catch(() => undefined);
+    }, 3_600_000);
+    this.sweeper.unref();
+  }
+
+  async claim(scope: string, key: string, fingerprint: string): Promise<IdempotencyClaim> {
+    const { rows } = await this.pool.query<{ claimed: boolean; fingerprint: string; status: number | null; body: unknown }>(
+      `INSERT INTO idempotency_keys AS k (scope, key, fingerprint, created_at, locked_until)
+         VALUES ($1, $2, $3, now(), now() + $4 * interval '1 millisecond')
+       ON CONFLICT (scope, key) DO UPDATE SET
+         fingerprint = EXCLUDED.fingerprint, status = NULL, body = NULL, created_at = now(), locked_until = EXCLUDED.locked_until
+         WHERE k.created_at < now() - $5 * interval '1 hour' OR (k.status IS NULL AND k.locked_until < now())
+       RETURNING true AS claimed, fingerprint, status, body`,
+      [scope, key, fingerprint, this.options.claimLeaseMs, this.options.ttlHours],
+    );
+    if (rows.length > 0) return { kind: 'claimed' };
+    const existing = await this.pool.query<{ fingerprint: string; status: number | null; body: unknown }>(
+      'SELECT fingerprint, status, body FROM idempotency_keys WHERE scope = $1 AND key = $2',
+      [scope, key],
+    );
+    const row = existing.rows[0];
+    // Completed or released between the two statements: try once more.
+    if (!row) return this.claim(scope, key, fingerprint);
+    if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+    if (row.status === null) return { kind: 'in_progress' };
+    return { kind: 'completed', status: row.status, body: row.body };
+  }
+
+  async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
+    await this.pool.query('UPDATE idempotency_keys SET status = $3, body = $4 WHERE scope = $1 AND key = $2', [scope, key, status, JSON.stringify(body)]);
+  }
+
+  async release(scope: string, key: string): Promise<void> {
+    await this.pool.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status IS NULL', [scope, key]);
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+  }
+}
