@@ -14,7 +14,7 @@ import { toDocumentJson } from '../../domain/document/documentJson.js';
 import type { Document } from '../../domain/document/documentModel.js';
 import { checkDocument, issueFromRule, newValidationId, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
 import { readUbl } from '../../domain/document/ublReader.js';
-import { validateUbl } from '../../domain/validation/index.js';
+import { decodeXmlBytes, validateUbl } from '../../domain/validation/index.js';
 import { notFound } from '../../domain/errors.js';
 
 export interface ValidationResult {
@@ -84,9 +84,12 @@ export class DocumentCommands {
     };
   }
 
-  /** Validates UBL without recording anything. XmlInputError for XML that is not acceptable. */
+  /**
+   * Validates UBL without recording anything. XmlInputError for XML that is not acceptable. Bytes
+   * (an upload) are decoded strictly once, so UTF-8 and UTF-16 give the same result.
+   */
   validateUbl(xml: string | Buffer, fileName: string | null): ValidationResult {
-    const issues = this.ublIssues(Buffer.isBuffer(xml) ? xml.toString('utf8') : xml);
+    const issues = this.ublIssues(Buffer.isBuffer(xml) ? decodeXmlBytes(xml) : xml);
     return { id: newValidationId(), file_name: fileName, is_valid: !issues.some(isFatal), issues };
   }
 
@@ -97,8 +100,12 @@ export class DocumentCommands {
     return this.create(tenantId, 'json', check.document, check.ubl, fileNameOf(check.document), metadata);
   }
 
-  /** Creates a document from UBL; the original XML is kept as the document's UBL. */
-  async createFromUbl(tenantId: string, xml: string, fileName: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
+  /**
+   * Creates a document from UBL; the original XML is kept as the document's UBL: uploaded bytes as
+   * the text they decode to, with a declaration saying UTF-8 (what it is stored as).
+   */
+  async createFromUbl(tenantId: string, input: string | Buffer, fileName: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
+    const xml = Buffer.isBuffer(input) ? decodeXmlBytes(input) : input;
     const issues = this.ublIssues(xml);
     if (issues.some(isFatal)) throw new DocumentRejected(issues.filter(isFatal));
     const doc = readUbl(xml);

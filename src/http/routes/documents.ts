@@ -68,7 +68,7 @@ export function documentRoutes(
     responses: { 200: 'The created document', 400: 'Not acceptable XML', 413: 'Too large', 422: 'Not compliant' },
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
-      const record = await documents.createFromUbl(tenantOf(res).tenantId, file.buffer.toString('utf8'), file.fileName, commandMetadata(req, res));
+      const record = await documents.createFromUbl(tenantOf(res).tenantId, file.buffer, file.fileName, commandMetadata(req, res));
       res.json(documentResponse(record));
     },
   });
