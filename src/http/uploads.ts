@@ -10,7 +10,7 @@ export interface UploadedFile {
 
 /**
  * The uploaded file of a request: multipart/form-data field `file`, or the raw body of an
- * XML request (parsed by the app's text parser). Size-limited; anything else is a clear 4xx.
+ * XML request (kept as bytes by the app's raw parser). Size-limited; anything else is a clear 4xx.
  */
 export async function uploadedFile(req: Request, res: Response, limitBytes: number, rawTypes: RegExp): Promise<UploadedFile> {
   const type = req.headers['content-type'] ?? '';
@@ -33,8 +33,8 @@ export async function uploadedFile(req: Request, res: Response, limitBytes: numb
     (req as Request & { uploaded?: UploadedFile }).uploaded = uploaded;
     return uploaded;
   }
-  if (rawTypes.test(type) && (typeof req.body === 'string' || Buffer.isBuffer(req.body))) {
-    const buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
+  if (rawTypes.test(type) && Buffer.isBuffer(req.body)) {
+    const buffer = req.body;
     if (buffer.length === 0) throw new HttpError(422, [{ loc: ['body'], msg: 'Empty body', type: 'missing' }]);
     return { buffer, fileName: null, mimeType: type.split(';')[0]!.trim() };
   }

@@ -40,8 +40,10 @@ describe('Webhooks: subscriptions, signed deliveries, retries and history (real 
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body as { id: string; secret: string };
   };
+  let sequence = 0;
   const createAndSend = async (key: string) => {
-    const doc = (await t.http.post('/api/documents/').set(bearer(key)).send(invoice())).body;
+    // A number is sent to a receiver once: each document its own.
+    const doc = (await t.http.post('/api/documents/').set(bearer(key)).send({ ...invoice(), invoice_id: `WH-${++sequence}` })).body;
     expect((await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(key))).status).to.equal(200);
     return doc.id as string;
   };

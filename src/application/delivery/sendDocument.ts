@@ -141,6 +141,7 @@ export class SendDocument {
     if (current.status !== 'present' || current.tenant_id !== tenant.id) throw notFound('Document not found');
     // The number is reserved first only for a document that may be sent (the decider's refusals come first otherwise).
     if (current.direction === 'OUTBOUND' && SENDABLE.has(current.state) && current.document.invoice_id) {
+      requireValidUbl(current);
       await this.reserveNumber(tenant.id, current, routeOf(tenant, current, options), metadata);
     }
     const result = await handleCommand(

@@ -1,4 +1,5 @@
 import { COUNTRY_CODES } from './codeLists.js';
+import { ownEntry } from '../ownEntry.js';
 
 /** A postal address split the way UBL wants it (BG-5/BG-8/BG-15). */
 export interface PostalAddress {
@@ -35,7 +36,7 @@ const POSTAL_PREFIX: Readonly<Record<string, string>> = {
 export const countryCodeOf = (text: string): string | null => {
   const t = text.trim();
   if (/^[A-Za-z0-9]{2}$/.test(t) && COUNTRY_CODES.has(t.toUpperCase())) return t.toUpperCase();
-  return COUNTRY_NAMES[t.toLowerCase()] ?? null;
+  return ownEntry(COUNTRY_NAMES, t.toLowerCase()) ?? null;
 };
 
 interface PostalCity {
@@ -49,7 +50,7 @@ const matchPostalCity = (part: string, country: string | null): PostalCity | nul
   if (m) return { postal_code: m[1]!, city: m[2]!.trim(), country_code: 'NL' };
   m = /^(?:([A-Z]{1,2})-)?(\d{4,5})\s+(\D.*)$/.exec(part);
   if (m) {
-    const prefixCountry = m[1] ? POSTAL_PREFIX[m[1]] ?? null : null;
+    const prefixCountry = m[1] ? ownEntry(POSTAL_PREFIX, m[1]) ?? null : null;
     // A prefix we do not know, or one contradicting the country line, is part of the postal code as written.
     const keep = m[1] !== undefined && (prefixCountry === null || (country !== null && prefixCountry !== country));
     return { postal_code: keep ? `${m[1]}-${m[2]}` : m[2]!, city: m[3]!.trim(), country_code: keep ? null : prefixCountry };

@@ -5,6 +5,7 @@ import { fatalRuleSummary } from './documentCheck.js';
 import { fromDocumentJson, type DocumentJson } from './documentJson.js';
 import type { Attachment } from './documentModel.js';
 import { writeUbl } from './ublWriter.js';
+import { ownEntry } from '../ownEntry.js';
 
 /** Where a refused attachment is reported: the upload's `file` field. */
 const FILE = ['body', 'file'];
@@ -29,7 +30,7 @@ export function attachmentType(declared: string | null, fileName: string): strin
   const type = (declared ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== '' && type !== 'application/octet-stream') return type;
   const extension = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();
-  return (extension && TYPE_OF_EXTENSION[extension]) || 'application/octet-stream';
+  return (extension && ownEntry(TYPE_OF_EXTENSION, extension)) || 'application/octet-stream';
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AllowanceCharge, Document, DocumentType } from './documentModel.js
 import { completeDocument } from './documentTotals.js';
 import { Dec, money, plain } from './money.js';
 import { compactId } from './vatNumber.js';
+import { ownEntry } from '../ownEntry.js';
 
 /*
  * What a human-readable rendering of a document shows, as text: every amount already formatted
@@ -278,7 +279,7 @@ export const presentDocument = (input: Document): PresentedDocument => {
       description: nonEmpty(item.description) ? item.description : 'Item',
       details,
       quantity: quantityText(item.quantity ?? new Dec(1)),
-      unit: UNIT_NAMES[item.unit ?? 'C62'] ?? item.unit ?? 'pcs',
+      unit: ownEntry(UNIT_NAMES, item.unit ?? 'C62') ?? item.unit ?? 'pcs',
       unitPrice: item.unit_price !== null ? priceText(item.unit_price) : '',
       vat: vatColumn(lt.tax_code, lt.rate),
       amount: amountText(lt.net),

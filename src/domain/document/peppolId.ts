@@ -1,4 +1,5 @@
 import { PEPPOL_EAS } from './codeLists.js';
+import { ownEntry } from '../ownEntry.js';
 import {
   belgianEnterpriseNumber,
   compactId,
@@ -128,7 +129,7 @@ export const derivePeppolId = (taxId: string | null, companyId: string | null): 
   if (taxId) {
     const c = compactId(taxId);
     const country = vatCountry(c);
-    const scheme = country ? VAT_EAS[country] : undefined;
+    const scheme = country ? ownEntry(VAT_EAS, country) : undefined;
     if (scheme) return { scheme, identifier: c };
   }
   return null;

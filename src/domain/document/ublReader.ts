@@ -11,6 +11,8 @@ import type { PeppolId } from './peppolId.js';
 import { base64Size, documentVatCategory, hasIbanShape, taxCodeOf, unitPriceOf, withoutCategory } from './syntaxValues.js';
 import { NS, documentTypeOf } from './ublNames.js';
 import { xmlPath } from './xmlPath.js';
+import { XmlInputError } from '../validation/errors.js';
+import { checkedText } from '../validation/xml/parse.js';
 
 const idText = (id: PeppolId | null): string | null => (id ? formatPeppolId(id) : null);
 
@@ -141,12 +143,21 @@ const readPaymentDetail = (pm: El): PaymentDetail | null => {
   return detail.iban || detail.bank_account_number || detail.swift || detail.payment_reference ? detail : null;
 };
 
-/** Parses the XML safely: no DTD, no entity expansion, no network. */
+/**
+ * Parses the XML safely: within the validator's limits (checked before libxml2 sees it, so the
+ * cost is bounded whoever sends it), no DTD, no entity expansion, no network.
+ */
 export const parseUblXml = (xml: string): El => {
-  if (/<!DOCTYPE/i.test(xml) || /<!ENTITY/i.test(xml)) throw new UblReadError('DOCTYPE and entity declarations are not accepted');
+  let text: string;
+  try {
+    text = checkedText(xml);
+  } catch (e) {
+    if (e instanceof XmlInputError) throw new UblReadError(e.message);
+    throw e;
+  }
   let doc;
   try {
-    doc = libxmljs.parseXml(xml, { nonet: true, replaceEntities: false, validateEntities: false });
+    doc = libxmljs.parseXml(text, { nonet: true, replaceEntities: false, validateEntities: false });
   } catch (e) {
     throw new UblReadError(`not well-formed XML: ${(e as Error).message}`);
   }

@@ -1,3 +1,5 @@
+import { ownEntry } from '../ownEntry.js';
+
 /**
  * The country an identifier scheme belongs to, for the business card's mandatory CountryCode.
  * National registers and VAT schemes have one; international schemes (GLN 0088, DUNS 0060/9999,
@@ -20,6 +22,6 @@ const SCHEME_COUNTRY: Readonly<Record<string, string>> = {
 
 /** null for international schemes and for 0130 (EU institutions: not a country code). */
 export function countryOfScheme(scheme: string): string | null {
-  const country = SCHEME_COUNTRY[scheme];
+  const country = ownEntry(SCHEME_COUNTRY, scheme);
   return country && country !== 'EU' ? country : null;
 }

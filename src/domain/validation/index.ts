@@ -4,21 +4,25 @@ import { Ctx } from './context.js';
 import { cenRules } from './rules/cen/index.js';
 import { peppolRules } from './rules/peppol/index.js';
 import type { RuleLayer, ValidationIssue } from './types.js';
+import { DEFAULT_XML_LIMITS, type XmlLimits } from './xml/limits.js';
 import { parseUbl } from './xml/parse.js';
 
 export type { RuleFlag, RuleLayer, ValidationIssue } from './types.js';
-export { XmlInputError } from './errors.js';
+export { XmlEncodingError, XmlInputError, XmlLimitExceeded } from './errors.js';
 export { MAX_INPUT_BYTES } from './xml/parse.js';
+export { decodeXmlBytes } from './xml/encoding.js';
+export { DEFAULT_XML_LIMITS, type XmlLimits } from './xml/limits.js';
 
 const ALL_LAYERS: RuleLayer[] = ['cen', 'peppol'];
 
 /**
  * Validate a UBL Invoice or CreditNote against the business rules. Returns every rule firing (one per
  * offending element) with the rule's official flag; an empty array means no rule fired.
- * Throws XmlInputError when the input is not acceptable XML (malformed, DOCTYPE/entities, wrong root, too large).
+ * Throws XmlInputError when the input is not acceptable XML (malformed, DOCTYPE/entities, wrong root),
+ * XmlLimitExceeded when it is beyond `limits`, XmlEncodingError when bytes are not text in their encoding.
  */
-export function validateUbl(xml: string | Buffer, options?: { layers?: RuleLayer[] }): ValidationIssue[] {
-  const { root, kind } = parseUbl(xml);
+export function validateUbl(xml: string | Buffer, options?: { layers?: RuleLayer[]; limits?: XmlLimits }): ValidationIssue[] {
+  const { root, kind } = parseUbl(xml, options?.limits ?? DEFAULT_XML_LIMITS);
   const ctx = new Ctx(root, kind);
   const layers = options?.layers ?? ALL_LAYERS;
   if (layers.includes('cen')) cenRules(ctx);

@@ -1,4 +1,4 @@
-import { XmlInputError } from '../../domain/validation/index.js';
+import { XmlEncodingError, XmlInputError, XmlLimitExceeded } from '../../domain/validation/index.js';
 import { UblReadError } from '../../domain/document/ublReader.js';
 import { DocumentInputRejected, DocumentRejected } from '../../application/documents/documentCommands.js';
 import { WorkRefused } from '../../application/documents/documentWork.js';
@@ -21,7 +21,11 @@ export function locOf(field: string | null): Array<string | number> {
 
 /** Errors of the document pipeline as the spec's HTTP answers. */
 export function documentErrorToHttp(error: unknown): unknown {
-  if (error instanceof XmlInputError) return new HttpError(/too large|exceeds/i.test(error.message) ? 413 : 400, error.message);
+  // Too many bytes is the request's size (413); the other limits are about what the XML holds.
+  if (error instanceof XmlLimitExceeded && error.limit === 'maxBytes') return new HttpError(413, error.message);
+  if (error instanceof XmlLimitExceeded) return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'limit_exceeded' }]);
+  if (error instanceof XmlEncodingError) return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'encoding_error' }]);
+  if (error instanceof XmlInputError) return new HttpError(400, error.message);
   if (error instanceof DocumentInputRejected) return new HttpError(422, error.errors);
   if (error instanceof WorkRefused) {
     if (error.reason === 'busy') return new HttpError(429, error.message, { 'Retry-After': '1' });

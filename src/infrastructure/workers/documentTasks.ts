@@ -12,7 +12,7 @@ import { embeddedDocumentOf } from '../../domain/document/embeddedDocument.js';
 import { recoverFromText } from '../../domain/document/textRecovery/recoverDocument.js';
 import { readUbl } from '../../domain/document/ublReader.js';
 import { writeUbl } from '../../domain/document/ublWriter.js';
-import { validateUbl } from '../../domain/validation/index.js';
+import { decodeXmlBytes, validateUbl } from '../../domain/validation/index.js';
 import { PdfmakeRenderer } from '../pdf/invoicePdf.js';
 import { validateAgainstSchema } from '../xml/schemaValidator.js';
 
@@ -74,7 +74,9 @@ const schemaIssues = (xml: string): ValidationResultIssue[] =>
  * emits the schema's element order by construction, and the suite proves its output schema-valid.
  */
 export function checkUbl(xml: Uint8Array | string, options: { read: boolean }): UblCheckResult {
-  const text = typeof xml === 'string' ? xml : Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength).toString('utf8');
+  // Bytes (an upload) are decoded strictly once, so UTF-8 and UTF-16 give the same result and the
+  // same stored text (declared UTF-8, which is what it is stored as).
+  const text = typeof xml === 'string' ? xml : decodeXmlBytes(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength));
   const rules = validateUbl(text).map(issueFromRule);
   const issues = [...schemaIssues(text), ...rules];
   const document = options.read && !issues.some(isFatal) ? toDocumentJson(readUbl(text)) : null;

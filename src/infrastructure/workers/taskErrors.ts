@@ -1,15 +1,17 @@
-import { DocumentRejected } from '../../application/documents/documentCommands.js';
+import { DocumentInputRejected, DocumentRejected } from '../../application/documents/documentCommands.js';
 import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
 import { UblReadError } from '../../domain/document/ublReader.js';
 import { DomainError } from '../../domain/errors.js';
-import { XmlInputError } from '../../domain/validation/errors.js';
+import { XmlEncodingError, XmlInputError, XmlLimitExceeded } from '../../domain/validation/errors.js';
 
 /*
  * A worker's errors cross the thread boundary as plain data and become the same classes again on
  * this side, so the HTTP layer maps an error from a worker exactly as one thrown in-thread.
  * Anything not listed here is an internal failure (a 500, logged with its message).
  */
-const KNOWN: ReadonlyArray<new (...args: never[]) => Error> = [DomainError, DocumentRejected, PdfUnreadable, UblReadError, XmlInputError];
+const KNOWN: ReadonlyArray<new (...args: never[]) => Error> = [
+  DomainError, DocumentRejected, DocumentInputRejected, PdfUnreadable, UblReadError, XmlInputError, XmlLimitExceeded, XmlEncodingError,
+];
 
 export interface SerializedError {
   name: string;
@@ -28,8 +30,8 @@ export function serializeError(error: unknown): SerializedError {
 }
 
 /** The class an error was thrown as: the nearest known class by name, or a plain Error. */
-export function reviveError(serialized: SerializedError, registry: ReadonlyMap<string, new (...args: never[]) => Error> = BY_NAME): Error {
-  const type = serialized.known ? registry.get(serialized.name) : undefined;
+export function reviveError(serialized: SerializedError): Error {
+  const type = serialized.known ? BY_NAME.get(serialized.name) : undefined;
   const error = Object.create((type ?? Error).prototype) as Error;
   Object.assign(error, serialized.fields);
   Object.defineProperty(error, 'message', { value: serialized.message, writable: true, configurable: true });
@@ -39,8 +41,3 @@ export function reviveError(serialized: SerializedError, registry: ReadonlyMap<s
 }
 
 const BY_NAME = new Map<string, new (...args: never[]) => Error>(KNOWN.map((type) => [type.name, type]));
-
-/** Registers an error class by its `name`: subclasses defined elsewhere (e.g. XML limit errors). */
-export function registerTaskError(type: new (...args: never[]) => Error, name = type.name): void {
-  BY_NAME.set(name, type);
-}

@@ -7,10 +7,10 @@ export const NS = {
 } as const;
 
 /** Canonical prefix per namespace, so rules can match on 'cbc:ID' whatever prefixes the sender used. */
-export const CANONICAL_PREFIX: Record<string, string> = {
-  [NS.cbc]: 'cbc:',
-  [NS.cac]: 'cac:',
-  [NS.ext]: 'ext:',
-  [NS.invoice]: '',
-  [NS.creditNote]: '',
-};
+export const CANONICAL_PREFIX: ReadonlyMap<string, string> = new Map([
+  [NS.cbc, 'cbc:'],
+  [NS.cac, 'cac:'],
+  [NS.ext, 'ext:'],
+  [NS.invoice, ''],
+  [NS.creditNote, ''],
+]);

@@ -114,20 +114,37 @@ export function hasAncestor(n: XNode, name: string): boolean {
 export function locationOf(n: XNode): string {
   const parts: string[] = [];
   for (let cur: XNode | null = n; cur; cur = cur.parent) {
-    const p: XNode | null = cur.parent;
-    if (!p) {
-      parts.push(cur.name);
-      break;
-    }
-    let count = 0;
-    let pos = 0;
-    for (const s of p.children as XNode[]) {
-      if (s.name === cur.name) {
-        count++;
-        if (s === cur) pos = count;
-      }
-    }
-    parts.push(count > 1 ? `${cur.name}[${pos}]` : cur.name);
+    const place = cur.parent ? siblingPlace(cur) : undefined;
+    parts.push(place && place.of > 1 ? `${cur.name}[${place.position}]` : cur.name);
   }
   return '/' + parts.reverse().join('/');
+}
+
+interface SiblingPlace {
+  /** 1-based position among the siblings of the same name. */
+  position: number;
+  /** Siblings of that name, the node included. */
+  of: number;
+}
+
+// Places are computed for all children of a parent at once, the first time one is asked for:
+// counting the siblings again for every reported node made N reports under one parent cost N²
+// (40,000 empty elements took 8 s).
+const places = new WeakMap<XNode, SiblingPlace>();
+
+function siblingPlace(n: XNode): SiblingPlace {
+  let place = places.get(n);
+  if (!place) {
+    const byName = new Map<string, SiblingPlace[]>();
+    for (const s of n.parent!.children) {
+      const same = byName.get(s.name) ?? [];
+      if (same.length === 0) byName.set(s.name, same);
+      const p = { position: same.length + 1, of: 0 };
+      same.push(p);
+      places.set(s, p);
+    }
+    for (const same of byName.values()) for (const p of same) p.of = same.length;
+    place = places.get(n)!;
+  }
+  return place;
 }
