@@ -47,6 +47,8 @@ export interface Config {
   work: { workers: number; taskTimeoutMs: number; heapMb: number; maxWaitingPerTenant: number };
   /** Lines and attachments one document may have. */
   documentLimits: { maxLines: number; maxAttachments: number };
+  /** Lines one list page carries in all; documents past it are listed without their lines. */
+  listMaxLines: number;
   /** Longest string accepted anywhere in a JSON body (attachment content excepted), in characters. */
   maxStringLength: number;
   /** Deepest nesting of arrays and objects accepted in a JSON body. */
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxLines: integer(env, 'MAX_DOCUMENT_LINES', 50_000),
       maxAttachments: integer(env, 'MAX_DOCUMENT_ATTACHMENTS', 50),
     },
+    listMaxLines: integer(env, 'LIST_MAX_LINES', 10_000),
     maxStringLength: integer(env, 'MAX_STRING_LENGTH', 10_000),
     maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 32),
     idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),

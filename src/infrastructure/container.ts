@@ -194,7 +194,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   const documentCommands = new DocumentCommands(eventStore, work, config.documentLimits);
   container.register(TOKENS.DocumentCommands, { useValue: documentCommands });
   container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, work, new PdfContentReader()) });
-  container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels) });
+  container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels, config.listMaxLines) });
   // Peppol registration, SMP, lookup and SML (tokens in PEPPOL_TOKENS).
   wirePeppol(container, config.peppol, { eventStore, readModels, accounts, logger });
   return container;

@@ -33,9 +33,32 @@ export interface NumberPage {
 
 const sortKey = (field: SortField) => (field === 'invoice_total' ? 'invoice_total_sort' : field);
 
+/**
+ * A list page carries the documents' lines up to a budget of lines for the whole page; documents
+ * past it come without their lines (`items: []`, `items_omitted: true`, `line_count` says how many
+ * there are: GET /api/documents/{id} has them). Without it, one page of a hundred large invoices
+ * answered with tens of megabytes.
+ */
+function withinLineBudget(documents: DocumentResource[], budget: number): DocumentResource[] {
+  let left = budget;
+  return documents.map((document) => {
+    const lines = document.items?.length ?? 0;
+    if (lines <= left) {
+      left -= lines;
+      return document;
+    }
+    left = 0;
+    return { ...document, items: [], items_omitted: true, line_count: lines } as DocumentResource;
+  });
+}
+
 /** Reads of the documents read model, always within one tenant. */
 export class DocumentQueries {
-  constructor(private readonly readModels: ReadModelStore) {}
+  constructor(
+    private readonly readModels: ReadModelStore,
+    /** Lines one list page carries in all (LIST_MAX_LINES): see withinLineBudget. */
+    private readonly listLineBudget = 10_000,
+  ) {}
 
   private filterOf(tenantId: string, q: DocumentListQuery): Filter {
     const filters: Filter[] = [{ op: 'eq', field: 'tenant_id', value: tenantId }];
@@ -60,7 +83,7 @@ export class DocumentQueries {
     // A document's content is written before (or with) its row: a row without one was deleted
     // between the two reads.
     const items = rows.items.filter((row) => contents.has(row.id)).map((row) => withSummary(contents.get(row.id)!.response, row.summary));
-    return { items, total: rows.total };
+    return { items: withinLineBudget(items, this.listLineBudget), total: rows.total };
   }
 
   async page(tenantId: string, q: DocumentListQuery, page: number, pageSize: number): Promise<NumberPage> {
