@@ -16,6 +16,7 @@ export interface TaskPoolOptions {
 }
 
 export type TaskReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
+type WorkerMessage = TaskReply | { id: number; started: true };
 
 interface Waiting {
   name: TaskName;
@@ -27,23 +28,24 @@ interface Waiting {
 interface Worker {
   process: ChildProcess;
   /** The task it runs, if any. */
-  busy: { id: number; tenantId: string; task: Waiting; timer: NodeJS.Timeout } | null;
+  busy: { id: number; tenantId: string; task: Waiting; timer: NodeJS.Timeout | null } | null;
 }
 
 const WORKER = fileURLToPath(new URL('./taskProcess.js', import.meta.url));
 
 /**
  * Worker processes for CPU-heavy document work, shared fairly between tenants. Each tenant has
- * its own queue and the queues take turns; while other tenants wait, no tenant holds more than
- * all workers but one. So a tenant uploading heavy documents in a loop delays another tenant's
+ * its own queue and the tenants take turns (pump); while other tenants wait, no tenant holds more
+ * than all workers but one. So a tenant uploading heavy documents in a loop delays another tenant's
  * task by at most one task's budget, never by its backlog. A task over its time budget, or one
  * whose process runs out of heap, is refused and its process replaced: nothing it did survives.
  */
 export class TaskPool {
   private readonly workers: Worker[] = [];
   private readonly queues = new Map<string, Waiting[]>();
-  /** Tenants with waiting tasks, in turn order. */
-  private readonly turns: string[] = [];
+  /** When each tenant last had a task started (a counter, not a time); forgotten when idle. */
+  private readonly lastServed = new Map<string, number>();
+  private served = 0;
   private readonly running = new Map<string, number>();
   private nextId = 1;
   private closed = false;
@@ -58,10 +60,7 @@ export class TaskPool {
     }
     return new Promise<T>((resolve, reject) => {
       queue.push({ name, args, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.queues.has(owner.tenantId)) {
-        this.queues.set(owner.tenantId, queue);
-        this.turns.push(owner.tenantId);
-      }
+      this.queues.set(owner.tenantId, queue);
       this.pump();
     });
   }
@@ -70,13 +69,12 @@ export class TaskPool {
     this.closed = true;
     for (const queue of this.queues.values()) for (const task of queue) task.reject(new WorkRefused('busy', 'The service is shutting down'));
     this.queues.clear();
-    this.turns.length = 0;
     await Promise.all(
       this.workers.splice(0).map(
         (worker) =>
           new Promise<void>((resolve) => {
             if (worker.busy) {
-              clearTimeout(worker.busy.timer);
+              if (worker.busy.timer) clearTimeout(worker.busy.timer);
               worker.busy.task.reject(new WorkRefused('busy', 'The service is shutting down'));
             }
             if (worker.process.exitCode !== null || worker.process.signalCode !== null) return resolve();
@@ -87,24 +85,27 @@ export class TaskPool {
     );
   }
 
-  /** Starts waiting tasks while workers are free, taking tenants in turn. */
+  /**
+   * Starts waiting tasks while workers are free. The next task is the one of the waiting tenant
+   * served longest ago (a tenant never served first), so turns go round tenants, not requests;
+   * while others wait, a tenant at its cap of workers is passed over.
+   */
   private pump(): void {
     const cap = Math.max(1, this.options.workers - 1);
-    let passes = this.turns.length;
-    while (passes-- > 0) {
+    for (;;) {
       const worker = this.idleWorker();
       if (!worker) return;
-      const tenantId = this.turns.shift()!;
-      if (this.turns.length > 0 && (this.running.get(tenantId) ?? 0) >= cap) {
-        this.turns.push(tenantId);
-        continue;
+      let next: string | null = null;
+      for (const tenantId of this.queues.keys()) {
+        if (this.queues.size > 1 && (this.running.get(tenantId) ?? 0) >= cap) continue;
+        if (next === null || (this.lastServed.get(tenantId) ?? -1) < (this.lastServed.get(next) ?? -1)) next = tenantId;
       }
-      const queue = this.queues.get(tenantId)!;
+      if (next === null) return;
+      const queue = this.queues.get(next)!;
       const task = queue.shift()!;
-      if (queue.length > 0) this.turns.push(tenantId);
-      else this.queues.delete(tenantId);
-      this.start(worker, tenantId, task);
-      passes = this.turns.length;
+      if (queue.length === 0) this.queues.delete(next);
+      this.lastServed.set(next, this.served++);
+      this.start(worker, next, task);
     }
   }
 
@@ -120,7 +121,7 @@ export class TaskPool {
       }),
       busy: null,
     };
-    worker.process.on('message', (reply: TaskReply) => this.settle(worker, reply));
+    worker.process.on('message', (message: WorkerMessage) => ('started' in message ? this.started(worker, message.id) : this.settle(worker, message)));
     worker.process.on('exit', (code, signal) => this.exited(worker, code, signal));
     // An idle pool does not keep the process alive.
     worker.process.unref();
@@ -132,16 +133,21 @@ export class TaskPool {
   private start(worker: Worker, tenantId: string, task: Waiting): void {
     const id = this.nextId++;
     this.running.set(tenantId, (this.running.get(tenantId) ?? 0) + 1);
-    const timer = setTimeout(() => {
-      this.finish(worker, (t) => t.reject(new WorkRefused('time_budget', `Processing this document took longer than the limit of ${this.options.taskTimeoutMs} ms (WORK_TASK_TIMEOUT_MS)`)));
-      this.retire(worker);
-    }, this.options.taskTimeoutMs);
-    timer.unref();
-    worker.busy = { id, tenantId, task, timer };
+    worker.busy = { id, tenantId, task, timer: null };
     (worker.process.channel as { ref?: () => void } | undefined)?.ref?.();
     worker.process.send({ id, name: task.name, args: task.args }, (error) => {
       if (error) this.finish(worker, (t) => t.reject(error));
     });
+  }
+
+  /** The worker began the task: its time budget starts. */
+  private started(worker: Worker, id: number): void {
+    if (worker.busy?.id !== id) return;
+    worker.busy.timer = setTimeout(() => {
+      this.finish(worker, (t) => t.reject(new WorkRefused('time_budget', `Processing this document took longer than the limit of ${this.options.taskTimeoutMs} ms (WORK_TASK_TIMEOUT_MS)`)));
+      this.retire(worker);
+    }, this.options.taskTimeoutMs);
+    worker.busy.timer.unref();
   }
 
   private settle(worker: Worker, reply: TaskReply): void {
@@ -164,11 +170,14 @@ export class TaskPool {
     const busy = worker.busy;
     if (!busy) return;
     worker.busy = null;
-    clearTimeout(busy.timer);
+    if (busy.timer) clearTimeout(busy.timer);
     (worker.process.channel as { unref?: () => void } | undefined)?.unref?.();
     const count = (this.running.get(busy.tenantId) ?? 1) - 1;
-    if (count === 0) this.running.delete(busy.tenantId);
-    else this.running.set(busy.tenantId, count);
+    if (count > 0) this.running.set(busy.tenantId, count);
+    else {
+      this.running.delete(busy.tenantId);
+      if (!this.queues.has(busy.tenantId)) this.lastServed.delete(busy.tenantId);
+    }
     settle(busy.task);
     if (!this.closed) this.pump();
   }

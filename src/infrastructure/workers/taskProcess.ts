@@ -10,6 +10,9 @@ import type { TaskReply } from './taskPool.js';
  */
 process.on('message', (message: { id: number; name: TaskName; args: unknown[] }) => {
   void (async () => {
+    // The task's time budget runs from here: not from the moment it was sent, which includes
+    // starting this process and copying the input.
+    process.send!({ id: message.id, started: true });
     let reply: TaskReply;
     try {
       const task = documentTasks[message.name] as (...a: unknown[]) => unknown;
