@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
+import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
 
 /** Every setting of the service, read once from the environment. See the README's table. */
 export interface Config {
@@ -42,6 +43,8 @@ export interface Config {
   webhookAllowPrivateNetworks: boolean;
   /** Peppol registration, SMP, lookup and SML settings (peppolConfig.ts). */
   peppol: PeppolConfig;
+  /** What reading one uploaded PDF may take (POST /api/documents/pdf): pages, decompressed bytes, memory, time. */
+  pdfReader: PdfReaderLimits;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -81,5 +84,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLockLifetimeMs: integer(env, 'JOB_LOCK_LIFETIME_MS', 60_000),
     webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
     peppol: loadPeppolConfig(env),
+    pdfReader: {
+      maxPages: integer(env, 'PDF_READ_MAX_PAGES', DEFAULT_PDF_READER_LIMITS.maxPages),
+      maxEmbeddedBytes: integer(env, 'PDF_READ_MAX_EMBEDDED_BYTES', DEFAULT_PDF_READER_LIMITS.maxEmbeddedBytes),
+      maxDecodedBytes: integer(env, 'PDF_READ_MAX_DECODED_BYTES', DEFAULT_PDF_READER_LIMITS.maxDecodedBytes),
+      maxImagePixels: integer(env, 'PDF_READ_MAX_IMAGE_PIXELS', DEFAULT_PDF_READER_LIMITS.maxImagePixels),
+      maxHeapMb: integer(env, 'PDF_READ_HEAP_MB', DEFAULT_PDF_READER_LIMITS.maxHeapMb),
+      timeoutMs: integer(env, 'PDF_READ_TIMEOUT_MS', DEFAULT_PDF_READER_LIMITS.timeoutMs),
+    },
   };
 }

@@ -178,7 +178,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
   const documentCommands = new DocumentCommands(eventStore, validateAgainstSchema);
   container.register(TOKENS.DocumentCommands, { useValue: documentCommands });
-  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, new PdfmakeRenderer(), new PdfContentReader()) });
+  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, new PdfmakeRenderer(), new PdfContentReader(config.pdfReader)) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels) });
   // Peppol registration, SMP, lookup and SML (tokens in PEPPOL_TOKENS).
   wirePeppol(container, config.peppol, { eventStore, readModels, accounts, logger });

@@ -23,7 +23,8 @@ export interface PdfContent {
   encrypted: boolean;
 }
 
-export type PdfUnreadableReason = 'not_pdf' | 'encrypted' | 'corrupt' | 'too_large';
+/** too_large: a limit on size (decompressed bytes, memory); timed_out: the time one file may take to read. */
+export type PdfUnreadableReason = 'not_pdf' | 'encrypted' | 'corrupt' | 'too_large' | 'timed_out';
 
 /** The upload is not a PDF we can open; the message says why, for the caller. */
 export class PdfUnreadable extends Error {

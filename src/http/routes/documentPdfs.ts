@@ -41,6 +41,9 @@ const statusOf = (reason: PdfUnreadableReason): number => {
       return 400;
     case 'too_large':
       return 413;
+    // A property of the file (reading it again takes as long), not of the service's load: not a 503.
+    case 'timed_out':
+      return 422;
     default:
       return assertNever(reason);
   }
@@ -72,9 +75,9 @@ export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentComm
     responses: {
       200: 'The PDF creation result (a draft is recorded when anything was found: id is set)',
       400: 'Damaged PDF',
-      413: 'Too large',
+      413: 'Too large: the upload, or what it decompresses to',
       415: 'Not a PDF',
-      422: 'Encrypted PDF, bad hints or no file',
+      422: 'Encrypted PDF, too slow to read, bad hints or no file',
     },
     handler: async (req, res) => {
       const query = decode(PdfQuery, req.query, 'query');
