@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
+import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
 
 /** Every setting of the service, read once from the environment. See the README's table. */
 export interface Config {
@@ -46,7 +47,7 @@ export interface Config {
   /** The task pool that runs CPU-heavy document work off the event loop. */
   work: { workers: number; taskTimeoutMs: number; heapMb: number; maxWaitingPerTenant: number };
   /** Lines and attachments one document may have. */
-  documentLimits: { maxLines: number; maxAttachments: number };
+  documentLimits: { maxLines: number; maxAttachments: number; maxRenderedLines: number };
   /** Lines one list page carries in all; documents past it are listed without their lines. */
   listMaxLines: number;
   /** Longest string accepted anywhere in a JSON body (attachment content excepted), in characters. */
@@ -55,6 +56,8 @@ export interface Config {
   maxJsonDepth: number;
   /** How long an Idempotency-Key's first result is kept. */
   idempotencyKeyTtlHours: number;
+  /** What reading one uploaded PDF may take (POST /api/documents/pdf): pages, decompressed bytes, memory, time. */
+  pdfReader: PdfReaderLimits;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -105,10 +108,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     documentLimits: {
       maxLines: integer(env, 'MAX_DOCUMENT_LINES', 50_000),
       maxAttachments: integer(env, 'MAX_DOCUMENT_ATTACHMENTS', 50),
+      maxRenderedLines: integer(env, 'PDF_RENDER_MAX_LINES', 5_000),
     },
     listMaxLines: integer(env, 'LIST_MAX_LINES', 10_000),
     maxStringLength: integer(env, 'MAX_STRING_LENGTH', 10_000),
     maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 32),
     idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
+    pdfReader: {
+      maxPages: integer(env, 'PDF_READ_MAX_PAGES', DEFAULT_PDF_READER_LIMITS.maxPages),
+      maxEmbeddedBytes: integer(env, 'PDF_READ_MAX_EMBEDDED_BYTES', DEFAULT_PDF_READER_LIMITS.maxEmbeddedBytes),
+      maxDecodedBytes: integer(env, 'PDF_READ_MAX_DECODED_BYTES', DEFAULT_PDF_READER_LIMITS.maxDecodedBytes),
+      maxImagePixels: integer(env, 'PDF_READ_MAX_IMAGE_PIXELS', DEFAULT_PDF_READER_LIMITS.maxImagePixels),
+      maxHeapMb: integer(env, 'PDF_READ_HEAP_MB', DEFAULT_PDF_READER_LIMITS.maxHeapMb),
+      timeoutMs: integer(env, 'PDF_READ_TIMEOUT_MS', DEFAULT_PDF_READER_LIMITS.timeoutMs),
+    },
   };
 }

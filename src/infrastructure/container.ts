@@ -193,7 +193,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   const work = new PooledDocumentWork(taskPool);
   const documentCommands = new DocumentCommands(eventStore, work, config.documentLimits);
   container.register(TOKENS.DocumentCommands, { useValue: documentCommands });
-  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, work, new PdfContentReader()) });
+  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, work, new PdfContentReader(config.pdfReader), config.documentLimits.maxRenderedLines) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels, config.listMaxLines) });
   // Peppol registration, SMP, lookup and SML (tokens in PEPPOL_TOKENS).
   wirePeppol(container, config.peppol, { eventStore, readModels, accounts, logger });

@@ -6,9 +6,10 @@ import { documentDecider, documentStream } from '../../src/domain/document/docum
 import { checkDocument } from '../../src/domain/document/documentCheck.js';
 import { decodeDocumentInput } from '../../src/domain/document/documentInput.js';
 import { toDocumentJson } from '../../src/domain/document/documentJson.js';
-import { PdfContentReader } from '../../src/infrastructure/pdf/pdfContentReader.js';
+import { DEFAULT_PDF_READER_LIMITS, PdfContentReader } from '../../src/infrastructure/pdf/pdfContentReader.js';
 import { rowsOfPages } from '../../src/domain/document/textRecovery/textLayout.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
+import { embeddedFileBomb } from '../support/pdfBombs.js';
 import { binary, letterPdf, pdfFixture, stripEmbeddedFiles } from '../support/pdfFiles.js';
 import { bearer, createOrganization, createTenant, publicClient, startTestService, type TestService } from '../support/service.js';
 
@@ -383,6 +384,25 @@ describe('PDF both ways (real app, real PostgreSQL)', function () {
       expect(hint.status).to.equal(422);
       expect(hint.body.detail[0].loc).to.deep.equal(['query', 'vendor_tax_id']);
       expect((await t.http.post('/api/documents/pdf').attach('file', await pdfFixture('lo-en-invoice.pdf'), 'x.pdf')).status).to.equal(401);
+      expect(await t.service.eventStore.headPosition()).to.equal(before);
+    });
+
+    it('refuses a decompression bomb (a 30 KB file expanding to 10 GiB) with a 413 naming the limit, and a read over its time budget with a 422', async () => {
+      const before = await t.service.eventStore.headPosition();
+      const bomb = await upload(await embeddedFileBomb());
+      expect(bomb.status).to.equal(413);
+      expect(bomb.body.detail).to.match(/expands to more than 100 MB/);
+      // A service whose reader has a millisecond per file: no PDF is read that fast.
+      const hurried = await startTestService({ uploadBodyLimit: UPLOAD_LIMIT, pdfReader: { ...DEFAULT_PDF_READER_LIMITS, timeoutMs: 1 } });
+      try {
+        const org = await createOrganization(hurried);
+        const key = (await createTenant(hurried, org.adminKey)).key;
+        const slow = await hurried.http.post('/api/documents/pdf').set(bearer(key)).attach('file', await pdfFixture('lo-en-long-reverse-charge.pdf'), 'x.pdf');
+        expect(slow.status).to.equal(422);
+        expect(slow.body.detail).to.match(/took longer than the 0.001 s an upload may take/);
+      } finally {
+        await hurried.stop();
+      }
       expect(await t.service.eventStore.headPosition()).to.equal(before);
     });
   });

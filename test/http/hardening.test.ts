@@ -17,7 +17,7 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
   let testMode: { id: string; key: string };
 
   before(async () => {
-    t = await startTestService({ documentLimits: { maxLines: 40, maxAttachments: 2 } });
+    t = await startTestService({ documentLimits: { maxLines: 40, maxAttachments: 2, maxRenderedLines: 30 } });
     adminKey = (await createOrganization(t)).adminKey;
     tenant = await createTenant(t, adminKey);
     testMode = await createTenant(t, adminKey);
@@ -174,6 +174,24 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
       expect(third.status).to.equal(422);
       expect(third.body.detail[0].msg).to.include('MAX_DOCUMENT_ATTACHMENTS');
       expect((await t.http.get(`/api/documents/${doc.id}/attachments`).set(bearer(tenant.key))).body).to.have.length(2);
+    });
+
+    it('renders PDFs of documents up to PDF_RENDER_MAX_LINES lines; longer ones are a 422 naming the limit, and nothing is recorded', async () => {
+      const line = { description: 'Item', quantity: 1, unit_price: 10, tax_rate: '21.00', unit: 'C62' };
+      const long = { ...invoice(), items: Array.from({ length: 31 }, () => line) };
+      const before = await count(tenant.key);
+      const refused = await t.http.post('/api/documents/?construct_pdf=true').set(bearer(tenant.key)).send(long);
+      expect(refused.status).to.equal(422);
+      expect(refused.body.detail[0].loc).to.deep.equal(['query', 'construct_pdf']);
+      expect(refused.body.detail[0].msg).to.include('PDF_RENDER_MAX_LINES');
+      expect(await count(tenant.key)).to.equal(before);
+      const created = await t.http.post('/api/documents/').set(bearer(tenant.key)).send(long);
+      expect(created.status).to.equal(200);
+      const pdf = await t.http.get(`/api/documents/${created.body.id}/pdf`).set(bearer(tenant.key));
+      expect(pdf.status).to.equal(422);
+      expect(pdf.body.detail[0].msg).to.include('PDF_RENDER_MAX_LINES');
+      const short = (await t.http.post('/api/documents/').set(bearer(tenant.key)).send(invoice())).body;
+      expect((await t.http.get(`/api/documents/${short.id}/pdf`).set(bearer(tenant.key))).status).to.equal(200);
     });
   });
 });

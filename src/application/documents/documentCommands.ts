@@ -49,6 +49,10 @@ export const sha256 = (text: string | Buffer) => createHash('sha256').update(tex
 
 const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
 
+/** Why a document is not rendered as a PDF: pdfmake needs about 10 ms and 1 MB per page. */
+export const renderLimitMessage = (lines: number, max: number) =>
+  `This document has ${lines} lines; PDFs are rendered for documents of at most ${max} lines (about ${Math.round(max / 23)} pages; limit PDF_RENDER_MAX_LINES)`;
+
 /** A command decided on a state other than the one its prepared content was made from. */
 class StaleContent extends Error {}
 
@@ -58,7 +62,7 @@ export class DocumentCommands {
     private readonly store: EventStore,
     /** The heavy steps (checking, writing UBL, rendering), off the event loop. */
     private readonly work: DocumentWork,
-    private readonly limits: DocumentSizeLimits = DEFAULT_DOCUMENT_SIZE_LIMITS,
+    private readonly limits: DocumentSizeLimits & { maxRenderedLines: number } = { ...DEFAULT_DOCUMENT_SIZE_LIMITS, maxRenderedLines: 5_000 },
   ) {}
 
   /** Validates a JSON document without recording anything. */
@@ -82,6 +86,10 @@ export class DocumentCommands {
 
   /** Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in the UBL. */
   async createFromJson(tenantId: string, body: unknown, options: { renderPdf: boolean }, metadata: EventMetadata): Promise<DocumentRecord> {
+    const lines = (body as { items?: unknown } | null)?.items;
+    if (options.renderPdf && Array.isArray(lines) && lines.length > this.limits.maxRenderedLines) {
+      throw new DocumentInputRejected([{ loc: ['query', 'construct_pdf'], msg: renderLimitMessage(lines.length, this.limits.maxRenderedLines), type: 'limit_exceeded' }]);
+    }
     const check = await this.work.checkJson({ tenantId }, body, { ...options, limits: this.limits });
     if (!check.ok) throw new DocumentInputRejected(check.errors);
     if (!check.isValid) throw new DocumentRejected(check.issues.filter(isFatal));

@@ -1,6 +1,7 @@
 import type { EventMetadata } from '../ports/eventStore.js';
 import type { DocumentCommands } from './documentCommands.js';
-import { fileNameOf } from './documentCommands.js';
+import { fileNameOf, renderLimitMessage } from './documentCommands.js';
+import { invalid } from '../../domain/errors.js';
 import type { EmbeddedFile, PdfReader } from './pdfPorts.js';
 import type { DocumentWork, PdfDraftResult } from './documentWork.js';
 import type { DocumentRecord } from '../../domain/document/documentAggregate.js';
@@ -42,10 +43,14 @@ export class DocumentPdfs {
     private readonly documents: DocumentCommands,
     private readonly work: DocumentWork,
     private readonly reader: PdfReader,
+    /** Lines of the longest document rendered (PDF_RENDER_MAX_LINES). */
+    private readonly maxRenderedLines = 5_000,
   ) {}
 
   /** A stored document (outbound or received) rendered now, with its UBL embedded. */
   async render(tenantId: string, record: DocumentRecord): Promise<{ fileName: string; pdf: Buffer }> {
+    const lines = record.document.items.length;
+    if (lines > this.maxRenderedLines) throw invalid(renderLimitMessage(lines, this.maxRenderedLines), ['path', 'documentId']);
     const embed: EmbeddedFile[] = [{ fileName: record.file_name, mimeType: 'application/xml', content: Buffer.from(record.ubl) }];
     const pdf = await this.work.renderPdf({ tenantId }, record.document, record.state, embed);
     return { fileName: `${safeName(record.document.invoice_id ?? 'document')}.pdf`, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
@@ -65,7 +70,7 @@ export class DocumentPdfs {
     const content = await this.reader.read(file.bytes, async (files) => {
       result = await this.work.pdfDraft(owner, { files, pages: [], textRead: false, hints, pdf });
       return result.kind === 'needs_text';
-    });
+    }, owner);
     if (result.kind === 'needs_text') {
       result = await this.work.pdfDraft(owner, { files: [], pages: content.pages, textRead: true, hints, pdf });
     }

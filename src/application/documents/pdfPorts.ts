@@ -23,7 +23,9 @@ export interface PdfContent {
   encrypted: boolean;
 }
 
-export type PdfUnreadableReason = 'not_pdf' | 'encrypted' | 'corrupt' | 'too_large';
+/** too_large: a limit on size (decompressed bytes, memory); timed_out: the time one file may take to read. */
+/** `busy`: the tenant has too many uploads waiting to be read; not about the file. */
+export type PdfUnreadableReason = 'not_pdf' | 'encrypted' | 'corrupt' | 'too_large' | 'timed_out' | 'busy';
 
 /** The upload is not a PDF we can open; the message says why, for the caller. */
 export class PdfUnreadable extends Error {
@@ -41,5 +43,5 @@ export class PdfUnreadable extends Error {
  * which is the slow part. Throws PdfUnreadable.
  */
 export interface PdfReader {
-  read(bytes: Buffer, wantText?: (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean>): Promise<PdfContent>;
+  read(bytes: Buffer, wantText?: (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean>, owner?: { tenantId: string }): Promise<PdfContent>;
 }

@@ -42,6 +42,11 @@ const statusOf = (reason: PdfUnreadableReason): number => {
       return 400;
     case 'too_large':
       return 413;
+    // A property of the file (reading it again takes as long), not of the service's load: not a 503.
+    case 'timed_out':
+      return 422;
+    case 'busy':
+      return 429;
     default:
       return assertNever(reason);
   }
@@ -73,9 +78,9 @@ export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentComm
     responses: {
       200: 'The PDF creation result (a draft is recorded when anything was found: id is set)',
       400: 'Damaged PDF',
-      413: 'Too large',
+      413: 'Too large: the upload, or what it decompresses to',
       415: 'Not a PDF',
-      422: 'Encrypted PDF, bad hints or no file',
+      422: 'Encrypted PDF, too slow to read, bad hints or no file',
     },
     idempotent: true,
     handler: async (req, res) => {
@@ -91,7 +96,7 @@ export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentComm
         const result = await pdfs.createFromPdf(tenantOf(res).tenantId, { bytes: file.buffer, fileName: file.fileName }, hints, commandMetadata(req, res));
         res.json(creationResponse(result));
       } catch (error) {
-        if (error instanceof PdfUnreadable) throw new HttpError(statusOf(error.reason), error.message);
+        if (error instanceof PdfUnreadable) throw new HttpError(statusOf(error.reason), error.message, error.reason === 'busy' ? { 'Retry-After': '5' } : {});
         throw error;
       }
     },

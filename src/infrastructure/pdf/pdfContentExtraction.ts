@@ -7,13 +7,16 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { EmbeddedFile, PdfContent } from '../../application/documents/pdfPorts.js';
 import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
 import type { TextItem, TextPage } from '../../domain/document/textRecovery/textLayout.js';
+import { DecodeBudget, DecodeLimitExceeded, boundDecoding, withDecodeBudget } from './decodeBudget.js';
 import type { PdfReaderLimits } from './pdfContentReader.js';
 
 /*
  * Opens an uploaded PDF: pdf-lib lists the embedded files (the EmbeddedFiles name tree and the
  * PDF/A-3 /AF array, where Factur-X/ZUGFeRD put their XML), pdfjs-dist extracts the positioned text
  * of each page. Uploads are hostile until proven otherwise: no fonts from the system, no eval, no
- * network, bounded inflation of embedded files and a bounded number of pages.
+ * network, a bounded number of pages, and a bound on all the bytes decompressed for one file
+ * (decodeBudget.ts). Images are never decoded: text extraction does not need them (pdfjs's
+ * getTextContent skips image XObjects and inline images), and maxImageSize says so again.
  */
 
 const require = createRequire(import.meta.url);
@@ -27,24 +30,34 @@ const textOf = (o: PDFObject | undefined): string | null =>
 /** "/application#2Fxml" as pdf-lib decodes it → "application/xml". */
 const mimeOf = (name: string | null): string | null => (name ? name.replace(/^\//, '').replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : null);
 
-/** Decompresses an embedded file's stream without ever producing more than `max` bytes. */
-function streamContent(stream: PDFRawStream, max: number): Buffer | null {
+/**
+ * Decompresses an embedded file's stream: null when it is larger than `max` (the file is skipped),
+ * DecodeLimitExceeded when it is larger than what is left of the file's budget.
+ */
+function streamContent(stream: PDFRawStream, max: number, budget: DecodeBudget): Buffer | null {
   const filter = stream.dict.lookup(PDFName.of('Filter'));
   const filters = filter instanceof PDFArray ? filter.asArray() : filter ? [filter] : [];
   const raw = Buffer.from(stream.getContents());
   if (filters.length === 0) return raw.length <= max ? raw : null;
   if (filters.length === 1 && filters[0] instanceof PDFName && filters[0].decodeText() === 'FlateDecode') {
+    const cap = Math.min(max, budget.remaining);
+    let inflated: Buffer;
     try {
-      return zlib.inflateSync(raw, { maxOutputLength: max });
-    } catch {
+      inflated = zlib.inflateSync(raw, { maxOutputLength: Math.max(1, cap) });
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') return null;
+      if (cap < max) budget.charge(cap + 1);
       return null;
     }
+    budget.charge(inflated.length);
+    return inflated;
   }
-  // Rare filters for attachments (ASCIIHex, LZW, ...): pdf-lib decodes them; the input is already bounded.
+  // Other filters and chains (ASCIIHex, LZW, Flate in Flate...): pdf-lib decodes them, within the budget.
   try {
     const decoded = Buffer.from(decodePDFRawStream(stream).decode());
     return decoded.length <= max ? decoded : null;
-  } catch {
+  } catch (error) {
+    if (error instanceof DecodeLimitExceeded) throw error;
     return null;
   }
 }
@@ -73,7 +86,7 @@ function fileSpecs(pdf: PDFDocument): PDFDict[] {
   return specs;
 }
 
-function embeddedFilesWithPdfLib(pdf: PDFDocument, max: number): EmbeddedFile[] {
+function embeddedFilesWithPdfLib(pdf: PDFDocument, max: number, budget: DecodeBudget): EmbeddedFile[] {
   const files: EmbeddedFile[] = [];
   const streams = new Set<PDFRawStream>();
   for (const spec of fileSpecs(pdf)) {
@@ -81,7 +94,7 @@ function embeddedFilesWithPdfLib(pdf: PDFDocument, max: number): EmbeddedFile[] 
     const stream = ef?.lookup(PDFName.of('UF')) ?? ef?.lookup(PDFName.of('F'));
     if (!(stream instanceof PDFRawStream) || streams.has(stream)) continue;
     streams.add(stream);
-    const content = streamContent(stream, max);
+    const content = streamContent(stream, max, budget);
     if (!content) continue;
     files.push({
       fileName: textOf(spec.lookup(PDFName.of('UF'))) ?? textOf(spec.lookup(PDFName.of('F'))) ?? 'attachment',
@@ -134,18 +147,53 @@ async function pageText(doc: PdfjsDocument, n: number): Promise<TextPage> {
 
 const nameOf = (error: unknown): string => (error as { name?: string })?.name ?? '';
 
+const tooLarge = (budget: DecodeBudget): PdfUnreadable =>
+  new PdfUnreadable(
+    'too_large',
+    `The PDF's compressed content expands to more than ${Math.round(budget.limit / (1024 * 1024))} MB, the most an upload may decompress`,
+  );
+
+/** What the worker reads of one file, and how many bytes it decompressed for it. */
+export interface Extracted {
+  content: PdfContent;
+  decodedBytes: number;
+}
+
 /**
  * Reads a PDF's embedded files, then (when `wantText` says so, given those files) the text of its
- * pages. Runs inside the reader's worker thread: see pdfContentReader.ts for why.
+ * pages, within `limits`. Runs inside the reader's worker thread, one file at a time: see
+ * pdfContentReader.ts for why. A file that decompresses to more than limits.maxDecodedBytes is
+ * PdfUnreadable 'too_large'.
  */
 export async function extractPdfContent(
   bytes: Buffer,
   limits: PdfReaderLimits,
   wantText: (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean>,
-): Promise<PdfContent> {
+): Promise<Extracted> {
   const start = bytes.subarray(0, 1024).indexOf(PDF_HEADER);
   if (start < 0) throw new PdfUnreadable('not_pdf', 'The file is not a PDF (it does not start with %PDF-)');
+  await boundDecoding();
+  const budget = new DecodeBudget(limits.maxDecodedBytes);
+  try {
+    const content = await withDecodeBudget(budget, () => extract(bytes, limits, budget, wantText));
+    if (budget.exceeded) throw tooLarge(budget);
+    return { content, decodedBytes: budget.used };
+  } catch (error) {
+    // pdf-lib and pdfjs report (or swallow) the budget's error as they like: the budget knows.
+    if (budget.exceeded) throw tooLarge(budget);
+    throw error;
+  }
+}
 
+async function extract(
+  bytes: Buffer,
+  limits: PdfReaderLimits,
+  budget: DecodeBudget,
+  wantText: (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean>,
+): Promise<PdfContent> {
+  const exceeded = () => {
+    if (budget.exceeded) throw tooLarge(budget);
+  };
   let doc: PdfjsDocument;
   try {
     doc = await pdfjs.getDocument({
@@ -156,8 +204,11 @@ export async function extractPdfContent(
       standardFontDataUrl: STANDARD_FONTS,
       verbosity: 0,
       stopAtErrors: false,
+      // Text extraction decodes no image; were one ever decoded, not one this large.
+      maxImageSize: limits.maxImagePixels,
     }).promise;
   } catch (error) {
+    exceeded();
     if (nameOf(error) === 'PasswordException') {
       throw new PdfUnreadable('encrypted', 'The PDF is encrypted and needs a password to be opened; upload it without the password protection');
     }
@@ -170,17 +221,23 @@ export async function extractPdfContent(
       const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true });
       encrypted = pdf.isEncrypted;
       // pdf-lib does not decrypt: encrypted files (openable without a password) are read by pdfjs.
-      if (!encrypted) embeddedFiles = embeddedFilesWithPdfLib(pdf, limits.maxEmbeddedBytes);
+      if (!encrypted) embeddedFiles = embeddedFilesWithPdfLib(pdf, limits.maxEmbeddedBytes, budget);
     } catch {
       // pdf-lib is stricter than pdfjs (and told to throw rather than log): pdfjs repaired the file, so it reads the attachments.
     }
+    exceeded();
     embeddedFiles ??= await embeddedFilesWithPdfjs(doc, limits.maxEmbeddedBytes);
+    exceeded();
 
     const pages: TextPage[] = [];
     const count = (await wantText(embeddedFiles)) ? Math.min(doc.numPages, limits.maxPages) : 0;
-    for (let n = 1; n <= count; n++) pages.push(await pageText(doc, n));
+    for (let n = 1; n <= count; n++) {
+      pages.push(await pageText(doc, n));
+      exceeded();
+    }
     return { pageCount: doc.numPages, embeddedFiles, pages, encrypted };
   } catch (error) {
+    exceeded();
     if (error instanceof PdfUnreadable) throw error;
     throw new PdfUnreadable('corrupt', `The PDF is damaged and cannot be read (${(error as Error).message})`);
   } finally {

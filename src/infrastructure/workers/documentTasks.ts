@@ -4,7 +4,7 @@ import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import { DocumentRejected } from '../../application/documents/documentCommands.js';
 import { checkDocument, issueFromRule, type DocumentCheck, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
 import { decodeDocumentInput, type DocumentSizeLimits } from '../../domain/document/documentInput.js';
-import { fromDocumentJson, toDocumentJson, type DocumentJson } from '../../domain/document/documentJson.js';
+import { toDocumentJson, type DocumentJson } from '../../domain/document/documentJson.js';
 import type { Attachment, Document, DocumentState } from '../../domain/document/documentModel.js';
 import { completeDocument } from '../../domain/document/documentTotals.js';
 import { ublWithAttachments } from '../../domain/document/documentAttachments.js';
@@ -13,7 +13,7 @@ import { recoverFromText } from '../../domain/document/textRecovery/recoverDocum
 import { readUbl } from '../../domain/document/ublReader.js';
 import { writeUbl } from '../../domain/document/ublWriter.js';
 import { decodeXmlBytes, validateUbl } from '../../domain/validation/index.js';
-import { PdfmakeRenderer } from '../pdf/invoicePdf.js';
+import { PdfmakeRenderer, renderDocumentPdf } from '../pdf/invoicePdf.js';
 import { validateAgainstSchema } from '../xml/schemaValidator.js';
 
 /*
@@ -87,9 +87,8 @@ export function attachmentUbl(document: DocumentJson, currentUbl: string): strin
   return ublWithAttachments(document, currentUbl);
 }
 
-export async function renderPdf(document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array> {
-  const files = embed.map((f) => ({ ...f, content: Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength) }));
-  return renderer.render({ ...fromDocumentJson(document), state }, files);
+export function renderPdf(document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array> {
+  return renderDocumentPdf({ document: { ...document, state }, embed });
 }
 
 const pdfIssue = (ruleId: string, message: string): ValidationResultIssue => ({

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { WorkRefused, type WorkOwner } from '../../application/documents/documentWork.js';
 import type { TaskName } from './documentTasks.js';
 import { reviveError, type SerializedError } from './taskErrors.js';
+import { FairQueue } from './fairQueue.js';
 
 export interface TaskPoolOptions {
   /** Worker processes. */
@@ -34,18 +35,14 @@ interface Worker {
 const WORKER = fileURLToPath(new URL('./taskProcess.js', import.meta.url));
 
 /**
- * Worker processes for CPU-heavy document work, shared fairly between tenants. Each tenant has
- * its own queue and the tenants take turns (pump); while other tenants wait, no tenant holds more
- * than all workers but one. So a tenant uploading heavy documents in a loop delays another tenant's
+ * Worker processes for CPU-heavy document work, shared fairly between tenants: they take turns
+ * (FairQueue), and while other tenants wait no tenant holds more than all workers but one. So a tenant uploading heavy documents in a loop delays another tenant's
  * task by at most one task's budget, never by its backlog. A task over its time budget, or one
  * whose process runs out of heap, is refused and its process replaced: nothing it did survives.
  */
 export class TaskPool {
   private readonly workers: Worker[] = [];
-  private readonly queues = new Map<string, Waiting[]>();
-  /** When each tenant last had a task started (a counter, not a time); forgotten when idle. */
-  private readonly lastServed = new Map<string, number>();
-  private served = 0;
+  private readonly queue = new FairQueue<Waiting>();
   private readonly running = new Map<string, number>();
   private nextId = 1;
   private closed = false;
@@ -54,21 +51,18 @@ export class TaskPool {
 
   run<T>(owner: WorkOwner, name: TaskName, args: unknown[]): Promise<T> {
     if (this.closed) return Promise.reject(new WorkRefused('busy', 'The service is shutting down'));
-    const queue = this.queues.get(owner.tenantId) ?? [];
-    if (queue.length >= this.options.maxWaitingPerTenant) {
+    if (this.queue.waiting(owner.tenantId) >= this.options.maxWaitingPerTenant) {
       return Promise.reject(new WorkRefused('busy', 'Too many documents of this tenant are being processed; try again shortly'));
     }
     return new Promise<T>((resolve, reject) => {
-      queue.push({ name, args, resolve: resolve as (value: unknown) => void, reject });
-      this.queues.set(owner.tenantId, queue);
+      this.queue.push(owner.tenantId, { name, args, resolve: resolve as (value: unknown) => void, reject });
       this.pump();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const queue of this.queues.values()) for (const task of queue) task.reject(new WorkRefused('busy', 'The service is shutting down'));
-    this.queues.clear();
+    for (const task of this.queue.drain()) task.reject(new WorkRefused('busy', 'The service is shutting down'));
     await Promise.all(
       this.workers.splice(0).map(
         (worker) =>
@@ -85,27 +79,15 @@ export class TaskPool {
     );
   }
 
-  /**
-   * Starts waiting tasks while workers are free. The next task is the one of the waiting tenant
-   * served longest ago (a tenant never served first), so turns go round tenants, not requests;
-   * while others wait, a tenant at its cap of workers is passed over.
-   */
+  /** Starts waiting tasks while workers are free; while others wait, a tenant at its cap of workers is passed over. */
   private pump(): void {
     const cap = Math.max(1, this.options.workers - 1);
     for (;;) {
       const worker = this.idleWorker();
       if (!worker) return;
-      let next: string | null = null;
-      for (const tenantId of this.queues.keys()) {
-        if (this.queues.size > 1 && (this.running.get(tenantId) ?? 0) >= cap) continue;
-        if (next === null || (this.lastServed.get(tenantId) ?? -1) < (this.lastServed.get(next) ?? -1)) next = tenantId;
-      }
-      if (next === null) return;
-      const queue = this.queues.get(next)!;
-      const task = queue.shift()!;
-      if (queue.length === 0) this.queues.delete(next);
-      this.lastServed.set(next, this.served++);
-      this.start(worker, next, task);
+      const next = this.queue.take((tenantId) => this.queue.tenantsWaiting === 1 || (this.running.get(tenantId) ?? 0) < cap);
+      if (!next) return;
+      this.start(worker, next.tenantId, next.item);
     }
   }
 
@@ -176,7 +158,7 @@ export class TaskPool {
     if (count > 0) this.running.set(busy.tenantId, count);
     else {
       this.running.delete(busy.tenantId);
-      if (!this.queues.has(busy.tenantId)) this.lastServed.delete(busy.tenantId);
+      this.queue.idle(busy.tenantId);
     }
     settle(busy.task);
     if (!this.closed) this.pump();

@@ -4,7 +4,7 @@ import { bicIn, ibansIn, isValidIban, vatNumbersIn } from '../../../src/domain/d
 import { lineTable, unitCodeOf, vatCellOf } from '../../../src/domain/document/textRecovery/lineTable.js';
 import { decimalSeparatorOf, lastAmountIn, numbersIn, parseNumber, percentIn } from '../../../src/domain/document/textRecovery/numbers.js';
 import { recoverFromText } from '../../../src/domain/document/textRecovery/recoverDocument.js';
-import { rowsOf } from '../../../src/domain/document/textRecovery/textLayout.js';
+import { rowsOf, rowsOfPages } from '../../../src/domain/document/textRecovery/textLayout.js';
 import type { TextItem, TextPage } from '../../../src/domain/document/textRecovery/textLayout.js';
 import { checkVatDigits } from '../../../src/domain/document/vatCheckDigits.js';
 import { amountText, groupThousands, ibanText, priceText } from '../../../src/domain/document/documentPresentation.js';
@@ -225,5 +225,35 @@ describe('Presentation of amounts (what the renderer prints and the reader reads
     expect(priceText(new Dec('0.333'))).to.equal('0.333');
     expect(priceText(new Dec('1840'))).to.equal('1,840.00');
     expect(ibanText('BE68539007547034')).to.equal('BE68 5390 0754 7034');
+  });
+});
+
+describe('Text recovery on large and hostile text layers (bounded work: linear in the runs read)', function () {
+  this.timeout(60_000);
+  const page = (items: TextPage['items']): TextPage => ({ width: 595, height: 842, items });
+
+  it('groups 100,000 runs on distinct baselines into 100,000 rows (grouping was quadratic in the baselines of a page)', () => {
+    const items = Array.from({ length: 100_000 }, (_, i) => ({ text: `w${i}`, x: 50, y: i * 0.5, width: 10, height: 1 }));
+    const rows = rowsOfPages([page(items)]);
+    expect(rows).to.have.length(100_000);
+    expect(rows[99_999]!.text).to.equal('w99999');
+  });
+
+  it('still joins runs of one baseline, and of a large font with text just beside it', () => {
+    const rows = rowsOfPages([
+      page([
+        { text: 'INVOICE', x: 300, y: 100, width: 100, height: 60 },
+        { text: 'Acme', x: 50, y: 110, width: 30, height: 9 },
+        { text: 'next line', x: 50, y: 200, width: 40, height: 9 },
+        { text: 'same line', x: 300, y: 200.5, width: 40, height: 9 },
+      ]),
+    ]);
+    expect(rows.map((r) => r.cells.map((c) => c.text))).to.deep.equal([['Acme', 'INVOICE'], ['next line', 'same line']]);
+  });
+
+  it('reads the first of 50,000 "Note" headings only (each used to read down the rest of the page)', () => {
+    const items = Array.from({ length: 50_000 }, (_, i) => ({ text: 'Note', x: 50, y: 100 + i * 2, width: 20, height: 9 }));
+    const recovered = recoverFromText([page(items)], { vendorTaxId: null, customerTaxId: null });
+    expect(recovered.hasText).to.equal(true);
   });
 });

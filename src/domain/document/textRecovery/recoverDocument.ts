@@ -113,9 +113,12 @@ function labelledFields(rows: Row[]): { fields: Map<FieldName, Labelled>; ibans:
         if (!m) continue;
         const rest = cell.text.slice(m[0].length).trim();
         if (name === 'note') {
+          // The first note wins: the paragraphs under later "Note" headings are not read (each
+          // reading goes down the page, and a page of such headings made it quadratic).
+          if (fields.has('note')) break;
           // A note is a heading over a paragraph, or "Note: text"; not a column heading.
           const value = rest !== '' ? rest : row.cells.length === 1 ? blockBelow(rows, index, cell).join('\n') : '';
-          if (value && !fields.has('note')) fields.set('note', { value, row, cell });
+          if (value) fields.set('note', { value, row, cell });
           break;
         }
         const raw = valueAfter(rows, index, cell, rest);

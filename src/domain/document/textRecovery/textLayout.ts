@@ -41,6 +41,8 @@ export interface Row {
 const CELL_GAP = 0.8;
 /** Baselines closer than this many font sizes are one row. */
 const SAME_ROW = 0.35;
+/** Font sizes count as at least 1 and at most this when baselines are compared (no invoice prints larger). */
+const MAX_ROW_SIZE = 100;
 
 // Damaged or oddly encoded fonts yield control characters and replacement marks: they are not
 // text anyone printed (and PostgreSQL refuses \u0000 in JSON).
@@ -55,9 +57,17 @@ export function rowsOf(page: TextPage, pageIndex: number): Row[] {
     .sort((a, b) => a.y - b.y || a.x - b.x);
   const rows: Array<{ y: number; size: number; items: TextItem[] }> = [];
   for (const item of items) {
-    const row = rows.find((r) => Math.abs(r.y - item.y) <= SAME_ROW * Math.max(r.size, item.height, 1));
+    // The first row whose baseline is close enough. Rows are made top to bottom, each more than
+    // SAME_ROW below the one before: only those within the largest reach can be close enough, so
+    // looking back from the last row stops after at most MAX_ROW_SIZE + 1 rows, and grouping
+    // stays linear in the number of runs (it was quadratic: a page of distinct baselines).
+    const size = Math.min(Math.max(item.height, 1), MAX_ROW_SIZE);
+    let row: (typeof rows)[number] | undefined;
+    for (let k = rows.length - 1; k >= 0 && item.y - rows[k]!.y <= SAME_ROW * MAX_ROW_SIZE; k--) {
+      if (Math.abs(rows[k]!.y - item.y) <= SAME_ROW * Math.max(rows[k]!.size, size)) row = rows[k];
+    }
     if (row) row.items.push(item);
-    else rows.push({ y: item.y, size: item.height, items: [item] });
+    else rows.push({ y: item.y, size, items: [item] });
   }
   rows.sort((a, b) => a.y - b.y);
   return rows.map((r) => {
