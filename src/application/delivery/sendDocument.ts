@@ -10,7 +10,7 @@ import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/docu
 import type { Tenant } from '../../domain/tenant/tenant.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';
-import { validateUbl } from '../../domain/validation/index.js';
+import { validateOwnUbl } from '../../domain/validation/index.js';
 
 /** The send call's optional query: identifiers that override the document's, and the client's `email`. */
 export interface SendOptions {
@@ -120,7 +120,7 @@ function senderOf(tenant: Tenant, override: string | null): string | null {
  */
 function requireValidUbl(document: DocumentRecord): void {
   if (document.source !== 'pdf') return;
-  const fatal = validateUbl(document.ubl).filter((issue) => issue.flag === 'fatal');
+  const fatal = validateOwnUbl(document.ubl).filter((issue) => issue.flag === 'fatal');
   if (fatal.length === 0) return;
   throw invalid(`The document does not pass validation and cannot be sent; complete it first: ${fatalRuleSummary(fatal)}${fatal.length > 5 ? ` (and ${fatal.length - 5} more)` : ''}`, ['document', 'ubl']);
 }

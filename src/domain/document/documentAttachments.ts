@@ -1,6 +1,6 @@
 import { invalid } from '../errors.js';
 import { mimeTypes } from '../validation/codelists/mimeTypes.js';
-import { MAX_INPUT_BYTES, validateUbl } from '../validation/index.js';
+import { MAX_INPUT_BYTES, validateOwnUbl } from '../validation/index.js';
 import { fatalRuleSummary } from './documentCheck.js';
 import { fromDocumentJson, type DocumentJson } from './documentJson.js';
 import type { Attachment } from './documentModel.js';
@@ -48,7 +48,8 @@ export function requireTransmittable(attachment: Pick<Attachment, 'file_type' | 
   if (!attachment.file_size) throw invalid('The file is empty', FILE);
 }
 
-const fatalRules = (ubl: string) => validateUbl(ubl).filter((issue) => issue.flag === 'fatal');
+/** Both UBLs compared are ours (documents uploaded as UBL take no attachments here). */
+const fatalRules = (ubl: string) => validateOwnUbl(ubl).filter((issue) => issue.flag === 'fatal');
 
 /**
  * The UBL of a document we wrote (from JSON or a PDF) with the attachments it has now: written

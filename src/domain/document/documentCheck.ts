@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { validateUbl, type ValidationIssue } from '../validation/index.js';
+import { validateOwnUbl, type ValidationIssue } from '../validation/index.js';
 import type { Document } from './documentModel.js';
 import { completeDocument } from './documentTotals.js';
 import { missingRequiredFields } from './documentCompleteness.js';
@@ -57,7 +57,7 @@ export function checkDocument(input: Document): DocumentCheck {
     location: p.field,
     schematron: 'JSON',
   }));
-  const ruleIssues = validateUbl(ubl).map(issueFromRule);
+  const ruleIssues = validateOwnUbl(ubl).map(issueFromRule);
   const issues = [...fieldIssues, ...ruleIssues];
   return { document: completed.document, ubl, issues, isValid: !issues.some((i) => i.flag === 'fatal') };
 }

@@ -5,7 +5,7 @@ import { cenRules } from './rules/cen/index.js';
 import { peppolRules } from './rules/peppol/index.js';
 import type { RuleLayer, ValidationIssue } from './types.js';
 import { DEFAULT_XML_LIMITS, type XmlLimits } from './xml/limits.js';
-import { parseUbl } from './xml/parse.js';
+import { parseOwnUbl, parseUbl, type ParsedDocument } from './xml/parse.js';
 
 export type { RuleFlag, RuleLayer, ValidationIssue } from './types.js';
 export { XmlEncodingError, XmlInputError, XmlLimitExceeded } from './errors.js';
@@ -22,9 +22,16 @@ const ALL_LAYERS: RuleLayer[] = ['cen', 'peppol'];
  * XmlLimitExceeded when it is beyond `limits`, XmlEncodingError when bytes are not text in their encoding.
  */
 export function validateUbl(xml: string | Buffer, options?: { layers?: RuleLayer[]; limits?: XmlLimits }): ValidationIssue[] {
-  const { root, kind } = parseUbl(xml, options?.limits ?? DEFAULT_XML_LIMITS);
+  return runRules(parseUbl(xml, options?.limits ?? DEFAULT_XML_LIMITS), options?.layers);
+}
+
+/** The same rules on UBL this service wrote itself (ublWriter): no gate for untrusted input (parseOwnUbl). */
+export function validateOwnUbl(xml: string): ValidationIssue[] {
+  return runRules(parseOwnUbl(xml));
+}
+
+function runRules({ root, kind }: ParsedDocument, layers: RuleLayer[] = ALL_LAYERS): ValidationIssue[] {
   const ctx = new Ctx(root, kind);
-  const layers = options?.layers ?? ALL_LAYERS;
   if (layers.includes('cen')) cenRules(ctx);
   if (layers.includes('peppol')) peppolRules(ctx);
   return ctx.issues;

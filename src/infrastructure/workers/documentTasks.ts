@@ -12,7 +12,7 @@ import { embeddedDocumentOf } from '../../domain/document/embeddedDocument.js';
 import { recoverFromText } from '../../domain/document/textRecovery/recoverDocument.js';
 import { readUbl } from '../../domain/document/ublReader.js';
 import { writeUbl } from '../../domain/document/ublWriter.js';
-import { decodeXmlBytes, validateUbl } from '../../domain/validation/index.js';
+import { decodeXmlBytes, validateOwnUbl, validateUbl } from '../../domain/validation/index.js';
 import { PdfmakeRenderer, renderDocumentPdf } from '../pdf/invoicePdf.js';
 import { validateAgainstSchema } from '../xml/schemaValidator.js';
 
@@ -103,7 +103,7 @@ const pdfIssue = (ruleId: string, message: string): ValidationResultIssue => ({
 function checkEmbedded(document: Document): DocumentCheck {
   const { document: completed } = completeDocument(document, 'rules');
   const ubl = writeUbl(completed);
-  const issues = validateUbl(ubl).map(issueFromRule);
+  const issues = validateOwnUbl(ubl).map(issueFromRule);
   return { document: completed, ubl, issues, isValid: !issues.some(isFatal) };
 }
 

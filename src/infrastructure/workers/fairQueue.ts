@@ -23,11 +23,11 @@ export class FairQueue<T> {
     else this.queues.set(tenantId, [item]);
   }
 
-  /** The next item, from the tenant served longest ago among those `eligible` accepts. */
-  take(eligible: (tenantId: string) => boolean = () => true): { tenantId: string; item: T } | null {
+  /** The next item, from the tenant served longest ago among those whose first waiting item `eligible` accepts. */
+  take(eligible: (tenantId: string, item: T) => boolean = () => true): { tenantId: string; item: T } | null {
     let next: string | null = null;
-    for (const tenantId of this.queues.keys()) {
-      if (!eligible(tenantId)) continue;
+    for (const [tenantId, queue] of this.queues) {
+      if (!eligible(tenantId, queue[0]!)) continue;
       if (next === null || (this.lastServed.get(tenantId) ?? -1) < (this.lastServed.get(next) ?? -1)) next = tenantId;
     }
     if (next === null) return null;

@@ -6,15 +6,20 @@ import type { DocumentState } from '../../domain/document/documentModel.js';
 import * as tasks from './documentTasks.js';
 import type { TaskPool } from './taskPool.js';
 
-/** Below these sizes a task costs a few milliseconds: it runs on the calling thread, sparing the hop. */
-export interface InlineThresholds {
+/**
+ * Below the inline sizes a task costs a few milliseconds: it runs on the calling thread, sparing
+ * the hop. Above the large sizes it needs hundreds of MB: the pool runs such tasks one at a time.
+ */
+export interface TaskSizes {
   /** Lines of a JSON document (with no large attachment). */
-  jsonLines: number;
+  inlineLines: number;
   /** Bytes of UBL, or of a JSON document's attachment data. */
-  bytes: number;
+  inlineBytes: number;
+  largeLines: number;
+  largeBytes: number;
 }
 
-export const DEFAULT_INLINE_THRESHOLDS: InlineThresholds = { jsonLines: 50, bytes: 64 * 1024 };
+export const DEFAULT_TASK_SIZES: TaskSizes = { inlineLines: 50, inlineBytes: 64 * 1024, largeLines: 2_000, largeBytes: 2 * 1024 * 1024 };
 
 const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
 
@@ -35,30 +40,34 @@ function attachmentChars(body: Record<string, unknown>): number {
 export class PooledDocumentWork implements DocumentWork {
   constructor(
     private readonly pool: TaskPool,
-    private readonly inline: InlineThresholds = DEFAULT_INLINE_THRESHOLDS,
+    private readonly sizes: TaskSizes = DEFAULT_TASK_SIZES,
   ) {}
 
   checkJson(owner: WorkOwner, body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }): Promise<JsonCheckResult> {
     const object = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-    const small = !options.renderPdf && lengthOf(object.items) <= this.inline.jsonLines && attachmentChars(object) <= this.inline.bytes;
-    return small ? tasks.checkJson(body, options) : this.pool.run(owner, 'checkJson', [body, options]);
+    const lines = lengthOf(object.items);
+    const data = attachmentChars(object);
+    if (!options.renderPdf && lines <= this.sizes.inlineLines && data <= this.sizes.inlineBytes) return tasks.checkJson(body, options);
+    return this.pool.run(owner, 'checkJson', [body, options], { large: lines > this.sizes.largeLines || data > this.sizes.largeBytes });
   }
 
   async checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult> {
-    return xml.length <= this.inline.bytes ? tasks.checkUbl(xml, options) : this.pool.run(owner, 'checkUbl', [xml, options]);
+    if (xml.length <= this.sizes.inlineBytes) return tasks.checkUbl(xml, options);
+    return this.pool.run(owner, 'checkUbl', [xml, options], { large: xml.length > this.sizes.largeBytes });
   }
 
   async ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string): Promise<string> {
     const size = currentUbl.length + document.attachments.reduce((sum, a) => sum + (a.file_data?.length ?? 0), 0);
-    return size <= this.inline.bytes ? tasks.attachmentUbl(document, currentUbl) : this.pool.run(owner, 'attachmentUbl', [document, currentUbl]);
+    if (size <= this.sizes.inlineBytes) return tasks.attachmentUbl(document, currentUbl);
+    return this.pool.run(owner, 'attachmentUbl', [document, currentUbl], { large: size > this.sizes.largeBytes });
   }
 
   renderPdf(owner: WorkOwner, document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array> {
-    return this.pool.run(owner, 'renderPdf', [document, state, embed]);
+    return this.pool.run(owner, 'renderPdf', [document, state, embed], { large: document.items.length > this.sizes.largeLines });
   }
 
   pdfDraft(owner: WorkOwner, input: PdfDraftInput): Promise<PdfDraftResult> {
-    return this.pool.run(owner, 'pdfDraft', [input]);
+    return this.pool.run(owner, 'pdfDraft', [input], { large: input.pages.length > 50 });
   }
 }
 

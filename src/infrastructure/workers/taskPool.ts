@@ -1,14 +1,16 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { WorkRefused, type WorkOwner } from '../../application/documents/documentWork.js';
 import type { TaskName } from './documentTasks.js';
 import { reviveError, type SerializedError } from './taskErrors.js';
 import { FairQueue } from './fairQueue.js';
+import { processCpuMs } from './processCpu.js';
 
 export interface TaskPoolOptions {
   /** Worker processes. */
   workers: number;
-  /** A task running longer is ended (its process is killed and replaced) and refused. */
+  /** A task using more CPU time than this is ended (its process is killed and replaced) and refused. */
   taskTimeoutMs: number;
   /** V8 heap of each worker process; a task needing more ends its process and is refused. */
   maxHeapMb: number;
@@ -22,6 +24,8 @@ type WorkerMessage = TaskReply | { id: number; started: true };
 interface Waiting {
   name: TaskName;
   args: unknown[];
+  /** Large input: such tasks need hundreds of MB each, so they run one at a time. */
+  large: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -29,10 +33,12 @@ interface Waiting {
 interface Worker {
   process: ChildProcess;
   /** The task it runs, if any. */
-  busy: { id: number; tenantId: string; task: Waiting; timer: NodeJS.Timeout | null } | null;
+  busy: { id: number; tenantId: string; task: Waiting; timer: NodeJS.Timeout | null; cpuAtStart: number | null; startedAt: number } | null;
 }
 
 const WORKER = fileURLToPath(new URL('./taskProcess.js', import.meta.url));
+const BUDGET_CHECK_MS = 100;
+const WALL_FACTOR = 3;
 
 /**
  * Worker processes for CPU-heavy document work, shared fairly between tenants: they take turns
@@ -49,13 +55,13 @@ export class TaskPool {
 
   constructor(private readonly options: TaskPoolOptions) {}
 
-  run<T>(owner: WorkOwner, name: TaskName, args: unknown[]): Promise<T> {
+  run<T>(owner: WorkOwner, name: TaskName, args: unknown[], options: { large?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new WorkRefused('busy', 'The service is shutting down'));
     if (this.queue.waiting(owner.tenantId) >= this.options.maxWaitingPerTenant) {
       return Promise.reject(new WorkRefused('busy', 'Too many documents of this tenant are being processed; try again shortly'));
     }
     return new Promise<T>((resolve, reject) => {
-      this.queue.push(owner.tenantId, { name, args, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push(owner.tenantId, { name, args, large: options.large ?? false, resolve: resolve as (value: unknown) => void, reject });
       this.pump();
     });
   }
@@ -79,13 +85,19 @@ export class TaskPool {
     );
   }
 
-  /** Starts waiting tasks while workers are free; while others wait, a tenant at its cap of workers is passed over. */
+  /**
+   * Starts waiting tasks while workers are free; while others wait, a tenant at its cap of workers
+   * is passed over, and a large task waits while another large one runs.
+   */
   private pump(): void {
     const cap = Math.max(1, this.options.workers - 1);
     for (;;) {
       const worker = this.idleWorker();
       if (!worker) return;
-      const next = this.queue.take((tenantId) => this.queue.tenantsWaiting === 1 || (this.running.get(tenantId) ?? 0) < cap);
+      const largeRunning = this.workers.some((w) => w.busy?.task.large);
+      const next = this.queue.take(
+        (tenantId, task) => !(task.large && largeRunning) && (this.queue.tenantsWaiting === 1 || (this.running.get(tenantId) ?? 0) < cap),
+      );
       if (!next) return;
       this.start(worker, next.tenantId, next.item);
     }
@@ -104,6 +116,12 @@ export class TaskPool {
       busy: null,
     };
     worker.process.on('message', (message: WorkerMessage) => ('started' in message ? this.started(worker, message.id) : this.settle(worker, message)));
+    // Heavy work yields the CPU to the service's own thread, which answers everyone's light requests.
+    try {
+      if (worker.process.pid) os.setPriority(worker.process.pid, 10);
+    } catch {
+      // Not permitted here: the workers run at the service's priority.
+    }
     worker.process.on('exit', (code, signal) => this.exited(worker, code, signal));
     // An idle pool does not keep the process alive.
     worker.process.unref();
@@ -115,21 +133,38 @@ export class TaskPool {
   private start(worker: Worker, tenantId: string, task: Waiting): void {
     const id = this.nextId++;
     this.running.set(tenantId, (this.running.get(tenantId) ?? 0) + 1);
-    worker.busy = { id, tenantId, task, timer: null };
+    worker.busy = { id, tenantId, task, timer: null, cpuAtStart: null, startedAt: 0 };
     (worker.process.channel as { ref?: () => void } | undefined)?.ref?.();
     worker.process.send({ id, name: task.name, args: task.args }, (error) => {
       if (error) this.finish(worker, (t) => t.reject(error));
     });
   }
 
-  /** The worker began the task: its time budget starts. */
+  /**
+   * The worker began the task: its budget starts. The budget is CPU time, checked every tick of
+   * BUDGET_CHECK_MS, so a task on a machine busy with other work is not ended for that; wall
+   * time is capped too (WALL_FACTOR times the budget), and is all there is without /proc.
+   */
   private started(worker: Worker, id: number): void {
-    if (worker.busy?.id !== id) return;
-    worker.busy.timer = setTimeout(() => {
-      this.finish(worker, (t) => t.reject(new WorkRefused('time_budget', `Processing this document took longer than the limit of ${this.options.taskTimeoutMs} ms (WORK_TASK_TIMEOUT_MS)`)));
-      this.retire(worker);
-    }, this.options.taskTimeoutMs);
-    worker.busy.timer.unref();
+    const busy = worker.busy;
+    if (busy?.id !== id) return;
+    const pid = worker.process.pid ?? -1;
+    busy.cpuAtStart = processCpuMs(pid);
+    busy.startedAt = Date.now();
+    const budget = this.options.taskTimeoutMs;
+    const check = () => {
+      const cpu = busy.cpuAtStart === null ? null : processCpuMs(pid);
+      const used = cpu === null ? Date.now() - busy.startedAt : cpu - busy.cpuAtStart!;
+      if (used > budget || Date.now() - busy.startedAt > budget * WALL_FACTOR) {
+        this.finish(worker, (t) => t.reject(new WorkRefused('time_budget', `Processing this document took longer than the limit of ${budget} ms of CPU time (WORK_TASK_TIMEOUT_MS)`)));
+        this.retire(worker);
+        return;
+      }
+      busy.timer = setTimeout(check, Math.min(BUDGET_CHECK_MS, budget));
+      busy.timer.unref();
+    };
+    busy.timer = setTimeout(check, Math.min(BUDGET_CHECK_MS, budget));
+    busy.timer.unref();
   }
 
   private settle(worker: Worker, reply: TaskReply): void {
