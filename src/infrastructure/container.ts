@@ -136,12 +136,24 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   container.register(TOKENS.ReadModelStore, { useValue: readModels });
   container.register(TOKENS.JobScheduler, { useValue: scheduler });
   container.register(TOKENS.OperatorKey, { useValue: operatorKey });
+  const taskPool = new TaskPool({
+    workers: config.work.workers,
+    taskTimeoutMs: config.work.taskTimeoutMs,
+    maxHeapMb: config.work.heapMb,
+    maxWaitingPerTenant: config.work.maxWaitingPerTenant,
+  });
+  container.register(TOKENS.TaskPool, { useValue: taskPool });
+  container.register(TOKENS.IdempotencyStore, {
+    // A claim whose process died is free again after the longest a request may take.
+    useValue: new PgIdempotencyStore(pool, { ttlHours: config.idempotencyKeyTtlHours, claimLeaseMs: 5 * 60_000 }),
+  });
+  const work = new PooledDocumentWork(taskPool);
   const email = new EmailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: path.join(config.dataDir, 'mail') });
   const delivery = new DeliveryProcess(
     eventStore,
     readModels,
     scheduler,
-    { email, peppol: new PeppolTransport(eventStore, new RegisteredParticipants(eventStore)) },
+    { email, peppol: new PeppolTransport(eventStore, new RegisteredParticipants(eventStore), work) },
     {
       retryUnitMs: options.deliveryRetryUnitMs ?? 60_000,
       concurrency: config.deliveryConcurrency,
@@ -179,18 +191,6 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   const accounts = new AccountCommands(eventStore);
   container.register(TOKENS.AccountCommands, { useValue: accounts });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
-  const taskPool = new TaskPool({
-    workers: config.work.workers,
-    taskTimeoutMs: config.work.taskTimeoutMs,
-    maxHeapMb: config.work.heapMb,
-    maxWaitingPerTenant: config.work.maxWaitingPerTenant,
-  });
-  container.register(TOKENS.TaskPool, { useValue: taskPool });
-  container.register(TOKENS.IdempotencyStore, {
-    // A claim whose process died is free again after the longest a request may take.
-    useValue: new PgIdempotencyStore(pool, { ttlHours: config.idempotencyKeyTtlHours, claimLeaseMs: 5 * 60_000 }),
-  });
-  const work = new PooledDocumentWork(taskPool);
   const documentCommands = new DocumentCommands(eventStore, work, config.documentLimits);
   container.register(TOKENS.DocumentCommands, { useValue: documentCommands });
   container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, work, new PdfContentReader(config.pdfReader), config.documentLimits.maxRenderedLines) });

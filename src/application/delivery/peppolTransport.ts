@@ -4,8 +4,7 @@ import type { DeliveryRequest, Transport, TransportOutcome } from '../ports/tran
 import { handleCommand } from '../commandHandler.js';
 import { derivedId } from '../derivedId.js';
 import { documentDecider, documentStream } from '../../domain/document/documentAggregate.js';
-import { toDocumentJson } from '../../domain/document/documentJson.js';
-import { readUbl } from '../../domain/document/ublReader.js';
+import type { DocumentWork } from '../documents/documentWork.js';
 
 /**
  * Peppol delivery. A receiver that is a participant of this instance gets the document in its
@@ -19,6 +18,8 @@ export class PeppolTransport implements Transport {
   constructor(
     private readonly store: EventStore,
     private readonly participants: LocalParticipants,
+    /** Reading the UBL that travels (large documents off the event loop). */
+    private readonly work: Pick<DocumentWork, 'readUbl'>,
   ) {}
 
   async deliver(request: DeliveryRequest): Promise<TransportOutcome> {
@@ -34,7 +35,7 @@ export class PeppolTransport implements Transport {
     let received;
     try {
       // The receiver reads the UBL that travels, as it would from the network, not our JSON.
-      received = readUbl(sent.ubl);
+      received = await this.work.readUbl({ tenantId }, sent.ubl);
     } catch (error) {
       return { outcome: 'permanent', receiver, error: `The receiver cannot read the document: ${(error as Error).message}` };
     }
@@ -50,7 +51,7 @@ export class PeppolTransport implements Transport {
         data: {
           document_id: documentId,
           tenant_id: tenantId,
-          document: toDocumentJson({ ...received, direction: 'INBOUND', state: 'RECEIVED' }),
+          document: { ...received, direction: 'INBOUND', state: 'RECEIVED' },
           ubl: sent.ubl,
           file_name: sent.file_name,
           message_id: request.messageId,

@@ -67,6 +67,8 @@ export interface DocumentWork {
   checkJson(owner: WorkOwner, body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }): Promise<JsonCheckResult>;
   /** Decodes (UTF-8 or UTF-16), parses and checks uploaded or stored UBL; `read` also reads the document from it when valid. */
   checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult>;
+  /** The document a UBL holds (UblReadError when it cannot be read). */
+  readUbl(owner: WorkOwner, ubl: string): Promise<DocumentJson>;
   /** The document's UBL written again with the attachments it now has (refused when it would stop validating). */
   ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string): Promise<string>;
   /** A PDF rendering of the document, with the given files embedded. */

@@ -83,6 +83,10 @@ export function checkUbl(xml: Uint8Array | string, options: { read: boolean }): 
   return { text, issues, document };
 }
 
+export function readDocument(ubl: string): DocumentJson {
+  return toDocumentJson(readUbl(ubl));
+}
+
 export function attachmentUbl(document: DocumentJson, currentUbl: string): string {
   return ublWithAttachments(document, currentUbl);
 }
@@ -152,6 +156,6 @@ export function pdfDraft(input: PdfDraftInput): PdfDraftResult {
 }
 
 /** Every task by name, for the worker's dispatch. */
-export const documentTasks = { checkJson, checkUbl, attachmentUbl, renderPdf, pdfDraft } as const;
+export const documentTasks = { checkJson, checkUbl, readDocument, attachmentUbl, renderPdf, pdfDraft } as const;
 export type DocumentTasks = typeof documentTasks;
 export type TaskName = keyof DocumentTasks;

@@ -56,6 +56,11 @@ export class PooledDocumentWork implements DocumentWork {
     return this.pool.run(owner, 'checkUbl', [xml, options], { large: xml.length > this.sizes.largeBytes });
   }
 
+  async readUbl(owner: WorkOwner, ubl: string): Promise<DocumentJson> {
+    if (ubl.length <= this.sizes.inlineBytes) return tasks.readDocument(ubl);
+    return this.pool.run(owner, 'readDocument', [ubl], { large: ubl.length > this.sizes.largeBytes });
+  }
+
   async ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string): Promise<string> {
     const size = currentUbl.length + document.attachments.reduce((sum, a) => sum + (a.file_data?.length ?? 0), 0);
     if (size <= this.sizes.inlineBytes) return tasks.attachmentUbl(document, currentUbl);
@@ -78,6 +83,9 @@ export class InlineDocumentWork implements DocumentWork {
   }
   async checkUbl(_owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }) {
     return tasks.checkUbl(xml, options);
+  }
+  async readUbl(_owner: WorkOwner, ubl: string) {
+    return tasks.readDocument(ubl);
   }
   async ublWithAttachments(_owner: WorkOwner, document: DocumentJson, currentUbl: string) {
     return tasks.attachmentUbl(document, currentUbl);
