@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
+import { DEFAULT_XML_LIMITS, type XmlLimits } from '../domain/validation/index.js';
 import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
 
 /** Every setting of the service, read once from the environment. See the README's table. */
@@ -56,6 +57,8 @@ export interface Config {
   maxJsonDepth: number;
   /** How long an Idempotency-Key's first result is kept. */
   idempotencyKeyTtlHours: number;
+  /** Bounds on uploaded XML (size, elements, depth, attributes per element, text length). */
+  xmlLimits: XmlLimits;
   /** What reading one uploaded PDF may take (POST /api/documents/pdf): pages, decompressed bytes, memory, time. */
   pdfReader: PdfReaderLimits;
 }
@@ -114,6 +117,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxStringLength: integer(env, 'MAX_STRING_LENGTH', 10_000),
     maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 32),
     idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
+    xmlLimits: {
+      maxBytes: integer(env, 'XML_MAX_BYTES', DEFAULT_XML_LIMITS.maxBytes),
+      maxElements: integer(env, 'XML_MAX_ELEMENTS', DEFAULT_XML_LIMITS.maxElements),
+      maxDepth: integer(env, 'XML_MAX_DEPTH', DEFAULT_XML_LIMITS.maxDepth),
+      maxAttributesPerElement: integer(env, 'XML_MAX_ATTRIBUTES', DEFAULT_XML_LIMITS.maxAttributesPerElement),
+      maxTextLength: integer(env, 'XML_MAX_TEXT_LENGTH', DEFAULT_XML_LIMITS.maxTextLength),
+    },
     pdfReader: {
       maxPages: integer(env, 'PDF_READ_MAX_PAGES', DEFAULT_PDF_READER_LIMITS.maxPages),
       maxEmbeddedBytes: integer(env, 'PDF_READ_MAX_EMBEDDED_BYTES', DEFAULT_PDF_READER_LIMITS.maxEmbeddedBytes),

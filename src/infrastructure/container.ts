@@ -33,6 +33,7 @@ import { failpoint } from './failpoints.js';
 import { wirePeppol } from './peppol/peppolWiring.js';
 import { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import { TaskPool } from './workers/taskPool.js';
+import { useXmlLimits } from '../domain/validation/index.js';
 import { PooledDocumentWork } from './workers/pooledDocumentWork.js';
 import { PdfContentReader } from './pdf/pdfContentReader.js';
 
@@ -136,11 +137,14 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   container.register(TOKENS.ReadModelStore, { useValue: readModels });
   container.register(TOKENS.JobScheduler, { useValue: scheduler });
   container.register(TOKENS.OperatorKey, { useValue: operatorKey });
+  // The XML limits in force for every parse of untrusted XML, in this process and the workers.
+  useXmlLimits(config.xmlLimits);
   const taskPool = new TaskPool({
     workers: config.work.workers,
     taskTimeoutMs: config.work.taskTimeoutMs,
     maxHeapMb: config.work.heapMb,
     maxWaitingPerTenant: config.work.maxWaitingPerTenant,
+    xmlLimits: config.xmlLimits,
   });
   container.register(TOKENS.TaskPool, { useValue: taskPool });
   container.register(TOKENS.IdempotencyStore, {

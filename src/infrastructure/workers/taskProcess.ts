@@ -1,6 +1,7 @@
 import { documentTasks, type TaskName } from './documentTasks.js';
 import { serializeError } from './taskErrors.js';
-import type { TaskReply } from './taskPool.js';
+import { XML_LIMITS_ENV, type TaskReply } from './taskPool.js';
+import { useXmlLimits } from '../../domain/validation/index.js';
 
 /*
  * A task pool's worker process. Child processes rather than worker threads: libxmljs (the XML
@@ -8,6 +9,9 @@ import type { TaskReply } from './taskPool.js';
  * process can be killed outright, taking every byte it allocated with it. Each request is
  * answered with a value or an error as data, so the error's class and fields survive the trip.
  */
+const limits = process.env[XML_LIMITS_ENV];
+if (limits) useXmlLimits(JSON.parse(limits));
+
 process.on('message', (message: { id: number; name: TaskName; args: unknown[] }) => {
   void (async () => {
     // The task's time budget runs from here: not from the moment it was sent, which includes

@@ -33,10 +33,10 @@ describe('XML limits', function () {
   const small: XmlLimits = { maxBytes: 100_000, maxElements: 200, maxDepth: 20, maxAttributesPerElement: 8, maxTextLength: 1000 };
   const cases: Array<[keyof XmlLimits, string, RegExp]> = [
     ['maxBytes', withExtension('x'.repeat(100_000)), /larger than 100000 bytes .*limit maxBytes = 100000/],
-    ['maxElements', withExtension('<x/>'.repeat(200)), /more than 200 elements \(limit maxElements = 200\)/],
-    ['maxDepth', withExtension('<x>'.repeat(20) + '</x>'.repeat(20)), /more than 20 levels of nesting \(limit maxDepth = 20\)/],
-    ['maxAttributesPerElement', withExtension(`<x ${Array.from({ length: 9 }, (_, i) => `a${i}="1"`).join(' ')}/>`), /more than 8 attributes \(limit maxAttributesPerElement = 8\)/],
-    ['maxTextLength', withExtension('x'.repeat(1001)), /longer than 1000 characters \(1001\) \(limit maxTextLength = 1000\)/],
+    ['maxElements', withExtension('<x/>'.repeat(200)), /more than 200 elements \(limit maxElements = 200, setting XML_MAX_ELEMENTS\)/],
+    ['maxDepth', withExtension('<x>'.repeat(20) + '</x>'.repeat(20)), /more than 20 levels of nesting \(limit maxDepth = 20, setting XML_MAX_DEPTH\)/],
+    ['maxAttributesPerElement', withExtension(`<x ${Array.from({ length: 9 }, (_, i) => `a${i}="1"`).join(' ')}/>`), /more than 8 attributes \(limit maxAttributesPerElement = 8, setting XML_MAX_ATTRIBUTES\)/],
+    ['maxTextLength', withExtension('x'.repeat(1001)), /longer than 1000 characters \(1001\) \(limit maxTextLength = 1000, setting XML_MAX_TEXT_LENGTH\)/],
     ['maxTextLength', withExtension(`<x a="${'x'.repeat(1001)}"/>`), /limit maxTextLength = 1000/],
     ['maxTextLength', withExtension(`<![CDATA[${'x'.repeat(1001)}]]>`), /limit maxTextLength = 1000/],
   ];

@@ -41,6 +41,28 @@ export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({
   maxTextLength: 10_000_000,
 });
 
+/** The setting of each limit (README, Configuration). */
+export const XML_LIMIT_SETTINGS: Readonly<Record<XmlLimitName, string>> = {
+  maxBytes: 'XML_MAX_BYTES',
+  maxElements: 'XML_MAX_ELEMENTS',
+  maxDepth: 'XML_MAX_DEPTH',
+  maxAttributesPerElement: 'XML_MAX_ATTRIBUTES',
+  maxTextLength: 'XML_MAX_TEXT_LENGTH',
+};
+
+let configured: Readonly<XmlLimits> = DEFAULT_XML_LIMITS;
+
+/**
+ * The limits in force in this process: the defaults unless the service's configuration set
+ * others at start (useXmlLimits; worker processes are given the same). Every parse of untrusted
+ * XML that is not given limits of its own uses these.
+ */
+export const xmlLimits = (): Readonly<XmlLimits> => configured;
+
+export function useXmlLimits(limits: XmlLimits): void {
+  configured = Object.freeze({ ...limits });
+}
+
 const DESCRIBE: Record<XmlLimitName, (value: number, max: number) => string> = {
   maxBytes: (value, max) => `XML is larger than ${max} bytes (${value} bytes)`,
   maxElements: (_value, max) => `XML has more than ${max} elements`,
@@ -50,7 +72,7 @@ const DESCRIBE: Record<XmlLimitName, (value: number, max: number) => string> = {
 };
 
 function exceeded(limit: XmlLimitName, value: number, max: number): XmlLimitExceeded {
-  return new XmlLimitExceeded(limit, value, max, `${DESCRIBE[limit](value, max)} (limit ${limit} = ${max})`);
+  return new XmlLimitExceeded(limit, value, max, `${DESCRIBE[limit](value, max)} (limit ${limit} = ${max}, setting ${XML_LIMIT_SETTINGS[limit]})`);
 }
 
 /** Refuses a document whose UTF-8 size is above maxBytes. */

@@ -1,7 +1,7 @@
 import libxmljs from 'libxmljs';
 import { XmlInputError } from '../errors.js';
 import { decodeXmlBytes, withUtf8Declaration } from './encoding.js';
-import { checkXmlLimits, checkXmlSize, DEFAULT_XML_LIMITS, type XmlLimits } from './limits.js';
+import { checkXmlLimits, checkXmlSize, DEFAULT_XML_LIMITS, xmlLimits, type XmlLimits } from './limits.js';
 import { CANONICAL_PREFIX, NS } from './namespaces.js';
 import type { XNode } from './tree.js';
 
@@ -25,7 +25,7 @@ export interface ParsedDocument {
  *    than parsing itself (≈110 ms vs ≈11 ms for a 500-line invoice); the scanner only has to handle
  *    well-formed, DTD-free XML, which step 2 guarantees.
  */
-export function parseUbl(input: string | Buffer, limits: XmlLimits = DEFAULT_XML_LIMITS): ParsedDocument {
+export function parseUbl(input: string | Buffer, limits: XmlLimits = xmlLimits()): ParsedDocument {
   const text = checkedText(input, limits);
   let doc: libxmljs.XMLDocument;
   try {
@@ -68,7 +68,7 @@ export function parseOwnUbl(xml: string): ParsedDocument {
  * The document as UTF-8-declared text that is within the limits, ready for libxml2: every check
  * here is linear in the input and runs before any parser sees it.
  */
-export function checkedText(input: string | Buffer, limits: XmlLimits = DEFAULT_XML_LIMITS): string {
+export function checkedText(input: string | Buffer, limits: XmlLimits = xmlLimits()): string {
   // UTF-16 takes at most twice the bytes of UTF-8 for the same text: anything larger cannot fit.
   if (typeof input !== 'string' && input.byteLength > 2 * limits.maxBytes) checkXmlSize(input.byteLength, limits);
   const text = typeof input === 'string' ? withUtf8Declaration(input) : decodeXmlBytes(input);
