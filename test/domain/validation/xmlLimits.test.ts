@@ -1,6 +1,7 @@
 // Hostile XML: every limit is enforced before libxml2 parses, with the limit's name, and the cost
 // of what passes grows linearly.
 import { expect } from 'chai';
+import { checkDocument } from '../../../src/domain/document/documentCheck.js';
 import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
 import { readUbl, UblReadError } from '../../../src/domain/document/ublReader.js';
 import { writeUbl } from '../../../src/domain/document/ublWriter.js';
@@ -123,4 +124,22 @@ describe('XML processing cost', function () {
       expect(hundred / ten, `10x: ${ten.toFixed(1)} ms, 100x: ${hundred.toFixed(1)} ms`).to.be.below(30);
     });
   }
+
+  it('grows linearly from a JSON document to checked UBL: totals, UBL writing, every rule (20, 200, 2,000 lines)', function () {
+    const bestOf3Json = (lines: number): number => {
+      const document = decodeDocumentInput(invoiceWithLines(lines));
+      if (!document.ok) throw new Error('does not decode');
+      let best = Infinity;
+      for (let i = 0; i < 3; i++) {
+        const started = process.hrtime.bigint();
+        checkDocument(document.value);
+        best = Math.min(best, Number(process.hrtime.bigint() - started) / 1e6);
+      }
+      return best;
+    };
+    bestOf3Json(20); // warm-up
+    const ten = bestOf3Json(200);
+    const hundred = bestOf3Json(2_000);
+    expect(hundred / ten, `200 lines: ${ten.toFixed(1)} ms, 2,000 lines: ${hundred.toFixed(1)} ms`).to.be.below(30);
+  });
 });
