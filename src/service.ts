@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type pg from 'pg';
 import type { DependencyContainer } from 'tsyringe';
@@ -52,6 +53,7 @@ export class Service {
         await projections.catchUp(2000);
       },
       jsonBodyLimit: config.jsonBodyLimit,
+      jsonOtherBodyLimit: config.jsonOtherBodyLimit,
       uploadBodyLimit: config.uploadBodyLimit,
       hygiene: { maxStringLength: config.maxStringLength, maxDepth: config.maxJsonDepth },
       idempotencyStore: this.resolve(TOKENS.IdempotencyStore),
@@ -92,9 +94,11 @@ export class Service {
     this.resolve<DeliveryProcess>(TOKENS.DeliveryProcess).startRecovery();
   }
 
+  /** Serves HTTP on the port; requests Node's parser refuses still get the spec's error body. */
   listen(port: number, host: string): Promise<Server> {
     return new Promise((resolve, reject) => {
       const server = this.app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+      server.on('clientError', answerClientError);
       this.server = server;
     });
   }
@@ -118,4 +122,24 @@ export class Service {
     await this.eventStore.close();
     await this.resolve<pg.Pool>(TOKENS.Pool).end();
   }
+}
+
+/**
+ * Requests that never reach express, refused by Node's HTTP parser (headers or URL over 16 KB,
+ * malformed request lines), are answered in the spec's error format rather than with an empty
+ * body, then the connection is closed.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'Request line or headers larger than 16 KB']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'Request not received in time']
+        : [400, 'Bad Request', 'Malformed HTTP request'];
+  const body = JSON.stringify({ detail });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -55,6 +55,8 @@ export interface HttpDependencies {
   documentPdfs: DocumentPdfs;
   readYourWrites: () => Promise<void>;
   jsonBodyLimit: number;
+  /** Largest JSON body of a route that takes no document. */
+  jsonOtherBodyLimit: number;
   uploadBodyLimit: number;
   hygiene: HygieneLimits;
   idempotencyStore: IdempotencyStore;
@@ -81,13 +83,18 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
       redact: ['req.headers.authorization'],
     }),
   );
-  app.use(express.json({ limit: deps.jsonBodyLimit, strict: true }));
   // XML bodies stay bytes: their encoding is the document's to say (BOM, declaration), and
   // decodeXmlBytes refuses invalid sequences where a text parser would put U+FFFD.
   app.use(express.raw({ type: (req) => XML_TYPES.test(req.headers['content-type'] ?? ''), limit: deps.uploadBodyLimit }));
 
   const routes = new RouteRegistry(
     authMiddleware(deps.eventStore, deps.operatorKey),
+    // JSON bodies are parsed per route, after authentication: a document may be large, anything
+    // else is small, and a stranger without a key gets nothing parsed.
+    {
+      documents: express.json({ limit: deps.jsonBodyLimit, strict: true }),
+      other: express.json({ limit: deps.jsonOtherBodyLimit, strict: true }),
+    },
     inputHygiene(deps.hygiene),
     idempotency(deps.idempotencyStore, deps.uploadBodyLimit),
   );

@@ -27,42 +27,63 @@ const describe = (text: string): string => {
 
 const problem = (loc: Array<string | number>, msg: string, type: string): FieldProblem => ({ loc, msg, type });
 
+interface Visit {
+  value: unknown;
+  /** Where the value is, as a chain back to the body: a path is only built for a problem. */
+  parent: Visit | null;
+  key: string | number;
+  depth: number;
+}
+
+const locOf = (visit: Visit): Array<string | number> => {
+  const loc: Array<string | number> = [];
+  for (let v: Visit | null = visit; v; v = v.parent) loc.push(v.key);
+  return loc.reverse();
+};
+
 /**
  * Problems of a JSON value: bad characters in strings and keys, strings over the limit, nesting
- * over the limit. Iterative, so a hostile nesting depth cannot overflow the stack; stops at the
- * first few problems.
+ * over the limit. Iterative (a hostile depth cannot overflow the stack), allocation-light (a
+ * body of millions of values is walked in well under a second), stops at the first few problems.
  */
 export function jsonProblems(body: unknown, limits: HygieneLimits): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const stack: Array<{ value: unknown; loc: Array<string | number> }> = [{ value: body, loc: ['body'] }];
+  const stack: Visit[] = [{ value: body, parent: null, key: 'body', depth: 0 }];
   while (stack.length > 0 && problems.length < 10) {
-    const { value, loc } = stack.pop()!;
+    const visit = stack.pop()!;
+    const { value } = visit;
     if (typeof value === 'string') {
-      const key = loc[loc.length - 1];
+      const key = visit.key;
       if (value.length > limits.maxStringLength && !(typeof key === 'string' && CONTENT_FIELDS.has(key))) {
-        problems.push(problem(loc, `String should have at most ${limits.maxStringLength} characters (limit MAX_STRING_LENGTH)`, 'string_too_long'));
+        problems.push(problem(locOf(visit), `String should have at most ${limits.maxStringLength} characters (limit MAX_STRING_LENGTH)`, 'string_too_long'));
       } else if (NOT_XML_TEXT.test(value)) {
-        problems.push(problem(loc, describe(value), 'invalid_character'));
+        problems.push(problem(locOf(visit), describe(value), 'invalid_character'));
       }
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
-    if (loc.length - 1 >= limits.maxDepth) {
-      problems.push(problem(loc, `JSON nested deeper than ${limits.maxDepth} levels (limit MAX_JSON_DEPTH)`, 'limit_exceeded'));
+    if (visit.depth >= limits.maxDepth) {
+      problems.push(problem(locOf(visit), `JSON nested deeper than ${limits.maxDepth} levels (limit MAX_JSON_DEPTH)`, 'limit_exceeded'));
       continue;
     }
+    const depth = visit.depth + 1;
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], loc: [...loc, i] });
+      for (let i = value.length - 1; i >= 0; i--) {
+        const item: unknown = value[i];
+        // Numbers, booleans and nulls need no look: most of a large body is these.
+        if (typeof item === 'string' || (typeof item === 'object' && item !== null)) stack.push({ value: item, parent: visit, key: i, depth });
+      }
       continue;
     }
     const keys = Object.keys(value);
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]!;
       if (NOT_XML_TEXT.test(key)) {
-        problems.push(problem([...loc, key], `Field name: ${describe(key)}`, 'invalid_character'));
+        problems.push(problem([...locOf(visit), key], `Field name: ${describe(key)}`, 'invalid_character'));
         continue;
       }
-      stack.push({ value: (value as Record<string, unknown>)[key], loc: [...loc, key] });
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (typeof item === 'string' || (typeof item === 'object' && item !== null)) stack.push({ value: item, parent: visit, key, depth });
     }
   }
   return problems;

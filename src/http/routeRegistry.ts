@@ -25,8 +25,12 @@ export interface RouteDefinition {
   match?: (req: Request) => boolean;
   /** Honours an `Idempotency-Key` header (idempotency.ts): creating POSTs. */
   idempotent?: boolean;
+  /** Takes a document as its JSON body, up to JSON_BODY_LIMIT; other routes' bodies are small (JSON_OTHER_BODY_LIMIT). */
+  documentBody?: boolean;
   handler: (req: Request, res: Response) => Promise<unknown> | unknown;
 }
+
+const passThrough: RequestHandler = (_req, _res, next) => next();
 
 export type AuthMiddleware = (kind: Exclude<AuthKind, 'none'>) => RequestHandler;
 
@@ -41,8 +45,9 @@ export class RouteRegistry {
 
   constructor(
     private readonly auth: AuthMiddleware,
+    private readonly json: { documents: RequestHandler; other: RequestHandler } = { documents: passThrough, other: passThrough },
     /** Checks every request's path, query and JSON body for text no field may hold (inputHygiene.ts). */
-    private readonly hygiene: RequestHandler = (_req, _res, next) => next(),
+    private readonly hygiene: RequestHandler = passThrough,
     private readonly idempotency: RequestHandler | null = null,
   ) {}
 
@@ -79,6 +84,7 @@ export class RouteRegistry {
     if (route.auth !== 'none') handlers.push(this.auth(route.auth));
     const limit = this.rateLimitFor(route.auth);
     if (limit) handlers.push(limit);
+    handlers.push(route.documentBody ? this.json.documents : this.json.other);
     handlers.push(this.hygiene);
     if (route.idempotent && this.idempotency) handlers.push(this.idempotency);
     handlers.push(async (req, res) => {

@@ -17,8 +17,10 @@ export interface Config {
   operatorKey: string | null;
   bootstrapAdminKey: string | null;
   logLevel: string;
-  /** Largest accepted JSON body, in bytes. */
+  /** Largest accepted JSON document body (create, validate), in bytes. */
   jsonBodyLimit: number;
+  /** Largest JSON body of any other route, in bytes. */
+  jsonOtherBodyLimit: number;
   /** Largest accepted XML or file upload, in bytes. */
   uploadBodyLimit: number;
   /** Requests per minute per tenant key, standard tier (0: unlimited). */
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdminKey: optional(env.BOOTSTRAP_ADMIN_KEY),
     logLevel: env.LOG_LEVEL || 'info',
     jsonBodyLimit: integer(env, 'JSON_BODY_LIMIT', 2 * 1024 * 1024),
+    jsonOtherBodyLimit: integer(env, 'JSON_OTHER_BODY_LIMIT', 64 * 1024),
     uploadBodyLimit: integer(env, 'UPLOAD_BODY_LIMIT', 20 * 1024 * 1024),
     // The spec's limits; a development host raises them (or sets 0) for load tests.
     rateLimitStandardPerMinute: integer(env, 'RATE_LIMIT_STANDARD_PER_MINUTE', 100),

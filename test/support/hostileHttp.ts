@@ -188,6 +188,11 @@ export class Watchdog {
     return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
   }
 
+  /** The highest resident memory of the processes named `command` (e.g. node: the service and its worker processes). */
+  maxMemoryOf(command: string): number {
+    return this.memory.reduce((max, m) => Math.max(max, m.byCommand[command] ?? 0), 0);
+  }
+
   maxMemory() {
     return this.memory.reduce((max, m) => (m.rssBytes > max.rssBytes ? m : max), { at: 0, label: '', rssBytes: 0, shmemBytes: 0, byCommand: {} as Record<string, number> });
   }

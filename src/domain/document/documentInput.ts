@@ -445,9 +445,13 @@ const toInputErrors = (errors: t.Errors): InputError[] => {
     if (seen.has(key)) continue;
     seen.add(key);
     out.push({ loc, msg, type });
+    // Enough to fix a request; a body of 50,000 bad lines must not get a 50,000-entry answer.
+    if (out.length === MAX_INPUT_ERRORS) break;
   }
   return out;
 };
+
+const MAX_INPUT_ERRORS = 100;
 
 /** `['body','items',0,'tax_rate']` -> `items[0].tax_rate` (the `field` of field-level messages). */
 export const fieldPath = (loc: ReadonlyArray<string | number>): string => {

@@ -8,6 +8,9 @@ export interface Rule {
   message: string;
 }
 
+/** Firings of one rule listed in a result; more are counted in one issue. */
+export const MAX_LISTED_PER_RULE = 100;
+
 export function rule(id: string, flag: RuleFlag, message: string): Rule {
   return { id, flag, message };
 }
@@ -40,7 +43,16 @@ export class Ctx {
     this.lmt = kid(root, 'cac:LegalMonetaryTotal');
   }
 
+  /** Firings of each rule so far, listed or not. */
+  private readonly firings = new Map<string, { rule: Rule; count: number }>();
+
   fail(r: Rule, node: XNode, detail?: string): void {
+    const seen = this.firings.get(r.id) ?? { rule: r, count: 0 };
+    seen.count++;
+    this.firings.set(r.id, seen);
+    // A rule firing on every one of a million elements is listed for the first few: the answer
+    // stays small, and the rest are counted (result()).
+    if (seen.count > MAX_LISTED_PER_RULE) return;
     this.issues.push({
       rule_id: r.id,
       type: 'error',
@@ -48,6 +60,22 @@ export class Ctx {
       message: detail ? `[${r.id}] ${r.message} (${detail})` : `[${r.id}] ${r.message}`,
       location: locationOf(node),
     });
+  }
+
+  /** The issues found, with one more for each rule that fired more often than its firings listed. */
+  result(): ValidationIssue[] {
+    const more: ValidationIssue[] = [];
+    for (const { rule: r, count } of this.firings.values()) {
+      if (count <= MAX_LISTED_PER_RULE) continue;
+      more.push({
+        rule_id: r.id,
+        type: 'error',
+        flag: r.flag,
+        message: `[${r.id}] ${r.message} (and ${count - MAX_LISTED_PER_RULE} more places not listed)`,
+        location: null,
+      });
+    }
+    return more.length === 0 ? this.issues : [...this.issues, ...more];
   }
 
   /** Assert helper: report `r` on `node` unless `ok`. */

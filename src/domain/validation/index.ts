@@ -34,5 +34,5 @@ function runRules({ root, kind }: ParsedDocument, layers: RuleLayer[] = ALL_LAYE
   const ctx = new Ctx(root, kind);
   if (layers.includes('cen')) cenRules(ctx);
   if (layers.includes('peppol')) peppolRules(ctx);
-  return ctx.issues;
+  return ctx.result();
 }

@@ -6,7 +6,8 @@ export interface ValidationIssue {
   flag: RuleFlag;
   message: string;
   /** XPath-like path of the offending node, e.g. /Invoice/cac:InvoiceLine[2]/cbc:LineExtensionAmount */
-  location: string;
+  /** Where it fired (an XPath); null for the count of firings past those listed. */
+  location: string | null;
 }
 
 /** 'peppol' includes the national rules. */

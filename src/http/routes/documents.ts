@@ -36,6 +36,7 @@ export function documentRoutes(
     query: CreateQuery,
     responses: { 200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL', 422: 'Invalid or not compliant' },
     idempotent: true,
+    documentBody: true,
     handler: async (req, res) => {
       const query = decode(CreateQuery, req.query, 'query');
       // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.

@@ -13,6 +13,7 @@ export function validateRoutes(routes: RouteRegistry, documents: DocumentCommand
     tag: 'validation',
     auth: 'tenant',
     responses: { 200: 'Validation result, with ubl_document when valid' },
+    documentBody: true,
     handler: async (req, res) => {
       res.json(await documents.validateJson(tenantOf(res).tenantId, req.body));
     },
