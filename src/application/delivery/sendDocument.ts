@@ -8,7 +8,7 @@ import { documentDecider, documentStream, type DocumentAggregateState, type Docu
 import { fatalRuleSummary } from '../../domain/document/documentCheck.js';
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
-import { invalid, notFound } from '../../domain/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';
 import { validateOwnUbl } from '../../domain/validation/index.js';
 
@@ -165,27 +165,42 @@ export class SendDocument {
   /**
    * Holds the document's number for its receiver (sentNumberReservation.ts): a 409 naming the
    * earlier document when this tenant already sent the number there and that one did not fail.
+   * A number is almost always new: the reservation is appended to a stream assumed absent, and
+   * only when another document holds the number is that document read, to ask whether it still
+   * does.
    */
   private async reserveNumber(tenantId: string, document: DocumentRecord, route: Route, metadata: EventMetadata): Promise<void> {
     const receiver = route.receiver_peppol_id ?? route.email;
     if (!receiver) return;
     const number = document.document.invoice_id!;
     const stream = sentNumberStream(tenantId, document.document.document_type, number, receiver);
-    const reservation = await loadStream(this.store, sentNumberDecider, stream);
-    const holder = reservation.state.status === 'held' && reservation.state.document_id !== document.id ? reservation.state.document_id : null;
-    const holderState = holder ? await loadState(this.store, documentDecider, documentStream(holder)) : null;
-    await handleCommand(this.store, sentNumberDecider, stream, (state) => ({
-      type: 'ReserveSentNumber' as const,
-      data: {
-        tenant_id: tenantId,
-        number,
-        receiver,
-        document_id: document.id,
-        // A holder other than the one just read (a concurrent send won) is taken as still sending.
-        holder_state: state.status === 'held' && state.document_id !== holder ? 'DRAFT' : holderState?.status === 'present' ? holderState.state : null,
-        now: new Date().toISOString(),
-      },
-    }), { ...metadata, tenantId }, reservation);
+    let holder: { id: string; state: DocumentState | null } | null = null;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await handleCommand(this.store, sentNumberDecider, stream, (state) => {
+          const current = state.status === 'held' && state.document_id !== document.id ? state.document_id : null;
+          if (current !== null && current !== holder?.id) throw new HolderToRead(current);
+          return {
+            type: 'ReserveSentNumber' as const,
+            data: { tenant_id: tenantId, number, receiver, document_id: document.id, holder_state: holder?.state ?? null, now: new Date().toISOString() },
+          };
+        }, { ...metadata, tenantId }, attempt === 1 ? [] : undefined);
+        return;
+      } catch (error) {
+        if (!(error instanceof HolderToRead)) throw error;
+        // A holder that changed while it was read is one whose send is being recorded right now.
+        if (attempt >= 3) throw conflict(`Document number ${number} is being sent to ${receiver} by document ${error.documentId}`);
+        const state = await loadState(this.store, documentDecider, documentStream(error.documentId));
+        holder = { id: error.documentId, state: state.status === 'present' ? state.state : null };
+      }
+    }
+  }
+}
+
+/** The number is held by a document not read yet: read it, then decide again. */
+class HolderToRead extends Error {
+  constructor(readonly documentId: string) {
+    super(`the number is held by document ${documentId}`);
   }
 }
 
