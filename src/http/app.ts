@@ -12,6 +12,7 @@ import { errorMiddleware, notFoundRoute } from './errors.js';
 import { RouteRegistry } from './routeRegistry.js';
 import { inputHygiene, type HygieneLimits } from './inputHygiene.js';
 import { idempotency } from './idempotency.js';
+import { documentBodyParser } from './documentBody.js';
 import type { IdempotencyStore } from '../application/ports/idempotencyStore.js';
 import { healthRoutes } from './routes/health.js';
 import { operatorRoutes } from './routes/operator.js';
@@ -92,7 +93,7 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
     // JSON bodies are parsed per route, after authentication: a document may be large, anything
     // else is small, and a stranger without a key gets nothing parsed.
     {
-      documents: express.json({ limit: deps.jsonBodyLimit, strict: true }),
+      documents: documentBodyParser(deps.jsonBodyLimit),
       other: express.json({ limit: deps.jsonOtherBodyLimit, strict: true }),
     },
     inputHygiene(deps.hygiene),

@@ -1,102 +1,17 @@
 import type { Request, RequestHandler } from 'express';
-import { HttpError, type FieldProblem } from './errors.js';
+import { describeBadText, jsonProblems, NOT_XML_TEXT, problem, type HygieneLimits, type InputProblem } from '../domain/inputText.js';
+import { HttpError } from './errors.js';
 
-/**
- * Text that XML 1.0 cannot carry (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF; lone
- * UTF-16 surrogates). It can reach nothing useful: PostgreSQL refuses NUL in text, and no UBL
- * document may contain any of it. So it is refused at the edge, naming the field, wherever it
- * comes from (path, query, JSON), instead of failing deep inside.
- */
-const NOT_XML_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export type { HygieneLimits } from '../domain/inputText.js';
 
-export interface HygieneLimits {
-  /** Longest string anywhere in a JSON body, attachment content excepted (MAX_STRING_LENGTH). */
-  maxStringLength: number;
-  /** Deepest nesting of a JSON body (MAX_JSON_DEPTH). */
-  maxDepth: number;
-}
-
-/** Fields whose strings are file content, bounded by the body limit rather than the string limit. */
-const CONTENT_FIELDS = new Set(['file_data']);
-
-const describe = (text: string): string => {
-  const match = NOT_XML_TEXT.exec(text);
-  const code = match ? match[0].charCodeAt(0) : 0;
-  return `Text contains a character not allowed in e-invoices (U+${code.toString(16).toUpperCase().padStart(4, '0')} at position ${match?.index ?? 0})`;
-};
-
-const problem = (loc: Array<string | number>, msg: string, type: string): FieldProblem => ({ loc, msg, type });
-
-interface Visit {
-  value: unknown;
-  /** Where the value is, as a chain back to the body: a path is only built for a problem. */
-  parent: Visit | null;
-  key: string | number;
-  depth: number;
-}
-
-const locOf = (visit: Visit): Array<string | number> => {
-  const loc: Array<string | number> = [];
-  for (let v: Visit | null = visit; v; v = v.parent) loc.push(v.key);
-  return loc.reverse();
-};
-
-/**
- * Problems of a JSON value: bad characters in strings and keys, strings over the limit, nesting
- * over the limit. Iterative (a hostile depth cannot overflow the stack), allocation-light (a
- * body of millions of values is walked in well under a second), stops at the first few problems.
- */
-export function jsonProblems(body: unknown, limits: HygieneLimits): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  const stack: Visit[] = [{ value: body, parent: null, key: 'body', depth: 0 }];
-  while (stack.length > 0 && problems.length < 10) {
-    const visit = stack.pop()!;
-    const { value } = visit;
-    if (typeof value === 'string') {
-      const key = visit.key;
-      if (value.length > limits.maxStringLength && !(typeof key === 'string' && CONTENT_FIELDS.has(key))) {
-        problems.push(problem(locOf(visit), `String should have at most ${limits.maxStringLength} characters (limit MAX_STRING_LENGTH)`, 'string_too_long'));
-      } else if (NOT_XML_TEXT.test(value)) {
-        problems.push(problem(locOf(visit), describe(value), 'invalid_character'));
-      }
-      continue;
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    if (visit.depth >= limits.maxDepth) {
-      problems.push(problem(locOf(visit), `JSON nested deeper than ${limits.maxDepth} levels (limit MAX_JSON_DEPTH)`, 'limit_exceeded'));
-      continue;
-    }
-    const depth = visit.depth + 1;
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) {
-        const item: unknown = value[i];
-        // Numbers, booleans and nulls need no look: most of a large body is these.
-        if (typeof item === 'string' || (typeof item === 'object' && item !== null)) stack.push({ value: item, parent: visit, key: i, depth });
-      }
-      continue;
-    }
-    const keys = Object.keys(value);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i]!;
-      if (NOT_XML_TEXT.test(key)) {
-        problems.push(problem([...locOf(visit), key], `Field name: ${describe(key)}`, 'invalid_character'));
-        continue;
-      }
-      const item: unknown = (value as Record<string, unknown>)[key];
-      if (typeof item === 'string' || (typeof item === 'object' && item !== null)) stack.push({ value: item, parent: visit, key, depth });
-    }
-  }
-  return problems;
-}
-
-function textProblems(values: Record<string, unknown>, root: 'path' | 'query', maxLength: number): FieldProblem[] {
-  const problems: FieldProblem[] = [];
+function textProblems(values: Record<string, unknown>, root: 'path' | 'query', maxLength: number): InputProblem[] {
+  const problems: InputProblem[] = [];
   for (const [name, raw] of Object.entries(values)) {
     for (const value of Array.isArray(raw) ? raw : [raw]) {
-      if (NOT_XML_TEXT.test(name)) problems.push(problem([root, name], `Parameter name: ${describe(name)}`, 'invalid_character'));
+      if (NOT_XML_TEXT.test(name)) problems.push(problem([root, name], `Parameter name: ${describeBadText(name)}`, 'invalid_character'));
       else if (typeof value !== 'string') continue;
       else if (value.length > maxLength) problems.push(problem([root, name], `Value should have at most ${maxLength} characters (limit MAX_STRING_LENGTH)`, 'string_too_long'));
-      else if (NOT_XML_TEXT.test(value)) problems.push(problem([root, name], describe(value), 'invalid_character'));
+      else if (NOT_XML_TEXT.test(value)) problems.push(problem([root, name], describeBadText(value), 'invalid_character'));
     }
   }
   return problems;
@@ -108,6 +23,7 @@ export function inputHygiene(limits: HygieneLimits): RequestHandler {
     const problems = [
       ...textProblems(req.params as Record<string, unknown>, 'path', limits.maxStringLength),
       ...textProblems(req.query as Record<string, unknown>, 'query', limits.maxStringLength),
+      // A large document body arrives unparsed (documentBodyParser): the task that parses it checks it.
       ...(req.body !== undefined && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? jsonProblems(req.body, limits) : []),
     ];
     next(problems.length > 0 ? new HttpError(422, problems) : undefined);

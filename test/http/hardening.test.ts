@@ -143,6 +143,21 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
       expect(locs(inLine.body)).to.deep.equal(['body.items.0.description']);
     });
 
+    it('checks a large document body (parsed on a worker process) the same way: bad text is a 422 naming the field, bad JSON a 400', async () => {
+      const padding = 'x'.repeat(9_000);
+      const large = { ...invoice(), items: Array.from({ length: 10 }, (_, i) => ({ description: i === 7 ? 'bad\u0000' : padding, quantity: 1, unit_price: 1, tax_rate: '21.00', unit: 'C62' })) };
+      const text = JSON.stringify(large);
+      expect(text.length).to.be.greaterThan(64 * 1024);
+      const bad = await t.http.post('/api/validate/json').set(bearer(tenant.key)).set('Content-Type', 'application/json').send(text);
+      expect(bad.status).to.equal(422);
+      expect(locs(bad.body)).to.deep.equal(['body.items.7.description']);
+      const broken = await t.http.post('/api/documents/').set(bearer(tenant.key)).set('Content-Type', 'application/json').send(`${text.slice(0, -1)},`);
+      expect(broken.status).to.equal(400);
+      expect(broken.body.detail).to.equal('Malformed JSON in request body');
+      const fine = await t.http.post('/api/validate/json').set(bearer(tenant.key)).set('Content-Type', 'application/json').send(text.replace('bad\\u0000', 'good'));
+      expect(fine.status, JSON.stringify(fine.body).slice(0, 300)).to.equal(200);
+    });
+
     it('refuses over-long strings and over-deep JSON, naming the limit', async () => {
       const long = await t.http.post('/api/validate/json').set(bearer(tenant.key)).send({ ...invoice(), invoice_id: 'x'.repeat(1_000_000) });
       expect(long.status).to.equal(422);

@@ -15,6 +15,7 @@ import {
 import type { DocumentJson } from '../../domain/document/documentJson.js';
 import { newValidationId, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
 import { DEFAULT_DOCUMENT_SIZE_LIMITS, type DocumentSizeLimits, type InputError } from '../../domain/document/documentInput.js';
+import type { HygieneLimits } from '../../domain/inputText.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import type { DocumentWork } from './documentWork.js';
 
@@ -49,10 +50,6 @@ export const sha256 = (text: string | Buffer) => createHash('sha256').update(tex
 
 const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
 
-/** Why a document is not rendered as a PDF: pdfmake needs about 10 ms and 1 MB per page. */
-export const renderLimitMessage = (lines: number, max: number) =>
-  `This document has ${lines} lines; PDFs are rendered for documents of at most ${max} lines (about ${Math.round(max / 23)} pages; limit PDF_RENDER_MAX_LINES)`;
-
 /** A command decided on a state other than the one its prepared content was made from. */
 class StaleContent extends Error {}
 
@@ -62,12 +59,12 @@ export class DocumentCommands {
     private readonly store: EventStore,
     /** The heavy steps (checking, writing UBL, rendering), off the event loop. */
     private readonly work: DocumentWork,
-    private readonly limits: DocumentSizeLimits & { maxRenderedLines: number } = { ...DEFAULT_DOCUMENT_SIZE_LIMITS, maxRenderedLines: 5_000 },
+    private readonly limits: DocumentSizeLimits & { text?: HygieneLimits } = DEFAULT_DOCUMENT_SIZE_LIMITS,
   ) {}
 
   /** Validates a JSON document without recording anything. */
   async validateJson(tenantId: string, body: unknown): Promise<ValidationResult> {
-    const check = await this.work.checkJson({ tenantId }, body, { renderPdf: false, limits: this.limits });
+    const check = await this.work.checkJson({ tenantId }, body, { renderPdf: false, limits: this.limits, text: this.limits.text });
     if (!check.ok) throw new DocumentInputRejected(check.errors);
     return {
       id: newValidationId(),
@@ -86,11 +83,7 @@ export class DocumentCommands {
 
   /** Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in the UBL. */
   async createFromJson(tenantId: string, body: unknown, options: { renderPdf: boolean }, metadata: EventMetadata): Promise<DocumentRecord> {
-    const lines = (body as { items?: unknown } | null)?.items;
-    if (options.renderPdf && Array.isArray(lines) && lines.length > this.limits.maxRenderedLines) {
-      throw new DocumentInputRejected([{ loc: ['query', 'construct_pdf'], msg: renderLimitMessage(lines.length, this.limits.maxRenderedLines), type: 'limit_exceeded' }]);
-    }
-    const check = await this.work.checkJson({ tenantId }, body, { ...options, limits: this.limits });
+    const check = await this.work.checkJson({ tenantId }, body, { ...options, limits: this.limits, text: this.limits.text });
     if (!check.ok) throw new DocumentInputRejected(check.errors);
     if (!check.isValid) throw new DocumentRejected(check.issues.filter(isFatal));
     return this.create(tenantId, 'json', check.document, check.ubl, fileNameOf(check.document), metadata);

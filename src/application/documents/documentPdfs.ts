@@ -1,6 +1,7 @@
 import type { EventMetadata } from '../ports/eventStore.js';
 import type { DocumentCommands } from './documentCommands.js';
-import { fileNameOf, renderLimitMessage } from './documentCommands.js';
+import { fileNameOf } from './documentCommands.js';
+import { renderLimitMessage } from '../../domain/document/documentInput.js';
 import { invalid } from '../../domain/errors.js';
 import type { EmbeddedFile, PdfReader } from './pdfPorts.js';
 import type { DocumentWork, PdfDraftResult } from './documentWork.js';

@@ -1,5 +1,6 @@
 import type { DocumentJson } from '../../domain/document/documentJson.js';
 import type { DocumentSizeLimits } from '../../domain/document/documentInput.js';
+import type { HygieneLimits } from '../../domain/inputText.js';
 import type { DocumentState } from '../../domain/document/documentModel.js';
 import type { ValidationResultIssue } from '../../domain/document/documentCheck.js';
 import type { EmbeddedFile } from './pdfPorts.js';
@@ -63,8 +64,12 @@ export interface WorkOwner {
 }
 
 export interface DocumentWork {
-  /** Decodes a create/validate request body and checks it; with `renderPdf`, the rendering is attached first. */
-  checkJson(owner: WorkOwner, body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }): Promise<JsonCheckResult>;
+  /**
+   * Decodes a create/validate request body and checks it; with `renderPdf`, the rendering is
+   * attached first. The body is a parsed value, or the bytes of a large one (parsed and checked
+   * for text no field may hold by the task: MalformedBody when it is not JSON).
+   */
+  checkJson(owner: WorkOwner, body: unknown, options: JsonCheckOptions): Promise<JsonCheckResult>;
   /** Decodes (UTF-8 or UTF-16), parses and checks uploaded or stored UBL; `read` also reads the document from it when valid. */
   checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult>;
   /** The document a UBL holds (UblReadError when it cannot be read). */
@@ -75,6 +80,21 @@ export interface DocumentWork {
   renderPdf(owner: WorkOwner, document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array>;
   /** A draft from the content of an uploaded PDF: embedded UBL/CII, else its text. */
   pdfDraft(owner: WorkOwner, input: PdfDraftInput): Promise<PdfDraftResult>;
+}
+
+export interface JsonCheckOptions {
+  renderPdf: boolean;
+  limits?: DocumentSizeLimits;
+  /** For a body given as bytes: the checks a parsed body had at the edge. */
+  text?: HygieneLimits;
+}
+
+/** A request body given as bytes is not JSON. */
+export class MalformedBody extends Error {
+  constructor() {
+    super('Malformed JSON in request body');
+    this.name = 'MalformedBody';
+  }
 }
 
 /** Why a task was not done: over its time or memory budget, or the tenant has too many waiting. */

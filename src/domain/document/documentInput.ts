@@ -559,9 +559,15 @@ export interface DocumentSizeLimits {
   maxLines: number;
   /** Attachments (MAX_DOCUMENT_ATTACHMENTS). */
   maxAttachments: number;
+  /** Lines of the longest document rendered as a PDF (PDF_RENDER_MAX_LINES): pdfmake needs about 10 ms and 1 MB a page. */
+  maxRenderedLines: number;
 }
 
-export const DEFAULT_DOCUMENT_SIZE_LIMITS: DocumentSizeLimits = { maxLines: 50_000, maxAttachments: 50 };
+export const DEFAULT_DOCUMENT_SIZE_LIMITS: DocumentSizeLimits = { maxLines: 50_000, maxAttachments: 50, maxRenderedLines: 5_000 };
+
+/** Why a document is not rendered as a PDF. */
+export const renderLimitMessage = (lines: number, max: number) =>
+  `This document has ${lines} lines; PDFs are rendered for documents of at most ${max} lines (about ${Math.round(max / 23)} pages; limit PDF_RENDER_MAX_LINES)`;
 
 /** Decodes a create request body into the document model, or the FastAPI-style list of field errors. */
 export const decodeDocumentInput = (body: unknown, limits: DocumentSizeLimits = DEFAULT_DOCUMENT_SIZE_LIMITS): DecodeResult => {

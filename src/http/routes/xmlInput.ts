@@ -1,7 +1,7 @@
 import { XmlEncodingError, XmlInputError, XmlLimitExceeded } from '../../domain/validation/index.js';
 import { UblReadError } from '../../domain/document/ublReader.js';
 import { DocumentInputRejected, DocumentRejected } from '../../application/documents/documentCommands.js';
-import { WorkRefused } from '../../application/documents/documentWork.js';
+import { MalformedBody, WorkRefused } from '../../application/documents/documentWork.js';
 import { HttpError, type FieldProblem } from '../errors.js';
 
 export const XML_TYPES = /^(application|text)\/([a-z.+-]*\+)?xml/i;
@@ -27,6 +27,7 @@ export function documentErrorToHttp(error: unknown): unknown {
   if (error instanceof XmlEncodingError) return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'encoding_error' }]);
   if (error instanceof XmlInputError) return new HttpError(400, error.message);
   if (error instanceof DocumentInputRejected) return new HttpError(422, error.errors);
+  if (error instanceof MalformedBody) return new HttpError(400, error.message);
   if (error instanceof WorkRefused) {
     if (error.reason === 'busy') return new HttpError(429, error.message, { 'Retry-After': '1' });
     return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'limit_exceeded' }]);

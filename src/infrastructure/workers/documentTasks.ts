@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonCheckResult, PdfDraftInput, PdfDraftResult, UblCheckResult } from '../../application/documents/documentWork.js';
+import { MalformedBody, type JsonCheckOptions, type JsonCheckResult, type PdfDraftInput, type PdfDraftResult, type UblCheckResult } from '../../application/documents/documentWork.js';
+import { jsonProblems, type HygieneLimits } from '../../domain/inputText.js';
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import { DocumentRejected } from '../../application/documents/documentCommands.js';
 import { checkDocument, issueFromRule, type DocumentCheck, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
-import { decodeDocumentInput, type DocumentSizeLimits } from '../../domain/document/documentInput.js';
+import { decodeDocumentInput, DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/documentInput.js';
 import { toDocumentJson, type DocumentJson } from '../../domain/document/documentJson.js';
 import type { Attachment, Document, DocumentState } from '../../domain/document/documentModel.js';
 import { completeDocument } from '../../domain/document/documentTotals.js';
@@ -46,9 +47,18 @@ const checked = (check: DocumentCheck): JsonCheckResult => ({
  * carries the UBL of the document as it was before (a document cannot embed itself), so
  * uploading the PDF again gives back the same document.
  */
-export async function checkJson(body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }): Promise<JsonCheckResult> {
+export async function checkJson(input: unknown, options: JsonCheckOptions): Promise<JsonCheckResult> {
+  const body = input instanceof Uint8Array ? parseBody(input) : input;
+  if (input instanceof Uint8Array) {
+    const problems = jsonProblems(body, options.text ?? DEFAULT_TEXT_LIMITS);
+    if (problems.length > 0) return { ok: false, errors: problems };
+  }
   const decoded = decodeDocumentInput(body, options.limits);
   if (!decoded.ok) return { ok: false, errors: decoded.errors };
+  const maxRendered = options.limits?.maxRenderedLines ?? DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines;
+  if (options.renderPdf && decoded.value.items.length > maxRendered) {
+    return { ok: false, errors: [{ loc: ['query', 'construct_pdf'], msg: renderLimitMessage(decoded.value.items.length, maxRendered), type: 'limit_exceeded' }] };
+  }
   const document = { ...decoded.value, attachments: withIds(decoded.value.attachments) };
   if (!options.renderPdf) return checked(checkDocument(document));
   const before = checkDocument(document);
@@ -56,6 +66,17 @@ export async function checkJson(body: unknown, options: { renderPdf: boolean; li
   const base = baseNameOf(before.document);
   const pdf = await renderer.render(before.document, [{ fileName: `${base}.xml`, mimeType: 'application/xml', content: Buffer.from(before.ubl) }]);
   return checked(checkDocument({ ...document, attachments: [...document.attachments, pdfAttachment(`${base}.pdf`, pdf)] }));
+}
+
+/** As the edge checks a body it parsed itself (inputHygiene.ts): the same defaults as the settings. */
+const DEFAULT_TEXT_LIMITS: HygieneLimits = { maxStringLength: 10_000, maxDepth: 32 };
+
+function parseBody(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch {
+    throw new MalformedBody();
+  }
 }
 
 const schemaIssues = (xml: string): ValidationResultIssue[] =>

@@ -1,7 +1,6 @@
-import type { DocumentWork, JsonCheckResult, PdfDraftInput, PdfDraftResult, UblCheckResult, WorkOwner } from '../../application/documents/documentWork.js';
+import type { DocumentWork, JsonCheckOptions, JsonCheckResult, PdfDraftInput, PdfDraftResult, UblCheckResult, WorkOwner } from '../../application/documents/documentWork.js';
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import type { DocumentJson } from '../../domain/document/documentJson.js';
-import type { DocumentSizeLimits } from '../../domain/document/documentInput.js';
 import type { DocumentState } from '../../domain/document/documentModel.js';
 import * as tasks from './documentTasks.js';
 import type { TaskPool } from './taskPool.js';
@@ -43,7 +42,8 @@ export class PooledDocumentWork implements DocumentWork {
     private readonly sizes: TaskSizes = DEFAULT_TASK_SIZES,
   ) {}
 
-  checkJson(owner: WorkOwner, body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }): Promise<JsonCheckResult> {
+  checkJson(owner: WorkOwner, body: unknown, options: JsonCheckOptions): Promise<JsonCheckResult> {
+    if (body instanceof Uint8Array) return this.pool.run(owner, 'checkJson', [body, options], { large: body.length > this.sizes.largeBytes });
     const object = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     const lines = lengthOf(object.items);
     const data = attachmentChars(object);
@@ -78,7 +78,7 @@ export class PooledDocumentWork implements DocumentWork {
 
 /** The same work, all on the calling thread: for tests of the use cases and for tools. */
 export class InlineDocumentWork implements DocumentWork {
-  checkJson(_owner: WorkOwner, body: unknown, options: { renderPdf: boolean; limits?: DocumentSizeLimits }) {
+  checkJson(_owner: WorkOwner, body: unknown, options: JsonCheckOptions) {
     return tasks.checkJson(body, options);
   }
   async checkUbl(_owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }) {

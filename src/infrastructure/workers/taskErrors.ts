@@ -1,5 +1,6 @@
 import { DocumentInputRejected, DocumentRejected } from '../../application/documents/documentCommands.js';
 import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
+import { MalformedBody } from '../../application/documents/documentWork.js';
 import { UblReadError } from '../../domain/document/ublReader.js';
 import { DomainError } from '../../domain/errors.js';
 import { XmlEncodingError, XmlInputError, XmlLimitExceeded } from '../../domain/validation/errors.js';
@@ -10,7 +11,7 @@ import { XmlEncodingError, XmlInputError, XmlLimitExceeded } from '../../domain/
  * Anything not listed here is an internal failure (a 500, logged with its message).
  */
 const KNOWN: ReadonlyArray<new (...args: never[]) => Error> = [
-  DomainError, DocumentRejected, DocumentInputRejected, PdfUnreadable, UblReadError, XmlInputError, XmlLimitExceeded, XmlEncodingError,
+  DomainError, DocumentRejected, DocumentInputRejected, MalformedBody, PdfUnreadable, UblReadError, XmlInputError, XmlLimitExceeded, XmlEncodingError,
 ];
 
 export interface SerializedError {
