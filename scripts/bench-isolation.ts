@@ -350,7 +350,7 @@ async function main() {
       p99: percentile(sorted, 99),
       max: sorted[sorted.length - 1]!,
       errors: count - ok,
-      statuses: result.statusCounts,
+      statuses: { ...result.statusCounts, ...result.errorCodes },
       maxRssMb: rssMaxKb / 1024,
       intervals: starts.map((s, i) => [s, s + result.latencies[i]!]),
       latencies: result.latencies,

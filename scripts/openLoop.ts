@@ -40,6 +40,8 @@ export interface OpenLoopResult {
   latencies: number[];
   statusCounts: Record<string, number>;
   errors: number;
+  /** Network errors by code (ECONNRESET, …). */
+  errorCodes: Record<string, number>;
   /** First request due to last response. */
   elapsedMs: number;
 }
@@ -63,6 +65,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
   const latencies = new Array<number>(options.count);
   const statusCounts: Record<string, number> = {};
   let errors = 0;
+  const errorCodes: Record<string, number> = {};
 
   const send = (index: number, due: number) =>
     new Promise<void>((resolve) => {
@@ -78,9 +81,11 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
           });
         },
       );
-      request.on('error', () => {
+      request.on('error', (error: NodeJS.ErrnoException) => {
         latencies[index] = performance.now() - due;
         errors++;
+        const code = error.code ?? error.message;
+        errorCodes[code] = (errorCodes[code] ?? 0) + 1;
         resolve();
       });
       request.end(body);
@@ -97,5 +102,5 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
   }
   await Promise.all(inFlight);
   agent.destroy();
-  return { latencies, statusCounts, errors, elapsedMs: performance.now() - started };
+  return { latencies, statusCounts, errors, errorCodes, elapsedMs: performance.now() - started };
 }

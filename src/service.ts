@@ -99,6 +99,11 @@ export class Service {
     return new Promise((resolve, reject) => {
       const server = this.app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
       server.on('clientError', answerClientError);
+      // Idle keep-alive connections are closed after a minute rather than Node's 5 s: a client that
+      // reuses a connection just as the server closes it sees a reset, and clients (and load
+      // balancers) keep connections open for longer than 5 s.
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
       this.server = server;
     });
   }

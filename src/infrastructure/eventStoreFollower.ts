@@ -54,7 +54,7 @@ export function followAll(
       }
       signalled = false;
       const readAt = performance.now();
-      const events = await store.readAll({ after: position, maxCount: batchSize });
+      const events = await store.readAll({ after: position, maxCount: batchSize, withoutData: options.withoutData });
       if (stopped) break;
       if (events.length > 0) {
         await options.onEvents(events);

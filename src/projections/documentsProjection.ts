@@ -80,7 +80,7 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession): P
       row: created ? null : entry.row,
       position: event.globalPosition,
       changed: true,
-      content: created ? { id, tenant_id: state.tenant_id, response: contentResponse(state) } : entry.content,
+      content: created ? { id, tenant_id: state.tenant_id, response: await contentResponse(state) } : entry.content,
     });
   }
 

@@ -1,7 +1,13 @@
 import type { Logger } from 'pino';
-import type { AllSubscription, EventStore, RecordedEvent } from '../application/ports/eventStore.js';
+import type { AllSubscription, DataPaths, EventStore, RecordedEvent } from '../application/ports/eventStore.js';
 import { CheckpointConflictError, type ReadModelStore } from '../application/ports/readModelStore.js';
 import { checkpointName, type Projection } from './projection.js';
+
+/**
+ * Document payloads no projection or process manager reads (they keep what the API lists, never
+ * the UBL, a file's content or an Invoice Response's XML): left out of the shared read of the log.
+ */
+const PAYLOADS: DataPaths = [['ubl'], ['attachment', 'file_data'], ['invoice_response']];
 
 const RESTART_DELAY_MS = 200;
 const SHARED = 'shared reader';
@@ -78,6 +84,7 @@ export class ProjectionRunner {
     const subscription = this.events.subscribeToAll({
       after: from,
       batchSize: 500,
+      withoutData: PAYLOADS,
       onEvents: async (events) => {
         // Each projection works through the batches at its own pace; the reader may run a few
         // batches ahead of the slowest before it waits for it.
@@ -148,6 +155,7 @@ export class ProjectionRunner {
     const subscription = this.events.subscribeToAll({
       after: progress.position,
       batchSize: 500,
+      withoutData: PAYLOADS,
       onEvents: (events) => this.apply(progress, events),
       onError: (error) => this.onFailure(projection, error, 'stops'),
     });

@@ -54,10 +54,18 @@ export interface ReadStreamOptions {
   maxCount?: number;
 }
 
+/**
+ * Paths into event data (e.g. ['ubl'], ['attachment', 'file_data']) that a reader of the whole log
+ * does not use: large payloads. An adapter may leave them out of what it returns (the PostgreSQL
+ * adapter does, so megabytes of UBL are neither sent nor parsed for the projections).
+ */
+export type DataPaths = ReadonlyArray<ReadonlyArray<string>>;
+
 export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Omit to start from the beginning. */
   after?: bigint;
   maxCount?: number;
+  withoutData?: DataPaths;
 }
 
 export interface AllSubscription {
@@ -68,6 +76,7 @@ export interface SubscribeToAllOptions {
   after?: bigint;
   /** Largest batch handed to onEvents; catch-up reads in batches of this size. */
   batchSize?: number;
+  withoutData?: DataPaths;
   /**
    * Called in global order with one or more events; the next batch is not delivered until the
    * returned promise resolves. A rejection stops the subscription and reaches onError.

@@ -53,8 +53,8 @@ const statusOf = (reason: PdfUnreadableReason): number => {
 };
 
 /** The PDF creation result: the Document, success, ubl_document, and what was missing or read. */
-function creationResponse(result: PdfCreation): Record<string, unknown> {
-  const document = result.record ? documentResponse(result.record) : toResponse(fromDocumentJson(result.document));
+async function creationResponse(result: PdfCreation): Promise<Record<string, unknown>> {
+  const document = result.record ? await documentResponse(result.record) : toResponse(fromDocumentJson(result.document));
   return {
     ...document,
     success: result.success,
@@ -94,7 +94,7 @@ export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentComm
       const file = await uploadedFile(req, res, uploadLimit, NO_RAW_BODY);
       try {
         const result = await pdfs.createFromPdf(tenantOf(res).tenantId, { bytes: file.buffer, fileName: file.fileName }, hints, commandMetadata(req, res));
-        res.json(creationResponse(result));
+        res.json(await creationResponse(result));
       } catch (error) {
         if (error instanceof PdfUnreadable) throw new HttpError(statusOf(error.reason), error.message, error.reason === 'busy' ? { 'Retry-After': '5' } : {});
         throw error;

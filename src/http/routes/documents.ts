@@ -41,7 +41,7 @@ export function documentRoutes(
       const query = decode(CreateQuery, req.query, 'query');
       // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.
       const record = await documents.createFromJson(tenantOf(res).tenantId, req.body, { renderPdf: query.construct_pdf === 'true' }, commandMetadata(req, res));
-      res.json(documentResponse(record));
+      res.json(await documentResponse(record));
     },
   });
   routes.add({
@@ -68,7 +68,7 @@ export function documentRoutes(
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
       const record = await documents.createFromUbl(tenantOf(res).tenantId, file.buffer, file.fileName, commandMetadata(req, res));
-      res.json(documentResponse(record));
+      res.json(await documentResponse(record));
     },
   });
   routes.add({
@@ -79,7 +79,7 @@ export function documentRoutes(
     auth: 'tenant',
     responses: { 200: 'The document', 404: 'Not found' },
     handler: async (req, res) => {
-      res.json(documentResponse(await documents.get(tenantOf(res).tenantId, id(req.params))));
+      res.json(await documentResponse(await documents.get(tenantOf(res).tenantId, id(req.params))));
     },
   });
   routes.add({
@@ -139,7 +139,7 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     handler: async (req, res) => {
-      res.json(documentResponse(await documents.get(tenantOf(res).tenantId, id(req.params))).attachments);
+      res.json((await documentResponse(await documents.get(tenantOf(res).tenantId, id(req.params)))).attachments);
     },
   });
   routes.add({

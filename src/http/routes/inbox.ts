@@ -21,7 +21,7 @@ export function inboxRoutes(routes: RouteRegistry, inbox: InboxCommands): void {
     auth: 'tenant',
     responses: { 200: 'The document', 404: 'Not found (or not a received document)' },
     handler: async (req, res) => {
-      res.json(documentResponse(await inbox.get(tenantOf(res).tenantId, id(req.params))));
+      res.json(await documentResponse(await inbox.get(tenantOf(res).tenantId, id(req.params))));
     },
   });
   routes.add({
@@ -35,7 +35,7 @@ export function inboxRoutes(routes: RouteRegistry, inbox: InboxCommands): void {
     handler: async (req, res) => {
       const body = decode(AcceptBody, req.body ?? {}, 'body');
       const record = await inbox.accept(tenantOf(res).tenantId, id(req.params), body.note?.trim() || null, commandMetadata(req, res));
-      res.json(documentResponse(record));
+      res.json(await documentResponse(record));
     },
   });
   routes.add({
@@ -49,7 +49,7 @@ export function inboxRoutes(routes: RouteRegistry, inbox: InboxCommands): void {
     handler: async (req, res) => {
       const body = decode(RejectBody, req.body ?? {}, 'body');
       const record = await inbox.reject(tenantOf(res).tenantId, id(req.params), body.reason.trim(), commandMetadata(req, res));
-      res.json(documentResponse(record));
+      res.json(await documentResponse(record));
     },
   });
 }

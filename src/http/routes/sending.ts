@@ -31,7 +31,7 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     handler: async (req, res) => {
       const options = decode(SendQuery, req.query, 'query');
       const record = await sending.send(tenantOf(res).tenant, id(req.params), options, commandMetadata(req, res));
-      res.json(documentResponse(record));
+      res.json(await documentResponse(record));
     },
   });
   routes.add({

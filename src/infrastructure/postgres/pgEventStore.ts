@@ -136,9 +136,12 @@ export class PgEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const without = options.withoutData ?? [];
+    // Each path left out is a parameter: `data #- $3 #- $4 …` removes them inside PostgreSQL.
+    const data = without.reduce((expression, _path, i) => `${expression} #- $${i + 3}::text[]`, 'data');
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${columns} FROM es_events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
-      [String(options.after ?? -1n), options.maxCount ?? 1000],
+      `SELECT ${columns.replace('data,', `${data} AS data,`)} FROM es_events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
+      [String(options.after ?? -1n), options.maxCount ?? 1000, ...without.map((path) => [...path])],
     );
     return rows.map(toRecorded);
   }
