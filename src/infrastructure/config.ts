@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
 import { DEFAULT_XML_LIMITS, type XmlLimits } from '../domain/validation/index.js';
+import { DEFAULT_DOCUMENT_SIZE_LIMITS } from '../domain/document/documentInput.js';
 import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
 
 /** Every setting of the service, read once from the environment. See the README's table. */
@@ -112,9 +113,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxWaitingPerTenant: integer(env, 'WORK_MAX_WAITING_PER_TENANT', 16),
     },
     documentLimits: {
-      maxLines: integer(env, 'MAX_DOCUMENT_LINES', 50_000),
-      maxAttachments: integer(env, 'MAX_DOCUMENT_ATTACHMENTS', 50),
-      maxRenderedLines: integer(env, 'PDF_RENDER_MAX_LINES', 5_000),
+      maxLines: integer(env, 'MAX_DOCUMENT_LINES', DEFAULT_DOCUMENT_SIZE_LIMITS.maxLines),
+      maxAttachments: integer(env, 'MAX_DOCUMENT_ATTACHMENTS', DEFAULT_DOCUMENT_SIZE_LIMITS.maxAttachments),
+      maxRenderedLines: integer(env, 'PDF_RENDER_MAX_LINES', DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines),
     },
     listMaxLines: integer(env, 'LIST_MAX_LINES', 10_000),
     maxStringLength: integer(env, 'MAX_STRING_LENGTH', 10_000),

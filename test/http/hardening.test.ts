@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { bearer, createOrganization, createTenant, startTestService, waitForState, type TestService } from '../support/service.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { belgianNumber } from '../support/peppol.js';
+import { decodeDocumentInput } from '../../src/domain/document/documentInput.js';
+import { checkDocument } from '../../src/domain/document/documentCheck.js';
 
 const invoice = (invoiceId = `H-${randomUUID().slice(0, 8)}`) => ({ ...(structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>), invoice_id: invoiceId });
 
@@ -181,6 +183,13 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
       expect(res.status).to.equal(422);
       expect(res.body.detail[0]).to.deep.include({ loc: ['body', 'items'], type: 'limit_exceeded' });
       expect(res.body.detail[0].msg).to.include('MAX_DOCUMENT_LINES');
+      // Uploaded UBL is held to the same number of lines.
+      const decoded = decodeDocumentInput({ ...invoice(), items: Array.from({ length: 41 }, () => line) }, { maxLines: 100, maxAttachments: 10, maxRenderedLines: 10 });
+      if (!decoded.ok) throw new Error(JSON.stringify(decoded.errors));
+      const ubl = checkDocument(decoded.value).ubl;
+      const uploaded = await t.http.post('/api/documents/ubl').set(bearer(tenant.key)).set('Content-Type', 'application/xml').send(ubl);
+      expect(uploaded.status).to.equal(422);
+      expect(uploaded.body.detail[0].msg).to.include('MAX_DOCUMENT_LINES');
       const doc = (await t.http.post('/api/documents/').set(bearer(tenant.key)).send(invoice())).body;
       const attach = (name: string) => t.http.post(`/api/documents/${doc.id}/attachments`).set(bearer(tenant.key)).attach('file', Buffer.from('%PDF-1.4 test'), { filename: name, contentType: 'application/pdf' });
       expect((await attach('a.pdf')).status).to.equal(200);

@@ -14,7 +14,7 @@ import {
 } from '../../domain/document/documentAggregate.js';
 import type { DocumentJson } from '../../domain/document/documentJson.js';
 import { newValidationId, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
-import { DEFAULT_DOCUMENT_SIZE_LIMITS, type DocumentSizeLimits, type InputError } from '../../domain/document/documentInput.js';
+import { DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits, type InputError } from '../../domain/document/documentInput.js';
 import type { HygieneLimits } from '../../domain/inputText.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import type { DocumentWork } from './documentWork.js';
@@ -93,6 +93,9 @@ export class DocumentCommands {
   async createFromUbl(tenantId: string, xml: Uint8Array | string, fileName: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
     const check = await this.work.checkUbl({ tenantId }, xml, { read: true });
     if (check.issues.some(isFatal) || !check.document) throw new DocumentRejected(check.issues.filter(isFatal));
+    if (check.document.items.length > this.limits.maxLines) {
+      throw new DocumentInputRejected([{ loc: ['body'], msg: linesLimitMessage(this.limits.maxLines), type: 'limit_exceeded' }]);
+    }
     const document = { ...check.document, attachments: check.document.attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() })) };
     return this.create(tenantId, 'ubl', document, check.text, fileName ?? fileNameOf(document), metadata);
   }
