@@ -25,14 +25,13 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
 import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { invoiceWithLines } from './benchDocuments.js';
 import { openLoop } from './openLoop.js';
+import { startBenchService } from './benchService.js';
 
 const duration = Number(process.env.DURATION ?? 30);
 const rate = Number(process.env.RATE ?? 50);
@@ -229,33 +228,9 @@ async function main() {
   await ensureDatabase(pg.connectionString('postgres'), 'bench');
   const operatorKey = 'op_bench_isolation_key';
   const port = 19_000 + Math.floor(Math.random() * 1000);
-  const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const service = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL('../src/main.js', import.meta.url))], {
-    env: {
-      ...process.env,
-      DATABASE_URL: pg.connectionString('bench'),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OPERATOR_KEY: operatorKey,
-      LOG_LEVEL: 'warn',
-      JSON_BODY_LIMIT: '8388608',
-      MAX_DOCUMENT_LINES: String(Math.max(10_000, bigLines)),
-      // Rate limits are for tenants' fair use; here the service's isolation is what is measured.
-      RATE_LIMIT_STANDARD_PER_MINUTE: '0',
-      RATE_LIMIT_PREMIUM_PER_MINUTE: '0',
-      RATE_LIMIT_ADMIN_PER_MINUTE: '0',
-      RATE_LIMIT_ADMIN_PER_HOUR: '0',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise((resolve) => service.once('exit', resolve));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if ((await fetch(`${base}/healthz`).catch(() => null))?.ok) break;
-    if (i > 600) throw new Error('the service did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const running = await startBenchService({ databaseUrl: pg.connectionString('bench'), dataDir, port, operatorKey, env: { JSON_BODY_LIMIT: '8388608', MAX_DOCUMENT_LINES: String(Math.max(10_000, bigLines)) } });
+  const service = running.process;
+  const base = running.base;
   const call = async (method: string, route: string, key: string, payload?: unknown) => {
     const response = await fetch(`${base}${route}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: payload ? JSON.stringify(payload) : undefined });
     const body = (await response.json()) as Record<string, any>;
@@ -412,8 +387,7 @@ async function main() {
   console.log(`Max service RSS (service + work processes) from phase 1 to A's last answer: ${(rssOverallKb / 1024).toFixed(0)} MB`);
   console.log(`A's requests in all: ${Object.values(a).reduce((n, r) => n + r.count, 0)}`);
 
-  service.kill('SIGTERM');
-  await exited;
+  await running.stop();
   await pg.stop();
   await rm(dataDir, { recursive: true, force: true });
 }

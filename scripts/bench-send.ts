@@ -18,7 +18,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import pgClient from 'pg';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
@@ -26,6 +26,7 @@ import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
 import { invoiceWithLines } from './benchDocuments.js';
 import { openLoop } from './openLoop.js';
+import { startBenchService } from './benchService.js';
 
 const documents = Number(process.env.DOCUMENTS ?? 3000);
 const rate = Number(process.env.RATE ?? 120);
@@ -77,33 +78,9 @@ async function main() {
   // The service runs as `npm start` does, in a process of its own: the load generator and the
   // measuring subscription below do not share its event loop.
   const port = 18_000 + Math.floor(Math.random() * 1000);
-  // SERVICE_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const service = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL('../src/main.js', import.meta.url))], {
-    env: {
-      ...process.env,
-      DATABASE_URL: pg.connectionString('bench'),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OPERATOR_KEY: operatorKey,
-      SMTP_URL: smtpUrl,
-      LOG_LEVEL: 'warn',
-      // Rate limits are for tenants' fair use, not for this measurement.
-      RATE_LIMIT_STANDARD_PER_MINUTE: '0',
-      RATE_LIMIT_PREMIUM_PER_MINUTE: '0',
-      RATE_LIMIT_ADMIN_PER_MINUTE: '0',
-      RATE_LIMIT_ADMIN_PER_HOUR: '0',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise((resolve) => service.once('exit', resolve));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if ((await fetch(`${base}/healthz`).catch(() => null))?.ok) break;
-    if (i > 600) throw new Error('the service did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const running = await startBenchService({ databaseUrl: pg.connectionString('bench'), dataDir, port, operatorKey, env: { SMTP_URL: smtpUrl } });
+  const service = running.process;
+  const base = running.base;
   const pool = new pgClient.Pool({ connectionString: pg.connectionString('bench'), max: 4 });
   const events = new PgEventStore(pool, pg.connectionString('bench'));
   const call = async (method: string, route: string, key: string, payload?: unknown) =>
@@ -214,8 +191,7 @@ async function main() {
     );
     console.table(rows);
   }
-  service.kill('SIGTERM');
-  await exited;
+  await running.stop();
   await events.close();
   await pool.end();
   await pg.stop();

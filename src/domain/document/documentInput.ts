@@ -3,8 +3,6 @@ import type { Decimal } from 'decimal.js';
 import { CURRENCIES, TAX_CODES, VATEX_CODES, isUnitCodeFormat } from './codeLists.js';
 import type { Currency, TaxCode, VatexCode } from './codeLists.js';
 import {
-  DIRECTIONS,
-  DOCUMENT_STATES,
   DOCUMENT_TYPES,
   emptyDocument,
   emptyLineItem,
