@@ -20,6 +20,9 @@ export interface HygieneLimits {
   maxDepth: number;
 }
 
+/** The defaults of MAX_STRING_LENGTH and MAX_JSON_DEPTH. */
+export const DEFAULT_HYGIENE_LIMITS: Readonly<HygieneLimits> = { maxStringLength: 10_000, maxDepth: 32 };
+
 /** Fields whose strings are file content, bounded by the body limit rather than the string limit. */
 const CONTENT_FIELDS = new Set(['file_data']);
 

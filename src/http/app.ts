@@ -109,7 +109,7 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   // The SMP's participant routes match only `iso6523-actorid-upis::…` segments, so they shadow nothing.
   smpRoutes(routes, deps.peppol.smp);
   meRoutes(routes);
-  documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit, deps.documentPdfs);
+  documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit);
   documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
   listRoutes(routes, deps.documentQueries, deps.readYourWrites);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
 import { DEFAULT_XML_LIMITS, type XmlLimits } from '../domain/validation/index.js';
 import { DEFAULT_DOCUMENT_SIZE_LIMITS } from '../domain/document/documentInput.js';
+import { DEFAULT_HYGIENE_LIMITS } from '../domain/inputText.js';
 import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
 
 /** Every setting of the service, read once from the environment. See the README's table. */
@@ -118,8 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRenderedLines: integer(env, 'PDF_RENDER_MAX_LINES', DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines),
     },
     listMaxLines: integer(env, 'LIST_MAX_LINES', 10_000),
-    maxStringLength: integer(env, 'MAX_STRING_LENGTH', 10_000),
-    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', 32),
+    maxStringLength: integer(env, 'MAX_STRING_LENGTH', DEFAULT_HYGIENE_LIMITS.maxStringLength),
+    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', DEFAULT_HYGIENE_LIMITS.maxDepth),
     idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
     xmlLimits: {
       maxBytes: integer(env, 'XML_MAX_BYTES', DEFAULT_XML_LIMITS.maxBytes),

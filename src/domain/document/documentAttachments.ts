@@ -1,6 +1,6 @@
 import { invalid } from '../errors.js';
 import { mimeTypes } from '../validation/codelists/mimeTypes.js';
-import { MAX_INPUT_BYTES, validateOwnUbl } from '../validation/index.js';
+import { validateOwnUbl, xmlLimits } from '../validation/index.js';
 import { fatalRuleSummary } from './documentCheck.js';
 import { fromDocumentJson, type DocumentJson } from './documentJson.js';
 import type { Attachment } from './documentModel.js';
@@ -62,7 +62,8 @@ const fatalRules = (ubl: string) => validateOwnUbl(ubl).filter((issue) => issue.
 export function ublWithAttachments(document: DocumentJson, currentUbl: string): string {
   const ubl = writeUbl(fromDocumentJson(document));
   const size = Buffer.byteLength(ubl);
-  if (size > MAX_INPUT_BYTES) throw invalid(`With its attachments the document's UBL would be ${size} bytes, above the limit of ${MAX_INPUT_BYTES} bytes`, FILE);
+  const max = xmlLimits().maxBytes;
+  if (size > max) throw invalid(`With its attachments the document's UBL would be ${size} bytes, above the limit of ${max} bytes (XML_MAX_BYTES)`, FILE);
   const fatal = fatalRules(ubl);
   if (fatal.length > 0 && fatalRules(currentUbl).length === 0) {
     throw invalid(`With this attachment the document would no longer pass validation: ${fatalRuleSummary(fatal)}`, FILE);

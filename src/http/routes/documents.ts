@@ -2,7 +2,6 @@ import * as t from 'io-ts';
 import type { DocumentCommands } from '../../application/documents/documentCommands.js';
 import { sha256 } from '../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../application/documents/documentQueries.js';
-import type { DocumentPdfs } from '../../application/documents/documentPdfs.js';
 import { attachmentType } from '../../domain/document/documentAttachments.js';
 import { documentResponse } from '../../projections/documentView.js';
 import { tenantOf } from '../auth.js';
@@ -23,7 +22,6 @@ export function documentRoutes(
   queries: DocumentQueries,
   readYourWrites: () => Promise<void>,
   uploadLimit: number,
-  pdfs: DocumentPdfs,
 ): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MalformedBody, type JsonCheckOptions, type JsonCheckResult, type PdfDraftInput, type PdfDraftResult, type UblCheckResult } from '../../application/documents/documentWork.js';
-import { jsonProblems, type HygieneLimits } from '../../domain/inputText.js';
+import { DEFAULT_HYGIENE_LIMITS, jsonProblems } from '../../domain/inputText.js';
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import { DocumentRejected } from '../../application/documents/documentCommands.js';
 import { checkDocument, issueFromRule, type DocumentCheck, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
@@ -18,8 +18,8 @@ import { PdfmakeRenderer, renderDocumentPdf } from '../pdf/invoicePdf.js';
 import { validateAgainstSchema } from '../xml/schemaValidator.js';
 
 /*
- * The document work itself, as plain functions of plain data: the worker threads run them
- * (taskWorker.ts), and so does the calling thread for inputs too small to be worth a hop
+ * The document work itself, as plain functions of plain data: the worker processes run them
+ * (taskProcess.ts), and so does the calling thread for inputs too small to be worth a hop
  * (pooledDocumentWork.ts). Errors they throw are the domain's and application's own.
  */
 
@@ -50,7 +50,7 @@ const checked = (check: DocumentCheck): JsonCheckResult => ({
 export async function checkJson(input: unknown, options: JsonCheckOptions): Promise<JsonCheckResult> {
   const body = input instanceof Uint8Array ? parseBody(input) : input;
   if (input instanceof Uint8Array) {
-    const problems = jsonProblems(body, options.text ?? DEFAULT_TEXT_LIMITS);
+    const problems = jsonProblems(body, options.text ?? DEFAULT_HYGIENE_LIMITS);
     if (problems.length > 0) return { ok: false, errors: problems };
   }
   const decoded = decodeDocumentInput(body, options.limits);
@@ -67,9 +67,6 @@ export async function checkJson(input: unknown, options: JsonCheckOptions): Prom
   const pdf = await renderer.render(before.document, [{ fileName: `${base}.xml`, mimeType: 'application/xml', content: Buffer.from(before.ubl) }]);
   return checked(checkDocument({ ...document, attachments: [...document.attachments, pdfAttachment(`${base}.pdf`, pdf)] }));
 }
-
-/** As the edge checks a body it parsed itself (inputHygiene.ts): the same defaults as the settings. */
-const DEFAULT_TEXT_LIMITS: HygieneLimits = { maxStringLength: 10_000, maxDepth: 32 };
 
 function parseBody(bytes: Uint8Array): unknown {
   try {

@@ -75,25 +75,3 @@ export class PooledDocumentWork implements DocumentWork {
     return this.pool.run(owner, 'pdfDraft', [input], { large: input.pages.length > 50 });
   }
 }
-
-/** The same work, all on the calling thread: for tests of the use cases and for tools. */
-export class InlineDocumentWork implements DocumentWork {
-  checkJson(_owner: WorkOwner, body: unknown, options: JsonCheckOptions) {
-    return tasks.checkJson(body, options);
-  }
-  async checkUbl(_owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }) {
-    return tasks.checkUbl(xml, options);
-  }
-  async readUbl(_owner: WorkOwner, ubl: string) {
-    return tasks.readDocument(ubl);
-  }
-  async ublWithAttachments(_owner: WorkOwner, document: DocumentJson, currentUbl: string) {
-    return tasks.attachmentUbl(document, currentUbl);
-  }
-  renderPdf(_owner: WorkOwner, document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]) {
-    return tasks.renderPdf(document, state, embed);
-  }
-  async pdfDraft(_owner: WorkOwner, input: PdfDraftInput) {
-    return tasks.pdfDraft(input);
-  }
-}
