@@ -55,18 +55,21 @@ export function idempotency(store: IdempotencyStore, uploadLimit: number): Reque
       case 'claimed':
         break;
     }
-    let answer: { body: unknown } | null = null;
+    // The result is recorded when the answer is made, and before it is sent: a retry made the
+    // moment the answer arrives finds it. Not when the connection closes: a client that gives up
+    // early must not free the key while the work goes on (its retry gets a 409 until the first
+    // answer is recorded, or the claim lapses if this process dies).
     const json = res.json.bind(res);
+    let recorded = false;
     res.json = (body: unknown) => {
-      answer = { body };
-      return json(body);
+      if (recorded) return json(body);
+      recorded = true;
+      const keep = res.statusCode < 500 && res.statusCode !== 429;
+      (keep ? store.complete(scope, key, res.statusCode, body) : store.release(scope, key))
+        .catch((error: unknown) => req.log?.warn({ err: error }, 'could not record the result of an idempotent request'))
+        .finally(() => json(body));
+      return res;
     };
-    res.on('close', () => {
-      const done = answer !== null && res.statusCode < 500 && res.statusCode !== 429;
-      (done ? store.complete(scope, key, res.statusCode, answer!.body) : store.release(scope, key)).catch((error: unknown) =>
-        req.log?.warn({ err: error }, 'could not record the result of an idempotent request'),
-      );
-    });
     next();
   };
 }

@@ -70,6 +70,18 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
       expect(theirs.body.id).to.not.equal(first.body.id);
     });
 
+    it('records one document for concurrent repeats of a request: each answer is its result or a 409 while it is worked on', async () => {
+      const key = `race-${randomUUID()}`;
+      const body = invoice();
+      const before = await count(tenant.key);
+      const answers = await Promise.all(Array.from({ length: 5 }, () => t.http.post('/api/documents/').set(bearer(tenant.key)).set('Idempotency-Key', key).send(body)));
+      for (const answer of answers) expect([200, 409]).to.include(answer.status);
+      const created = answers.filter((a) => a.status === 200);
+      expect(created.length).to.be.greaterThan(0);
+      expect(new Set(created.map((a) => a.body.id)).size).to.equal(1);
+      expect(await count(tenant.key)).to.equal(before + 1);
+    });
+
     it('replays a refusal too, for raw UBL uploads as for JSON', async () => {
       const key = `ubl-${randomUUID()}`;
       const xml = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><broken></Invoice>';
