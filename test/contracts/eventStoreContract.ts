@@ -85,6 +85,38 @@ export function eventStoreContract(adapterName: string, create: () => Promise<Ev
       expect((await store.readStream(name)).length).to.equal(1);
     });
 
+    it('appends in order: each append only if the ones before it were; the first failure is the answer', async () => {
+      const reservation = stream('reservation');
+      const document = stream('document');
+      await store.append(document, [event(0)], 'no_stream');
+      const results = await store.appendInOrder([
+        { streamName: reservation, events: [event(1)], expectedRevision: 'no_stream' },
+        { streamName: document, events: [event(2), event(3)], expectedRevision: 0 },
+      ]);
+      expect(results.map((r) => r.nextExpectedRevision)).to.deep.equal([0, 2]);
+      expect(results[1]!.lastGlobalPosition > results[0]!.lastGlobalPosition).to.equal(true);
+      // The first refused: nothing after it is appended.
+      const refused = await expectRejection(
+        store.appendInOrder([
+          { streamName: reservation, events: [event(4)], expectedRevision: 'no_stream' },
+          { streamName: document, events: [event(5)], expectedRevision: 2 },
+        ]),
+      );
+      expect(refused).to.be.instanceOf(WrongExpectedRevisionError);
+      expect((refused as WrongExpectedRevisionError).streamName).to.equal(reservation);
+      expect((await store.readStream(document)).length).to.equal(3);
+      // A later one refused: the earlier ones stay made.
+      const later = await expectRejection(
+        store.appendInOrder([
+          { streamName: reservation, events: [event(6)], expectedRevision: 0 },
+          { streamName: document, events: [event(7)], expectedRevision: 0 },
+        ]),
+      );
+      expect((later as WrongExpectedRevisionError).streamName).to.equal(document);
+      expect((await store.readStream(reservation)).length).to.equal(2);
+      expect((await store.readStream(document)).length).to.equal(3);
+    });
+
     it('lets exactly one of many concurrent appends with the same expected revision win', async () => {
       const name = stream();
       await store.append(name, [event(0)], 'no_stream');

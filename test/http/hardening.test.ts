@@ -126,6 +126,15 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
     });
   });
 
+  it('lets one of two concurrent sends of one number to one receiver through; the other is a 409 and stays a DRAFT', async () => {
+    const number = `RACE-${randomUUID().slice(0, 8)}`;
+    const docs = await Promise.all([0, 1].map(async () => (await t.http.post('/api/documents/').set(bearer(testMode.key)).send(invoice(number))).body));
+    const sends = await Promise.all(docs.map((d) => t.http.post(`/api/documents/${d.id}/send`).set(bearer(testMode.key))));
+    expect(sends.map((r) => r.status).sort()).to.deep.equal([200, 409]);
+    const loser = docs[sends.findIndex((r) => r.status === 409)]!;
+    expect((await t.http.get(`/api/documents/${loser.id}`).set(bearer(testMode.key))).body.state).to.equal('DRAFT');
+  });
+
   describe('no leaks between organizations', () => {
     it('lets two organizations each have a tenant of the same name; a similar name within one is a 409', async () => {
       const other = await createOrganization(t, 'Other reseller');

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata, EventStore } from '../ports/eventStore.js';
-import { handleCommand, loadState, loadStream, type StreamSnapshot } from '../commandHandler.js';
-import { sentNumberDecider, sentNumberStream } from '../../domain/document/sentNumberReservation.js';
+import { WrongExpectedRevisionError, type EventMetadata, type EventStore, type StreamAppend } from '../ports/eventStore.js';
+import { loadState, loadStream, type StreamSnapshot } from '../commandHandler.js';
+import { sentNumberDecider, sentNumberStream, type SentNumberState } from '../../domain/document/sentNumberReservation.js';
 import type { DocumentState } from '../../domain/document/documentModel.js';
 import { presentRecord } from '../documents/documentCommands.js';
 import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type TransportKind } from '../../domain/document/documentAggregate.js';
 import { fatalRuleSummary } from '../../domain/document/documentCheck.js';
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
-import { conflict, invalid, notFound } from '../../domain/errors.js';
+import { invalid, notFound } from '../../domain/errors.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';
 import { validateOwnUbl } from '../../domain/validation/index.js';
 
@@ -133,76 +133,67 @@ export class SendDocument {
     private readonly startDelivery: (delivery: { document_id: string; delivery_id: string }, known: StreamSnapshot<DocumentAggregateState>) => void,
   ) {}
 
-  /** `tenant` is the caller's, as authentication just read it from its stream. */
+  /**
+   * `tenant` is the caller's, as authentication just read it from its stream.
+   *
+   * The send and the reservation of the document's number for its receiver
+   * (sentNumberReservation.ts) are appended together, in order (EventStore.appendInOrder: one
+   * commit in PostgreSQL), the send only if the reservation is made: a number sent before to the
+   * same receiver by a document that did not fail is a 409 naming it. A number is almost always
+   * new, so its stream is assumed absent; only when the append says otherwise is it read, and its
+   * holder with it. Losing a race for either stream means deciding again on what won.
+   */
   async send(tenant: Tenant, documentId: string, options: SendOptions, metadata: EventMetadata): Promise<DocumentRecord> {
     const deliveryId = randomUUID();
-    const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
-    const current = loaded.state;
-    if (current.status !== 'present' || current.tenant_id !== tenant.id) throw notFound('Document not found');
-    // The number is reserved first only for a document that may be sent (the decider's refusals come first otherwise).
-    if (current.direction === 'OUTBOUND' && SENDABLE.has(current.state) && current.document.invoice_id) {
-      requireValidUbl(current);
-      await this.reserveNumber(tenant.id, current, routeOf(tenant, current, options), metadata);
-    }
-    const result = await handleCommand(
-      this.store,
-      documentDecider,
-      documentStream(documentId),
-      (document) => {
-        if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
-        requireValidUbl(document);
-        const route = routeOf(tenant, document, options);
-        return { type: 'RequestSend' as const, data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now: new Date().toISOString() } };
-      },
-      { ...metadata, tenantId: tenant.id },
-      loaded,
-    );
-    const record = presentRecord(result.state);
-    if (result.newEvents.length > 0) this.startDelivery({ document_id: documentId, delivery_id: deliveryId }, result.stream);
-    return record;
-  }
-
-  /**
-   * Holds the document's number for its receiver (sentNumberReservation.ts): a 409 naming the
-   * earlier document when this tenant already sent the number there and that one did not fail.
-   * A number is almost always new: the reservation is appended to a stream assumed absent, and
-   * only when another document holds the number is that document read, to ask whether it still
-   * does.
-   */
-  private async reserveNumber(tenantId: string, document: DocumentRecord, route: Route, metadata: EventMetadata): Promise<void> {
-    const receiver = route.receiver_peppol_id ?? route.email;
-    if (!receiver) return;
-    const number = document.document.invoice_id!;
-    const stream = sentNumberStream(tenantId, document.document.document_type, number, receiver);
-    let holder: { id: string; state: DocumentState | null } | null = null;
+    const eventMetadata = { ...metadata, tenantId: tenant.id };
+    const stream = documentStream(documentId);
+    let reservation: StreamSnapshot<SentNumberState> | null = null;
+    let holder = null as { id: string; state: DocumentState | null } | null;
     for (let attempt = 1; ; attempt++) {
+      const loaded = await loadStream(this.store, documentDecider, stream);
+      const document = loaded.state;
+      if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
+      requireValidUbl(document);
+      const route = routeOf(tenant, document, options);
+      const now = new Date().toISOString();
+      const sendEvents = documentDecider.decide({ type: 'RequestSend', data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now } }, document);
+      if (sendEvents.length === 0) return presentRecord(document);
+
+      const appends: StreamAppend[] = [];
+      const number = document.document.invoice_id;
+      const receiver = route.receiver_peppol_id ?? route.email;
+      const numberStream = number && receiver ? sentNumberStream(tenant.id, document.document.document_type, number, receiver) : null;
+      if (number && receiver && numberStream) {
+        const held = reservation?.state ?? sentNumberDecider.initialState();
+        const current = held.status === 'held' && held.document_id !== documentId ? held.document_id : null;
+        if (current !== null && current !== holder?.id) {
+          const state: DocumentAggregateState = await loadState(this.store, documentDecider, documentStream(current));
+          holder = { id: current, state: state.status === 'present' ? state.state : null };
+        }
+        const reserved = sentNumberDecider.decide(
+          { type: 'ReserveSentNumber', data: { tenant_id: tenant.id, number, receiver, document_id: documentId, holder_state: current ? holder!.state : null, now } },
+          held,
+        );
+        if (reserved.length > 0) {
+          appends.push({ streamName: numberStream, events: reserved.map((e) => ({ type: e.type, data: e.data, metadata: eventMetadata })), expectedRevision: reservation?.revision ?? 'no_stream' });
+        }
+      }
+      appends.push({ streamName: stream, events: sendEvents.map((e) => ({ type: e.type, data: e.data, metadata: eventMetadata })), expectedRevision: loaded.revision ?? 'no_stream' });
+
       try {
-        await handleCommand(this.store, sentNumberDecider, stream, (state) => {
-          const current = state.status === 'held' && state.document_id !== document.id ? state.document_id : null;
-          if (current !== null && current !== holder?.id) throw new HolderToRead(current);
-          return {
-            type: 'ReserveSentNumber' as const,
-            data: { tenant_id: tenantId, number, receiver, document_id: document.id, holder_state: holder?.state ?? null, now: new Date().toISOString() },
-          };
-        }, { ...metadata, tenantId }, attempt === 1 ? [] : undefined);
-        return;
+        const results = await this.store.appendInOrder(appends);
+        const after = sendEvents.reduce(documentDecider.evolve, document);
+        this.startDelivery({ document_id: documentId, delivery_id: deliveryId }, { state: after, revision: results[results.length - 1]!.nextExpectedRevision });
+        return presentRecord(after);
       } catch (error) {
-        if (!(error instanceof HolderToRead)) throw error;
-        // A holder that changed while it was read is one whose send is being recorded right now.
-        if (attempt >= 3) throw conflict(`Document number ${number} is being sent to ${receiver} by document ${error.documentId}`);
-        const state = await loadState(this.store, documentDecider, documentStream(error.documentId));
-        holder = { id: error.documentId, state: state.status === 'present' ? state.state : null };
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+        // The number's stream is not as assumed: read it (and, above, its holder). The document's
+        // stream changed: it is read again at the top (the number may be this document's now).
+        reservation = numberStream && error.streamName === numberStream ? await loadStream(this.store, sentNumberDecider, numberStream) : null;
       }
     }
   }
 }
 
-/** The number is held by a document not read yet: read it, then decide again. */
-class HolderToRead extends Error {
-  constructor(readonly documentId: string) {
-    super(`the number is held by document ${documentId}`);
-  }
-}
-
-/** States a send may start from (the decider's rule; anything else it refuses). */
-const SENDABLE = new Set<DocumentState>(['DRAFT', 'FAILED']);
+/** Decisions made again after losing races, at most. */
+const MAX_ATTEMPTS = 20;

@@ -85,8 +85,22 @@ export interface SubscribeToAllOptions {
   onError?(error: unknown): void;
 }
 
+/** One append of `appendInOrder`. */
+export interface StreamAppend {
+  streamName: string;
+  events: NewEvent[];
+  expectedRevision: ExpectedRevision;
+}
+
 export interface EventStore {
   append(streamName: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to several streams in order: each append is made only if every earlier one
+   * succeeded (a reservation, then what it reserves for). Rejects with the first failure; the
+   * appends before it stay made. Adapters that can make them in one commit do (PostgreSQL: one
+   * transaction, one WAL flush), others one after the other.
+   */
+  appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]>;
   /** Events of one stream in revision order; an absent stream reads as []. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events of all streams in global order. */

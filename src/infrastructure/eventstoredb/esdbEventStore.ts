@@ -23,6 +23,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
   SubscribeToAllOptions,
 } from '../../application/ports/eventStore.js';
 import { commitPositionOf, isSystemEvent, toEsdbExpectedRevision, toPortAppendError, toRecordedEvent } from './esdbMapping.js';
@@ -63,6 +64,13 @@ export class EsdbEventStore implements EventStore {
 
   constructor(connectionString: string) {
     this.client = EventStoreDBClient.connectionString(connectionString);
+  }
+
+  /** One after the other: EventStoreDB has no transaction across streams. */
+  async appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const a of appends) results.push(await this.append(a.streamName, a.events, a.expectedRevision));
+    return results;
   }
 
   async append(streamName: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {

@@ -6,6 +6,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type StreamAppend,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
@@ -18,12 +19,21 @@ import { followAll } from '../eventStoreFollower.js';
 interface PendingAppend {
   streamName: string;
   expected: ExpectedRevision;
+  /** The append before it in an appendInOrder: this one is made only if that one is. */
+  after?: PendingAppend;
   events: Array<Required<Pick<NewEvent, 'id' | 'type' | 'data'>> & { metadata: object }>;
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
 
-type BatchResult = { ok: true; revision: number; position: number | string } | { ok: false; actual: number; empty?: boolean };
+type BatchResult = { ok: true; revision: number; position: number | string } | { ok: false; actual: number; empty?: boolean; skipped?: boolean };
+
+/** An append of an appendInOrder not made because one before it was not. */
+class DependencyFailed extends Error {
+  constructor() {
+    super('not appended: an earlier append of the same appendInOrder failed');
+  }
+}
 
 interface EventRow {
   global_position: string;
@@ -57,16 +67,35 @@ export class PgEventStore implements EventStore {
   }
 
   append(streamName: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.queue.push({
-        streamName,
-        expected: expectedRevision,
-        events: events.map((e) => ({ id: e.id ?? randomUUID(), type: e.type, data: e.data, metadata: e.metadata ?? {} })),
-        resolve,
-        reject,
-      });
-      if (!this.flushing) void this.flush();
+    return this.appendInOrder([{ streamName, events, expectedRevision }]).then((results) => results[0]!);
+  }
+
+  /** Queued together, so they go into one batch: one transaction, each made only if the one before was. */
+  appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]> {
+    if (appends.length === 0 || appends.some((a) => a.events.length === 0)) return Promise.reject(new Error('append needs at least one event'));
+    if (appends.length > MAX_BATCH) return Promise.reject(new Error(`at most ${MAX_BATCH} appends in order`));
+    let previous: PendingAppend | undefined;
+    const results = appends.map(
+      (a) =>
+        new Promise<AppendResult>((resolve, reject) => {
+          const pending: PendingAppend = {
+            streamName: a.streamName,
+            expected: a.expectedRevision,
+            after: previous,
+            events: a.events.map((e) => ({ id: e.id ?? randomUUID(), type: e.type, data: e.data, metadata: e.metadata ?? {} })),
+            resolve,
+            reject,
+          };
+          this.queue.push(pending);
+          previous = pending;
+        }),
+    );
+    if (!this.flushing) void this.flush();
+    // The first failure is the answer; the appends after it fail for its sake and say nothing more.
+    return new Promise<AppendResult[]>((resolve, reject) => {
+      let settled = false;
+      results.forEach((r) => r.catch((error: unknown) => !settled && ((settled = true), reject(error))));
+      void Promise.all(results).then(resolve, () => undefined);
     });
   }
 
@@ -74,18 +103,24 @@ export class PgEventStore implements EventStore {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
+        // An appendInOrder is never cut in two: its appends share one transaction.
+        let size = Math.min(MAX_BATCH, this.queue.length);
+        while (size < this.queue.length && this.queue[size]!.after !== undefined && size > 1) size--;
+        const batch = this.queue.splice(0, size);
         try {
           await this.appendBatch(batch);
         } catch {
           // A batch fails as a whole on errors such as two new streams of the same name
           // created concurrently by another process, or a duplicate event id. Retried one by
           // one, each append gets its own outcome.
+          const failed = new Set<PendingAppend>();
           for (const one of batch) {
             try {
+              if (one.after && failed.has(one.after)) throw new DependencyFailed();
               await this.appendBatch([one]);
             } catch (error) {
-              one.reject(await this.explainFailure(one, error));
+              failed.add(one);
+              one.reject(error instanceof DependencyFailed ? error : await this.explainFailure(one, error));
             }
           }
         }
@@ -96,10 +131,12 @@ export class PgEventStore implements EventStore {
   }
 
   private async appendBatch(batch: PendingAppend[]): Promise<void> {
+    const index = new Map(batch.map((a, i) => [a, i]));
     const payload = batch.map((a) => ({
       stream: a.streamName,
       expected: String(a.expected),
       events: a.events,
+      ...(a.after && index.has(a.after) ? { after: index.get(a.after) } : {}),
     }));
     const { rows } = await this.pool.query<{ results: BatchResult[] }>('SELECT es_append_batch($1::jsonb) AS results', [
       JSON.stringify(payload),
@@ -109,6 +146,8 @@ export class PgEventStore implements EventStore {
       const result = results[i]!;
       if (result.ok) {
         append.resolve({ nextExpectedRevision: result.revision, lastGlobalPosition: BigInt(result.position) });
+      } else if (result.skipped) {
+        append.reject(new DependencyFailed());
       } else {
         append.reject(
           new WrongExpectedRevisionError(append.streamName, append.expected, result.actual < 0 ? 'no_stream' : result.actual),

@@ -32,7 +32,8 @@ const statements = [
   // Input: [{stream, expected, events: [{id, type, data, metadata}]}]; expected is a revision
   // number as text, 'any', 'no_stream' or 'stream_exists'. Output, one entry per append:
   // {ok: true, revision, position} or {ok: false, actual}. A failed append does not stop the
-  // others; each later append sees the earlier ones of the same batch.
+  // others; each later append sees the earlier ones of the same batch. An append with `after`
+  // (the index of an earlier one: appendInOrder) is made only if that one was ({ok: false, skipped}).
   `CREATE OR REPLACE FUNCTION es_append_batch(p_batch jsonb) RETURNS jsonb
    LANGUAGE plpgsql AS $fn$
    DECLARE
@@ -52,7 +53,10 @@ const statements = [
        IF NOT FOUND THEN cur := -1; END IF;
        expected := a->>'expected';
        n := jsonb_array_length(a->'events');
-       IF NOT (expected = 'any'
+       IF a ? 'after' AND NOT (results->((a->>'after')::int)->>'ok')::boolean THEN
+         results := results || jsonb_build_array(jsonb_build_object('ok', false, 'actual', cur, 'skipped', true));
+         offsets := offsets || (-1)::bigint;
+       ELSIF NOT (expected = 'any'
                OR (expected = 'no_stream' AND cur = -1)
                OR (expected = 'stream_exists' AND cur >= 0)
                OR (expected ~ '^[0-9]+$' AND cur = expected::bigint)) OR n = 0 THEN
