@@ -176,6 +176,10 @@ export class TaskPool {
 
   private settle(worker: Worker, reply: TaskReply): void {
     if (worker.busy?.id !== reply.id) return;
+    // V8 keeps the heap a large task grew to: the process is replaced (when next needed) so that
+    // its memory goes back, as the PDF reader's worker is after a large file.
+    const large = worker.busy.task.large;
+    if (large) this.retire(worker);
     this.finish(worker, (t) => (reply.ok ? t.resolve(reply.value) : t.reject(reviveError(reply.error))));
   }
 
@@ -206,7 +210,7 @@ export class TaskPool {
     if (!this.closed) this.pump();
   }
 
-  /** Kills a worker (its task was ended); a fresh one is started when needed. */
+  /** Kills a worker (its task was ended, or it grew large); a fresh one is started when needed. */
   private retire(worker: Worker): void {
     const index = this.workers.indexOf(worker);
     if (index >= 0) this.workers.splice(index, 1);
