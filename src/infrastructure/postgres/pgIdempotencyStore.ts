@@ -21,7 +21,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     this.sweeper.unref();
   }
 
-  async claim(scope: string, key: string, fingerprint: string): Promise<IdempotencyClaim> {
+  async claim(scope: string, key: string, fingerprint: string, attempt = 1): Promise<IdempotencyClaim> {
     const { rows } = await this.pool.query<{ claimed: boolean; fingerprint: string; status: number | null; body: unknown }>(
       `INSERT INTO idempotency_keys AS k (scope, key, fingerprint, created_at, locked_until)
          VALUES ($1, $2, $3, now(), now() + $4 * interval '1 millisecond')
@@ -37,8 +37,8 @@ export class PgIdempotencyStore implements IdempotencyStore {
       [scope, key],
     );
     const row = existing.rows[0];
-    // Completed or released between the two statements: try once more.
-    if (!row) return this.claim(scope, key, fingerprint);
+    // Released between the two statements: claim again (a key that keeps vanishing is busy).
+    if (!row) return attempt < 3 ? this.claim(scope, key, fingerprint, attempt + 1) : { kind: 'in_progress' };
     if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
     if (row.status === null) return { kind: 'in_progress' };
     return { kind: 'completed', status: row.status, body: row.body };

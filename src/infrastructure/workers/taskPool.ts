@@ -48,8 +48,9 @@ const WALL_FACTOR = 3;
 
 /**
  * Worker processes for CPU-heavy document work, shared fairly between tenants: they take turns
- * (FairQueue), and while other tenants wait no tenant holds more than all workers but one. So a tenant uploading heavy documents in a loop delays another tenant's
- * task by at most one task's budget, never by its backlog. A task over its time budget, or one
+ * (FairQueue), and while other tenants wait no tenant holds more than all workers but one. So a
+ * tenant uploading heavy documents in a loop delays another tenant's task by at most one task's
+ * budget, never by its backlog. A task over its time budget, or one
  * whose process runs out of heap, is refused and its process replaced: nothing it did survives.
  */
 export class TaskPool {
