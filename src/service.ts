@@ -55,7 +55,7 @@ export class Service {
       jsonBodyLimit: config.jsonBodyLimit,
       jsonOtherBodyLimit: config.jsonOtherBodyLimit,
       uploadBodyLimit: config.uploadBodyLimit,
-      hygiene: { maxStringLength: config.maxStringLength, maxDepth: config.maxJsonDepth },
+      hygiene: config.text,
       idempotencyStore: this.resolve(TOKENS.IdempotencyStore),
       version: VERSION,
     });

@@ -22,7 +22,10 @@ export interface StreamSnapshot<State> {
 }
 
 /** How many times a command is decided again after losing a race for its stream. */
-const MAX_CONFLICT_RETRIES = 20;
+export const MAX_CONFLICT_RETRIES = 20;
+
+/** A little back-off, with jitter, before deciding again, so that many contending writers spread out. */
+export const backOff = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
 
 /**
  * Load the stream, decide, append with the revision the decision was based on. When another
@@ -60,8 +63,7 @@ export async function handleCommand<State, Command, E extends Event>(
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       current = undefined;
-      // Back off a little, with jitter, so that many contending writers spread out.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+      await backOff(attempt);
     }
   }
 }

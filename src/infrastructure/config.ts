@@ -3,7 +3,7 @@ import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
 import { DEFAULT_XML_LIMITS, type XmlLimits } from '../domain/validation/index.js';
 import { DEFAULT_DOCUMENT_SIZE_LIMITS } from '../domain/document/documentInput.js';
-import { DEFAULT_HYGIENE_LIMITS } from '../domain/inputText.js';
+import { DEFAULT_HYGIENE_LIMITS, type HygieneLimits } from '../domain/inputText.js';
 import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
 
 /** Every setting of the service, read once from the environment. See the README's table. */
@@ -55,10 +55,8 @@ export interface Config {
   documentLimits: { maxLines: number; maxAttachments: number; maxRenderedLines: number };
   /** Lines one list page carries in all; documents past it are listed without their lines. */
   listMaxLines: number;
-  /** Longest string accepted anywhere in a JSON body (attachment content excepted), in characters. */
-  maxStringLength: number;
-  /** Deepest nesting of arrays and objects accepted in a JSON body. */
-  maxJsonDepth: number;
+  /** Longest string of a JSON body, path or query (MAX_STRING_LENGTH) and deepest JSON nesting (MAX_JSON_DEPTH). */
+  text: HygieneLimits;
   /** How long an Idempotency-Key's first result is kept. */
   idempotencyKeyTtlHours: number;
   /** Bounds on uploaded XML (size, elements, depth, attributes per element, text length). */
@@ -119,8 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRenderedLines: integer(env, 'PDF_RENDER_MAX_LINES', DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines),
     },
     listMaxLines: integer(env, 'LIST_MAX_LINES', 10_000),
-    maxStringLength: integer(env, 'MAX_STRING_LENGTH', DEFAULT_HYGIENE_LIMITS.maxStringLength),
-    maxJsonDepth: integer(env, 'MAX_JSON_DEPTH', DEFAULT_HYGIENE_LIMITS.maxDepth),
+    text: {
+      maxStringLength: integer(env, 'MAX_STRING_LENGTH', DEFAULT_HYGIENE_LIMITS.maxStringLength),
+      maxDepth: integer(env, 'MAX_JSON_DEPTH', DEFAULT_HYGIENE_LIMITS.maxDepth),
+    },
     idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
     xmlLimits: {
       maxBytes: integer(env, 'XML_MAX_BYTES', DEFAULT_XML_LIMITS.maxBytes),

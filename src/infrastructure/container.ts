@@ -195,10 +195,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   const accounts = new AccountCommands(eventStore);
   container.register(TOKENS.AccountCommands, { useValue: accounts });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
-  const documentCommands = new DocumentCommands(eventStore, work, {
-    ...config.documentLimits,
-    text: { maxStringLength: config.maxStringLength, maxDepth: config.maxJsonDepth },
-  });
+  const documentCommands = new DocumentCommands(eventStore, work, { ...config.documentLimits, text: config.text });
   container.register(TOKENS.DocumentCommands, { useValue: documentCommands });
   container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, work, new PdfContentReader(config.pdfReader), config.documentLimits.maxRenderedLines) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels, config.listMaxLines) });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import EInvoice, { toFile } from 'e-invoice-api';
+import { PDFDocument } from 'pdf-lib';
 import { handleCommand } from '../../src/application/commandHandler.js';
 import { documentDecider, documentStream } from '../../src/domain/document/documentAggregate.js';
 import { checkDocument } from '../../src/domain/document/documentCheck.js';
@@ -174,6 +175,15 @@ describe('PDF both ways (real app, real PostgreSQL)', function () {
   });
 
   describe('PDFs not made by us', () => {
+    it('reads the text of a PDF whose embedded XML is not an invoice, and says why that file was not used', async () => {
+      const pdf = await PDFDocument.load(await pdfFixture('lo-en-invoice.pdf'));
+      await pdf.attach(Buffer.from('<?xml version="1.0"?><Notes><Note>Delivered on time</Note></Notes>'), 'notes.xml', { mimeType: 'application/xml' });
+      const res = await upload(Buffer.from(await pdf.save()));
+      expect(res.status).to.equal(200);
+      expect(res.body.extraction.method).to.equal('text');
+      expect(res.body.extraction.warnings.join('\n')).to.include('notes.xml: not a UBL or CII invoice (root element Notes)');
+    });
+
     it('Factur-X EN 16931 (German seller, factur-x.xml): read exactly from the CII', async () => {
       const res = await upload(await pdfFixture('facturx-en16931-de.pdf'));
       expect(res.body.extraction).to.include({ method: 'embedded_cii', embedded_file: 'factur-x.xml' });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevisionError, type EventMetadata, type EventStore, type StreamAppend } from '../ports/eventStore.js';
-import { loadState, loadStream, type StreamSnapshot } from '../commandHandler.js';
+import { backOff, loadState, loadStream, MAX_CONFLICT_RETRIES, type StreamSnapshot } from '../commandHandler.js';
 import { sentNumberDecider, sentNumberStream, type SentNumberState } from '../../domain/document/sentNumberReservation.js';
 import type { DocumentState } from '../../domain/document/documentModel.js';
 import { presentRecord } from '../documents/documentCommands.js';
@@ -163,7 +163,7 @@ export class SendDocument {
       const number = document.document.invoice_id;
       const receiver = route.receiver_peppol_id ?? route.email;
       const numberStream = number && receiver ? sentNumberStream(tenant.id, document.document.document_type, number, receiver) : null;
-      if (number && receiver && numberStream) {
+      if (numberStream) {
         const held = reservation?.state ?? sentNumberDecider.initialState();
         const current = held.status === 'held' && held.document_id !== documentId ? held.document_id : null;
         if (current !== null && current !== holder?.id) {
@@ -171,7 +171,7 @@ export class SendDocument {
           holder = { id: current, state: state.status === 'present' ? state.state : null };
         }
         const reserved = sentNumberDecider.decide(
-          { type: 'ReserveSentNumber', data: { tenant_id: tenant.id, number, receiver, document_id: documentId, holder_state: current ? holder!.state : null, now } },
+          { type: 'ReserveSentNumber', data: { tenant_id: tenant.id, number: number!, receiver: receiver!, document_id: documentId, holder_state: current ? holder!.state : null, now } },
           held,
         );
         if (reserved.length > 0) {
@@ -186,14 +186,16 @@ export class SendDocument {
         this.startDelivery({ document_id: documentId, delivery_id: deliveryId }, { state: after, revision: results[results.length - 1]!.nextExpectedRevision });
         return presentRecord(after);
       } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
         // The number's stream is not as assumed: read it (and, above, its holder). The document's
-        // stream changed: it is read again at the top (the number may be this document's now).
-        reservation = numberStream && error.streamName === numberStream ? await loadStream(this.store, sentNumberDecider, numberStream) : null;
+        // stream changed: another writer won, so back off, and read it again at the top (the
+        // number may be this document's now).
+        if (numberStream && error.streamName === numberStream) reservation = await loadStream(this.store, sentNumberDecider, numberStream);
+        else {
+          reservation = null;
+          await backOff(attempt);
+        }
       }
     }
   }
 }
-
-/** Decisions made again after losing races, at most. */
-const MAX_ATTEMPTS = 20;

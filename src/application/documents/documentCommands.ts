@@ -14,7 +14,7 @@ import {
 } from '../../domain/document/documentAggregate.js';
 import type { DocumentJson } from '../../domain/document/documentJson.js';
 import { newValidationId, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
-import { DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits, type InputError } from '../../domain/document/documentInput.js';
+import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits, type InputError } from '../../domain/document/documentInput.js';
 import type { HygieneLimits } from '../../domain/inputText.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import type { DocumentWork } from './documentWork.js';
@@ -44,7 +44,10 @@ export class DocumentInputRejected extends Error {
 }
 
 const now = () => new Date().toISOString();
-export const fileNameOf = (doc: Pick<DocumentJson, 'invoice_id'>) => `${(doc.invoice_id ?? 'document').replace(/[^A-Za-z0-9._-]/g, '_')}.xml`;
+/** A name safe as a file name: what is not a letter, digit, dot, dash or underscore becomes `_`. */
+export const safeFileName = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '_');
+/** The file name of a document's UBL (or, with another extension, its PDF): its number. */
+export const fileNameOf = (doc: Pick<DocumentJson, 'invoice_id'>, extension = 'xml') => `${safeFileName(doc.invoice_id ?? 'document')}.${extension}`;
 
 export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
@@ -149,7 +152,7 @@ export class DocumentCommands {
     const attachment = { ...file, id: randomUUID() };
     await this.withNewUbl(tenantId, documentId, metadata, (record) => {
       if (record.attachments.length >= this.limits.maxAttachments) {
-        throw invalid(`A document has at most ${this.limits.maxAttachments} attachments (limit MAX_DOCUMENT_ATTACHMENTS)`, ['body', 'file']);
+        throw invalid(attachmentsLimitMessage(this.limits.maxAttachments), ['body', 'file']);
       }
       return {
         document: documentWithAttachment(record.document, attachment),

@@ -6,6 +6,7 @@ import { invalid } from '../../domain/errors.js';
 import type { EmbeddedFile, PdfReader } from './pdfPorts.js';
 import type { DocumentWork, PdfDraftResult } from './documentWork.js';
 import type { DocumentRecord } from '../../domain/document/documentAggregate.js';
+import { hasXmlFile } from '../../domain/document/embeddedDocument.js';
 import type { ValidationResultIssue } from '../../domain/document/documentCheck.js';
 import type { DocumentJson } from '../../domain/document/documentJson.js';
 import type { TextHints } from '../../domain/document/textRecovery/recoverDocument.js';
@@ -32,8 +33,6 @@ export interface PdfCreation {
   extraction: Extraction;
 }
 
-const safeName = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '_');
-
 /**
  * PDF both ways: rendering documents (on demand; on creation see DocumentCommands.createFromJson)
  * and creating drafts from uploaded PDFs, from their embedded UBL/CII when they carry one, else
@@ -54,7 +53,7 @@ export class DocumentPdfs {
     if (lines > this.maxRenderedLines) throw invalid(renderLimitMessage(lines, this.maxRenderedLines), ['path', 'documentId']);
     const embed: EmbeddedFile[] = [{ fileName: record.file_name, mimeType: 'application/xml', content: Buffer.from(record.ubl) }];
     const pdf = await this.work.renderPdf({ tenantId }, record.document, record.state, embed);
-    return { fileName: `${safeName(record.document.invoice_id ?? 'document')}.pdf`, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
+    return { fileName: fileNameOf(record.document, 'pdf'), pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
   }
 
   /** A DRAFT from an uploaded PDF. PdfUnreadable for files that are not PDFs we can open. */
@@ -66,14 +65,16 @@ export class DocumentPdfs {
   ): Promise<PdfCreation> {
     const owner = { tenantId };
     const pdf = { fileName: file.fileName, bytes: file.bytes };
-    let result: PdfDraftResult = { kind: 'needs_text' };
-    // The text layer is only read when there is no structured data to read instead.
+    let result: PdfDraftResult = { kind: 'needs_text', warnings: [] };
+    // The text layer is only read when there is no structured data to read instead; the embedded
+    // files go to a worker only when one of them may be an invoice.
     const content = await this.reader.read(file.bytes, async (files) => {
+      if (!hasXmlFile(files)) return true;
       result = await this.work.pdfDraft(owner, { files, pages: [], textRead: false, hints, pdf });
       return result.kind === 'needs_text';
     }, owner);
     if (result.kind === 'needs_text') {
-      result = await this.work.pdfDraft(owner, { files: [], pages: content.pages, textRead: true, hints, pdf });
+      result = await this.work.pdfDraft(owner, { files: [], pages: content.pages, textRead: true, warnings: result.warnings, hints, pdf });
     }
     const extraction = (method: ExtractionMethod, embeddedFile: string | null, warnings: string[]): Extraction => ({
       method, embedded_file: embeddedFile, pages: content.pageCount, warnings,

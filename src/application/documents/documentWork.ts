@@ -29,7 +29,8 @@ export interface UblCheckResult {
 
 /** What became of an uploaded PDF's content (see DocumentPdfs.createFromPdf). */
 export type PdfDraftResult =
-  | { kind: 'needs_text' }
+  /** No structured data: the text is wanted. `warnings` say why embedded XML files were not used. */
+  | { kind: 'needs_text'; warnings: string[] }
   | {
       kind: 'nothing';
       document: DocumentJson;
@@ -53,6 +54,8 @@ export interface PdfDraftInput {
   files: EmbeddedFile[];
   pages: TextPage[];
   textRead: boolean;
+  /** Said by the call that looked at the embedded files, when the text is read after it. */
+  warnings?: string[];
   hints: TextHints;
   /** The uploaded PDF, attached to the draft as its human-readable original. */
   pdf: { fileName: string | null; bytes: Uint8Array };

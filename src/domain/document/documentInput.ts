@@ -571,6 +571,7 @@ export interface DocumentSizeLimits {
 export const DEFAULT_DOCUMENT_SIZE_LIMITS: DocumentSizeLimits = { maxLines: 10_000, maxAttachments: 50, maxRenderedLines: 5_000 };
 
 export const linesLimitMessage = (max: number) => `A document has at most ${max} lines (limit MAX_DOCUMENT_LINES)`;
+export const attachmentsLimitMessage = (max: number) => `A document has at most ${max} attachments (limit MAX_DOCUMENT_ATTACHMENTS)`;
 
 /** Why a document is not rendered as a PDF. */
 export const renderLimitMessage = (lines: number, max: number) =>
@@ -585,7 +586,7 @@ export const decodeDocumentInput = (body: unknown, limits: DocumentSizeLimits = 
     over.push({ loc: ['body', 'items'], msg: linesLimitMessage(limits.maxLines), type: 'limit_exceeded' });
   }
   if (Array.isArray(object.attachments) && object.attachments.length > limits.maxAttachments) {
-    over.push({ loc: ['body', 'attachments'], msg: `A document has at most ${limits.maxAttachments} attachments (limit MAX_DOCUMENT_ATTACHMENTS)`, type: 'limit_exceeded' });
+    over.push({ loc: ['body', 'attachments'], msg: attachmentsLimitMessage(limits.maxAttachments), type: 'limit_exceeded' });
   }
   if (over.length > 0) return { ok: false, errors: over };
   const r = DocumentInputCodec.decode(body);

@@ -31,6 +31,9 @@ const ZUGFERD_1 = 'urn:ferd:CrossIndustryDocument:invoice:1p0';
 const looksLikeXml = (f: EmbeddedXmlFile): boolean =>
   /\.xml$/i.test(f.fileName) || /xml/i.test(f.mimeType ?? '') || /^\s*(?:\ufeff)?\s*</.test(f.content.subarray(0, 64).toString('utf8'));
 
+/** Whether any of the files may be an embedded invoice (by name, type or first bytes): only then is there anything to parse. */
+export const hasXmlFile = (files: EmbeddedXmlFile[]): boolean => files.some(looksLikeXml);
+
 /** The first embedded file that is a UBL or CII invoice, and why the other XML files were not used. */
 export function embeddedDocumentOf(files: EmbeddedXmlFile[]): { found: EmbeddedDocument | null; problems: string[] } {
   const problems: string[] = [];

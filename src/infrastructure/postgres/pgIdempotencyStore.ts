@@ -8,30 +8,28 @@ import type { IdempotencyClaim, IdempotencyStore } from '../../application/ports
  * what became of the first request.
  */
 export class PgIdempotencyStore implements IdempotencyStore {
-  private readonly sweeper: NodeJS.Timeout;
-
   constructor(
     private readonly pool: pg.Pool,
     private readonly options: { ttlHours: number; claimLeaseMs: number },
   ) {
     // Expired keys are removed hourly; until then a claim treats them as absent.
-    this.sweeper = setInterval(() => {
+    // (The timer does not keep the process alive; a query on an ended pool just fails.)
+    setInterval(() => {
       this.pool.query(`DELETE FROM idempotency_keys WHERE created_at < now() - $1 * interval '1 hour'`, [this.options.ttlHours]).catch(() => undefined);
-    }, 3_600_000);
-    this.sweeper.unref();
+    }, 3_600_000).unref();
   }
 
   async claim(scope: string, key: string, fingerprint: string, attempt = 1): Promise<IdempotencyClaim> {
-    const { rows } = await this.pool.query<{ claimed: boolean; fingerprint: string; status: number | null; body: unknown }>(
+    const { rowCount } = await this.pool.query(
       `INSERT INTO idempotency_keys AS k (scope, key, fingerprint, created_at, locked_until)
          VALUES ($1, $2, $3, now(), now() + $4 * interval '1 millisecond')
        ON CONFLICT (scope, key) DO UPDATE SET
          fingerprint = EXCLUDED.fingerprint, status = NULL, body = NULL, created_at = now(), locked_until = EXCLUDED.locked_until
          WHERE k.created_at < now() - $5 * interval '1 hour' OR (k.status IS NULL AND k.locked_until < now())
-       RETURNING true AS claimed, fingerprint, status, body`,
+       RETURNING 1`,
       [scope, key, fingerprint, this.options.claimLeaseMs, this.options.ttlHours],
     );
-    if (rows.length > 0) return { kind: 'claimed' };
+    if (rowCount) return { kind: 'claimed' };
     const existing = await this.pool.query<{ fingerprint: string; status: number | null; body: unknown }>(
       'SELECT fingerprint, status, body FROM idempotency_keys WHERE scope = $1 AND key = $2',
       [scope, key],
@@ -50,9 +48,5 @@ export class PgIdempotencyStore implements IdempotencyStore {
 
   async release(scope: string, key: string): Promise<void> {
     await this.pool.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status IS NULL', [scope, key]);
-  }
-
-  close(): void {
-    clearInterval(this.sweeper);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MalformedBody, type JsonCheckOptions, type JsonCheckResult, type PdfDraftInput, type PdfDraftResult, type UblCheckResult } from '../../application/documents/documentWork.js';
 import { DEFAULT_HYGIENE_LIMITS, jsonProblems } from '../../domain/inputText.js';
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
-import { DocumentRejected } from '../../application/documents/documentCommands.js';
+import { DocumentRejected, fileNameOf, safeFileName } from '../../application/documents/documentCommands.js';
 import { checkDocument, issueFromRule, type DocumentCheck, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
 import { decodeDocumentInput, DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/documentInput.js';
 import { toDocumentJson, type DocumentJson } from '../../domain/document/documentJson.js';
@@ -26,8 +26,6 @@ import { validateAgainstSchema } from '../xml/schemaValidator.js';
 const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
 const renderer = new PdfmakeRenderer();
 
-const safeName = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '_');
-const baseNameOf = (doc: Pick<Document, 'invoice_id'>): string => safeName(doc.invoice_id ?? 'document');
 
 const pdfAttachment = (fileName: string, pdf: Uint8Array): Attachment => {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
@@ -63,9 +61,8 @@ export async function checkJson(input: unknown, options: JsonCheckOptions): Prom
   if (!options.renderPdf) return checked(checkDocument(document));
   const before = checkDocument(document);
   if (!before.isValid) throw new DocumentRejected(before.issues.filter(isFatal));
-  const base = baseNameOf(before.document);
-  const pdf = await renderer.render(before.document, [{ fileName: `${base}.xml`, mimeType: 'application/xml', content: Buffer.from(before.ubl) }]);
-  return checked(checkDocument({ ...document, attachments: [...document.attachments, pdfAttachment(`${base}.pdf`, pdf)] }));
+  const pdf = await renderer.render(before.document, [{ fileName: fileNameOf(before.document), mimeType: 'application/xml', content: Buffer.from(before.ubl) }]);
+  return checked(checkDocument({ ...document, attachments: [...document.attachments, pdfAttachment(fileNameOf(before.document, 'pdf'), pdf)] }));
 }
 
 function parseBody(bytes: Uint8Array): unknown {
@@ -135,14 +132,14 @@ function checkEmbedded(document: Document): DocumentCheck {
  */
 export function pdfDraft(input: PdfDraftInput): PdfDraftResult {
   const embedded = embeddedDocumentOf(input.files.map((f) => ({ ...f, content: Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength) })));
-  const warnings = [...embedded.problems];
+  const warnings = [...(input.warnings ?? []), ...embedded.problems];
   let document: Document;
   let method: 'embedded_ubl' | 'embedded_cii' | 'text';
   if (embedded.found) {
     document = embedded.found.document;
     method = embedded.found.format === 'ubl' ? 'embedded_ubl' : 'embedded_cii';
   } else {
-    if (!input.textRead) return { kind: 'needs_text' };
+    if (!input.textRead) return { kind: 'needs_text', warnings };
     const recovered = recoverFromText(input.pages, input.hints);
     warnings.push(...recovered.warnings);
     const d = recovered.document;
@@ -156,7 +153,7 @@ export function pdfDraft(input: PdfDraftInput): PdfDraftResult {
     method = 'text';
   }
   // The uploaded PDF stays with the draft (and goes into its UBL) as the human-readable original.
-  const fileName = input.pdf.fileName && /\.pdf$/i.test(input.pdf.fileName) ? safeName(input.pdf.fileName) : `${baseNameOf(document)}.pdf`;
+  const fileName = input.pdf.fileName && /\.pdf$/i.test(input.pdf.fileName) ? safeFileName(input.pdf.fileName) : fileNameOf(document, 'pdf');
   document = { ...document, state: 'DRAFT', direction: 'OUTBOUND', attachments: [...withIds(document.attachments), pdfAttachment(fileName, input.pdf.bytes)] };
   const check = embedded.found ? checkEmbedded(document) : checkDocument(document);
   // A compliant document is kept with every total computed; one that is not keeps what the PDF said.

@@ -98,7 +98,8 @@ export class TaskPool {
    */
   private pump(): void {
     const cap = Math.max(1, this.options.workers - 1);
-    for (;;) {
+    // A worker is started only for a task that waits.
+    while (this.queue.tenantsWaiting > 0) {
       const worker = this.idleWorker();
       if (!worker) return;
       const largeRunning = this.workers.some((w) => w.busy?.task.large);
