@@ -99,6 +99,13 @@ export const computeLineNet = (line: LineItem): Decimal => {
   return round2(qty.times(price)).minus(round2(allowances)).plus(round2(charges));
 };
 
+/** The line net PEPPOL-EN16931-R120 holds a line amount to (within 0.02): qty x price unrounded. */
+const lineNetBeforeRounding = (line: LineItem): Decimal => {
+  const allowances = sum(line.allowances.map((a) => allowanceChargeAmount(a) ?? ZERO));
+  const charges = sum(line.charges.map((a) => allowanceChargeAmount(a) ?? ZERO));
+  return (line.quantity ?? new Dec(1)).times(line.unit_price ?? ZERO).minus(round2(allowances)).plus(round2(charges));
+};
+
 const keyOf = (code: TaxCode, rate: Decimal | null): string =>
   isZeroRateCategory(code) ? code : `${code}|${rate === null ? '-' : rate.toFixed(4)}`;
 
@@ -145,6 +152,13 @@ const tolerance = (mode: ToleranceMode, lines: number): Decimal =>
 
 const absDiff = (a: Decimal, b: Decimal): Decimal => a.minus(b).abs();
 
+/**
+ * Whether a VAT breakdown entry's amount involves no rounding at all, so a caller's figure must be
+ * ours exactly: the zero-rate categories, and in strict mode any 0% entry (L and M may be at 0%).
+ */
+const noVatRounding = (mode: ToleranceMode, code: TaxCode, rate: Decimal | null): boolean =>
+  isZeroRateCategory(code) || (mode === 'strict' && rate !== null && rate.isZero());
+
 export interface CompletedDocument {
   document: Document;
   totals: DocumentTotals;
@@ -172,7 +186,7 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
     const computed = computeLineNet(line);
     let net = computed;
     if (line.amount !== null) {
-      if (line.unit_price !== null && absDiff(line.amount, computed).gt('0.02')) {
+      if (line.unit_price !== null && absDiff(line.amount, lineNetBeforeRounding(line)).gt('0.02')) {
         problem(
           `items[${i}].amount`,
           'mismatch',
@@ -277,7 +291,7 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
         else problem(`${field}.taxable_amount`, 'mismatch', `taxable amount ${match.t.taxable_amount.toFixed(2)} does not equal the sum of the lines ${taxable.toFixed(2)}`);
       }
       if (match.t.amount !== null) {
-        if (absDiff(match.t.amount, tax).lte(isZeroRateCategory(g.code) ? ZERO : tolerance(mode, g.lines))) {
+        if (absDiff(match.t.amount, tax).lte(noVatRounding(mode, g.code, g.rate) ? ZERO : tolerance(mode, g.lines))) {
           tax = match.t.amount;
         } else {
           problem(`${field}.amount`, 'mismatch', `VAT amount ${match.t.amount.toFixed(2)} does not match ${tax.toFixed(2)} computed for rate ${g.rate?.toFixed(2) ?? 'none'}`);
@@ -306,7 +320,7 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
   // rounding tolerance and carry the difference on the largest rated entry, so the breakdown still adds up.
   const computedTax = sum(breakdown.map((b) => b.tax_amount));
   if (input.total_tax !== null && !input.total_tax.eq(computedTax)) {
-    const rated = breakdown.filter((b) => !isZeroRateCategory(b.tax_code) && b.rate !== null);
+    const rated = breakdown.filter((b) => !noVatRounding(mode, b.tax_code, b.rate) && b.rate !== null);
     const largest = rated.sort((a, b) => b.taxable_amount.comparedTo(a.taxable_amount))[0];
     const diff = input.total_tax.minus(computedTax);
     if (largest && input.tax_details.length === 0 && diff.abs().lte(tolerance(mode, lines.length))) {

@@ -108,6 +108,32 @@ describe('EN 16931 totals', () => {
     expect(problems.map((p) => p.field)).to.deep.equal(['total_tax']);
   });
 
+  describe('VAT at 0% in a rated category (IGIC L or IPSI M): nothing is rounded, so a caller VAT amount must be 0.00', () => {
+    const igic0 = { description: 'a', quantity: 1, unit_price: 100, tax_rate: '0.00', tax_code: 'L' };
+    it('Given tax_details with 0.02 VAT on an L 0% entry, Then tax_details[0].amount is refused', () => {
+      const { problems } = completeDocument(decode({ items: [igic0], tax_details: [{ tax_code: 'L', rate: '0.00', taxable_amount: 100, amount: 0.02 }] }));
+      expect(problems.map((p) => p.field)).to.deep.equal(['tax_details[0].amount']);
+    });
+    it('Given total_tax 0.02 and only an L 0% entry, Then total_tax is refused', () => {
+      const { problems } = completeDocument(decode({ items: [igic0], total_tax: 0.02 }));
+      expect(problems.map((p) => p.field)).to.deep.equal(['total_tax']);
+    });
+    it('Given a rounding cent on total_tax and an L 0% entry larger than the S 21% one, Then the cent goes to the S entry', () => {
+      const { problems, totals } = completeDocument(decode({
+        items: [igic0, { description: 'b', quantity: 1, unit_price: 10, tax_rate: '21.00' }], total_tax: 2.11,
+      }));
+      expect(problems).to.deep.equal([]);
+      expect(totals.breakdown.map((b) => [b.tax_code, money(b.tax_amount)])).to.deep.equal([['L', '0.00'], ['S', '2.11']]);
+    });
+  });
+
+  it('Given a line amount within 0.02 of the rounded net but not of quantity x price (PEPPOL-EN16931-R120), Then items[0].amount is refused', () => {
+    // 3 x 0.335 = 1.005 (net 1.01): 1.03 is 0.025 from it, 0.99 only 0.015.
+    const line = (amount: number) => ({ description: 'bolts', quantity: 3, unit_price: '0.335', tax_rate: '21.00', amount });
+    expect(completeDocument(decode({ items: [line(1.03)] })).problems.map((p) => p.field)).to.deep.equal(['items[0].amount']);
+    expect(completeDocument(decode({ items: [line(0.99)] })).problems).to.deep.equal([]);
+  });
+
   it('Given exempt, reverse-charge and zero-rated lines, Then there is one 0% entry per category with exemption reasons', () => {
     const { totals } = completeDocument(decode({
       vatex: 'VATEX-EU-132-1I', vatex_note: 'Training',
