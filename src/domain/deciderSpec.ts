@@ -4,7 +4,8 @@ import { DomainError, type DomainErrorKind } from './errors.js';
 
 /**
  * Given/When/Then for deciders (as in Emmett's DeciderSpecification): given past events,
- * when a command, then the new events, or the refusal.
+ * when a command, then the new events, or the refusal (its kind, message and, for invalid
+ * input, the offending field).
  */
 export function deciderSpec<State, Command, Event>(decider: Decider<State, Command, Event>) {
   return {
@@ -19,7 +20,7 @@ export function deciderSpec<State, Command, Event>(decider: Decider<State, Comma
             thenNothingHappens() {
               expect(run()).to.deep.equal([]);
             },
-            thenRefuses(kind: DomainErrorKind, message?: RegExp) {
+            thenRefuses(kind: DomainErrorKind, message?: RegExp, loc?: Array<string | number>) {
               let error: unknown;
               try {
                 run();
@@ -29,6 +30,7 @@ export function deciderSpec<State, Command, Event>(decider: Decider<State, Comma
               expect(error, 'the command should be refused').to.be.instanceOf(DomainError);
               expect((error as DomainError).kind).to.equal(kind);
               if (message) expect((error as DomainError).message).to.match(message);
+              if (loc) expect((error as DomainError).loc).to.deep.equal(loc);
             },
           };
         },
