@@ -1,6 +1,6 @@
 /**
- * Suites for servers that are not reachable here (EventStoreDB, MongoDB) are skipped with a
- * loud message, never faked.
+ * Suites for servers that are not reachable here (EventStoreDB) are skipped with a loud
+ * message, never faked. (The MongoDB suites run against FerretDB: see mongo.ts.)
  */
 export function requireEnv(name: string, what: string): string | null {
   const value = process.env[name];

@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type ClientSession, type Collection as MongoCollection, type Db } from 'mongodb';
+import { MongoClient, MongoServerError, type ClientSession, type Collection as MongoCollection, type Db, type Document } from 'mongodb';
 import {
   CheckpointConflictError,
   type Collection,
@@ -30,6 +30,18 @@ function collectionName(name: string): string {
 
 function isMongoError(error: unknown, code: number): boolean {
   return error instanceof MongoServerError && error.code === code;
+}
+
+/**
+ * Whether the server runs multi-document transactions, from its `hello` and `buildInfo` answers:
+ * a replica-set member (setName) or a mongos in front of replica-set shards. Not FerretDB (its
+ * buildInfo carries `ferretdbVersion`): v1 has no commitTransaction and ignores the transaction
+ * fields of other commands, yet reports a setName when started with --repl-set-name, so its
+ * "transactions" would not be atomic.
+ */
+export function supportsTransactions(hello: Document, buildInfo: Document): boolean {
+  if (typeof buildInfo.ferretdbVersion === 'string') return false;
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
 }
 
 function stripKey<T>(stored: StoredDocument): T {
@@ -107,7 +119,8 @@ class MongoDocCollection<T extends object> implements Collection<T> {
 /**
  * Read models in MongoDB, one `rm_<name>` collection per read-model collection. On a replica
  * set (or sharded cluster) writes and the checkpoint commit in one transaction; on a
- * standalone server they are applied in order, writes first, which idempotent handlers make safe.
+ * standalone server (or FerretDB, which has no transactions) they are applied in order, writes
+ * first, which idempotent handlers make safe.
  */
 export class MongoReadModelStore implements ReadModelStore {
   private constructor(
@@ -121,9 +134,8 @@ export class MongoReadModelStore implements ReadModelStore {
   static async connect(url: string, options: { dbName?: string } = {}): Promise<MongoReadModelStore> {
     const client = await new MongoClient(url, { ignoreUndefined: true }).connect();
     try {
-      const hello = await client.db('admin').command({ hello: 1 });
-      // Transactions need a replica set member (setName) or a mongos in front of replica-set shards.
-      const transactional = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+      const admin = client.db('admin');
+      const transactional = supportsTransactions(await admin.command({ hello: 1 }), await admin.command({ buildInfo: 1 }));
       const store = new MongoReadModelStore(client, client.db(options.dbName), transactional);
       // Created up front: implicit creation inside a transaction is not possible everywhere.
       await store.createCollection(CHECKPOINTS);
