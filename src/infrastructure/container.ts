@@ -114,9 +114,13 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     logger,
     lockLifetimeMs: config.jobLockLifetimeMs,
     maxConcurrency: config.deliveryConcurrency + config.webhookConcurrency,
-    // Scheduling looks a unique key up among all jobs kept so far: index it (PostgreSQL profile).
+    // Scheduling looks a unique key up among all jobs kept so far: index it in either profile.
     afterReady: config.mongodbUrl
-      ? undefined
+      ? async () => {
+          const { MongoJobRepository } = await import('@agendajs/mongo-backend');
+          const repository = jobBackend.repository;
+          if (repository instanceof MongoJobRepository) await repository.collection.createIndex({ name: 1, 'data.unique_key': 1 });
+        }
       : async () => {
           await pool.query(`CREATE INDEX IF NOT EXISTS agenda_jobs_unique_key ON agenda_jobs (name, (data->>'unique_key'))`);
         },
