@@ -413,7 +413,6 @@ const checkMultiplier = (
  */
 const assignExemptionReasons = (doc: Document, breakdown: VatBreakdownEntry[]): void => {
   const exempt = breakdown.filter((b) => EXEMPT_TAX_CODES.includes(b.tax_code));
-  if (exempt.length === 0) return;
   const preferred: TaxCode | null = doc.vatex ? vatexCategory(doc.vatex) : EXEMPT_TAX_CODES.includes(doc.tax_code) ? doc.tax_code : null;
   const target =
     exempt.find((b) => b.tax_code === preferred) ?? exempt.find((b) => b.tax_code === doc.tax_code) ?? exempt[0]!;
