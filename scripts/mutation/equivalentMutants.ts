@@ -62,4 +62,19 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
     reason:
       "Harmless, as the ArrowFunction mutant of the same change: DocumentSent always follows the delivered attempt's DeliveryAttempted, which already set next_attempt_at to null, and a SENT document is never scheduled again.",
   },
+  // documentTotals.ts lines 1-235
+  {
+    file: 'src/domain/document/documentTotals.ts',
+    mutator: 'StringLiteral',
+    original: "'strict'",
+    replacement: '""',
+    reason: "the default of completeDocument's mode: every use of the mode asks only `mode === 'rules'`, so a default of '' behaves exactly as 'strict'.",
+  },
+  {
+    file: 'src/domain/document/documentTotals.ts',
+    mutator: 'StringLiteral',
+    original: "'-'",
+    replacement: '""',
+    reason: "the grouping key of a category without a rate: the key is only compared with other keys, and rate.toFixed(4) is never empty, so 'S|' is as distinct from 'S|21.0000' as 'S|-' is.",
+  },
 ];

@@ -115,13 +115,8 @@ const DEFAULT_EXEMPTION_CODE: Partial<Record<TaxCode, string>> = {
   G: 'VATEX-EU-G',
   O: 'VATEX-EU-O',
 };
-const DEFAULT_EXEMPTION_TEXT: Partial<Record<TaxCode, string>> = {
-  E: 'Exempt from VAT',
-  AE: 'Reverse charge',
-  K: 'Intra-community supply',
-  G: 'Export outside the EU',
-  O: 'Not subject to VAT',
-};
+/** Only E lacks a standard code above, so only E can need a text. */
+const DEFAULT_EXEMPTION_TEXT: Partial<Record<TaxCode, string>> = { E: 'Exempt from VAT' };
 
 /** The category a vatex code belongs to (the Peppol P0104-P0111 mapping; everything else is an E code). */
 export const vatexCategory = (vatex: string): TaxCode => {
