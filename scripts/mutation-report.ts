@@ -139,6 +139,11 @@ for (const r of results) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${r.file}: ${r.score.toFixed(1)} % (threshold ${r.threshold} %), ${r.open.length} alive, ${unexplained.length} not explained`);
   for (const { m, original } of unexplained) console.log(`       line ${m.location.start.line} ${m.mutatorName}: ${oneLine(original, 80)} -> ${oneLine(m.replacement ?? '', 60)}`);
 }
+// An explanation no surviving mutant matches is stale (the code changed, or a test kills it now).
+const used = new Set(results.flatMap((r) => r.open.map((o) => o.why)));
+for (const e of EQUIVALENT_MUTANTS) {
+  if (report.files[e.file] && !used.has(e)) console.log(`note ${e.file}: the explanation of ${e.mutator} \`${e.original}\` matched no surviving mutant; remove it`);
+}
 for (const file of Object.keys(THRESHOLDS)) {
   if (!report.files[file]) {
     failed = true;

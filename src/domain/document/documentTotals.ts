@@ -90,20 +90,23 @@ export const allowanceChargeAmount = (a: AllowanceCharge): Decimal | null => {
   return null;
 };
 
+/** A line's parts: quantity x price (unrounded), and its allowances and charges each summed and rounded. */
+const lineParts = (line: LineItem): { gross: Decimal; allowances: Decimal; charges: Decimal } => ({
+  gross: (line.quantity ?? new Dec(1)).times(line.unit_price ?? ZERO),
+  allowances: round2(sum(line.allowances.map((a) => allowanceChargeAmount(a) ?? ZERO))),
+  charges: round2(sum(line.charges.map((a) => allowanceChargeAmount(a) ?? ZERO))),
+});
+
 /** Line net amount computed from its parts: round2(qty x price) - round2(allowances) + round2(charges). */
 export const computeLineNet = (line: LineItem): Decimal => {
-  const qty = line.quantity ?? new Dec(1);
-  const price = line.unit_price ?? ZERO;
-  const allowances = sum(line.allowances.map((a) => allowanceChargeAmount(a) ?? ZERO));
-  const charges = sum(line.charges.map((a) => allowanceChargeAmount(a) ?? ZERO));
-  return round2(qty.times(price)).minus(round2(allowances)).plus(round2(charges));
+  const { gross, allowances, charges } = lineParts(line);
+  return round2(gross).minus(allowances).plus(charges);
 };
 
 /** The line net PEPPOL-EN16931-R120 holds a line amount to (within 0.02): qty x price unrounded. */
 const lineNetBeforeRounding = (line: LineItem): Decimal => {
-  const allowances = sum(line.allowances.map((a) => allowanceChargeAmount(a) ?? ZERO));
-  const charges = sum(line.charges.map((a) => allowanceChargeAmount(a) ?? ZERO));
-  return (line.quantity ?? new Dec(1)).times(line.unit_price ?? ZERO).minus(round2(allowances)).plus(round2(charges));
+  const { gross, allowances, charges } = lineParts(line);
+  return gross.minus(allowances).plus(charges);
 };
 
 const keyOf = (code: TaxCode, rate: Decimal | null): string =>
