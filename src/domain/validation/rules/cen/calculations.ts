@@ -28,8 +28,9 @@ const R = {
   CO26: rule('BR-CO-26', 'fatal', 'In order for the buyer to automatically identify a supplier, the Seller identifier (BT-29), the Seller legal registration identifier (BT-30) and/or the Seller VAT identifier (BT-31) shall be present.'),
 };
 
-function eq(a: Decimal | null, b: Decimal | null): boolean {
-  return a !== null && b !== null && a.eq(b);
+/** `a` is present and equals the computed `b` (a comparison with a missing value is false). */
+function eq(a: Decimal | null, b: Decimal): boolean {
+  return a !== null && a.eq(b);
 }
 
 /** Document-level allowances (false) or charges (true), ChargeIndicator read as xs:boolean. */
@@ -72,8 +73,8 @@ export function calculationRules(ctx: Ctx): void {
     if (!chargeTotalNode && !allowTotalNode) co13 = taxExcl.eq(lea);
     else {
       let expected = lea;
-      if (chargeTotalNode) expected = chargeTotal ? expected.plus(chargeTotal) : expected;
-      if (allowTotalNode) expected = allowTotal ? expected.minus(allowTotal) : expected;
+      if (chargeTotal) expected = expected.plus(chargeTotal);
+      if (allowTotal) expected = expected.minus(allowTotal);
       co13 = (!chargeTotalNode || chargeTotal !== null) && (!allowTotalNode || allowTotal !== null) && taxExcl.eq(round2(expected));
     }
   }
@@ -90,7 +91,7 @@ export function calculationRules(ctx: Ctx): void {
     const amounts = kids(root, 'cac:TaxTotal').flatMap((tt) => kids(tt, 'cbc:TaxAmount').filter((a) => attr(a, 'currencyID') === c));
     const taxIncl = dec(kid(lmt, 'cbc:TaxInclusiveAmount'));
     const ta = amounts.length === 1 ? dec(amounts[0]) : null;
-    ctx.check(R.CO15, root, amounts.length === 1 && taxExcl !== null && ta !== null && eq(taxIncl, round2(taxExcl.plus(ta))));
+    ctx.check(R.CO15, root, taxExcl !== null && ta !== null && eq(taxIncl, round2(taxExcl.plus(ta))));
   }
 
   {
@@ -100,15 +101,13 @@ export function calculationRules(ctx: Ctx): void {
     const roundingNode = kid(lmt, 'cbc:PayableRoundingAmount');
     let ok = false;
     if (payable && taxIncl) {
-      if (!prepaidNode && !roundingNode) ok = payable.eq(taxIncl);
-      else {
-        const prepaid = dec(prepaidNode);
-        const rounding = dec(roundingNode);
-        if ((!prepaidNode || prepaid) && (!roundingNode || rounding)) {
-          const left = roundingNode ? round2(payable.minus(rounding!)) : payable;
-          const right = prepaidNode ? round2(taxIncl.minus(prepaid!)) : taxIncl;
-          ok = left.eq(right);
-        }
+      // With neither PrepaidAmount nor PayableRoundingAmount this is payable = taxIncl, unrounded.
+      const prepaid = dec(prepaidNode);
+      const rounding = dec(roundingNode);
+      if ((!prepaidNode || prepaid) && (!roundingNode || rounding)) {
+        const left = rounding ? round2(payable.minus(rounding)) : payable;
+        const right = prepaid ? round2(taxIncl.minus(prepaid)) : taxIncl;
+        ok = left.eq(right);
       }
     }
     ctx.check(R.CO16, root, ok);
