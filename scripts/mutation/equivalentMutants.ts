@@ -66,13 +66,6 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   {
     file: 'src/domain/document/documentTotals.ts',
     mutator: 'StringLiteral',
-    original: "'strict'",
-    replacement: '""',
-    reason: "the default of completeDocument's mode: every use of the mode asks only `mode === 'rules'`, so a default of '' behaves exactly as 'strict'.",
-  },
-  {
-    file: 'src/domain/document/documentTotals.ts',
-    mutator: 'StringLiteral',
     original: "'-'",
     replacement: '""',
     reason: "the grouping key of a category without a rate: the key is only compared with other keys, and rate.toFixed(4) is never empty, so 'S|' is as distinct from 'S|21.0000' as 'S|-' is.",

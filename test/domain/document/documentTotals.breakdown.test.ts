@@ -141,6 +141,15 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
       expect(fieldsOf(withVat(1, 22, 'rules'))).to.deep.equal(['tax_details[0].amount']);
     });
 
+    it('Given IGIC (L) at 0%, Then the API refuses even 0.01 of VAT (at 0% nothing is rounded), while a document read from UBL keeps the 0.40 that BR-CO-17 accepts', () => {
+      const igic = (amount: number, mode?: ToleranceMode) =>
+        complete({ items: [item(100, '0.00', { tax_code: 'L' })], tax_details: [{ tax_code: 'L', rate: 0, taxable_amount: 100, amount }] }, mode);
+      expect(problemsOf(igic(0.01))).to.deep.equal([['tax_details[0].amount', 'mismatch', 'VAT amount 0.01 does not match 0.00 computed for rate 0.00']]);
+      const kept = igic(0.4, 'rules');
+      expect(kept.problems).to.deep.equal([]);
+      expect(breakdownOf(kept)).to.deep.equal([['L', '0.00', '100.00', '0.40']]);
+    });
+
     it('Given VAT on a category O entry, Then it is refused as computed for no rate', () => {
       const r = complete({ items: [item(100, null, { tax_code: 'O' })], tax_details: [{ tax_code: 'O', taxable_amount: 100, amount: 5 }] });
       expect(problemsOf(r)).to.deep.equal([['tax_details[0].amount', 'mismatch', 'VAT amount 5.00 does not match 0.00 computed for rate none']]);
@@ -188,6 +197,12 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
 
     it('When a received document has a line without its VAT rate, Then the difference still goes on an entry that has a rate', () => {
       const r = complete({ items: [item(1000, null), item(100)], total_tax: 21.01 }, 'rules');
+      expect(fieldsOf(r)).to.deep.equal(['items[0].tax_rate']);
+      expect(breakdownOf(r)).to.deep.equal([['S', null, '1000.00', '0.00'], ['S', '21.00', '100.00', '21.01']]);
+    });
+
+    it('Given a line without its VAT rate in an API request, Then that rate is reported and the difference goes on the entry that has one', () => {
+      const r = complete({ items: [item(1000, null), item(100)], total_tax: 21.01 });
       expect(fieldsOf(r)).to.deep.equal(['items[0].tax_rate']);
       expect(breakdownOf(r)).to.deep.equal([['S', null, '1000.00', '0.00'], ['S', '21.00', '100.00', '21.01']]);
     });
