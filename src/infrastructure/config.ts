@@ -5,6 +5,7 @@ import { DEFAULT_XML_LIMITS, type XmlLimits } from '../domain/validation/index.j
 import { DEFAULT_DOCUMENT_SIZE_LIMITS } from '../domain/document/documentInput.js';
 import { DEFAULT_HYGIENE_LIMITS, type HygieneLimits } from '../domain/inputText.js';
 import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
+import { loadBlobStoreConfig, type BlobStoreConfig } from './blobs/blobStoreConfig.js';
 
 /** Every setting of the service, read once from the environment. See the README's table. */
 export interface Config {
@@ -63,6 +64,8 @@ export interface Config {
   xmlLimits: XmlLimits;
   /** What reading one uploaded PDF may take (POST /api/documents/pdf): pages, decompressed bytes, memory, time. */
   pdfReader: PdfReaderLimits;
+  /** Where payloads are kept by their SHA-256 (blobs/blobStoreConfig.ts); not used by the events yet. */
+  blobStore: BlobStoreConfig;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -76,10 +79,11 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
 const optional = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR || './var');
   return {
     port: integer(env, 'PORT', 8080),
     host: env.HOST || '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR || './var'),
+    dataDir,
     databaseUrl: optional(env.DATABASE_URL),
     embeddedPostgresPort: integer(env, 'EMBEDDED_PG_PORT', 54329),
     eventStoreUrl: optional(env.EVENTSTORE_URL),
@@ -137,5 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxHeapMb: integer(env, 'PDF_READ_HEAP_MB', DEFAULT_PDF_READER_LIMITS.maxHeapMb),
       timeoutMs: integer(env, 'PDF_READ_TIMEOUT_MS', DEFAULT_PDF_READER_LIMITS.timeoutMs),
     },
+    blobStore: loadBlobStoreConfig(env, dataDir),
   };
 }

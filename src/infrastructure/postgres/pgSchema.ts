@@ -123,6 +123,14 @@ const statements = [
      locked_until timestamptz NOT NULL,
      PRIMARY KEY (scope, key)
    )`,
+  // Content-addressed blobs (PgBlobStore): the bytes under their SHA-256. Rows are never updated
+  // but to repair a corrupted copy, and never deleted (the blob store port has no delete).
+  `CREATE TABLE IF NOT EXISTS blobs (
+     sha256 text PRIMARY KEY CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+     size bigint NOT NULL CHECK (size >= 0),
+     content bytea NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now()
+   )`,
 ];
 
 export async function applyPostgresSchema(pool: pg.Pool): Promise<void> {

@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { createS3Client, type S3Location } from '../../src/infrastructure/blobs/s3BlobStore.js';
+
+/**
+ * The S3-compatible server the S3 blob store's suite runs against:
+ *  - S3_TEST_URL, when set (MinIO, AWS, any S3-compatible server of your own), with the bucket
+ *    S3_TEST_BUCKET (default `invoicing-blob-test`, created when missing), S3_TEST_REGION
+ *    (default us-east-1), path-style addressing unless S3_TEST_PATH_STYLE=false, and the
+ *    credentials of AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY;
+ *  - else gofakes3, when its binary is there (S3SERVER_BIN, or .ci/bin/s3server as `.ci/run`
+ *    builds it): started once per test run on a free loopback port, and stopped after every
+ *    suite (test/setup.ts);
+ *  - else none: the suite is skipped with a printed warning, and fails under CI=true.
+ * Each suite works under a prefix of its own, so runs never see each other's objects.
+ */
+export type S3Target = { kind: 'url'; url: string } | { kind: 's3server'; bin: string } | { kind: 'none'; why: string };
+
+export interface TestS3 {
+  location: Omit<S3Location, 'prefix'>;
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const defaultS3ServerBin = path.join(repoRoot, '.ci', 'bin', 's3server');
+const SERVER_BUCKET = 'invoicing-blob-test';
+
+export function s3Target(): S3Target {
+  if (process.env.S3_TEST_URL) return { kind: 'url', url: process.env.S3_TEST_URL };
+  const bin = process.env.S3SERVER_BIN || defaultS3ServerBin;
+  if (existsSync(bin)) return { kind: 's3server', bin };
+  return {
+    kind: 'none',
+    why: process.env.S3SERVER_BIN
+      ? `S3SERVER_BIN=${bin} does not exist`
+      : `neither S3_TEST_URL is set nor the S3 test server built at ${path.relative(process.cwd(), bin) || bin} (bash .ci/build-s3 builds it; S3SERVER_BIN points elsewhere)`,
+  };
+}
+
+/**
+ * Registers `body` when an S3-compatible server can be had. Without one: a warning and no tests
+ * locally; a failing test under CI=true, where the S3 adapter's suite is required.
+ */
+export function describeWithS3(what: string, body: () => void): void {
+  const target = s3Target();
+  if (target.kind !== 'none') {
+    body();
+    return;
+  }
+  if (process.env.CI === 'true') {
+    describe(what, () => {
+      it('requires an S3-compatible server in CI', () => {
+        throw new Error(`${what}: ${target.why}`);
+      });
+    });
+    return;
+  }
+  console.warn(`\n  ⚠ SKIPPED: ${what} — ${target.why}.\n`);
+}
+
+let server: { process: ChildProcess; s3: TestS3 } | null = null;
+let starting: Promise<TestS3> | null = null;
+
+/** Where the test bucket is, starting the server on first use when that is the target. */
+export async function testS3(): Promise<TestS3> {
+  const target = s3Target();
+  if (target.kind === 'none') throw new Error(target.why);
+  starting ??= (target.kind === 'url' ? externalS3(target.url) : startS3Server(target.bin)).catch((error: unknown) => {
+    starting = null;
+    throw error;
+  });
+  return starting;
+}
+
+async function externalS3(url: string): Promise<TestS3> {
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = process.env;
+  // Explicit credentials only: the SDK's default chain would go on to ask an instance-metadata
+  // address, which a test must never do.
+  if (!accessKeyId || !secretAccessKey) throw new Error('S3_TEST_URL needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  const s3: TestS3 = {
+    location: {
+      endpoint: url,
+      region: process.env.S3_TEST_REGION || 'us-east-1',
+      bucket: process.env.S3_TEST_BUCKET || SERVER_BUCKET,
+      forcePathStyle: process.env.S3_TEST_PATH_STYLE !== 'false',
+    },
+    credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) },
+  };
+  const client = createS3Client({ ...s3.location, prefix: '' }, s3.credentials);
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: s3.location.bucket }));
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
+  } finally {
+    client.destroy();
+  }
+  return s3;
+}
+
+async function startS3Server(bin: string): Promise<TestS3> {
+  // stdin stays open as a pipe: the server stops when it closes, so a test run that dies leaves none behind.
+  const child = spawn(bin, ['-listen', '127.0.0.1:0', '-bucket', SERVER_BUCKET], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const stderr: string[] = [];
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr.push(chunk);
+    if (stderr.length > 50) stderr.shift();
+  });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error('the S3 test server did not become ready within 30 s')), 30_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${error.message}\n${stderr.join('').slice(-4000)}`));
+    };
+    child.once('error', fail);
+    child.once('exit', (code, signal) => fail(new Error(`the S3 test server exited before it was ready (${signal ?? code})`)));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const ready = /^ready (http:\/\/\S+)$/m.exec(out);
+      if (!ready) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      child.removeAllListeners('error');
+      resolve(ready[1]!);
+    });
+  });
+  child.on('exit', (code, signal) => {
+    if (server?.process === child) {
+      console.error(`the S3 test server exited unexpectedly (${signal ?? code}):\n${stderr.join('').slice(-4000)}`);
+      server = null;
+      starting = null;
+    }
+  });
+  // gofakes3 checks no signatures, but the SDK signs every request and needs something to sign with.
+  const s3: TestS3 = {
+    location: { endpoint, region: 'us-east-1', bucket: SERVER_BUCKET, forcePathStyle: true },
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test-secret' },
+  };
+  server = { process: child, s3 };
+  console.log(`    S3 test server (gofakes3) on ${endpoint}`);
+  return s3;
+}
+
+/** Stops the S3 test server this run started, if any. */
+export async function stopTestS3(): Promise<void> {
+  const running = server;
+  server = null;
+  starting = null;
+  if (!running) return;
+  const { process: child } = running;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
