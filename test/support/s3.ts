@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { createS3Client, type S3Location } from '../../src/infrastructure/blobs/s3BlobStore.js';
+import { describeRequiring, startHelperServer, stopHelperServer, type HelperServer, type ServerTarget } from './helperServer.js';
 
 /**
  * The S3-compatible server the S3 blob store's suite runs against:
@@ -17,7 +17,7 @@ import { createS3Client, type S3Location } from '../../src/infrastructure/blobs/
  *  - else none: the suite is skipped with a printed warning, and fails under CI=true.
  * Each suite works under a prefix of its own, so runs never see each other's objects.
  */
-export type S3Target = { kind: 'url'; url: string } | { kind: 's3server'; bin: string } | { kind: 'none'; why: string };
+export type S3Target = ServerTarget<{ kind: 'url'; url: string } | { kind: 's3server'; bin: string }>;
 
 export interface TestS3 {
   location: Omit<S3Location, 'prefix'>;
@@ -40,28 +40,12 @@ export function s3Target(): S3Target {
   };
 }
 
-/**
- * Registers `body` when an S3-compatible server can be had. Without one: a warning and no tests
- * locally; a failing test under CI=true, where the S3 adapter's suite is required.
- */
+/** Registers `body` when an S3-compatible server can be had. */
 export function describeWithS3(what: string, body: () => void): void {
-  const target = s3Target();
-  if (target.kind !== 'none') {
-    body();
-    return;
-  }
-  if (process.env.CI === 'true') {
-    describe(what, () => {
-      it('requires an S3-compatible server in CI', () => {
-        throw new Error(`${what}: ${target.why}`);
-      });
-    });
-    return;
-  }
-  console.warn(`\n  ⚠ SKIPPED: ${what} — ${target.why}.\n`);
+  describeRequiring(what, 'an S3-compatible server', s3Target(), body);
 }
 
-let server: { process: ChildProcess; s3: TestS3 } | null = null;
+let server: HelperServer | null = null;
 let starting: Promise<TestS3> | null = null;
 
 /** Where the test bucket is, starting the server on first use when that is the target. */
@@ -102,46 +86,23 @@ async function externalS3(url: string): Promise<TestS3> {
 }
 
 async function startS3Server(bin: string): Promise<TestS3> {
-  // stdin stays open as a pipe: the server stops when it closes, so a test run that dies leaves none behind.
-  const child = spawn(bin, ['-listen', '127.0.0.1:0', '-bucket', SERVER_BUCKET], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const stderr: string[] = [];
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr.push(chunk);
-    if (stderr.length > 50) stderr.shift();
-  });
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error('the S3 test server did not become ready within 30 s')), 30_000);
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`${error.message}\n${stderr.join('').slice(-4000)}`));
-    };
-    child.once('error', fail);
-    child.once('exit', (code, signal) => fail(new Error(`the S3 test server exited before it was ready (${signal ?? code})`)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const ready = /^ready (http:\/\/\S+)$/m.exec(out);
-      if (!ready) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      child.removeAllListeners('error');
-      resolve(ready[1]!);
-    });
-  });
-  child.on('exit', (code, signal) => {
-    if (server?.process === child) {
-      console.error(`the S3 test server exited unexpectedly (${signal ?? code}):\n${stderr.join('').slice(-4000)}`);
+  server = await startHelperServer({
+    name: 'the S3 test server',
+    bin,
+    args: ['-listen', '127.0.0.1:0', '-bucket', SERVER_BUCKET],
+    urlPattern: /http:\/\/\S+/,
+    readyWithinMs: 30_000,
+    onUnexpectedExit: () => {
       server = null;
       starting = null;
-    }
+    },
   });
+  const endpoint = server.url;
   // gofakes3 checks no signatures, but the SDK signs every request and needs something to sign with.
   const s3: TestS3 = {
     location: { endpoint, region: 'us-east-1', bucket: SERVER_BUCKET, forcePathStyle: true },
     credentials: { accessKeyId: 'test', secretAccessKey: 'test-secret' },
   };
-  server = { process: child, s3 };
   console.log(`    S3 test server (gofakes3) on ${endpoint}`);
   return s3;
 }
@@ -151,15 +112,5 @@ export async function stopTestS3(): Promise<void> {
   const running = server;
   server = null;
   starting = null;
-  if (!running) return;
-  const { process: child } = running;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
+  await stopHelperServer(running);
 }
