@@ -152,6 +152,17 @@ describe('PDF both ways (real app, real PostgreSQL)', function () {
       expect((await download(`/api/documents/${randomUUID()}/pdf`)).status).to.equal(404);
     });
 
+    it('returns the rendering attached at creation (construct_pdf) byte for byte: the PDF inside the UBL the receiver gets', async () => {
+      const created = await t.http.post('/api/documents/?construct_pdf=true').set(bearer(tenant.key)).send(fixtures[1]!.body);
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
+      const xml = (await t.http.get(`/api/documents/${created.body.id}/ubl?format=xml`).set(bearer(tenant.key))).text;
+      const embedded = /<cbc:EmbeddedDocumentBinaryObject mimeCode="application\/pdf" filename="LDP-7781\.pdf">([^<]+)</.exec(xml)![1]!;
+      const res = await download(`/api/documents/${created.body.id}/pdf`);
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-disposition']).to.equal('inline; filename="LDP-7781.pdf"');
+      expect((res.body as Buffer).equals(Buffer.from(embedded, 'base64'))).to.equal(true);
+    });
+
     it('renders a received (inbound) document the same way', async () => {
       const received = decodeOk(fixtures[22]!.body);
       const check = checkDocument(received);

@@ -47,13 +47,20 @@ export class DocumentPdfs {
     private readonly maxRenderedLines = 5_000,
   ) {}
 
-  /** A stored document (outbound or received) rendered now, with its UBL embedded. */
+  /**
+   * A stored document (outbound or received) as a PDF: the rendering that travels in its UBL when
+   * it has one (construct_pdf attaches it as <number>.pdf; a received document may carry its
+   * sender's), so the seller and the buyer see the same file; else rendered now, with its UBL embedded.
+   */
   async render(tenantId: string, record: DocumentRecord): Promise<{ fileName: string; pdf: Buffer }> {
+    const fileName = fileNameOf(record.document, 'pdf');
+    const carried = record.attachments.find((a) => a.file_name === fileName && a.file_type === 'application/pdf' && a.file_data !== '');
+    if (carried) return { fileName, pdf: Buffer.from(carried.file_data, 'base64') };
     const lines = record.document.items.length;
     if (lines > this.maxRenderedLines) throw invalid(renderLimitMessage(lines, this.maxRenderedLines), ['path', 'documentId']);
     const embed: EmbeddedFile[] = [{ fileName: record.file_name, mimeType: 'application/xml', content: Buffer.from(record.ubl) }];
     const pdf = await this.work.renderPdf({ tenantId }, record.document, record.state, embed);
-    return { fileName: fileNameOf(record.document, 'pdf'), pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
+    return { fileName, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
   }
 
   /** A DRAFT from an uploaded PDF. PdfUnreadable for files that are not PDFs we can open. */

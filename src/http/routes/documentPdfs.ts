@@ -104,7 +104,7 @@ export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentComm
   routes.add({
     method: 'get',
     path: '/api/documents/:documentId/pdf',
-    summary: 'The document rendered as a PDF (A4, with its UBL embedded), for any document of the tenant, received ones too',
+    summary: 'The document as a PDF, for any document of the tenant, received ones too: the rendering its UBL carries (construct_pdf), the same bytes the receiver gets; else rendered now (A4, with its UBL embedded)',
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'application/pdf', 404: 'Not found' },
