@@ -30,7 +30,7 @@ import { pino } from 'pino';
 import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
 import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { invoiceWithLines } from './benchDocuments.js';
-import { openLoop } from './openLoop.js';
+import { openLoop, percentile } from './openLoop.js';
 import { startBenchService } from './benchService.js';
 
 const duration = Number(process.env.DURATION ?? 30);
@@ -42,7 +42,6 @@ const bigLines = Number(process.env.BIG_LINES ?? 10_000);
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across threads. */
 const now = () => performance.timeOrigin + performance.now();
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 const ms = (v: number) => (Number.isFinite(v) ? Math.round(v * 10) / 10 : NaN);
 
 // ---------------------------------------------------------------------------------------------
@@ -99,8 +98,7 @@ async function tenantA(): Promise<void> {
         const response = await fetch(`${base}${input.path}`, { method: input.method, headers, body, signal: AbortSignal.timeout(120_000) });
         const bytes = Buffer.from(await response.arrayBuffer());
         status = String(response.status);
-        const r = (samples[`${input.kind}|${status}`] ??= bytes.subarray(0, 300).toString('latin1'));
-        void r;
+        samples[`${input.kind}|${status}`] ??= bytes.subarray(0, 300).toString('latin1');
       } catch (error) {
         status = `network:${(error as Error).name}`;
       }
@@ -339,7 +337,7 @@ async function main() {
   const quiet = await runB('quiet', 1);
 
   process.stdout.write(`phase 2: B at ${rate}/s for ${duration} s, A hostile (${loops} loops)…\n`);
-  const worker = new Worker(new URL(import.meta.url), { workerData: { base, key: keyA, inputs, loops } });
+  const worker = new Worker(new URL(import.meta.url), { workerData: { base, key: keyA, inputs } });
   await new Promise((resolve) => worker.once('message', resolve));
   const aDone = new Promise<{ results: Record<string, KindResult>; samples: Record<string, string> }>((resolve, reject) => {
     worker.once('message', resolve);

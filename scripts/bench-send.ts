@@ -25,7 +25,7 @@ import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPo
 import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
 import { invoiceWithLines } from './benchDocuments.js';
-import { openLoop } from './openLoop.js';
+import { openLoop, percentile } from './openLoop.js';
 import { startBenchService } from './benchService.js';
 
 const documents = Number(process.env.DOCUMENTS ?? 3000);
@@ -57,7 +57,6 @@ async function postgresCpuMs(dataDir: string): Promise<number> {
   return total;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
   const sink = fork(fileURLToPath(new URL('./smtpSink.js', import.meta.url)));

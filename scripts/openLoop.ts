@@ -16,6 +16,10 @@
  */
 import http from 'node:http';
 
+/** The p-th percentile of ascending samples (nearest rank); NaN when there are none. */
+export const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
 export interface OpenLoopRequest {
   method: string;
   path: string;

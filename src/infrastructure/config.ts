@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
-import { DEFAULT_XML_LIMITS, type XmlLimits } from '../domain/validation/index.js';
+import { DEFAULT_XML_LIMITS, XML_LIMIT_SETTINGS, type XmlLimits } from '../domain/validation/index.js';
 import { DEFAULT_DOCUMENT_SIZE_LIMITS } from '../domain/document/documentInput.js';
 import { DEFAULT_HYGIENE_LIMITS, type HygieneLimits } from '../domain/inputText.js';
 import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
@@ -126,12 +126,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: integer(env, 'MAX_JSON_DEPTH', DEFAULT_HYGIENE_LIMITS.maxDepth),
     },
     idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
+    // Each limit's setting is named where its refusal names it (XML_LIMIT_SETTINGS).
     xmlLimits: {
-      maxBytes: integer(env, 'XML_MAX_BYTES', DEFAULT_XML_LIMITS.maxBytes),
-      maxElements: integer(env, 'XML_MAX_ELEMENTS', DEFAULT_XML_LIMITS.maxElements),
-      maxDepth: integer(env, 'XML_MAX_DEPTH', DEFAULT_XML_LIMITS.maxDepth),
-      maxAttributesPerElement: integer(env, 'XML_MAX_ATTRIBUTES', DEFAULT_XML_LIMITS.maxAttributesPerElement),
-      maxTextLength: integer(env, 'XML_MAX_TEXT_LENGTH', DEFAULT_XML_LIMITS.maxTextLength),
+      maxBytes: integer(env, XML_LIMIT_SETTINGS.maxBytes, DEFAULT_XML_LIMITS.maxBytes),
+      maxElements: integer(env, XML_LIMIT_SETTINGS.maxElements, DEFAULT_XML_LIMITS.maxElements),
+      maxDepth: integer(env, XML_LIMIT_SETTINGS.maxDepth, DEFAULT_XML_LIMITS.maxDepth),
+      maxAttributesPerElement: integer(env, XML_LIMIT_SETTINGS.maxAttributesPerElement, DEFAULT_XML_LIMITS.maxAttributesPerElement),
+      maxTextLength: integer(env, XML_LIMIT_SETTINGS.maxTextLength, DEFAULT_XML_LIMITS.maxTextLength),
     },
     pdfReader: {
       maxPages: integer(env, 'PDF_READ_MAX_PAGES', DEFAULT_PDF_READER_LIMITS.maxPages),

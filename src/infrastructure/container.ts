@@ -148,7 +148,6 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     taskTimeoutMs: config.work.taskTimeoutMs,
     maxHeapMb: config.work.heapMb,
     maxWaitingPerTenant: config.work.maxWaitingPerTenant,
-    xmlLimits: config.xmlLimits,
   });
   container.register(TOKENS.TaskPool, { useValue: taskPool });
   container.register(TOKENS.IdempotencyStore, {

@@ -1,6 +1,6 @@
 import type { DocumentRecord } from '../domain/document/documentAggregate.js';
-import { fromDocumentJson, type DocumentJson } from '../domain/document/documentJson.js';
-import { toResponse, type DocumentResponse } from '../domain/document/documentModel.js';
+import { fromDocumentJson, lineIn, type DocumentJson } from '../domain/document/documentJson.js';
+import { lineItemResponse, toResponse, type DocumentResponse } from '../domain/document/documentModel.js';
 import type { Versioned } from './projection.js';
 
 /** A document's aggregate state without its content (the invoice itself and its UBL). */
@@ -66,7 +66,7 @@ export async function contentResponse(record: Pick<DocumentRecord, 'id' | 'creat
   const lines: DocumentResponse['items'] = [];
   for (let i = 0; i < items.length; i += LINES_PER_TURN) {
     await nextTurn();
-    for (const line of present(items.slice(i, i + LINES_PER_TURN)).items) lines.push(line);
+    for (const line of items.slice(i, i + LINES_PER_TURN)) lines.push(lineItemResponse(lineIn(line)));
   }
   return { ...head, items: lines };
 }

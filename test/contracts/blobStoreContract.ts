@@ -7,6 +7,7 @@ import {
   InvalidBlobMediaTypeError,
   type BlobStore,
 } from '../../src/application/ports/blobStore.js';
+import { expectRejection } from '../support/rejection.js';
 import { DomainError } from '../../src/domain/errors.js';
 
 export interface BlobStoreFixture {
@@ -31,14 +32,6 @@ async function read(stream: Readable | null): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, got a result');
-}
 
 const hex = sha256(Buffer.from('a key to spoil'));
 
@@ -149,7 +142,7 @@ export function blobStoreContract(adapterName: string, create: () => Promise<Blo
       for (const target of [store, unreachable]) {
         for (const key of MALFORMED_KEYS) {
           for (const call of [() => target.get(key as string), () => target.has(key as string), () => target.stream(key as string)]) {
-            const error = await rejection(call());
+            const error = await expectRejection(call());
             expect(error, `key ${JSON.stringify(key)}`).to.be.instanceOf(InvalidBlobKeyError);
             expect((error as DomainError).kind).to.equal('invalid');
             expect(error).to.be.instanceOf(DomainError);
@@ -157,14 +150,14 @@ export function blobStoreContract(adapterName: string, create: () => Promise<Blo
         }
       }
       // The unreachable store does fail when it has to reach its storage: the refusals above were made without it.
-      const error = await rejection(unreachable.has(hex));
+      const error = await expectRejection(unreachable.has(hex));
       expect(error).not.to.be.instanceOf(InvalidBlobKeyError);
     });
 
     it('refuses a malformed media type before touching storage', async () => {
       const unreachable = fixture.unreachable();
       for (const mediaType of ['pdf', 'application/', '/pdf', 'a/b/c', 'text/html\r\nX-Injected: 1', 'text/plain; charset', `application/${'x'.repeat(300)}`, 'tëxt/plain']) {
-        expect(await rejection(unreachable.put(Buffer.from('x'), { mediaType })), mediaType).to.be.instanceOf(InvalidBlobMediaTypeError);
+        expect(await expectRejection(unreachable.put(Buffer.from('x'), { mediaType })), mediaType).to.be.instanceOf(InvalidBlobMediaTypeError);
       }
       expect((await store.put(Buffer.from('x'), { mediaType: '  ' })).mediaType).to.equal('application/octet-stream');
     });
@@ -174,11 +167,11 @@ export function blobStoreContract(adapterName: string, create: () => Promise<Blo
       const ref = await store.put(bytes, { mediaType: 'application/pdf' });
       await fixture.corrupt(ref.sha256);
 
-      const error = await rejection(store.get(ref.sha256));
+      const error = await expectRejection(store.get(ref.sha256));
       expect(error).to.be.instanceOf(BlobCorruptedError);
       expect((error as BlobCorruptedError).sha256).to.equal(ref.sha256);
       // A stream may have passed bytes on, but it never ends as if they were good.
-      expect(await rejection(store.stream(ref.sha256).then(read))).to.be.instanceOf(BlobCorruptedError);
+      expect(await expectRejection(store.stream(ref.sha256).then(read))).to.be.instanceOf(BlobCorruptedError);
       // has() does not read the bytes: the blob is there, damaged.
       expect(await store.has(ref.sha256)).to.equal(true);
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { expectRejection } from '../support/rejection.js';
 import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '../../src/application/ports/eventStore.js';
 
 export interface EventStoreFixture {
@@ -10,14 +11,6 @@ export interface EventStoreFixture {
 const stream = (kind = 'contract') => `${kind}-${randomUUID()}`;
 const event = (n: number) => ({ type: 'Happened', data: { n, amount: '12.30' }, metadata: { tenantId: 't1' } });
 
-async function expectRejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** The behaviour every event store adapter must have; each adapter's test calls this. */
 export function eventStoreContract(adapterName: string, create: () => Promise<EventStoreFixture>): void {

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The servers some suites need that no npm package provides (FerretDB, the S3 test server): small
@@ -8,6 +11,24 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Where a suite's server comes from; `none` says why there is none. */
 export type ServerTarget<T> = T | { kind: 'none'; why: string };
+
+/** An external server named by `urlEnv`, else our built binary (`binEnv`, else `.ci/bin/<name>`). */
+export type UrlOrBinary = ServerTarget<{ kind: 'url'; url: string } | { kind: 'binary'; bin: string }>;
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export function urlOrBinary(options: { urlEnv: string; binEnv: string; binName: string; server: string; buildScript: string }): UrlOrBinary {
+  const { urlEnv, binEnv } = options;
+  if (process.env[urlEnv]) return { kind: 'url', url: process.env[urlEnv] };
+  const bin = process.env[binEnv] || path.join(repoRoot, '.ci', 'bin', options.binName);
+  if (existsSync(bin)) return { kind: 'binary', bin };
+  return {
+    kind: 'none',
+    why: process.env[binEnv]
+      ? `${binEnv}=${bin} does not exist`
+      : `neither ${urlEnv} is set nor ${options.server} built at ${path.relative(process.cwd(), bin) || bin} (bash ${options.buildScript} builds it; ${binEnv} points elsewhere)`,
+  };
+}
 
 /**
  * Registers `body` when the server can be had. Without one: a warning and no tests locally; a

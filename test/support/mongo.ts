@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { freshDatabase } from './postgres.js';
-import { describeRequiring, startHelperServer, stopHelperServer, type HelperServer, type ServerTarget } from './helperServer.js';
+import { describeRequiring, startHelperServer, stopHelperServer, urlOrBinary, type HelperServer } from './helperServer.js';
 
 /**
  * The Mongo-wire server the MongoDB adapters' suites run against:
@@ -13,22 +10,8 @@ import { describeRequiring, startHelperServer, stopHelperServer, type HelperServ
  *    own, on a free port, and stopped after every suite (test/setup.ts);
  *  - else none: the suites are skipped with a printed warning, and fail under CI=true.
  */
-export type MongoTarget = ServerTarget<{ kind: 'url'; url: string } | { kind: 'ferretdb'; bin: string }>;
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const defaultFerretDbBin = path.join(repoRoot, '.ci', 'bin', 'ferretdb');
-
-export function mongoTarget(): MongoTarget {
-  if (process.env.MONGODB_URL) return { kind: 'url', url: process.env.MONGODB_URL };
-  const bin = process.env.FERRETDB_BIN || defaultFerretDbBin;
-  if (existsSync(bin)) return { kind: 'ferretdb', bin };
-  return {
-    kind: 'none',
-    why: process.env.FERRETDB_BIN
-      ? `FERRETDB_BIN=${bin} does not exist`
-      : `neither MONGODB_URL is set nor FerretDB built at ${path.relative(process.cwd(), bin) || bin} (bash .ci/build-ferretdb builds it; FERRETDB_BIN points elsewhere)`,
-  };
-}
+const mongoTarget = () =>
+  urlOrBinary({ urlEnv: 'MONGODB_URL', binEnv: 'FERRETDB_BIN', binName: 'ferretdb', server: 'FerretDB', buildScript: '.ci/build-ferretdb' });
 
 /** Registers `body` (which registers the suite's tests) when a Mongo-wire server can be had. */
 export function describeWithMongo(what: string, body: () => void): void {

@@ -1,27 +1,7 @@
-import zlib from 'node:zlib';
-
-/** zlib (FlateDecode) of `total` zero bytes, streamed so this process never holds them. */
-async function deflateZeros(total: number): Promise<Buffer> {
-  const deflate = zlib.createDeflate({ level: 9 });
-  const chunks: Buffer[] = [];
-  deflate.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    deflate.on('end', resolve);
-    deflate.on('error', reject);
-  });
-  const zeros = Buffer.alloc(16 << 20);
-  for (let written = 0; written < total; written += zeros.length) {
-    if (!deflate.write(zeros)) await new Promise((resolve) => deflate.once('drain', resolve));
-  }
-  deflate.end();
-  await done;
-  return Buffer.concat(chunks);
-}
+import { zerosDeflated, zerosDeflatedTwice } from './pdfBombs.js';
 
 export interface PdfBomb {
   pdf: Buffer;
-  /** Bytes the streams inflate to, all together. */
-  inflatedBytes: number;
 }
 
 /**
@@ -33,8 +13,8 @@ export interface PdfBomb {
  */
 export async function flateBombPdf(): Promise<PdfBomb> {
   const GiB = 1 << 30;
-  const once = await deflateZeros(GiB);
-  const twice = zlib.deflateSync(once, { level: 9 });
+  const once = zerosDeflated(GiB);
+  const twice = zerosDeflatedTwice(GiB);
 
   const objects: Buffer[] = [];
   const add = (body: Buffer | string): number => {
@@ -67,5 +47,5 @@ export async function flateBombPdf(): Promise<PdfBomb> {
   });
   const xref = [`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n', ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
   parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`, 'latin1'));
-  return { pdf: Buffer.concat(parts), inflatedBytes: 13 * GiB };
+  return { pdf: Buffer.concat(parts) };
 }

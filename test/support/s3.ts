@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { createS3Client, type S3Location } from '../../src/infrastructure/blobs/s3BlobStore.js';
-import { describeRequiring, startHelperServer, stopHelperServer, type HelperServer, type ServerTarget } from './helperServer.js';
+import { describeRequiring, startHelperServer, stopHelperServer, urlOrBinary, type HelperServer } from './helperServer.js';
 
 /**
  * The S3-compatible server the S3 blob store's suite runs against:
@@ -17,28 +14,15 @@ import { describeRequiring, startHelperServer, stopHelperServer, type HelperServ
  *  - else none: the suite is skipped with a printed warning, and fails under CI=true.
  * Each suite works under a prefix of its own, so runs never see each other's objects.
  */
-export type S3Target = ServerTarget<{ kind: 'url'; url: string } | { kind: 's3server'; bin: string }>;
-
 export interface TestS3 {
   location: Omit<S3Location, 'prefix'>;
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const defaultS3ServerBin = path.join(repoRoot, '.ci', 'bin', 's3server');
 const SERVER_BUCKET = 'invoicing-blob-test';
 
-export function s3Target(): S3Target {
-  if (process.env.S3_TEST_URL) return { kind: 'url', url: process.env.S3_TEST_URL };
-  const bin = process.env.S3SERVER_BIN || defaultS3ServerBin;
-  if (existsSync(bin)) return { kind: 's3server', bin };
-  return {
-    kind: 'none',
-    why: process.env.S3SERVER_BIN
-      ? `S3SERVER_BIN=${bin} does not exist`
-      : `neither S3_TEST_URL is set nor the S3 test server built at ${path.relative(process.cwd(), bin) || bin} (bash .ci/build-s3 builds it; S3SERVER_BIN points elsewhere)`,
-  };
-}
+const s3Target = () =>
+  urlOrBinary({ urlEnv: 'S3_TEST_URL', binEnv: 'S3SERVER_BIN', binName: 's3server', server: 'the S3 test server', buildScript: '.ci/build-s3' });
 
 /** Registers `body` when an S3-compatible server can be had. */
 export function describeWithS3(what: string, body: () => void): void {

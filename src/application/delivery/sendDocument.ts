@@ -149,11 +149,16 @@ export class SendDocument {
     const stream = documentStream(documentId);
     let reservation: StreamSnapshot<SentNumberState> | null = null;
     let holder = null as { id: string; state: DocumentState | null } | null;
+    // A lost race reads the document again; its UBL is checked again only if it changed meanwhile.
+    let checkedUbl: string | null = null;
     for (let attempt = 1; ; attempt++) {
       const loaded = await loadStream(this.store, documentDecider, stream);
       const document = loaded.state;
       if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
-      requireValidUbl(document);
+      if (document.ubl !== checkedUbl) {
+        requireValidUbl(document);
+        checkedUbl = document.ubl;
+      }
       const route = routeOf(tenant, document, options);
       const now = new Date().toISOString();
       const sendEvents = documentDecider.decide({ type: 'RequestSend', data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now } }, document);

@@ -1,7 +1,7 @@
 import type { EventMetadata } from '../ports/eventStore.js';
 import type { DocumentCommands } from './documentCommands.js';
 import { fileNameOf } from './documentCommands.js';
-import { renderLimitMessage } from '../../domain/document/documentInput.js';
+import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/documentInput.js';
 import { invalid } from '../../domain/errors.js';
 import type { EmbeddedFile, PdfReader } from './pdfPorts.js';
 import type { DocumentWork, PdfDraftResult } from './documentWork.js';
@@ -44,7 +44,7 @@ export class DocumentPdfs {
     private readonly work: DocumentWork,
     private readonly reader: PdfReader,
     /** Lines of the longest document rendered (PDF_RENDER_MAX_LINES). */
-    private readonly maxRenderedLines = 5_000,
+    private readonly maxRenderedLines = DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines,
   ) {}
 
   /**

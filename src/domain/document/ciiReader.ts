@@ -176,9 +176,12 @@ const readAttachment = (ref: El): Attachment | null => {
 /** Whether XML is a CII invoice (the root element and its namespace). */
 export const isCiiRoot = (root: El): boolean => root.name() === 'CrossIndustryInvoice' && (root.namespace()?.href() ?? '') === CII_NS.rsm;
 
-/** CII XML → document model. Hostile XML is refused as for UBL (no DOCTYPE, no entities, no network). */
-export const readCii = (xml: string): Document => {
-  const root = parseUblXml(xml);
+/**
+ * CII XML → document model. Hostile XML is refused as for UBL (no DOCTYPE, no entities, no network);
+ * given the root of an already parsed document, it is not parsed again.
+ */
+export const readCii = (xml: string | El): Document => {
+  const root = typeof xml === 'string' ? parseUblXml(xml) : xml;
   if (!isCiiRoot(root)) throw new UblReadError(`root element must be a CII CrossIndustryInvoice, got ${root.name()}`);
   const doc = emptyDocument();
   const header = one(root, 'rsm:ExchangedDocument');

@@ -1,6 +1,6 @@
 import { invalid } from '../errors.js';
 import { mimeTypes } from '../validation/codelists/mimeTypes.js';
-import { validateOwnUbl, xmlLimits } from '../validation/index.js';
+import { XML_LIMIT_SETTINGS, validateOwnUbl, xmlLimits } from '../validation/index.js';
 import { fatalRuleSummary } from './documentCheck.js';
 import { fromDocumentJson, type DocumentJson } from './documentJson.js';
 import type { Attachment } from './documentModel.js';
@@ -63,7 +63,7 @@ export function ublWithAttachments(document: DocumentJson, currentUbl: string): 
   const ubl = writeUbl(fromDocumentJson(document));
   const size = Buffer.byteLength(ubl);
   const max = xmlLimits().maxBytes;
-  if (size > max) throw invalid(`With its attachments the document's UBL would be ${size} bytes, above the limit of ${max} bytes (XML_MAX_BYTES)`, FILE);
+  if (size > max) throw invalid(`With its attachments the document's UBL would be ${size} bytes, above the limit of ${max} bytes (${XML_LIMIT_SETTINGS.maxBytes})`, FILE);
   const fatal = fatalRules(ubl);
   if (fatal.length > 0 && fatalRules(currentUbl).length === 0) {
     throw invalid(`With this attachment the document would no longer pass validation: ${fatalRuleSummary(fatal)}`, FILE);

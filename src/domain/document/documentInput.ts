@@ -18,16 +18,13 @@ import type {
   PaymentDetail,
   TaxDetail,
 } from './documentModel.js';
+import type { InputProblem } from '../inputText.js';
 import { decimalPlaces, parseDecimal } from './money.js';
 import { peppolIdProblem } from './peppolId.js';
 import { compactId, isSchemeForm, vatNumberProblem } from './vatNumber.js';
 
 /** One problem in FastAPI's 422 shape: loc is ['body', field, index, field, ...]. */
-export interface InputError {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
+export type InputError = InputProblem;
 
 export type DecodeResult = { ok: true; value: Document } | { ok: false; errors: InputError[] };
 
@@ -67,7 +64,7 @@ const str = new t.Type<string, unknown>(
  * sets a length, but nothing legitimate comes near this, and every receiver stores them as keys.
  * Other text is bounded by the request's limit on any one string (MAX_STRING_LENGTH, at the edge).
  */
-export const MAX_IDENTIFIER_LENGTH = 200;
+const MAX_IDENTIFIER_LENGTH = 200;
 const identifier = new t.Type<string, unknown>(
   'identifier',
   (u): u is string => typeof u === 'string' && u.length <= MAX_IDENTIFIER_LENGTH,

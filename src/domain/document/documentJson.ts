@@ -36,7 +36,8 @@ const lineOut = (l: LineItem): Jsonify<LineItem> => ({
   allowances: l.allowances.map(acOut),
   charges: l.charges.map(acOut),
 });
-const lineIn = (l: Jsonify<LineItem>): LineItem => ({
+/** One line of the stored JSON back in the model. */
+export const lineIn = (l: Jsonify<LineItem>): LineItem => ({
   ...l,
   amount: into(l.amount),
   quantity: into(l.quantity),

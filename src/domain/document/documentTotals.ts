@@ -90,24 +90,18 @@ export const allowanceChargeAmount = (a: AllowanceCharge): Decimal | null => {
   return null;
 };
 
-/** A line's parts: quantity x price (unrounded), and its allowances and charges each summed and rounded. */
-const lineParts = (line: LineItem): { gross: Decimal; allowances: Decimal; charges: Decimal } => ({
-  gross: (line.quantity ?? new Dec(1)).times(line.unit_price ?? ZERO),
-  allowances: round2(sum(line.allowances.map((a) => allowanceChargeAmount(a) ?? ZERO))),
-  charges: round2(sum(line.charges.map((a) => allowanceChargeAmount(a) ?? ZERO))),
-});
-
-/** Line net amount computed from its parts: round2(qty x price) - round2(allowances) + round2(charges). */
-export const computeLineNet = (line: LineItem): Decimal => {
-  const { gross, allowances, charges } = lineParts(line);
-  return round2(gross).minus(allowances).plus(charges);
+/**
+ * A line's net amount from its parts: round2(qty x price) - round2(allowances) + round2(charges);
+ * `unrounded` is the one PEPPOL-EN16931-R120 holds a given line amount to (within 0.02).
+ */
+const lineNets = (line: LineItem): { net: Decimal; unrounded: Decimal } => {
+  const gross = (line.quantity ?? new Dec(1)).times(line.unit_price ?? ZERO);
+  const allowances = round2(sum(line.allowances.map((a) => allowanceChargeAmount(a) ?? ZERO)));
+  const charges = round2(sum(line.charges.map((a) => allowanceChargeAmount(a) ?? ZERO)));
+  return { net: round2(gross).minus(allowances).plus(charges), unrounded: gross.minus(allowances).plus(charges) };
 };
 
-/** The line net PEPPOL-EN16931-R120 holds a line amount to (within 0.02): qty x price unrounded. */
-const lineNetBeforeRounding = (line: LineItem): Decimal => {
-  const { gross, allowances, charges } = lineParts(line);
-  return gross.minus(allowances).plus(charges);
-};
+export const computeLineNet = (line: LineItem): Decimal => lineNets(line).net;
 
 const keyOf = (code: TaxCode, rate: Decimal | null): string =>
   isZeroRateCategory(code) ? code : `${code}|${rate === null ? '-' : rate.toFixed(4)}`;
@@ -181,10 +175,10 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
     if (line.tax_rate === null && !isZeroRateCategory(code)) {
       problem(`items[${i}].tax_rate`, 'missing', `tax_rate is required for VAT category ${code}`);
     }
-    const computed = computeLineNet(line);
+    const { net: computed, unrounded } = lineNets(line);
     let net = computed;
     if (line.amount !== null) {
-      if (line.unit_price !== null && absDiff(line.amount, lineNetBeforeRounding(line)).gt('0.02')) {
+      if (line.unit_price !== null && absDiff(line.amount, unrounded).gt('0.02')) {
         problem(
           `items[${i}].amount`,
           'mismatch',

@@ -44,9 +44,9 @@ export function embeddedDocumentOf(files: EmbeddedXmlFile[]): { found: EmbeddedD
       const root = parseUblXml(xml);
       const ns = root.namespace()?.href() ?? '';
       if ((root.name() === 'Invoice' && ns === NS.invoice) || (root.name() === 'CreditNote' && ns === NS.creditNote)) {
-        return { found: { format: 'ubl', fileName: file.fileName, xml, document: readUbl(xml) }, problems };
+        return { found: { format: 'ubl', fileName: file.fileName, xml, document: readUbl(root) }, problems };
       }
-      if (isCiiRoot(root)) return { found: { format: 'cii', fileName: file.fileName, xml, document: readCii(xml) }, problems };
+      if (isCiiRoot(root)) return { found: { format: 'cii', fileName: file.fileName, xml, document: readCii(root) }, problems };
       problems.push(
         ns === ZUGFERD_1
           ? `${file.fileName}: ZUGFeRD 1.0 (CrossIndustryDocument) is not read; the text of the PDF was used instead`

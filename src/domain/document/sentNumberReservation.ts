@@ -29,7 +29,7 @@ export type SentNumberCommand = {
 export type SentNumberState = { status: 'free' } | { status: 'held'; document_id: string; receiver: string; number: string; reserved_at: string };
 
 /** How long a holder still in DRAFT keeps the number: its send is being recorded meanwhile. */
-export const SEND_IN_PROGRESS_MS = 30_000;
+const SEND_IN_PROGRESS_MS = 30_000;
 
 /** The stream of one (tenant, type, number, receiver); numbers and receivers compare without case or surrounding space. */
 export const sentNumberStream = (tenantId: string, documentType: string, number: string, receiver: string): string =>

@@ -161,15 +161,17 @@ export const parseUblXml = (xml: string): El => {
   } catch (e) {
     throw new UblReadError(`not well-formed XML: ${(e as Error).message}`);
   }
-  if (doc.getDtd()) throw new UblReadError('DOCTYPE declarations are not accepted');
   const root = doc.root();
   if (!root) throw new UblReadError('document has no root element');
   return root;
 };
 
-/** UBL Invoice/CreditNote XML -> document model (the inverse of writeUbl for what the model can hold). */
-export const readUbl = (xml: string): Document => {
-  const root = parseUblXml(xml);
+/**
+ * UBL Invoice/CreditNote XML -> document model (the inverse of writeUbl for what the model can hold);
+ * given the root of an already parsed document, it is not parsed again.
+ */
+export const readUbl = (xml: string | El): Document => {
+  const root = typeof xml === 'string' ? parseUblXml(xml) : xml;
   const rootNs = root.namespace()?.href() ?? '';
   const kind = root.name() === 'Invoice' && rootNs === NS.invoice ? 'Invoice' : root.name() === 'CreditNote' && rootNs === NS.creditNote ? 'CreditNote' : null;
   if (!kind) throw new UblReadError(`root element must be a UBL 2.1 Invoice or CreditNote, got ${root.name()}`);

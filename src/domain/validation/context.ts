@@ -9,7 +9,7 @@ export interface Rule {
 }
 
 /** Firings of one rule listed in a result; more are counted in one issue. */
-export const MAX_LISTED_PER_RULE = 100;
+const MAX_LISTED_PER_RULE = 100;
 
 export function rule(id: string, flag: RuleFlag, message: string): Rule {
   return { id, flag, message };

@@ -4,14 +4,13 @@ import { Ctx } from './context.js';
 import { cenRules } from './rules/cen/index.js';
 import { peppolRules } from './rules/peppol/index.js';
 import type { RuleLayer, ValidationIssue } from './types.js';
-import { xmlLimits, type XmlLimits } from './xml/limits.js';
+import type { XmlLimits } from './xml/limits.js';
 import { parseOwnUbl, parseUbl, type ParsedDocument } from './xml/parse.js';
 
 export type { RuleFlag, RuleLayer, ValidationIssue } from './types.js';
 export { XmlEncodingError, XmlInputError, XmlLimitExceeded } from './errors.js';
-export { MAX_INPUT_BYTES } from './xml/parse.js';
 export { decodeXmlBytes } from './xml/encoding.js';
-export { DEFAULT_XML_LIMITS, useXmlLimits, xmlLimits, type XmlLimits } from './xml/limits.js';
+export { DEFAULT_XML_LIMITS, XML_LIMIT_SETTINGS, useXmlLimits, xmlLimits, type XmlLimits } from './xml/limits.js';
 
 const ALL_LAYERS: RuleLayer[] = ['cen', 'peppol'];
 
@@ -22,7 +21,7 @@ const ALL_LAYERS: RuleLayer[] = ['cen', 'peppol'];
  * XmlLimitExceeded when it is beyond `limits`, XmlEncodingError when bytes are not text in their encoding.
  */
 export function validateUbl(xml: string | Buffer, options?: { layers?: RuleLayer[]; limits?: XmlLimits }): ValidationIssue[] {
-  return runRules(parseUbl(xml, options?.limits ?? xmlLimits()), options?.layers);
+  return runRules(parseUbl(xml, options?.limits), options?.layers);
 }
 
 /** The same rules on UBL this service wrote itself (ublWriter): no gate for untrusted input (parseOwnUbl). */

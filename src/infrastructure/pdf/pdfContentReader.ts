@@ -82,7 +82,8 @@ export class PdfContentReader implements PdfReader {
   /** How the read in progress fails if the worker dies under it. */
   private failCurrent: ((error: Error) => void) | null = null;
   private readonly waiting = new FairQueue<() => void>();
-  private busy: string | null = null;
+  /** A file is being read: one at a time. */
+  private busy = false;
 
   constructor(private readonly limits: PdfReaderLimits = DEFAULT_PDF_READER_LIMITS) {}
 
@@ -96,7 +97,7 @@ export class PdfContentReader implements PdfReader {
           .then(resolve, reject)
           .finally(() => {
             this.waiting.idle(owner.tenantId);
-            this.busy = null;
+            this.busy = false;
             this.next();
           }),
       );
@@ -105,11 +106,11 @@ export class PdfContentReader implements PdfReader {
   }
 
   private next(): void {
-    if (this.busy !== null) return;
+    if (this.busy) return;
     const next = this.waiting.take();
     // An idle reader does not keep the process alive.
     if (!next) return void this.worker?.thread.unref();
-    this.busy = next.tenantId;
+    this.busy = true;
     next.item();
   }
 

@@ -92,11 +92,7 @@ export class PgEventStore implements EventStore {
     );
     if (!this.flushing) void this.flush();
     // The first failure is the answer; the appends after it fail for its sake and say nothing more.
-    return new Promise<AppendResult[]>((resolve, reject) => {
-      let settled = false;
-      results.forEach((r) => r.catch((error: unknown) => !settled && ((settled = true), reject(error))));
-      void Promise.all(results).then(resolve, () => undefined);
-    });
+    return Promise.all(results);
   }
 
   private async flush(): Promise<void> {

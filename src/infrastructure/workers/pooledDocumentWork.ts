@@ -72,6 +72,6 @@ export class PooledDocumentWork implements DocumentWork {
   }
 
   pdfDraft(owner: WorkOwner, input: PdfDraftInput): Promise<PdfDraftResult> {
-    return this.pool.run(owner, 'pdfDraft', [input], { large: input.pages.length > 50 });
+    return this.pool.run(owner, 'pdfDraft', [input], { large: input.pages.length > 50 || input.pdf.bytes.length > this.sizes.largeBytes });
   }
 }

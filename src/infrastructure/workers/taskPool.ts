@@ -6,7 +6,7 @@ import type { TaskName } from './documentTasks.js';
 import { reviveError, type SerializedError } from './taskErrors.js';
 import { FairQueue } from './fairQueue.js';
 import { processCpuMs } from './processCpu.js';
-import { xmlLimits, type XmlLimits } from '../../domain/validation/index.js';
+import { xmlLimits } from '../../domain/validation/index.js';
 
 /** How a worker process is told the XML limits in force (taskProcess.ts). */
 export const XML_LIMITS_ENV = 'INVOICING_WORKER_XML_LIMITS';
@@ -20,8 +20,6 @@ export interface TaskPoolOptions {
   maxHeapMb: number;
   /** Tasks one tenant may have waiting; more are refused as busy (429). */
   maxWaitingPerTenant: number;
-  /** The XML limits the worker processes parse with (those of this process unless given). */
-  xmlLimits?: XmlLimits;
 }
 
 export type TaskReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
@@ -119,7 +117,7 @@ export class TaskPool {
       process: fork(WORKER, [], {
         execArgv: [`--max-old-space-size=${this.options.maxHeapMb}`, '--enable-source-maps'],
         serialization: 'advanced',
-        env: { ...process.env, [XML_LIMITS_ENV]: JSON.stringify(this.options.xmlLimits ?? xmlLimits()) },
+        env: { ...process.env, [XML_LIMITS_ENV]: JSON.stringify(xmlLimits()) },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       }),
       busy: null,

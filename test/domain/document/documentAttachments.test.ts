@@ -6,7 +6,7 @@ import { fromDocumentJson, toDocumentJson, type DocumentJson } from '../../../sr
 import { readUbl } from '../../../src/domain/document/ublReader.js';
 import { writeUbl } from '../../../src/domain/document/ublWriter.js';
 import { DomainError } from '../../../src/domain/errors.js';
-import { MAX_INPUT_BYTES, validateUbl } from '../../../src/domain/validation/index.js';
+import { DEFAULT_XML_LIMITS, validateUbl } from '../../../src/domain/validation/index.js';
 import { validateAgainstSchema } from '../../../src/infrastructure/xml/schemaValidator.js';
 import { realisticDocuments } from './fixtures/realisticDocuments.js';
 
@@ -66,7 +66,7 @@ describe('Attachments added to a document go into the UBL that is sent', () => {
     const incomplete = ublWithAttachments({ ...broken, attachments: [png] }, writeUbl(fromDocumentJson(broken)));
     expect(incomplete).to.contain('filename="Delivery note.png"');
 
-    const huge = { ...png, file_name: 'scan.pdf', file_type: 'application/pdf', file_data: 'A'.repeat(MAX_INPUT_BYTES) };
+    const huge = { ...png, file_name: 'scan.pdf', file_type: 'application/pdf', file_data: 'A'.repeat(DEFAULT_XML_LIMITS.maxBytes) };
     const tooLarge = refusal(() => ublWithAttachments({ ...document, attachments: [huge] }, ubl));
     expect(tooLarge.kind).to.equal('invalid');
     expect(tooLarge.message).to.match(/above the limit of 20971520 bytes/);

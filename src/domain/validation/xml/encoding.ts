@@ -50,7 +50,7 @@ export function withUtf8Declaration(text: string): string {
 }
 
 /** Offset of the first byte of the first invalid UTF-8 sequence (WHATWG rules), or -1. */
-export function invalidUtf8At(b: Uint8Array): number {
+function invalidUtf8At(b: Uint8Array): number {
   let i = 0;
   while (i < b.length) {
     const c = b[i]!;
@@ -81,7 +81,7 @@ export function invalidUtf8At(b: Uint8Array): number {
 }
 
 /** Offset of the first lone surrogate (or a dangling odd byte) in UTF-16 bytes, or -1. */
-export function invalidUtf16At(b: Uint8Array, bigEndian: boolean): number {
+function invalidUtf16At(b: Uint8Array, bigEndian: boolean): number {
   const unit = (i: number) => (bigEndian ? (b[i]! << 8) | b[i + 1]! : b[i]! | (b[i + 1]! << 8));
   let i = 0;
   for (; i + 1 < b.length; i += 2) {

@@ -1,12 +1,9 @@
 import libxmljs from 'libxmljs';
 import { XmlInputError } from '../errors.js';
 import { decodeXmlBytes, withUtf8Declaration } from './encoding.js';
-import { checkXmlLimits, checkXmlSize, DEFAULT_XML_LIMITS, xmlLimits, type XmlLimits } from './limits.js';
+import { checkXmlLimits, checkXmlSize, xmlLimits, type XmlLimits } from './limits.js';
 import { CANONICAL_PREFIX, NS } from './namespaces.js';
 import type { XNode } from './tree.js';
-
-/** Inputs above this UTF-8 size are refused before parsing (the default maxBytes). */
-export const MAX_INPUT_BYTES = DEFAULT_XML_LIMITS.maxBytes;
 
 export interface ParsedDocument {
   root: XNode;
