@@ -8,9 +8,9 @@ process.env.SHARED_DIR ??= path.resolve('..', 'shared');
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: [
-    'src/domain/document/documentTotals.ts',
+    'src/domain/document/invoice/documentTotals.ts',
     'src/domain/validation/rules/cen/calculations.ts',
-    'src/domain/document/documentAggregate.ts',
+    'src/domain/document/lifecycle/documentAggregate.ts',
     'src/domain/retrySchedule.ts',
   ],
   plugins: ['./scripts/mutation/mocha12Runner.mjs'],

@@ -7,10 +7,10 @@
  *   npm run bench:pdf          Options (env): RUNS (5)
  */
 import { readFile } from 'node:fs/promises';
-import { checkDocument } from '../src/domain/document/documentCheck.js';
-import type { DocumentCheck } from '../src/domain/document/documentCheck.js';
-import { embeddedDocumentOf } from '../src/domain/document/embeddedDocument.js';
-import { recoverFromText } from '../src/domain/document/textRecovery/recoverDocument.js';
+import { checkDocument } from '../src/domain/document/rules/documentCheck.js';
+import type { DocumentCheck } from '../src/domain/document/rules/documentCheck.js';
+import { embeddedDocumentOf } from '../src/domain/document/ubl/embeddedDocument.js';
+import { recoverFromText } from '../src/domain/document/pdf-text/recoverDocument.js';
 import { PdfmakeRenderer } from '../src/infrastructure/pdf/invoicePdf.js';
 import { PdfContentReader } from '../src/infrastructure/pdf/pdfContentReader.js';
 import { realisticDocuments } from '../test/domain/document/fixtures/realisticDocuments.js';

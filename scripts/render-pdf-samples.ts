@@ -8,8 +8,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeDocumentInput } from '../src/domain/document/documentInput.js';
-import { checkDocument } from '../src/domain/document/documentCheck.js';
+import { decodeDocumentInput } from '../src/domain/document/invoice/documentInput.js';
+import { checkDocument } from '../src/domain/document/rules/documentCheck.js';
 import { PdfmakeRenderer } from '../src/infrastructure/pdf/invoicePdf.js';
 import { sampleDocuments } from '../test/support/pdfSamples.js';
 

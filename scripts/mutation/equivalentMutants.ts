@@ -3,9 +3,9 @@
  * for every mutant allowed to survive, why it changes no behaviour a user could see.
  */
 export const THRESHOLDS: Readonly<Record<string, number>> = {
-  'src/domain/document/documentTotals.ts': 90,
+  'src/domain/document/invoice/documentTotals.ts': 90,
   'src/domain/validation/rules/cen/calculations.ts': 90,
-  'src/domain/document/documentAggregate.ts': 90,
+  'src/domain/document/lifecycle/documentAggregate.ts': 90,
   'src/domain/retrySchedule.ts': 90,
 };
 
@@ -23,7 +23,7 @@ export interface ExplainedMutant {
 export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   // documentAggregate.ts
   {
-    file: 'src/domain/document/documentAggregate.ts',
+    file: 'src/domain/document/lifecycle/documentAggregate.ts',
     mutator: 'ConditionalExpression',
     original: 'default: return assertNever(',
     replacement: 'default:',
@@ -31,7 +31,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
       'Harmless: the switches over a command, an event and an attempt outcome are exhaustive over closed unions (assertNever takes `never`, so tsc rejects a missing case), and only a value outside the union reaches the default. With the mutant such a value still fails and nothing is recorded: decide returns undefined, on which the command handler fails (newEvents.length), and evolve returns undefined, on which whatever reads the state next fails (state.status); only the error is a TypeError instead of "Unexpected value: …".',
   },
   {
-    file: 'src/domain/document/documentAggregate.ts',
+    file: 'src/domain/document/lifecycle/documentAggregate.ts',
     mutator: 'ConditionalExpression',
     original: "state.status === 'present'",
     replacement: 'true',
@@ -39,7 +39,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
       "Equivalent where it survives: the status check only narrows the type before a field that present states alone carry, in withDelivery (`&& state.delivery`) and in ReceiveDocument's repeat check (`&& state.inbound?.message_id === …`). An absent or deleted state has neither field, so the read gives undefined and the condition stays false (a message id is a string). (The same check guarding evolve's cases is not equivalent: those mutants are killed by the specs of a document that is not there, documentAggregateState.spec.ts.)",
   },
   {
-    file: 'src/domain/document/documentAggregate.ts',
+    file: 'src/domain/document/lifecycle/documentAggregate.ts',
     mutator: 'LogicalOperator',
     original: "state.status === 'present' && state.delivery",
     replacement: "state.status === 'present' || state.delivery",
@@ -47,7 +47,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
       'Harmless: it differs only for a present document without a delivery receiving a delivery event (DeliveryAttempted, DocumentSent, DocumentFailed). The decider never records one: those events come only from RecordAttempt, which decides nothing unless the document is in TRANSIT with a delivery (SendRequested creates it), and no stored stream predates SendRequested (the delivery events came with it).',
   },
   {
-    file: 'src/domain/document/documentAggregate.ts',
+    file: 'src/domain/document/lifecycle/documentAggregate.ts',
     mutator: 'ArrowFunction',
     original: '() => ({ next_attempt_at: null })',
     replacement: '() => undefined',
@@ -55,7 +55,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
       "Harmless: DocumentSent is only decided together with the delivered attempt's DeliveryAttempted, recorded just before it with next_attempt_at null (a settled attempt schedules nothing), so clearing it again changes nothing. And once the document is SENT the recovery that reads next_attempt_at skips it (it looks only at TRANSIT documents).",
   },
   {
-    file: 'src/domain/document/documentAggregate.ts',
+    file: 'src/domain/document/lifecycle/documentAggregate.ts',
     mutator: 'ObjectLiteral',
     original: '{ next_attempt_at: null }',
     replacement: '{}',
@@ -64,7 +64,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   // documentTotals.ts lines 1-235
   {
-    file: 'src/domain/document/documentTotals.ts',
+    file: 'src/domain/document/invoice/documentTotals.ts',
     mutator: 'StringLiteral',
     original: "'-'",
     replacement: '""',

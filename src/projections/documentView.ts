@@ -1,6 +1,6 @@
-import type { DocumentRecord } from '../domain/document/documentAggregate.js';
-import { fromDocumentJson, lineIn, type DocumentJson } from '../domain/document/documentJson.js';
-import { lineItemResponse, toResponse, type DocumentResponse } from '../domain/document/documentModel.js';
+import type { DocumentRecord } from '../domain/document/lifecycle/documentAggregate.js';
+import { fromDocumentJson, lineIn, type DocumentJson } from '../domain/document/invoice/documentJson.js';
+import { lineItemResponse, toResponse, type DocumentResponse } from '../domain/document/invoice/documentModel.js';
 import type { Versioned } from './projection.js';
 
 /** A document's aggregate state without its content (the invoice itself and its UBL). */

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '../application/ports/eventStore.js';
 import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
-import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/documentAggregate.js';
-import type { DocumentJson } from '../domain/document/documentJson.js';
+import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/lifecycle/documentAggregate.js';
+import type { DocumentJson } from '../domain/document/invoice/documentJson.js';
 import { contentResponse, type DocumentContentView, type DocumentSummary, type DocumentView } from './documentView.js';
 import type { Projection } from './projection.js';
 

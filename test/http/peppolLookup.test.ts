@@ -10,7 +10,7 @@ import { startDnsServer, type TestDnsServer } from '../support/dnsServer.js';
 import { makeTestCertificate, type TestCertificate } from '../support/testCertificate.js';
 import { loadPeppolConfig } from '../../src/infrastructure/peppolConfig.js';
 import { smlDnsName } from '../../src/domain/peppol/smlName.js';
-import { parsePeppolId, type PeppolId } from '../../src/domain/document/peppolId.js';
+import { parsePeppolId, type PeppolId } from '../../src/domain/document/invoice/peppolId.js';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, serviceGroupXml } from '../../src/domain/peppol/smpDocuments.js';
 import { PEPPOL_TOKENS } from '../../src/infrastructure/peppol/peppolWiring.js';
 import { ParticipantLookup } from '../../src/application/peppol/participantLookup.js';

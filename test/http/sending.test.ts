@@ -7,7 +7,7 @@ import { startSmtpServer, type TestSmtp } from '../support/smtp.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { TOKENS } from '../../src/infrastructure/container.js';
 import type { Config } from '../../src/infrastructure/config.js';
-import { RETRY_DELAYS_MINUTES } from '../../src/domain/document/deliverySchedule.js';
+import { RETRY_DELAYS_MINUTES } from '../../src/domain/document/lifecycle/deliverySchedule.js';
 
 const invoice = () => structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>;
 /** The fixture's buyer (BE0451234595) as a Peppol participant. */

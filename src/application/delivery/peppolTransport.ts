@@ -3,7 +3,7 @@ import type { LocalParticipants } from '../ports/localParticipants.js';
 import type { DeliveryRequest, Transport, TransportOutcome } from '../ports/transport.js';
 import { handleCommand } from '../commandHandler.js';
 import { derivedId } from '../derivedId.js';
-import { documentDecider, documentStream } from '../../domain/document/documentAggregate.js';
+import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
 import type { DocumentWork } from '../documents/documentWork.js';
 
 /**

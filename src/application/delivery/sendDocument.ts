@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevisionError, type EventMetadata, type EventStore, type StreamAppend } from '../ports/eventStore.js';
 import { backOff, loadState, loadStream, MAX_CONFLICT_RETRIES, type StreamSnapshot } from '../commandHandler.js';
-import { sentNumberDecider, sentNumberStream, type SentNumberState } from '../../domain/document/sentNumberReservation.js';
-import type { DocumentState } from '../../domain/document/documentModel.js';
+import { sentNumberDecider, sentNumberStream, type SentNumberState } from '../../domain/document/lifecycle/sentNumberReservation.js';
+import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
 import { presentRecord } from '../documents/documentCommands.js';
-import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type TransportKind } from '../../domain/document/documentAggregate.js';
-import { fatalRuleSummary } from '../../domain/document/documentCheck.js';
-import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
+import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type TransportKind } from '../../domain/document/lifecycle/documentAggregate.js';
+import { fatalRuleSummary } from '../../domain/document/rules/documentCheck.js';
+import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/invoice/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';

@@ -11,10 +11,10 @@ import {
   type DocumentRecord,
   type DocumentSource,
   type StoredAttachment,
-} from '../../domain/document/documentAggregate.js';
-import type { DocumentJson } from '../../domain/document/documentJson.js';
-import { newValidationId, type ValidationResultIssue } from '../../domain/document/documentCheck.js';
-import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits, type InputError } from '../../domain/document/documentInput.js';
+} from '../../domain/document/lifecycle/documentAggregate.js';
+import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
+import { newValidationId, type ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
+import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits, type InputError } from '../../domain/document/invoice/documentInput.js';
 import type { HygieneLimits } from '../../domain/inputText.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import type { DocumentWork } from './documentWork.js';

@@ -1,6 +1,6 @@
 import type { EventStore } from '../ports/eventStore.js';
 import { assertNever } from '../../domain/decider.js';
-import { documentDecider, documentStream, type DeliveryAttempted, type DocumentEvent, type SendRequested } from '../../domain/document/documentAggregate.js';
+import { documentDecider, documentStream, type DeliveryAttempted, type DocumentEvent, type SendRequested } from '../../domain/document/lifecycle/documentAggregate.js';
 import { notFound } from '../../domain/errors.js';
 import { loadStream, toDomainEvent } from '../commandHandler.js';
 

@@ -1,15 +1,15 @@
 import type { EventMetadata } from '../ports/eventStore.js';
 import type { DocumentCommands } from './documentCommands.js';
 import { fileNameOf } from './documentCommands.js';
-import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/documentInput.js';
+import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/invoice/documentInput.js';
 import { invalid } from '../../domain/errors.js';
 import type { EmbeddedFile, PdfReader } from './pdfPorts.js';
 import type { DocumentWork, PdfDraftResult } from './documentWork.js';
-import type { DocumentRecord } from '../../domain/document/documentAggregate.js';
-import { hasXmlFile } from '../../domain/document/embeddedDocument.js';
-import type { ValidationResultIssue } from '../../domain/document/documentCheck.js';
-import type { DocumentJson } from '../../domain/document/documentJson.js';
-import type { TextHints } from '../../domain/document/textRecovery/recoverDocument.js';
+import type { DocumentRecord } from '../../domain/document/lifecycle/documentAggregate.js';
+import { hasXmlFile } from '../../domain/document/ubl/embeddedDocument.js';
+import type { ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
+import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
+import type { TextHints } from '../../domain/document/pdf-text/recoverDocument.js';
 
 /** How the content of an uploaded PDF was obtained. */
 export type ExtractionMethod = 'embedded_ubl' | 'embedded_cii' | 'text' | 'none';

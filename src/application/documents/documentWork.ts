@@ -1,11 +1,11 @@
-import type { DocumentJson } from '../../domain/document/documentJson.js';
-import type { DocumentSizeLimits } from '../../domain/document/documentInput.js';
+import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
+import type { DocumentSizeLimits } from '../../domain/document/invoice/documentInput.js';
 import type { HygieneLimits } from '../../domain/inputText.js';
-import type { DocumentState } from '../../domain/document/documentModel.js';
-import type { ValidationResultIssue } from '../../domain/document/documentCheck.js';
+import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
+import type { ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
 import type { EmbeddedFile } from './pdfPorts.js';
-import type { TextPage } from '../../domain/document/textRecovery/textLayout.js';
-import type { TextHints } from '../../domain/document/textRecovery/recoverDocument.js';
+import type { TextPage } from '../../domain/document/pdf-text/textLayout.js';
+import type { TextHints } from '../../domain/document/pdf-text/recoverDocument.js';
 
 /*
  * The CPU-heavy steps of the document use cases: decoding and checking a JSON document (totals,

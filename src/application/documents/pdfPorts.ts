@@ -1,5 +1,5 @@
-import type { Document } from '../../domain/document/documentModel.js';
-import type { TextPage } from '../../domain/document/textRecovery/textLayout.js';
+import type { Document } from '../../domain/document/invoice/documentModel.js';
+import type { TextPage } from '../../domain/document/pdf-text/textLayout.js';
 
 /** A file carried inside a PDF (e.g. the UBL of our own renderings, or the CII XML of a Factur-X PDF). */
 export interface EmbeddedFile {

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { EventMetadata, EventStore, RecordedEvent } from '../ports/eventStore.js';
 import { handleCommand, loadState } from '../commandHandler.js';
-import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type DocumentCommand } from '../../domain/document/documentAggregate.js';
-import { writeInvoiceResponse } from '../../domain/document/invoiceResponse.js';
+import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type DocumentCommand } from '../../domain/document/lifecycle/documentAggregate.js';
+import { writeInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import type { Projection } from '../../projections/projection.js';
 import { derivedId } from '../derivedId.js';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { formatPeppolId, type PeppolId } from '../../domain/document/peppolId.js';
+import { formatPeppolId, type PeppolId } from '../../domain/document/invoice/peppolId.js';
 import { PARTICIPANT_SCHEME, participantKey, participantUri } from '../../domain/peppol/participantId.js';
 import { smlDnsName } from '../../domain/peppol/smlName.js';
 import { parseUntrustedXml, readBusinessCard, readServiceGroup, readServiceMetadata } from '../../domain/peppol/smpReader.js';

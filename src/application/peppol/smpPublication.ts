@@ -1,5 +1,5 @@
-import type { PeppolId } from '../../domain/document/peppolId.js';
-import { formatPeppolId, parsePeppolId } from '../../domain/document/peppolId.js';
+import type { PeppolId } from '../../domain/document/invoice/peppolId.js';
+import { formatPeppolId, parsePeppolId } from '../../domain/document/invoice/peppolId.js';
 import { PARTICIPANT_SCHEME, participantUri } from '../../domain/peppol/participantId.js';
 import {
   AS4_TRANSPORT_PROFILE,

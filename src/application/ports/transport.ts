@@ -1,4 +1,4 @@
-import type { DocumentRecord, TransportKind } from '../../domain/document/documentAggregate.js';
+import type { DocumentRecord, TransportKind } from '../../domain/document/lifecycle/documentAggregate.js';
 
 /** One attempt to hand a document to its receiver. */
 export interface DeliveryRequest {

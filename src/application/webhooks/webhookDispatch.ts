@@ -5,7 +5,7 @@ import type { ReadModelSession } from '../ports/readModelStore.js';
 import type { WebhookClient } from '../ports/webhookClient.js';
 import { handleCommand, loadState, loadStream, toDomainEvent } from '../commandHandler.js';
 import { assertNever } from '../../domain/decider.js';
-import { DOCUMENT_EVENT_TYPES, type DocumentEvent } from '../../domain/document/documentAggregate.js';
+import { DOCUMENT_EVENT_TYPES, type DocumentEvent } from '../../domain/document/lifecycle/documentAggregate.js';
 import { documentNotification } from '../../domain/webhook/documentNotifications.js';
 import { wantsKind, webhookDecider, webhookStream, type WebhookEvent } from '../../domain/webhook/webhook.js';
 import {

@@ -1,4 +1,4 @@
-import { formatPeppolId, type PeppolId } from '../document/peppolId.js';
+import { formatPeppolId, type PeppolId } from '../document/invoice/peppolId.js';
 
 /** The Peppol participant identifier scheme: every Peppol id is an ISO 6523 `<icd>:<identifier>`. */
 export const PARTICIPANT_SCHEME = 'iso6523-actorid-upis';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatPeppolId, type PeppolId } from '../document/peppolId.js';
+import { formatPeppolId, type PeppolId } from '../document/invoice/peppolId.js';
 import { PARTICIPANT_SCHEME } from './participantId.js';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';

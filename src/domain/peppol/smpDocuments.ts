@@ -1,4 +1,4 @@
-import { agg, leaf, serialize, type XNode } from '../document/xmlTree.js';
+import { agg, leaf, serialize, type XNode } from '../document/ubl/xmlTree.js';
 
 /** Peppol SMP 1.x (busdox) namespaces and identifier schemes. */
 export const SMP_NS = 'http://busdox.org/serviceMetadata/publishing/1.0/';

@@ -1,8 +1,8 @@
 import { assertNever, type Decider, type Event } from '../decider.js';
 import { conflict, invalid, invalidState, notFound } from '../errors.js';
 import { checkCompanyIdentifiers } from './tenantProfile.js';
-import { formatPeppolId, parsePeppolId } from '../document/peppolId.js';
-import { isCountryCode } from '../document/codeLists.js';
+import { formatPeppolId, parsePeppolId } from '../document/invoice/peppolId.js';
+import { isCountryCode } from '../document/invoice/codeLists.js';
 import { participantKey } from '../peppol/participantId.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../emailAddress.js';
 

@@ -4,8 +4,8 @@ import {
   isValidDutchKvk,
   vatCountry,
   vatNumberProblem,
-} from '../document/vatNumber.js';
-import { formatPeppolId, parsePeppolId } from '../document/peppolId.js';
+} from '../document/invoice/vatNumber.js';
+import { formatPeppolId, parsePeppolId } from '../document/invoice/peppolId.js';
 
 /** A tenant profile field that can be wrong, with the index inside `peppol_ids` when it is one of those. */
 export interface ProfileProblem {

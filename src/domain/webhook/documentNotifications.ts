@@ -1,5 +1,5 @@
 import { assertNever } from '../decider.js';
-import type { DocumentEvent } from '../document/documentAggregate.js';
+import type { DocumentEvent } from '../document/lifecycle/documentAggregate.js';
 import type { WebhookEventKind } from './webhook.js';
 
 export interface DocumentNotification {

@@ -3,10 +3,10 @@ import type { DocumentCommands } from '../../application/documents/documentComma
 import type { DocumentPdfs, PdfCreation } from '../../application/documents/documentPdfs.js';
 import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
 import type { PdfUnreadableReason } from '../../application/documents/pdfPorts.js';
-import { toResponse } from '../../domain/document/documentModel.js';
-import { fromDocumentJson } from '../../domain/document/documentJson.js';
-import { vatIdentifierOf } from '../../domain/document/partyIdentifiers.js';
-import { vatNumberProblem } from '../../domain/document/vatNumber.js';
+import { toResponse } from '../../domain/document/invoice/documentModel.js';
+import { fromDocumentJson } from '../../domain/document/invoice/documentJson.js';
+import { vatIdentifierOf } from '../../domain/document/invoice/partyIdentifiers.js';
+import { vatNumberProblem } from '../../domain/document/invoice/vatNumber.js';
 import { assertNever } from '../../domain/decider.js';
 import { documentResponse } from '../../projections/documentView.js';
 import { tenantOf } from '../auth.js';

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import type { DocumentCommands } from '../../application/documents/documentCommands.js';
 import { sha256 } from '../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../application/documents/documentQueries.js';
-import { attachmentType } from '../../domain/document/documentAttachments.js';
+import { attachmentType } from '../../domain/document/invoice/documentAttachments.js';
 import { documentResponse } from '../../projections/documentView.js';
 import { tenantOf } from '../auth.js';
 import { decode, SkipLimitQuery } from '../codecs.js';

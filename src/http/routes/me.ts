@@ -1,4 +1,4 @@
-import { vatCountry } from '../../domain/document/vatNumber.js';
+import { vatCountry } from '../../domain/document/invoice/vatNumber.js';
 import { tenantOf } from '../auth.js';
 import type { RouteRegistry } from '../routeRegistry.js';
 

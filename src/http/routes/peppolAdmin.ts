@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { PeppolRegistrations } from '../../application/peppol/peppolRegistration.js';
-import { isCountryCode } from '../../domain/document/codeLists.js';
-import { parsePeppolId } from '../../domain/document/peppolId.js';
+import { isCountryCode } from '../../domain/document/invoice/codeLists.js';
+import { parsePeppolId } from '../../domain/document/invoice/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
 import { organizationOf } from '../auth.js';
 import { decode, NonEmptyString, Nullable } from '../codecs.js';

@@ -3,11 +3,11 @@ import path from 'node:path';
 import pdfmake from 'pdfmake';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { EmbeddedFile, PdfRenderer } from '../../application/documents/pdfPorts.js';
-import type { Document } from '../../domain/document/documentModel.js';
-import { fromDocumentJson, toDocumentJson } from '../../domain/document/documentJson.js';
-import type { DocumentJson } from '../../domain/document/documentJson.js';
-import { presentDocument } from '../../domain/document/documentPresentation.js';
-import type { LabelledValue, PresentedAddress, PresentedDocument, PresentedParty } from '../../domain/document/documentPresentation.js';
+import type { Document } from '../../domain/document/invoice/documentModel.js';
+import { fromDocumentJson, toDocumentJson } from '../../domain/document/invoice/documentJson.js';
+import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
+import { presentDocument } from '../../domain/document/presentation/documentPresentation.js';
+import type { LabelledValue, PresentedAddress, PresentedDocument, PresentedParty } from '../../domain/document/presentation/documentPresentation.js';
 
 /*
  * The A4 rendering of a document with pdfmake (server side, pdfkit underneath). The content comes

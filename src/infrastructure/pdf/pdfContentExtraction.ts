@@ -6,7 +6,7 @@ import type { PDFObject } from 'pdf-lib';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { EmbeddedFile, PdfContent } from '../../application/documents/pdfPorts.js';
 import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
-import type { TextItem, TextPage } from '../../domain/document/textRecovery/textLayout.js';
+import type { TextItem, TextPage } from '../../domain/document/pdf-text/textLayout.js';
 import { DecodeBudget, DecodeLimitExceeded, boundDecoding, withDecodeBudget } from './decodeBudget.js';
 import type { PdfReaderLimits } from './pdfContentReader.js';
 

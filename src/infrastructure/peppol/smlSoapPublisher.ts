@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { XMLElement } from 'libxmljs';
 import { SmlRefusedError, type SmlPublisher } from '../../application/ports/peppolNetwork.js';
-import { escapeAttribute, escapeText } from '../../domain/document/xmlTree.js';
+import { escapeAttribute, escapeText } from '../../domain/document/ubl/xmlTree.js';
 import { IDS_NS } from '../../domain/peppol/smpDocuments.js';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol/participantId.js';
 import { parseUntrustedXml } from '../../domain/peppol/smpReader.js';

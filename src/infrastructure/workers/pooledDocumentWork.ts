@@ -1,7 +1,7 @@
 import type { DocumentWork, JsonCheckOptions, JsonCheckResult, PdfDraftInput, PdfDraftResult, UblCheckResult, WorkOwner } from '../../application/documents/documentWork.js';
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
-import type { DocumentJson } from '../../domain/document/documentJson.js';
-import type { DocumentState } from '../../domain/document/documentModel.js';
+import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
+import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
 import * as tasks from './documentTasks.js';
 import type { TaskPool } from './taskPool.js';
 

@@ -1,7 +1,7 @@
 import { DocumentInputRejected, DocumentRejected } from '../../application/documents/documentCommands.js';
 import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
 import { MalformedBody } from '../../application/documents/documentWork.js';
-import { UblReadError } from '../../domain/document/ublReader.js';
+import { UblReadError } from '../../domain/document/ubl/ublReader.js';
 import { DomainError } from '../../domain/errors.js';
 import { XmlEncodingError, XmlInputError, XmlLimitExceeded } from '../../domain/validation/errors.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatAddress, parseAddress } from '../../../src/domain/document/addressParser.js';
+import { formatAddress, parseAddress } from '../../../src/domain/document/invoice/addressParser.js';
 
 describe('Address parsing', () => {
   const cases: Array<[string, Record<string, string | null>]> = [

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { documentTypeOfCii, readCii } from '../../../src/domain/document/ciiReader.js';
-import { checkDocument } from '../../../src/domain/document/documentCheck.js';
-import { embeddedDocumentOf } from '../../../src/domain/document/embeddedDocument.js';
-import { toResponse } from '../../../src/domain/document/documentModel.js';
-import { UblReadError } from '../../../src/domain/document/ublReader.js';
-import { writeUbl } from '../../../src/domain/document/ublWriter.js';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
+import { documentTypeOfCii, readCii } from '../../../src/domain/document/ubl/ciiReader.js';
+import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
+import { embeddedDocumentOf } from '../../../src/domain/document/ubl/embeddedDocument.js';
+import { toResponse } from '../../../src/domain/document/invoice/documentModel.js';
+import { UblReadError } from '../../../src/domain/document/ubl/ublReader.js';
+import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
 import { realisticDocuments } from './fixtures/realisticDocuments.js';
 
 const NS = 'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { checkDocument } from '../../../src/domain/document/documentCheck.js';
-import { attachmentType, requireTransmittable, ublWithAttachments } from '../../../src/domain/document/documentAttachments.js';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
-import { fromDocumentJson, toDocumentJson, type DocumentJson } from '../../../src/domain/document/documentJson.js';
-import { readUbl } from '../../../src/domain/document/ublReader.js';
-import { writeUbl } from '../../../src/domain/document/ublWriter.js';
+import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
+import { attachmentType, requireTransmittable, ublWithAttachments } from '../../../src/domain/document/invoice/documentAttachments.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { fromDocumentJson, toDocumentJson, type DocumentJson } from '../../../src/domain/document/invoice/documentJson.js';
+import { readUbl } from '../../../src/domain/document/ubl/ublReader.js';
+import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { DEFAULT_XML_LIMITS, validateUbl } from '../../../src/domain/validation/index.js';
 import { validateAgainstSchema } from '../../../src/infrastructure/xml/schemaValidator.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { decodeDocumentInput, fieldPath } from '../../../src/domain/document/documentInput.js';
-import { toResponse } from '../../../src/domain/document/documentModel.js';
+import { decodeDocumentInput, fieldPath } from '../../../src/domain/document/invoice/documentInput.js';
+import { toResponse } from '../../../src/domain/document/invoice/documentModel.js';
 
 const item = { description: 'x', quantity: 1, unit_price: 10, tax_rate: '21.00' };
 const errorsOf = (body: unknown) => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
-import type { Document } from '../../../src/domain/document/documentModel.js';
-import { completeDocument } from '../../../src/domain/document/documentTotals.js';
-import type { CompletedDocument, ToleranceMode } from '../../../src/domain/document/documentTotals.js';
-import { money } from '../../../src/domain/document/money.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
+import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
+import type { CompletedDocument, ToleranceMode } from '../../../src/domain/document/invoice/documentTotals.js';
+import { money } from '../../../src/domain/document/invoice/money.js';
 
 // The VAT breakdown (BG-23) as completeDocument builds it and checks the caller's tax_details
 // against it, the document totals (BG-22) and the amounts the caller may give for them.

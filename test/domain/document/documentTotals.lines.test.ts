@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type { TaxCode } from '../../../src/domain/document/codeLists.js';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
-import type { Document } from '../../../src/domain/document/documentModel.js';
-import { completeDocument, type ToleranceMode } from '../../../src/domain/document/documentTotals.js';
-import { money } from '../../../src/domain/document/money.js';
+import type { TaxCode } from '../../../src/domain/document/invoice/codeLists.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
+import { completeDocument, type ToleranceMode } from '../../../src/domain/document/invoice/documentTotals.js';
+import { money } from '../../../src/domain/document/invoice/money.js';
 
 const decode = (body: Record<string, unknown>): Document => {
   const r = decodeDocumentInput(body);

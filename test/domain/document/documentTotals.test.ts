@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
-import type { Document } from '../../../src/domain/document/documentModel.js';
-import { completeDocument, computeLineNet, effectiveTaxCode } from '../../../src/domain/document/documentTotals.js';
-import { Dec, money, round2 } from '../../../src/domain/document/money.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
+import { completeDocument, computeLineNet, effectiveTaxCode } from '../../../src/domain/document/invoice/documentTotals.js';
+import { Dec, money, round2 } from '../../../src/domain/document/invoice/money.js';
 
 const decode = (body: Record<string, unknown>): Document => {
   const r = decodeDocumentInput(body);
@@ -170,7 +170,7 @@ describe('EN 16931 totals', () => {
   });
 });
 
-import { missingRequiredFields } from '../../../src/domain/document/documentCompleteness.js';
+import { missingRequiredFields } from '../../../src/domain/document/rules/documentCompleteness.js';
 
 describe('Required fields for UBL (spec: JSON validation minimum)', () => {
   it('Given only items, Then every missing party, identity and item field is listed by path', () => {

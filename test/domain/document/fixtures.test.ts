@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
-import { completeDocument } from '../../../src/domain/document/documentTotals.js';
-import { toResponse } from '../../../src/domain/document/documentModel.js';
-import type { Document } from '../../../src/domain/document/documentModel.js';
-import { readUbl } from '../../../src/domain/document/ublReader.js';
-import { writeUbl } from '../../../src/domain/document/ublWriter.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
+import { toResponse } from '../../../src/domain/document/invoice/documentModel.js';
+import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
+import { readUbl } from '../../../src/domain/document/ubl/ublReader.js';
+import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { validateAgainstSchema } from '../../../src/infrastructure/xml/schemaValidator.js';
 import { validateUbl } from '../../../src/domain/validation/index.js';
 import { realisticDocuments } from './fixtures/realisticDocuments.js';

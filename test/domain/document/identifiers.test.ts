@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { derivePeppolId, formatPeppolId, gs1CheckDigitValid, parsePeppolId, peppolIdProblem } from '../../../src/domain/document/peppolId.js';
+import { derivePeppolId, formatPeppolId, gs1CheckDigitValid, parsePeppolId, peppolIdProblem } from '../../../src/domain/document/invoice/peppolId.js';
 import {
   belgianEnterpriseNumber, isValidBelgianEnterpriseNumber, isValidBelgianVat, isValidDutchKvk, isValidDutchVat, vatNumberProblem,
-} from '../../../src/domain/document/vatNumber.js';
+} from '../../../src/domain/document/invoice/vatNumber.js';
 
 describe('VAT numbers and company numbers', () => {
   it('Belgian mod-97: 97 - (first 8 digits mod 97) must equal the last 2', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { toResponse } from '../../../src/domain/document/documentModel.js';
-import { completeDocument } from '../../../src/domain/document/documentTotals.js';
-import { readUbl } from '../../../src/domain/document/ublReader.js';
-import { writeUbl } from '../../../src/domain/document/ublWriter.js';
+import { toResponse } from '../../../src/domain/document/invoice/documentModel.js';
+import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
+import { readUbl } from '../../../src/domain/document/ubl/ublReader.js';
+import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { validateAgainstSchema } from '../../../src/infrastructure/xml/schemaValidator.js';
 import { validateUbl } from '../../../src/domain/validation/index.js';
 import { examplesDir, expectedExamples, readExample } from './sharedDir.js';

@@ -1,15 +1,15 @@
 import { expect } from 'chai';
-import { dateIn, datesIn } from '../../../src/domain/document/textRecovery/dates.js';
-import { bicIn, ibansIn, isValidIban, vatNumbersIn } from '../../../src/domain/document/textRecovery/identifiers.js';
-import { lineTable, unitCodeOf, vatCellOf } from '../../../src/domain/document/textRecovery/lineTable.js';
-import { decimalSeparatorOf, lastAmountIn, numbersIn, parseNumber, percentIn } from '../../../src/domain/document/textRecovery/numbers.js';
-import { recoverFromText } from '../../../src/domain/document/textRecovery/recoverDocument.js';
-import { rowsOf, rowsOfPages } from '../../../src/domain/document/textRecovery/textLayout.js';
-import type { TextItem, TextPage } from '../../../src/domain/document/textRecovery/textLayout.js';
-import { checkVatDigits } from '../../../src/domain/document/vatCheckDigits.js';
-import { amountText, groupThousands, ibanText, priceText } from '../../../src/domain/document/documentPresentation.js';
-import { Dec } from '../../../src/domain/document/money.js';
-import { completeDocument } from '../../../src/domain/document/documentTotals.js';
+import { dateIn, datesIn } from '../../../src/domain/document/pdf-text/dates.js';
+import { bicIn, ibansIn, isValidIban, vatNumbersIn } from '../../../src/domain/document/pdf-text/identifiers.js';
+import { lineTable, unitCodeOf, vatCellOf } from '../../../src/domain/document/pdf-text/lineTable.js';
+import { decimalSeparatorOf, lastAmountIn, numbersIn, parseNumber, percentIn } from '../../../src/domain/document/pdf-text/numbers.js';
+import { recoverFromText } from '../../../src/domain/document/pdf-text/recoverDocument.js';
+import { rowsOf, rowsOfPages } from '../../../src/domain/document/pdf-text/textLayout.js';
+import type { TextItem, TextPage } from '../../../src/domain/document/pdf-text/textLayout.js';
+import { checkVatDigits } from '../../../src/domain/document/invoice/vatCheckDigits.js';
+import { amountText, groupThousands, ibanText, priceText } from '../../../src/domain/document/presentation/documentPresentation.js';
+import { Dec } from '../../../src/domain/document/invoice/money.js';
+import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
 
 const num = (raw: string, sep: '.' | ',') => parseNumber(raw, sep)?.toFixed() ?? null;
 

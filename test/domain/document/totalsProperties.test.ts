@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
-import type { Document } from '../../../src/domain/document/documentModel.js';
-import { completeDocument } from '../../../src/domain/document/documentTotals.js';
-import { checkDocument, type DocumentCheck } from '../../../src/domain/document/documentCheck.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
+import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
+import { checkDocument, type DocumentCheck } from '../../../src/domain/document/rules/documentCheck.js';
 import { validateOwnUbl } from '../../../src/domain/validation/index.js';
 import { belgianNumber, siret } from './fixtures/realisticDocuments.js';
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import libxmljs from 'libxmljs';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
-import type { Document } from '../../../src/domain/document/documentModel.js';
-import { completeDocument } from '../../../src/domain/document/documentTotals.js';
-import { UblReadError, readUbl } from '../../../src/domain/document/ublReader.js';
-import { writeUbl } from '../../../src/domain/document/ublWriter.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
+import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
+import { UblReadError, readUbl } from '../../../src/domain/document/ubl/ublReader.js';
+import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { validateAgainstSchema } from '../../../src/infrastructure/xml/schemaValidator.js';
 
 const NS = {

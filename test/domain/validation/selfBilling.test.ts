@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
-import { completeDocument } from '../../../src/domain/document/documentTotals.js';
-import { writeUbl } from '../../../src/domain/document/ublWriter.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
+import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { validateUbl } from '../../../src/domain/validation/index.js';
 import { realisticDocuments } from '../document/fixtures/realisticDocuments.js';
 

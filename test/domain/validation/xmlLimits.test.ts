@@ -1,10 +1,10 @@
 // Hostile XML: every limit is enforced before libxml2 parses, with the limit's name, and the cost
 // of what passes grows linearly.
 import { expect } from 'chai';
-import { checkDocument } from '../../../src/domain/document/documentCheck.js';
-import { decodeDocumentInput } from '../../../src/domain/document/documentInput.js';
-import { readUbl, UblReadError } from '../../../src/domain/document/ublReader.js';
-import { writeUbl } from '../../../src/domain/document/ublWriter.js';
+import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
+import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { readUbl, UblReadError } from '../../../src/domain/document/ubl/ublReader.js';
+import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { DEFAULT_XML_LIMITS, validateUbl, XmlInputError, XmlLimitExceeded, type XmlLimits } from '../../../src/domain/validation/index.js';
 import { invoiceWithLines } from '../../../scripts/benchDocuments.js';
 

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { expect } from 'chai';
-import { embeddedDocumentOf } from '../../../src/domain/document/embeddedDocument.js';
-import { rowsOfPages } from '../../../src/domain/document/textRecovery/textLayout.js';
+import { embeddedDocumentOf } from '../../../src/domain/document/ubl/embeddedDocument.js';
+import { rowsOfPages } from '../../../src/domain/document/pdf-text/textLayout.js';
 import { PdfmakeRenderer, renderDocumentPdf, renderTaskOf } from '../../../src/infrastructure/pdf/invoicePdf.js';
 import type { PdfRenderTask } from '../../../src/infrastructure/pdf/invoicePdf.js';
 import { PdfContentReader } from '../../../src/infrastructure/pdf/pdfContentReader.js';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { checkDocument } from '../../../src/domain/document/documentCheck.js';
-import type { DocumentCheck } from '../../../src/domain/document/documentCheck.js';
-import { embeddedDocumentOf } from '../../../src/domain/document/embeddedDocument.js';
-import { recoverFromText } from '../../../src/domain/document/textRecovery/recoverDocument.js';
-import { rowsOfPages } from '../../../src/domain/document/textRecovery/textLayout.js';
-import { writeUbl } from '../../../src/domain/document/ublWriter.js';
+import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
+import type { DocumentCheck } from '../../../src/domain/document/rules/documentCheck.js';
+import { embeddedDocumentOf } from '../../../src/domain/document/ubl/embeddedDocument.js';
+import { recoverFromText } from '../../../src/domain/document/pdf-text/recoverDocument.js';
+import { rowsOfPages } from '../../../src/domain/document/pdf-text/textLayout.js';
+import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import type { PdfContent } from '../../../src/application/documents/pdfPorts.js';
 import { PdfmakeRenderer } from '../../../src/infrastructure/pdf/invoicePdf.js';
 import { PdfContentReader } from '../../../src/infrastructure/pdf/pdfContentReader.js';

@@ -1,0 +1,469 @@
+import { assertNever, type Decider, type Event } from '../../decider.js';
+import { MAX_ATTEMPTS } from './deliverySchedule.js';
+import { conflict, invalid, invalidState, notFound } from '../../errors.js';
+import type { Direction, DocumentState } from '../invoice/documentModel.js';
+import type { DocumentJson } from '../invoice/documentJson.js';
+import { requireTransmittable } from '../invoice/documentAttachments.js';
+
+/**
+ * The Document aggregate: one stream per document, owned by one tenant. Its events are the
+ * audit trail of the document ("what happened to this invoice").
+ */
+export type DocumentSource = 'json' | 'ubl' | 'pdf' | 'peppol';
+
+export interface StoredAttachment {
+  id: string;
+  file_name: string;
+  file_type: string;
+  file_size: number;
+  /** Base64 content. */
+  file_data: string;
+}
+
+export type DocumentCreated = Event<
+  'DocumentCreated',
+  { document_id: string; tenant_id: string; source: DocumentSource; document: DocumentJson; ubl: string; file_name: string; created_at: string }
+>;
+export type DocumentValidated = Event<
+  'DocumentValidated',
+  { document_id: string; validation_id: string; is_valid: boolean; fatal: number; warnings: number; validated_at: string }
+>;
+/**
+ * `ubl`: the document's UBL with its attachments as they are now, i.e. what will be sent. Absent
+ * from events recorded before added attachments went into the UBL (those left the UBL as it was).
+ */
+export type AttachmentAdded = Event<'AttachmentAdded', { document_id: string; attachment: StoredAttachment; ubl?: string; added_at: string }>;
+export type AttachmentRemoved = Event<'AttachmentRemoved', { document_id: string; attachment_id: string; ubl?: string; removed_at: string }>;
+export type DocumentDeleted = Event<'DocumentDeleted', { document_id: string; deleted_at: string }>;
+
+
+/** How a document travels: by e-mail in test mode, otherwise over Peppol. */
+export type TransportKind = 'email' | 'peppol';
+/** A retryable failure is tried again on the schedule; a permanent one fails the delivery at once. */
+export type AttemptOutcome = 'delivered' | 'retryable' | 'permanent';
+/** Invoice Response codes (UNCL 4343 subset): AP accepted, RE rejected. */
+export type ResponseCode = 'AP' | 'RE';
+
+export type SendRequested = Event<
+  'SendRequested',
+  {
+    document_id: string;
+    /** One delivery: its attempts share this id and the message id, so a receiver can deduplicate. */
+    delivery_id: string;
+    message_id: string;
+    transport: TransportKind;
+    sender_peppol_id: string | null;
+    receiver_peppol_id: string | null;
+    /** The test-mode mail recipient. */
+    email: string | null;
+    requested_at: string;
+  }
+>;
+export type DeliveryAttempted = Event<
+  'DeliveryAttempted',
+  {
+    document_id: string;
+    delivery_id: string;
+    /** 1 for the first attempt, 2 for the first retry, … */
+    attempt: number;
+    transport: TransportKind;
+    receiver: string;
+    outcome: AttemptOutcome;
+    error: string | null;
+    message_id: string;
+    started_at: string;
+    duration_ms: number;
+    /** When the next attempt is due; null when this one settled the delivery. */
+    next_attempt_at: string | null;
+  }
+>;
+export type DocumentSent = Event<'DocumentSent', { document_id: string; delivery_id: string; message_id: string; sent_at: string }>;
+export type DocumentFailed = Event<'DocumentFailed', { document_id: string; delivery_id: string; reason: string; failed_at: string }>;
+/** An inbound document: the first event of its stream (in place of DocumentCreated). */
+export type DocumentReceived = Event<
+  'DocumentReceived',
+  {
+    document_id: string;
+    tenant_id: string;
+    document: DocumentJson;
+    ubl: string;
+    file_name: string;
+    message_id: string;
+    receiver_peppol_id: string;
+    sender: InboundSender;
+    received_at: string;
+  }
+>;
+export type DocumentAccepted = Event<'DocumentAccepted', { document_id: string; note: string | null; accepted_at: string }>;
+export type DocumentRejected = Event<'DocumentRejected', { document_id: string; reason: string; rejected_at: string }>;
+/** The receiver's Invoice Response reached the sender's outbound document. */
+export type ResponseReceived = Event<
+  'ResponseReceived',
+  { document_id: string; code: ResponseCode; reason: string | null; responder_peppol_id: string | null; invoice_response: string; received_at: string }
+>;
+
+/** Every event type of the stream, for subscribers that follow whole documents. */
+// Excluded from mutation: the names are the stored events' persisted type names, each checked by
+// the compiler against the DocumentEvent union (a misspelt name does not compile; Stryker compiles
+// its mutants unchecked). What the list is for, the documents projection and the webhook
+// subscription following every document event, is tested by the HTTP suites (PostgreSQL), which
+// the mutation run does not include: its domain suites have no subscriber to miss a name.
+// Stryker disable StringLiteral,ArrayDeclaration: persisted event type names, checked by the compiler against the DocumentEvent union; the projection and subscription that follow them are tested by suites the mutation run does not run
+export const DOCUMENT_EVENT_TYPES: readonly DocumentEvent['type'][] = [
+  'DocumentCreated', 'DocumentValidated', 'AttachmentAdded', 'AttachmentRemoved', 'DocumentDeleted', 'SendRequested', 'DeliveryAttempted',
+  'DocumentSent', 'DocumentFailed', 'DocumentReceived', 'DocumentAccepted', 'DocumentRejected', 'ResponseReceived',
+];
+// Stryker restore StringLiteral,ArrayDeclaration
+
+export interface InboundSender {
+  peppol_id: string | null;
+  /** Set when the sender is a tenant of this instance (internal delivery): where responses go. */
+  tenant_id: string | null;
+  document_id: string | null;
+}
+
+export type DocumentEvent =
+  | DocumentCreated
+  | DocumentValidated
+  | AttachmentAdded
+  | AttachmentRemoved
+  | DocumentDeleted
+  | SendRequested
+  | DeliveryAttempted
+  | DocumentSent
+  | DocumentFailed
+  | DocumentReceived
+  | DocumentAccepted
+  | DocumentRejected
+  | ResponseReceived;
+
+export type DocumentCommand =
+  | { type: 'CreateDocument'; data: Omit<DocumentCreated['data'], 'created_at'> & { now: string } }
+  | { type: 'RecordValidation'; data: Omit<DocumentValidated['data'], 'validated_at' | 'document_id'> & { now: string } }
+  /**
+   * `ubl`: the document's UBL written again with the attachment (documentWithAttachment), checked
+   * by the application off the event loop (documentAttachments.ublWithAttachments): the rule
+   * engine's cost grows with the document, and deciding stays cheap.
+   */
+  | { type: 'AddAttachment'; data: { attachment: StoredAttachment; ubl: string; now: string } }
+  | { type: 'RemoveAttachment'; data: { attachment_id: string; ubl: string; now: string } }
+  | { type: 'DeleteDocument'; data: { now: string } }
+  | { type: 'RequestSend'; data: Omit<SendRequested['data'], 'document_id' | 'requested_at'> & { now: string } }
+  /** `retry_at`: when a retry would be due (null past the schedule); the decider decides whether there is one. */
+  | { type: 'RecordAttempt'; data: Omit<DeliveryAttempted['data'], 'document_id' | 'next_attempt_at'> & { retry_at: string | null; now: string } }
+  | { type: 'ReceiveDocument'; data: Omit<DocumentReceived['data'], 'received_at'> & { now: string } }
+  | { type: 'AcceptDocument'; data: { note: string | null; now: string } }
+  | { type: 'RejectDocument'; data: { reason: string; now: string } }
+  | { type: 'RecordResponse'; data: Omit<ResponseReceived['data'], 'document_id' | 'received_at'> & { now: string } };
+
+export interface DocumentRecord {
+  id: string;
+  tenant_id: string;
+  source: DocumentSource;
+  state: DocumentState;
+  direction: Direction;
+  document: DocumentJson;
+  ubl: string;
+  file_name: string;
+  attachments: StoredAttachment[];
+  created_at: string;
+  updated_at: string;
+  validated_at: string | null;
+  /** The current (or last) delivery of an outbound document. */
+  delivery: DeliveryState | null;
+  /** Where an inbound document came from. */
+  inbound: (InboundSender & { message_id: string; received_at: string; receiver_peppol_id: string }) | null;
+  /** Accept or reject: given by this tenant (inbound) or by the receiver (outbound). */
+  response: { code: ResponseCode; reason: string | null; responded_at: string } | null;
+}
+
+/** The current delivery: what was requested, and how its attempts went. */
+export type DeliveryState = Omit<SendRequested['data'], 'document_id'> & {
+  attempts: number;
+  last_outcome: AttemptOutcome | null;
+  next_attempt_at: string | null;
+  failure_reason: string | null;
+};
+
+export type DocumentAggregateState = { status: 'absent' } | { status: 'deleted'; id: string; tenant_id: string } | ({ status: 'present' } & DocumentRecord);
+
+export const documentStream = (id: string) => `document-${id}`;
+
+type DocumentAttachment = DocumentJson['attachments'][number];
+
+const attachmentIdOf = (a: DocumentAttachment): string => a.id ?? a.file_name;
+
+function storedAttachment(a: DocumentAttachment): StoredAttachment {
+  return {
+    id: attachmentIdOf(a),
+    file_name: a.file_name,
+    file_type: a.file_type ?? 'application/octet-stream',
+    file_size: a.file_size ?? 0,
+    file_data: a.file_data ?? '',
+  };
+}
+
+const documentAttachment = (a: StoredAttachment): DocumentAttachment => ({ ...a, file_url: null });
+
+/** The document as it is with one more attachment: what its new UBL is written from. */
+export const documentWithAttachment = (document: DocumentJson, attachment: StoredAttachment): DocumentJson => ({
+  ...document,
+  attachments: [...document.attachments, documentAttachment(attachment)],
+});
+
+/** The document as it is without one attachment. */
+export const documentWithoutAttachment = (document: DocumentJson, attachmentId: string): DocumentJson => ({
+  ...document,
+  attachments: document.attachments.filter((a) => attachmentIdOf(a) !== attachmentId),
+});
+
+/**
+ * Uploaded UBL is the document its seller issued and is sent exactly as uploaded: adding or
+ * removing an attachment here would change the legal document (or leave our list contradicting
+ * it), so such a document's attachments are the ones embedded in the UBL the seller uploads.
+ */
+function requireAttachmentsEditable(state: Present, verb: 'added to' | 'removed from'): void {
+  if (state.state !== 'DRAFT') throw invalidState(`Attachments can only be ${verb} a DRAFT document; this one is ${state.state}`);
+  if (state.source === 'ubl') {
+    throw invalidState(`Attachments cannot be ${verb} a document created from uploaded UBL: it is sent as uploaded, so embed them in the UBL (cac:AdditionalDocumentReference) before uploading it`);
+  }
+}
+
+/** States a document may be deleted in: it has not left, or it failed to. */
+const DELETABLE: ReadonlySet<DocumentState> = new Set(['DRAFT', 'FAILED']);
+/** States a document may be sent from: a manual send from FAILED starts a fresh delivery. */
+const SENDABLE: ReadonlySet<DocumentState> = DELETABLE;
+
+type Present = { status: 'present' } & DocumentRecord;
+
+const responseWord = (code: ResponseCode) => (code === 'AP' ? 'accepted' : 'rejected');
+
+function decideAttempt(command: Extract<DocumentCommand, { type: 'RecordAttempt' }>['data'], state: Present): DocumentEvent[] {
+  const delivery = state.delivery;
+  // A stale or repeated attempt (a job re-run after a crash, or of a delivery a later send
+  // replaced) changes nothing: the process manager reads the recorded outcome instead.
+  if (state.state !== 'TRANSIT' || !delivery || delivery.delivery_id !== command.delivery_id || command.attempt !== delivery.attempts + 1) return [];
+  const { retry_at, now, ...attempt } = command;
+  const settles = attempt.outcome !== 'retryable' || retry_at === null || attempt.attempt >= MAX_ATTEMPTS;
+  const attempted: DeliveryAttempted = {
+    type: 'DeliveryAttempted',
+    data: { ...attempt, document_id: state.id, next_attempt_at: settles ? null : retry_at },
+  };
+  switch (attempt.outcome) {
+    case 'delivered':
+      return [attempted, { type: 'DocumentSent', data: { document_id: state.id, delivery_id: delivery.delivery_id, message_id: attempt.message_id, sent_at: now } }];
+    case 'permanent':
+      return [attempted, failed(state, delivery, attempt.error ?? 'permanent delivery failure', now)];
+    case 'retryable':
+      return settles
+        ? [attempted, failed(state, delivery, `no success after ${attempt.attempt} attempts; last error: ${attempt.error ?? 'unknown'}`, now)]
+        : [attempted];
+    default:
+      return assertNever(attempt.outcome);
+  }
+}
+
+const failed = (state: Present, delivery: DeliveryState, reason: string, now: string): DocumentFailed => ({
+  type: 'DocumentFailed',
+  data: { document_id: state.id, delivery_id: delivery.delivery_id, reason, failed_at: now },
+});
+
+function requireRespondable(state: Present): void {
+  if (state.direction !== 'INBOUND') throw invalidState('Only received documents can be accepted or rejected');
+  if (state.response) throw invalidState(`The document was already ${responseWord(state.response.code)}`);
+  if (state.state !== 'RECEIVED') throw invalidState(`A ${state.state} document cannot be accepted or rejected`);
+}
+
+const withDelivery = (state: DocumentAggregateState, at: string, change: (d: DeliveryState) => Partial<DeliveryState>, docState?: DocumentState): DocumentAggregateState =>
+  state.status === 'present' && state.delivery
+    ? { ...state, state: docState ?? state.state, updated_at: at, delivery: { ...state.delivery, ...change(state.delivery) } }
+    : state;
+
+function present(state: DocumentAggregateState): asserts state is Present {
+  if (state.status !== 'present') throw notFound('Document not found');
+}
+
+export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, DocumentEvent> = {
+  initialState: () => ({ status: 'absent' }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateDocument': {
+        if (state.status !== 'absent') throw conflict('Document already exists');
+        const { now, ...data } = command.data;
+        // The lifecycle is the service's: a created document starts as an outbound draft, and
+        // inbound documents come only from delivery (ReceiveDocument).
+        if (data.document.state !== 'DRAFT') throw invalid('A created document is a DRAFT; its state changes by sending it', ['body', 'state']);
+        if (data.document.direction !== 'OUTBOUND') throw invalid('A created document is OUTBOUND; inbound documents come only from delivery', ['body', 'direction']);
+        return [{ type: 'DocumentCreated', data: { ...data, created_at: now } }];
+      }
+      case 'RecordValidation': {
+        present(state);
+        const { now, ...data } = command.data;
+        return [{ type: 'DocumentValidated', data: { ...data, document_id: state.id, validated_at: now } }];
+      }
+      case 'AddAttachment': {
+        present(state);
+        requireAttachmentsEditable(state, 'added to');
+        const { attachment, ubl, now } = command.data;
+        requireTransmittable(attachment);
+        return [{ type: 'AttachmentAdded', data: { document_id: state.id, attachment, ubl, added_at: now } }];
+      }
+      case 'RemoveAttachment': {
+        present(state);
+        const { attachment_id, ubl, now } = command.data;
+        if (!state.attachments.some((a) => a.id === attachment_id)) throw notFound('Attachment not found');
+        requireAttachmentsEditable(state, 'removed from');
+        return [{ type: 'AttachmentRemoved', data: { document_id: state.id, attachment_id, ubl, removed_at: now } }];
+      }
+      case 'DeleteDocument':
+        present(state);
+        if (!DELETABLE.has(state.state)) {
+          throw invalidState(`A ${state.state} document cannot be deleted; only DRAFT and FAILED documents can`);
+        }
+        return [{ type: 'DocumentDeleted', data: { document_id: state.id, deleted_at: command.data.now } }];
+      case 'RequestSend': {
+        present(state);
+        if (state.direction === 'INBOUND') throw invalidState('A received document cannot be sent');
+        if (!SENDABLE.has(state.state)) throw invalidState(`A ${state.state} document cannot be sent; only DRAFT and FAILED documents can`);
+        const { now, ...data } = command.data;
+        return [{ type: 'SendRequested', data: { ...data, document_id: state.id, requested_at: now } }];
+      }
+      case 'RecordAttempt':
+        present(state);
+        return decideAttempt(command.data, state);
+      case 'ReceiveDocument': {
+        // The stream id derives from the message id: a second delivery of the same message is a no-op.
+        if (state.status === 'present' && state.inbound?.message_id === command.data.message_id) return [];
+        if (state.status !== 'absent') throw conflict('Document already exists');
+        const { now, ...data } = command.data;
+        return [{ type: 'DocumentReceived', data: { ...data, received_at: now } }];
+      }
+      case 'AcceptDocument':
+        present(state);
+        requireRespondable(state);
+        return [{ type: 'DocumentAccepted', data: { document_id: state.id, note: command.data.note, accepted_at: command.data.now } }];
+      case 'RejectDocument':
+        present(state);
+        requireRespondable(state);
+        return [{ type: 'DocumentRejected', data: { document_id: state.id, reason: command.data.reason, rejected_at: command.data.now } }];
+      case 'RecordResponse': {
+        present(state);
+        const { now, ...data } = command.data;
+        if (state.direction !== 'OUTBOUND') throw invalidState('Responses are recorded on outbound documents');
+        if (state.response) {
+          if (state.response.code === data.code && state.response.reason === data.reason) return [];
+          throw conflict(`The receiver already ${responseWord(state.response.code)} this document`);
+        }
+        // The buyer may answer before the sender's delivery is recorded (the inbound copy is
+        // written first): a response proves delivery, so TRANSIT takes it too.
+        if (state.state !== 'SENT' && state.state !== 'TRANSIT') throw invalidState(`A ${state.state} document cannot have a response`);
+        return [{ type: 'ResponseReceived', data: { ...data, document_id: state.id, received_at: now } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'DocumentCreated': {
+        const d = event.data;
+        return {
+          status: 'present',
+          id: d.document_id,
+          tenant_id: d.tenant_id,
+          source: d.source,
+          state: d.document.state,
+          direction: d.document.direction,
+          document: d.document,
+          ubl: d.ubl,
+          file_name: d.file_name,
+          attachments: d.document.attachments.map(storedAttachment),
+          created_at: d.created_at,
+          updated_at: d.created_at,
+          validated_at: null,
+          delivery: null,
+          inbound: null,
+          response: null,
+        };
+      }
+      case 'DocumentReceived': {
+        const d = event.data;
+        return {
+          status: 'present',
+          id: d.document_id,
+          tenant_id: d.tenant_id,
+          source: 'peppol',
+          state: 'RECEIVED',
+          direction: 'INBOUND',
+          document: d.document,
+          ubl: d.ubl,
+          file_name: d.file_name,
+          attachments: d.document.attachments.map(storedAttachment),
+          created_at: d.received_at,
+          updated_at: d.received_at,
+          validated_at: null,
+          delivery: null,
+          inbound: { ...d.sender, message_id: d.message_id, received_at: d.received_at, receiver_peppol_id: d.receiver_peppol_id },
+          response: null,
+        };
+      }
+      case 'SendRequested': {
+        if (state.status !== 'present') return state;
+        const { document_id: _id, ...d } = event.data;
+        const delivery: DeliveryState = { ...d, attempts: 0, last_outcome: null, next_attempt_at: null, failure_reason: null };
+        return { ...state, state: 'TRANSIT', updated_at: d.requested_at, delivery };
+      }
+      case 'DeliveryAttempted': {
+        const d = event.data;
+        return withDelivery(state, d.started_at, () => ({ attempts: d.attempt, last_outcome: d.outcome, next_attempt_at: d.next_attempt_at }));
+      }
+      case 'DocumentSent':
+        return withDelivery(state, event.data.sent_at, () => ({ next_attempt_at: null }), 'SENT');
+      case 'DocumentFailed':
+        return withDelivery(state, event.data.failed_at, () => ({ next_attempt_at: null, failure_reason: event.data.reason }), 'FAILED');
+      case 'DocumentAccepted':
+        return state.status === 'present'
+          ? { ...state, updated_at: event.data.accepted_at, response: { code: 'AP', reason: event.data.note, responded_at: event.data.accepted_at } }
+          : state;
+      case 'DocumentRejected':
+        return state.status === 'present'
+          ? { ...state, updated_at: event.data.rejected_at, response: { code: 'RE', reason: event.data.reason, responded_at: event.data.rejected_at } }
+          : state;
+      case 'ResponseReceived':
+        return state.status === 'present'
+          ? { ...state, updated_at: event.data.received_at, response: { code: event.data.code, reason: event.data.reason, responded_at: event.data.received_at } }
+          : state;
+      case 'DocumentValidated':
+        return state.status === 'present' ? { ...state, validated_at: event.data.validated_at } : state;
+      // The document's JSON keeps its attachments too: it is what the UBL is written again from.
+      case 'AttachmentAdded': {
+        if (state.status !== 'present') return state;
+        const { attachment, ubl, added_at } = event.data;
+        return {
+          ...state,
+          document: documentWithAttachment(state.document, attachment),
+          attachments: [...state.attachments, attachment],
+          ubl: ubl ?? state.ubl,
+          updated_at: added_at,
+        };
+      }
+      case 'AttachmentRemoved': {
+        if (state.status !== 'present') return state;
+        const { attachment_id, ubl, removed_at } = event.data;
+        return {
+          ...state,
+          document: documentWithoutAttachment(state.document, attachment_id),
+          attachments: state.attachments.filter((a) => a.id !== attachment_id),
+          ubl: ubl ?? state.ubl,
+          updated_at: removed_at,
+        };
+      }
+      case 'DocumentDeleted':
+        return state.status === 'present' ? { status: 'deleted', id: state.id, tenant_id: state.tenant_id } : state;
+      default:
+        return assertNever(event);
+    }
+  },
+};

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { validateOwnUbl, type ValidationIssue } from '../../validation/index.js';
+import type { Document } from '../invoice/documentModel.js';
+import { completeDocument } from '../invoice/documentTotals.js';
+import { missingRequiredFields } from './documentCompleteness.js';
+import { writeUbl } from '../ubl/ublWriter.js';
+
+/** One problem as the Validation result lists it (the client's UblDocumentValidation.Issue). */
+export interface ValidationResultIssue {
+  message: string;
+  type: 'error' | 'warning';
+  flag: 'fatal' | 'warning';
+  rule_id: string | null;
+  location: string | null;
+  /** Which rule set reported it. */
+  schematron: string;
+}
+
+export interface DocumentCheck {
+  /** The document with every total the caller omitted computed. */
+  document: Document;
+  ubl: string;
+  issues: ValidationResultIssue[];
+  isValid: boolean;
+}
+
+const NATIONAL = /^(DE|DK|GR|IT|NL|NO|SE|IS|AUNZ|SG|JP)-/;
+
+export function schematronOf(ruleId: string): string {
+  if (ruleId.startsWith('PEPPOL-') || NATIONAL.test(ruleId)) return 'PEPPOL-EN16931-UBL';
+  return 'CEN-EN16931-UBL';
+}
+
+export function issueFromRule(issue: ValidationIssue): ValidationResultIssue {
+  return {
+    message: issue.message,
+    type: issue.flag === 'fatal' ? 'error' : 'warning',
+    flag: issue.flag,
+    rule_id: issue.rule_id,
+    location: issue.location,
+    schematron: schematronOf(issue.rule_id),
+  };
+}
+
+/**
+ * JSON document → completed totals → UBL → every EN 16931 and Peppol rule. A document is
+ * valid when neither our field checks nor any fatal rule object.
+ */
+export function checkDocument(input: Document): DocumentCheck {
+  const completed = completeDocument(input, 'strict');
+  const ubl = writeUbl(completed.document);
+  const fieldIssues: ValidationResultIssue[] = [...missingRequiredFields(input), ...completed.problems].map((p) => ({
+    message: `${p.field}: ${p.message}`,
+    type: 'error',
+    flag: 'fatal',
+    rule_id: null,
+    location: p.field,
+    schematron: 'JSON',
+  }));
+  const ruleIssues = validateOwnUbl(ubl).map(issueFromRule);
+  const issues = [...fieldIssues, ...ruleIssues];
+  return { document: completed.document, ubl, issues, isValid: !issues.some((i) => i.flag === 'fatal') };
+}
+
+/** The first five fatal rules as `[rule] message`, for the message that refuses a document over them. */
+export const fatalRuleSummary = (fatal: ReadonlyArray<ValidationIssue>): string =>
+  fatal.slice(0, 5).map((issue) => `[${issue.rule_id}] ${issue.message}`).join('; ');
+
+export const newValidationId = () => randomUUID();

@@ -1,0 +1,39 @@
+import type { Document } from '../invoice/documentModel.js';
+import { isCreditNote } from '../invoice/documentModel.js';
+import type { FieldProblem } from '../invoice/documentTotals.js';
+
+/**
+ * The spec's JSON validation minimum (what a document needs before it can become Peppol UBL):
+ * vendor and customer name, tax id and address; invoice id, date and currency; at least one item
+ * with description, quantity, unit price and tax rate. Invoices also need a due date or payment
+ * terms when something is payable (BR-CO-25). Codec errors (422) are separate: these are content
+ * problems reported in a validation result.
+ */
+export const missingRequiredFields = (doc: Document): FieldProblem[] => {
+  const problems: FieldProblem[] = [];
+  const need = (field: string, value: unknown, what: string) => {
+    if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) {
+      problems.push({ field, type: 'missing', message: `${what} is required` });
+    }
+  };
+  need('vendor_name', doc.vendor_name, 'vendor name');
+  need('vendor_tax_id', doc.vendor_tax_id, 'vendor tax id');
+  need('vendor_address', doc.vendor_address, 'vendor address');
+  need('customer_name', doc.customer_name, 'customer name');
+  need('customer_tax_id', doc.customer_tax_id ?? doc.customer_peppol_id, 'customer tax id (or Peppol id)');
+  need('customer_address', doc.customer_address ?? doc.billing_address, 'customer address');
+  need('invoice_id', doc.invoice_id, 'invoice id');
+  need('invoice_date', doc.invoice_date, 'invoice date');
+  need('currency', doc.currency, 'currency');
+  if (doc.items.length === 0) problems.push({ field: 'items', type: 'missing', message: 'at least one item is required' });
+  doc.items.forEach((item, i) => {
+    need(`items[${i}].description`, item.description, 'description');
+    need(`items[${i}].quantity`, item.quantity, 'quantity');
+    need(`items[${i}].unit_price`, item.unit_price, 'unit price');
+    if (item.tax_code !== 'O') need(`items[${i}].tax_rate`, item.tax_rate, 'tax rate');
+  });
+  if (!isCreditNote(doc.document_type) && doc.due_date === null && (doc.payment_term ?? '').trim() === '') {
+    problems.push({ field: 'due_date', type: 'missing', message: 'an invoice needs a due date or payment terms (BR-CO-25)' });
+  }
+  return problems;
+};

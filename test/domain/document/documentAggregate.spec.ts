@@ -1,0 +1,188 @@
+import { expect } from 'chai';
+import { deciderSpec } from '../../support/deciderSpec.js';
+import { documentDecider, documentWithAttachment, documentWithoutAttachment, type DocumentEvent, type StoredAttachment } from '../../../src/domain/document/lifecycle/documentAggregate.js';
+import { emptyDocument } from '../../../src/domain/document/invoice/documentModel.js';
+import { fromDocumentJson, toDocumentJson } from '../../../src/domain/document/invoice/documentJson.js';
+import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
+
+const spec = deciderSpec(documentDecider);
+const now = '2026-05-01T10:00:00.000Z';
+const document = toDocumentJson({ ...emptyDocument(), invoice_id: 'INV-1' });
+const created: DocumentEvent = {
+  type: 'DocumentCreated',
+  data: { document_id: 'd1', tenant_id: 't1', source: 'json', document, ubl: writeUbl(fromDocumentJson(document)), file_name: 'INV-1.xml', created_at: now },
+};
+const attachment: StoredAttachment = { id: 'a1', file_name: 'x.pdf', file_type: 'application/pdf', file_size: 3, file_data: 'YWJj' };
+/** The UBL an attachment command carries (written by the application; the decider records it). */
+const ubl = '<Invoice>with the attachment</Invoice>';
+const nonDraft = (state: 'TRANSIT' | 'SENT' | 'RECEIVED' | 'FAILED'): DocumentEvent => ({
+  ...created,
+  data: { ...created.data, document: { ...document, state } },
+} as DocumentEvent);
+
+describe('Document decider', () => {
+  it('creates a document once', () => {
+    const { created_at, ...data } = created.data as Extract<DocumentEvent, { type: 'DocumentCreated' }>['data'];
+    spec.given([]).when({ type: 'CreateDocument', data: { ...data, now: created_at } }).then([created]);
+    spec.given([created]).when({ type: 'CreateDocument', data: { ...data, now } }).thenRefuses('conflict');
+  });
+
+  it('deletes a DRAFT or FAILED document, and refuses to delete one that left or arrived', () => {
+    spec.given([created]).when({ type: 'DeleteDocument', data: { now } }).then([{ type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } }]);
+    spec.given([nonDraft('FAILED')]).when({ type: 'DeleteDocument', data: { now } }).then([{ type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } }]);
+    for (const state of ['TRANSIT', 'SENT', 'RECEIVED'] as const) {
+      spec.given([nonDraft(state)]).when({ type: 'DeleteDocument', data: { now } }).thenRefuses('invalid_state', new RegExp(state));
+    }
+  });
+
+  it('treats a deleted document as gone', () => {
+    const deleted: DocumentEvent = { type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } };
+    spec.given([created, deleted]).when({ type: 'DeleteDocument', data: { now } }).thenRefuses('not_found');
+    spec.given([created, deleted]).when({ type: 'AddAttachment', data: { attachment, ubl, now } }).thenRefuses('not_found');
+  });
+
+  it('adds and removes attachments on drafts, writing the UBL again with them; an unknown attachment is not found', () => {
+    const withAttachment = writeUbl(fromDocumentJson(documentWithAttachment(document, attachment)));
+    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment, ubl: withAttachment, added_at: now } };
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment, ubl: withAttachment, now } }).then([added]);
+    expect(withAttachment).to.contain('<cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="x.pdf">YWJj</cbc:EmbeddedDocumentBinaryObject>');
+    expect(documentWithoutAttachment(documentWithAttachment(document, attachment), 'a1')).to.deep.equal(document);
+    spec.given([created, added]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl: created.data.ubl, now } }).then([
+      { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl: created.data.ubl, removed_at: now } },
+    ]);
+    spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'zz', ubl, now } }).thenRefuses('not_found');
+    spec.given([nonDraft('SENT')]).when({ type: 'AddAttachment', data: { attachment, ubl, now } }).thenRefuses('invalid_state');
+  });
+
+  it('keeps the UBL that is sent and the document in step with the attachments', () => {
+    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment, ubl: '<Invoice>with</Invoice>', added_at: now } };
+    const removed: DocumentEvent = { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl: '<Invoice>without</Invoice>', removed_at: now } };
+    const state = (events: DocumentEvent[]) => events.reduce(documentDecider.evolve, documentDecider.initialState());
+    expect(state([created, added])).to.deep.include({ ubl: '<Invoice>with</Invoice>', attachments: [attachment] });
+    expect(state([created, added])).to.have.nested.property('document.attachments[0].id', 'a1');
+    expect(state([created, added, removed])).to.deep.include({ ubl: '<Invoice>without</Invoice>', attachments: [] });
+    expect(state([created, added, removed])).to.have.nested.property('document.attachments').that.is.empty;
+    // Events recorded before attachments went into the UBL leave it as it was.
+    const { ubl: _ubl, ...legacy } = added.data as Extract<DocumentEvent, { type: 'AttachmentAdded' }>['data'];
+    expect(state([created, { type: 'AttachmentAdded', data: legacy }])).to.include({ ubl: created.data.ubl });
+  });
+
+  it('refuses attachments Peppol cannot carry, and any change to a document uploaded as UBL', () => {
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_type: 'text/plain' }, ubl, now } }).thenRefuses('invalid', /only carry attachments of these types: application\/pdf, image\/png/);
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_size: 0, file_data: '' }, ubl, now } }).thenRefuses('invalid', /empty/);
+    const uploaded: DocumentEvent = { ...created, data: { ...created.data, source: 'ubl' } } as DocumentEvent;
+    const fromUpload = toDocumentJson({ ...emptyDocument(), invoice_id: 'INV-1', attachments: [{ ...attachment, file_url: null }] });
+    const uploadedWithAttachment: DocumentEvent = { ...created, data: { ...created.data, source: 'ubl', document: fromUpload } } as DocumentEvent;
+    spec.given([uploaded]).when({ type: 'AddAttachment', data: { attachment, ubl, now } }).thenRefuses('invalid_state', /uploaded UBL: it is sent as uploaded/);
+    spec.given([uploadedWithAttachment]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl, now } }).thenRefuses('invalid_state', /uploaded UBL/);
+  });
+
+  it('records a validation run', () => {
+    spec.given([created]).when({ type: 'RecordValidation', data: { validation_id: 'v1', is_valid: true, fatal: 0, warnings: 2, now } }).then([
+      { type: 'DocumentValidated', data: { document_id: 'd1', validation_id: 'v1', is_valid: true, fatal: 0, warnings: 2, validated_at: now } },
+    ]);
+  });
+
+  describe('delivery', () => {
+    const request = { delivery_id: 'dl1', message_id: 'm1@test', transport: 'peppol', sender_peppol_id: '0208:0123456749', receiver_peppol_id: '0208:0987654321', email: null } as const;
+    const sendRequested: DocumentEvent = { type: 'SendRequested', data: { ...request, document_id: 'd1', requested_at: now } };
+    const attempt = (n: number, outcome: 'delivered' | 'retryable' | 'permanent', retry_at: string | null = '2026-05-01T10:01:00.000Z') => ({
+      type: 'RecordAttempt' as const,
+      data: {
+        delivery_id: 'dl1', attempt: n, transport: 'peppol' as const, receiver: '0208:0987654321', outcome,
+        error: outcome === 'delivered' ? null : 'no Peppol route to 0208:0987654321', message_id: 'm1@test',
+        started_at: now, duration_ms: 3, retry_at, now,
+      },
+    });
+    const attempted = (n: number, outcome: 'delivered' | 'retryable' | 'permanent', next: string | null): DocumentEvent => {
+      const { retry_at: _r, now: _n, ...data } = attempt(n, outcome).data;
+      return { type: 'DeliveryAttempted', data: { ...data, document_id: 'd1', next_attempt_at: next } };
+    };
+    const retries = (count: number): DocumentEvent[] => Array.from({ length: count }, (_, i) => attempted(i + 1, 'retryable', '2026-05-01T10:01:00.000Z'));
+
+    it('sends a DRAFT or FAILED outbound document, and nothing else', () => {
+      spec.given([created]).when({ type: 'RequestSend', data: { ...request, now } }).then([sendRequested]);
+      spec.given([nonDraft('FAILED')]).when({ type: 'RequestSend', data: { ...request, now } }).then([sendRequested]);
+      for (const state of ['TRANSIT', 'SENT'] as const) {
+        spec.given([nonDraft(state)]).when({ type: 'RequestSend', data: { ...request, now } }).thenRefuses('invalid_state', new RegExp(`${state} document cannot be sent`));
+      }
+      spec.given([created, sendRequested]).when({ type: 'RequestSend', data: { ...request, now } }).thenRefuses('invalid_state', /TRANSIT/);
+      spec.given([]).when({ type: 'RequestSend', data: { ...request, now } }).thenRefuses('not_found');
+    });
+
+    it('a delivered attempt makes the document SENT', () => {
+      spec.given([created, sendRequested]).when(attempt(1, 'delivered')).then([
+        attempted(1, 'delivered', null),
+        { type: 'DocumentSent', data: { document_id: 'd1', delivery_id: 'dl1', message_id: 'm1@test', sent_at: now } },
+      ]);
+    });
+
+    it('a retryable failure schedules the next attempt; a permanent one fails at once with its reason', () => {
+      spec.given([created, sendRequested]).when(attempt(1, 'retryable')).then([attempted(1, 'retryable', '2026-05-01T10:01:00.000Z')]);
+      spec.given([created, sendRequested]).when(attempt(1, 'permanent')).then([
+        attempted(1, 'permanent', null),
+        { type: 'DocumentFailed', data: { document_id: 'd1', delivery_id: 'dl1', reason: 'no Peppol route to 0208:0987654321', failed_at: now } },
+      ]);
+    });
+
+    it('fails after the first attempt and ten retries', () => {
+      spec.given([created, sendRequested, ...retries(9)]).when(attempt(10, 'retryable')).then([attempted(10, 'retryable', '2026-05-01T10:01:00.000Z')]);
+      spec.given([created, sendRequested, ...retries(10)]).when(attempt(11, 'retryable')).then([
+        attempted(11, 'retryable', null),
+        { type: 'DocumentFailed', data: { document_id: 'd1', delivery_id: 'dl1', reason: 'no success after 11 attempts; last error: no Peppol route to 0208:0987654321', failed_at: now } },
+      ]);
+    });
+
+    it('ignores an attempt that was already recorded, is out of turn, or belongs to another delivery', () => {
+      spec.given([created, sendRequested, attempted(1, 'retryable', 'x')]).when(attempt(1, 'delivered')).thenNothingHappens();
+      spec.given([created, sendRequested]).when(attempt(3, 'delivered')).thenNothingHappens();
+      spec.given([created, sendRequested]).when({ ...attempt(1, 'delivered'), data: { ...attempt(1, 'delivered').data, delivery_id: 'old' } }).thenNothingHappens();
+      spec.given([created]).when(attempt(1, 'delivered')).thenNothingHappens();
+    });
+
+    it('a manual send from FAILED starts a fresh delivery', () => {
+      const failedEvent: DocumentEvent = { type: 'DocumentFailed', data: { document_id: 'd1', delivery_id: 'dl1', reason: 'r', failed_at: now } };
+      const again = { ...request, delivery_id: 'dl2', message_id: 'm2@test', now };
+      spec.given([created, sendRequested, attempted(1, 'permanent', null), failedEvent]).when({ type: 'RequestSend', data: again }).then([
+        { type: 'SendRequested', data: { ...request, delivery_id: 'dl2', message_id: 'm2@test', document_id: 'd1', requested_at: now } },
+      ]);
+    });
+  });
+
+  describe('inbound documents and responses', () => {
+    const sender = { peppol_id: '0208:0123456749', tenant_id: 't1', document_id: 'd1' };
+    const receive = { document_id: 'r1', tenant_id: 't2', document: { ...document, direction: 'INBOUND' as const }, ubl: '<Invoice/>', file_name: 'INV-1.xml', message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender };
+    const received: DocumentEvent = { type: 'DocumentReceived', data: { ...receive, received_at: now } };
+
+    it('receives a message once: the same message again changes nothing', () => {
+      spec.given([]).when({ type: 'ReceiveDocument', data: { ...receive, now } }).then([received]);
+      spec.given([received]).when({ type: 'ReceiveDocument', data: { ...receive, now } }).thenNothingHappens();
+      spec.given([received]).when({ type: 'ReceiveDocument', data: { ...receive, message_id: 'other', now } }).thenRefuses('conflict');
+    });
+
+    it('accepts or rejects a received document once', () => {
+      const accepted: DocumentEvent = { type: 'DocumentAccepted', data: { document_id: 'r1', note: null, accepted_at: now } };
+      spec.given([received]).when({ type: 'AcceptDocument', data: { note: null, now } }).then([accepted]);
+      spec.given([received]).when({ type: 'RejectDocument', data: { reason: 'wrong PO', now } }).then([
+        { type: 'DocumentRejected', data: { document_id: 'r1', reason: 'wrong PO', rejected_at: now } },
+      ]);
+      spec.given([received, accepted]).when({ type: 'AcceptDocument', data: { note: null, now } }).thenRefuses('invalid_state', /already accepted/);
+      spec.given([received, accepted]).when({ type: 'RejectDocument', data: { reason: 'x', now } }).thenRefuses('invalid_state', /already accepted/);
+      spec.given([created]).when({ type: 'AcceptDocument', data: { note: null, now } }).thenRefuses('invalid_state', /Only received/);
+      spec.given([received]).when({ type: 'RequestSend', data: { delivery_id: 'x', message_id: 'y', transport: 'peppol', sender_peppol_id: null, receiver_peppol_id: null, email: null, now } }).thenRefuses('invalid_state', /received document cannot be sent/);
+    });
+
+    it("records the receiver's response on a SENT (or still TRANSIT) outbound document, once", () => {
+      const sent: DocumentEvent[] = [
+        nonDraft('SENT'),
+      ];
+      const response = { code: 'RE' as const, reason: 'wrong PO', responder_peppol_id: '0208:0987654321', invoice_response: '<ApplicationResponse/>' };
+      const recorded: DocumentEvent = { type: 'ResponseReceived', data: { ...response, document_id: 'd1', received_at: now } };
+      spec.given(sent).when({ type: 'RecordResponse', data: { ...response, now } }).then([recorded]);
+      spec.given([nonDraft('TRANSIT')]).when({ type: 'RecordResponse', data: { ...response, now } }).then([recorded]);
+      spec.given([...sent, recorded]).when({ type: 'RecordResponse', data: { ...response, now } }).thenNothingHappens();
+      spec.given([...sent, recorded]).when({ type: 'RecordResponse', data: { ...response, code: 'AP', reason: null, now } }).thenRefuses('conflict');
+      spec.given([created]).when({ type: 'RecordResponse', data: { ...response, now } }).thenRefuses('invalid_state', /DRAFT/);
+    });
+  });
+});
