@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { pino } from 'pino';
-import { decodeDocumentInput } from '../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../src/http/codecs/documentCodec.js';
 import { checkDocument } from '../src/domain/document/rules/documentCheck.js';
 import { loadConfig } from '../src/infrastructure/config.js';
 import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';

@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeDocumentInput } from '../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../src/http/codecs/documentCodec.js';
 import { checkDocument } from '../src/domain/document/rules/documentCheck.js';
 import { PdfmakeRenderer } from '../src/infrastructure/pdf/invoicePdf.js';
 import { sampleDocuments } from '../test/support/pdfSamples.js';

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
 import { DEFAULT_XML_LIMITS, XML_LIMIT_SETTINGS, type XmlLimits } from '../domain/validation/index.js';
-import { DEFAULT_DOCUMENT_SIZE_LIMITS } from '../domain/document/invoice/documentInput.js';
+import { DEFAULT_DOCUMENT_SIZE_LIMITS } from '../domain/document/invoice/documentLimits.js';
 import { DEFAULT_HYGIENE_LIMITS, type HygieneLimits } from '../domain/inputText.js';
 import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
 import { loadBlobStoreConfig, type BlobStoreConfig } from './blobs/blobStoreConfig.js';

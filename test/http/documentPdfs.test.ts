@@ -5,7 +5,7 @@ import { PDFDocument } from 'pdf-lib';
 import { handleCommand } from '../../src/application/commandHandler.js';
 import { documentDecider, documentStream } from '../../src/domain/document/lifecycle/documentAggregate.js';
 import { checkDocument } from '../../src/domain/document/rules/documentCheck.js';
-import { decodeDocumentInput } from '../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../src/http/codecs/documentCodec.js';
 import { toDocumentJson } from '../../src/domain/document/invoice/documentJson.js';
 import { DEFAULT_PDF_READER_LIMITS, PdfContentReader } from '../../src/infrastructure/pdf/pdfContentReader.js';
 import { rowsOfPages } from '../../src/domain/document/pdf-text/textLayout.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { bearer, createOrganization, createTenant, startTestService, waitForState, type TestService } from '../support/service.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { belgianNumber } from '../support/peppol.js';
-import { decodeDocumentInput } from '../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../src/http/codecs/documentCodec.js';
 import { checkDocument } from '../../src/domain/document/rules/documentCheck.js';
 
 const invoice = (invoiceId = `H-${randomUUID().slice(0, 8)}`) => ({ ...(structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>), invoice_id: invoiceId });

@@ -1,5 +1,5 @@
 import { checkDocument, type DocumentCheck } from '../../src/domain/document/rules/documentCheck.js';
-import { decodeDocumentInput } from '../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../src/http/codecs/documentCodec.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 
 /** A request body checked as the service checks it (totals, UBL, rules); a body that does not decode is a bug in the sample. */

@@ -14,8 +14,8 @@ import {
 } from '../../domain/document/lifecycle/documentAggregate.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import { newValidationId, type ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
-import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits, type InputError } from '../../domain/document/invoice/documentInput.js';
-import type { HygieneLimits } from '../../domain/inputText.js';
+import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits } from '../../domain/document/invoice/documentLimits.js';
+import type { HygieneLimits, InputProblem } from '../../domain/inputText.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import type { DocumentWork } from './documentWork.js';
 
@@ -37,7 +37,7 @@ export class DocumentRejected extends Error {
 
 /** The request body is not a document: field errors, nothing recorded. */
 export class DocumentInputRejected extends Error {
-  constructor(readonly errors: InputError[]) {
+  constructor(readonly errors: InputProblem[]) {
     super('The request body is not a valid document');
     this.name = 'DocumentInputRejected';
   }

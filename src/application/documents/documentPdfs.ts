@@ -1,7 +1,7 @@
 import type { EventMetadata } from '../ports/eventStore.js';
 import type { DocumentCommands } from './documentCommands.js';
 import { fileNameOf } from './documentCommands.js';
-import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/invoice/documentInput.js';
+import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/invoice/documentLimits.js';
 import { invalid } from '../../domain/errors.js';
 import type { EmbeddedFile, PdfReader } from './pdfPorts.js';
 import type { DocumentWork, PdfDraftResult } from './documentWork.js';

@@ -1,6 +1,6 @@
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
-import type { DocumentSizeLimits } from '../../domain/document/invoice/documentInput.js';
-import type { HygieneLimits } from '../../domain/inputText.js';
+import type { DocumentSizeLimits } from '../../domain/document/invoice/documentLimits.js';
+import type { HygieneLimits, InputProblem } from '../../domain/inputText.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
 import type { ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
 import type { EmbeddedFile } from './pdfPorts.js';
@@ -17,7 +17,7 @@ import type { TextHints } from '../../domain/document/pdf-text/recoverDocument.j
 
 /** A JSON create request checked: refused field by field, or a document with its UBL and issues. */
 export type JsonCheckResult =
-  | { ok: false; errors: Array<{ loc: Array<string | number>; msg: string; type: string }> }
+  | { ok: false; errors: InputProblem[] }
   | { ok: true; document: DocumentJson; ubl: string; issues: ValidationResultIssue[]; isValid: boolean };
 
 /** An uploaded UBL checked: its text (decoded once), the issues, and the document read from it when it has no fatal issue. */

@@ -4,7 +4,9 @@ import { DEFAULT_HYGIENE_LIMITS, jsonProblems } from '../../domain/inputText.js'
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import { DocumentRejected, fileNameOf, safeFileName } from '../../application/documents/documentCommands.js';
 import { checkDocument, issueFromRule, type DocumentCheck, type ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
-import { decodeDocumentInput, DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/invoice/documentInput.js';
+import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/invoice/documentLimits.js';
+// The request codec is the HTTP edge's; this worker runs it so a large body is decoded off the event loop.
+import { decodeDocumentInput } from '../../http/codecs/documentCodec.js';
 import { toDocumentJson, type DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { Attachment, Document, DocumentState } from '../../domain/document/invoice/documentModel.js';
 import { completeDocument } from '../../domain/document/invoice/documentTotals.js';

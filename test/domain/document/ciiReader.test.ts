@@ -5,7 +5,7 @@ import { embeddedDocumentOf } from '../../../src/domain/document/ubl/embeddedDoc
 import { toResponse } from '../../../src/domain/document/invoice/documentModel.js';
 import { UblReadError } from '../../../src/domain/document/ubl/ublReader.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { realisticDocuments } from './fixtures/realisticDocuments.js';
 
 const NS = 'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"';

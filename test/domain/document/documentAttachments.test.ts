@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
 import { attachmentType, requireTransmittable, ublWithAttachments } from '../../../src/domain/document/invoice/documentAttachments.js';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { fromDocumentJson, toDocumentJson, type DocumentJson } from '../../../src/domain/document/invoice/documentJson.js';
 import { readUbl } from '../../../src/domain/document/ubl/ublReader.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';

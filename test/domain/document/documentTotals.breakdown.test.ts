@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
 import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
 import type { CompletedDocument, ToleranceMode } from '../../../src/domain/document/invoice/documentTotals.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { TaxCode } from '../../../src/domain/document/invoice/codeLists.js';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
 import { completeDocument, type ToleranceMode } from '../../../src/domain/document/invoice/documentTotals.js';
 import { money } from '../../../src/domain/document/invoice/money.js';

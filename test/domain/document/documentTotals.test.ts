@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
 import { completeDocument, computeLineNet, effectiveTaxCode } from '../../../src/domain/document/invoice/documentTotals.js';
 import { Dec, money, round2 } from '../../../src/domain/document/invoice/money.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
 import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
 import { checkDocument, type DocumentCheck } from '../../../src/domain/document/rules/documentCheck.js';

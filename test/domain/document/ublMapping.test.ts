@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import libxmljs from 'libxmljs';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import type { Document } from '../../../src/domain/document/invoice/documentModel.js';
 import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
 import { UblReadError, readUbl } from '../../../src/domain/document/ubl/ublReader.js';

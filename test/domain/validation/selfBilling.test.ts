@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { validateUbl } from '../../../src/domain/validation/index.js';

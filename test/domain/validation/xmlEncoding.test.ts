@@ -1,6 +1,6 @@
 // XML arrives as bytes in UTF-8 or UTF-16; both are one document to us, and broken bytes are an error with their offset.
 import { expect } from 'chai';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { decodeXmlBytes, validateUbl, XmlEncodingError } from '../../../src/domain/validation/index.js';
 import { invoiceWithLines } from '../../../scripts/benchDocuments.js';

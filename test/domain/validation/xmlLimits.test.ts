@@ -2,7 +2,7 @@
 // of what passes grows linearly.
 import { expect } from 'chai';
 import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
-import { decodeDocumentInput } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { readUbl, UblReadError } from '../../../src/domain/document/ubl/ublReader.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { DEFAULT_XML_LIMITS, validateUbl, XmlInputError, XmlLimitExceeded, type XmlLimits } from '../../../src/domain/validation/index.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeDocumentInput, fieldPath } from '../../../src/domain/document/invoice/documentInput.js';
+import { decodeDocumentInput, fieldPath } from '../../../src/http/codecs/documentCodec.js';
 import { toResponse } from '../../../src/domain/document/invoice/documentModel.js';
 
 const item = { description: 'x', quantity: 1, unit_price: 10, tax_rate: '21.00' };
@@ -15,6 +15,15 @@ describe('Create request codec', () => {
     expect(r.ok).to.equal(true);
     if (!r.ok) return;
     expect([r.value.document_type, r.value.state, r.value.direction, r.value.currency, r.value.tax_code]).to.deep.equal(['INVOICE', 'DRAFT', 'OUTBOUND', 'EUR', 'S']);
+  });
+
+  it('Given state DRAFT and direction OUTBOUND in the body, Then they are accepted; any other value is a 422 at its field', () => {
+    const r = decodeDocumentInput({ items: [item], state: 'DRAFT', direction: 'OUTBOUND' });
+    expect(r.ok && [r.value.state, r.value.direction]).to.deep.equal(['DRAFT', 'OUTBOUND']);
+    expect(errorsOf({ items: [item], state: 'SENT', direction: 'INBOUND' }).map((x) => [fieldPath(x.loc), x.type])).to.deep.equal([
+      ['state', 'enum'],
+      ['direction', 'enum'],
+    ]);
   });
 
   it('Given items missing, Then loc is [body, items] with type missing', () => {

@@ -1,31 +1,27 @@
 import * as t from 'io-ts';
 import type { Decimal } from 'decimal.js';
-import { CURRENCIES, TAX_CODES, VATEX_CODES, isUnitCodeFormat } from './codeLists.js';
-import type { Currency, TaxCode, VatexCode } from './codeLists.js';
-import {
-  DOCUMENT_TYPES,
-  emptyDocument,
-  emptyLineItem,
-} from './documentModel.js';
-import type {
-  AllowanceCharge,
-  Attachment,
-  Direction,
-  Document,
-  DocumentState,
-  DocumentType,
-  LineItem,
-  PaymentDetail,
-  TaxDetail,
-} from './documentModel.js';
-import type { InputProblem } from '../../inputText.js';
-import { decimalPlaces, parseDecimal } from './money.js';
-import { peppolIdProblem } from './peppolId.js';
-import { compactId, isSchemeForm, vatNumberProblem } from './vatNumber.js';
+import { CURRENCIES, TAX_CODES, VATEX_CODES, isUnitCodeFormat } from '../../domain/document/invoice/codeLists.js';
+import type { Currency, TaxCode, VatexCode } from '../../domain/document/invoice/codeLists.js';
+import { DOCUMENT_TYPES, emptyDocument, emptyLineItem } from '../../domain/document/invoice/documentModel.js';
+import type { AllowanceCharge, Attachment, Document, DocumentType, LineItem, PaymentDetail, TaxDetail } from '../../domain/document/invoice/documentModel.js';
+import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits } from '../../domain/document/invoice/documentLimits.js';
+import type { InputProblem } from '../../domain/inputText.js';
+import { decimalPlaces, parseDecimal } from '../../domain/document/invoice/money.js';
+import { peppolIdProblem } from '../../domain/document/invoice/peppolId.js';
+import { compactId, isSchemeForm, vatNumberProblem } from '../../domain/document/invoice/vatNumber.js';
+
+/*
+ * The create (and validate) request body of a document, decoded at the edge into the domain's one
+ * document type: the API's JSON shape exists only here, as io-ts codecs, and never leaves this
+ * module. Failures come back in FastAPI's 422 shape (loc ['body', field, index, ...]), byte for
+ * byte what the spec's clients expect. The JSON body of a large document is decoded on a worker
+ * process (infrastructure/workers/documentTasks.ts), which is why that module imports this one.
+ */
 
 /** One problem in FastAPI's 422 shape: loc is ['body', field, index, field, ...]. */
 export type InputError = InputProblem;
 
+/** A decoded request: the domain's document, or every field that is wrong. */
 export type DecodeResult = { ok: true; value: Document } | { ok: false; errors: InputError[] };
 
 // io-ts carries only a message per failure; we need FastAPI's (type, msg) pair, so both travel in it.
@@ -354,7 +350,7 @@ const AttachmentInput = objectOf(
 
 const s = nullable(str);
 /** The create request (spec "Document (create request and response)"); only items is required. */
-export const DocumentInputCodec = objectOf(
+const DocumentCreateCodec = objectOf(
   {
     document_type: nullable(enumOf(DOCUMENT_TYPES, 'document_type')),
     state: nullable(only('DRAFT', 'state', 'a created document is a DRAFT; it changes state by being sent')),
@@ -410,7 +406,7 @@ export const DocumentInputCodec = objectOf(
   'DocumentCreate',
   ['items'],
 );
-export type DocumentInput = t.TypeOf<typeof DocumentInputCodec>;
+type DocumentCreateRequest = t.TypeOf<typeof DocumentCreateCodec>;
 
 // ---------------------------------------------------------------------------------------------
 
@@ -487,14 +483,14 @@ const toLineItem = (l: t.TypeOf<typeof LineItemInput>): LineItem => ({
 });
 
 /** Maps a decoded request onto the document model, applying the spec's defaults. */
-const toDocument = (i: DocumentInput): Document => {
+const toDocument = (i: DocumentCreateRequest): Document => {
   const d = emptyDocument();
   const pick = <K extends keyof Document>(k: K, v: Document[K] | null | undefined) => {
     if (v !== undefined && v !== null) d[k] = v;
   };
   pick('document_type', i.document_type as DocumentType | null | undefined);
-  pick('state', i.state as DocumentState | null | undefined);
-  pick('direction', i.direction as Direction | null | undefined);
+  // state and direction are checked above (only DRAFT and OUTBOUND pass) but never taken from the
+  // body: a created document is an outbound draft because it is created, not because it says so.
   pick('currency', i.currency);
   pick('tax_code', i.tax_code as TaxCode | null | undefined);
   const strings = [
@@ -548,32 +544,6 @@ const toDocument = (i: DocumentInput): Document => {
   return d;
 };
 
-/** How large one document may be: its cost (totals, UBL, rules, PDF) grows with these. */
-export interface DocumentSizeLimits {
-  /** Lines (MAX_DOCUMENT_LINES). */
-  maxLines: number;
-  /** Attachments (MAX_DOCUMENT_ATTACHMENTS). */
-  maxAttachments: number;
-  /** Lines of the longest document rendered as a PDF (PDF_RENDER_MAX_LINES): pdfmake needs about 10 ms and 1 MB a page. */
-  maxRenderedLines: number;
-}
-
-/**
- * maxLines 10,000: every line is carried in the document's events (its JSON and its UBL) until
- * payloads move out of them, and a 28,000-line document (17 MB of UBL) costs the service's own
- * thread blocks of 40 to 130 ms as it is recorded and projected, enough to push another tenant's
- * p99 over 100 ms when one tenant creates such documents in a loop (see the README); at 10,000
- * it stays under 50 ms. Larger documents work when the operator raises the limit.
- */
-export const DEFAULT_DOCUMENT_SIZE_LIMITS: DocumentSizeLimits = { maxLines: 10_000, maxAttachments: 50, maxRenderedLines: 5_000 };
-
-export const linesLimitMessage = (max: number) => `A document has at most ${max} lines (limit MAX_DOCUMENT_LINES)`;
-export const attachmentsLimitMessage = (max: number) => `A document has at most ${max} attachments (limit MAX_DOCUMENT_ATTACHMENTS)`;
-
-/** Why a document is not rendered as a PDF. */
-export const renderLimitMessage = (lines: number, max: number) =>
-  `This document has ${lines} lines; PDFs are rendered for documents of at most ${max} lines (about ${Math.round(max / 23)} pages; limit PDF_RENDER_MAX_LINES)`;
-
 /** Decodes a create request body into the document model, or the FastAPI-style list of field errors. */
 export const decodeDocumentInput = (body: unknown, limits: DocumentSizeLimits = DEFAULT_DOCUMENT_SIZE_LIMITS): DecodeResult => {
   // Counted before decoding, so a body far over the limit costs nothing more.
@@ -586,7 +556,7 @@ export const decodeDocumentInput = (body: unknown, limits: DocumentSizeLimits = 
     over.push({ loc: ['body', 'attachments'], msg: attachmentsLimitMessage(limits.maxAttachments), type: 'limit_exceeded' });
   }
   if (over.length > 0) return { ok: false, errors: over };
-  const r = DocumentInputCodec.decode(body);
+  const r = DocumentCreateCodec.decode(body);
   if (r._tag === 'Left') return { ok: false, errors: toInputErrors(r.left) };
   return { ok: true, value: toDocument(r.right) };
 };
