@@ -18,7 +18,7 @@ import { loadPeppolConfig, type PeppolConfig } from '../src/infrastructure/peppo
 import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
 import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { Service } from '../src/service.js';
-import { smlDnsName } from '../src/domain/peppol/smlName.js';
+import { smlDnsName } from '../src/application/peppol/smlDnsName.js';
 import { startDnsServer } from '../test/support/dnsServer.js';
 import { makeTestCertificate } from '../test/support/testCertificate.js';
 

@@ -9,7 +9,7 @@ import { belgianNumber, createPeppolTenant, registerPeppol } from '../support/pe
 import { startDnsServer, type TestDnsServer } from '../support/dnsServer.js';
 import { makeTestCertificate, type TestCertificate } from '../support/testCertificate.js';
 import { loadPeppolConfig } from '../../src/infrastructure/peppolConfig.js';
-import { smlDnsName } from '../../src/domain/peppol/smlName.js';
+import { smlDnsName } from '../../src/application/peppol/smlDnsName.js';
 import { parsePeppolId, type PeppolId } from '../../src/domain/document/invoice/peppolId.js';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, serviceGroupXml } from '../../src/domain/peppol/smpDocuments.js';
 import { PEPPOL_TOKENS } from '../../src/infrastructure/peppol/peppolWiring.js';

@@ -4,7 +4,7 @@ import { WrongExpectedRevisionError } from '../ports/eventStore.js';
 import { handleCommand, loadState, toDomainEvent } from '../commandHandler.js';
 import { organizationDecider, organizationStream } from '../../domain/organization/organization.js';
 import { apiKeyDecider, apiKeyStream, type ApiKeyOwner, type ApiKeyState } from '../../domain/apiKey/apiKey.js';
-import { generateApiKey, hashApiKey, keyIdOf, publicPrefix } from '../../domain/apiKey/apiKeySecret.js';
+import { generateApiKey, hashApiKey, keyIdOf, publicPrefix } from './apiKeySecret.js';
 import {
   tenantDecider,
   tenantNameStream,

@@ -1,7 +1,7 @@
 import type { EventStore } from '../ports/eventStore.js';
 import { loadState } from '../commandHandler.js';
 import { apiKeyDecider, apiKeyStream } from '../../domain/apiKey/apiKey.js';
-import { keyIdOf, keyMatchesHash } from '../../domain/apiKey/apiKeySecret.js';
+import { keyIdOf, keyMatchesHash } from './apiKeySecret.js';
 import { tenantDecider, tenantStream, type Tenant } from '../../domain/tenant/tenant.js';
 
 export type Principal =

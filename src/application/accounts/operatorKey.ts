@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { hashApiKey, keyMatchesHash } from '../../domain/apiKey/apiKeySecret.js';
+import { hashApiKey, keyMatchesHash } from './apiKeySecret.js';
 
 /** The deployment's operator credential. Only its hash is kept, in memory and on disk. */
 export class OperatorKey {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevisionError, type EventMetadata, type EventStore, type StreamAppend } from '../ports/eventStore.js';
 import { backOff, loadState, loadStream, MAX_CONFLICT_RETRIES, type StreamSnapshot } from '../commandHandler.js';
-import { sentNumberDecider, sentNumberStream, type SentNumberState } from '../../domain/document/lifecycle/sentNumberReservation.js';
+import { sentNumberDecider, type SentNumberState } from '../../domain/document/lifecycle/sentNumberReservation.js';
+import { sentNumberStream } from './sentNumberStream.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
 import { presentRecord } from '../documents/documentCommands.js';
 import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type TransportKind } from '../../domain/document/lifecycle/documentAggregate.js';

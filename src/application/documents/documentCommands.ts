@@ -13,7 +13,7 @@ import {
   type StoredAttachment,
 } from '../../domain/document/lifecycle/documentAggregate.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
-import { newValidationId, type ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
+import type { ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
 import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits } from '../../domain/document/invoice/documentLimits.js';
 import type { HygieneLimits, InputProblem } from '../../domain/inputText.js';
 import { invalid, notFound } from '../../domain/errors.js';
@@ -70,7 +70,7 @@ export class DocumentCommands {
     const check = await this.work.checkJson({ tenantId }, body, { renderPdf: false, limits: this.limits, text: this.limits.text });
     if (!check.ok) throw new DocumentInputRejected(check.errors);
     return {
-      id: newValidationId(),
+      id: randomUUID(),
       file_name: fileNameOf(check.document),
       is_valid: check.isValid,
       issues: check.issues,
@@ -81,7 +81,7 @@ export class DocumentCommands {
   /** Validates UBL without recording anything. XmlInputError for XML that is not acceptable. */
   async validateUbl(tenantId: string, xml: Uint8Array | string, fileName: string | null): Promise<ValidationResult> {
     const { issues } = await this.work.checkUbl({ tenantId }, xml, { read: false });
-    return { id: newValidationId(), file_name: fileName, is_valid: !issues.some(isFatal), issues };
+    return { id: randomUUID(), file_name: fileName, is_valid: !issues.some(isFatal), issues };
   }
 
   /** Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in the UBL. */

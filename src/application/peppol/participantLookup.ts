@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { formatPeppolId, type PeppolId } from '../../domain/document/invoice/peppolId.js';
 import { PARTICIPANT_SCHEME, participantKey, participantUri } from '../../domain/peppol/participantId.js';
-import { smlDnsName } from '../../domain/peppol/smlName.js';
+import { smlDnsName } from './smlDnsName.js';
 import { parseUntrustedXml, readBusinessCard, readServiceGroup, readServiceMetadata } from '../../domain/peppol/smpReader.js';
 import type { BusinessCard, ServiceInformation } from '../../domain/peppol/smpDocuments.js';
 import type { CertificateReport, HttpGetter, SmlLocator, XmlSignatures } from '../ports/peppolNetwork.js';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { formatPeppolId, type PeppolId } from '../document/invoice/peppolId.js';
 import { PARTICIPANT_SCHEME } from './participantId.js';
 
@@ -22,20 +21,20 @@ export function base32NoPadding(bytes: Uint8Array): string {
   return out;
 }
 
-/**
+/*
  * The SML (BDXL / U-NAPTR) DNS name of a participant, per the Peppol SML specification 1.3:
  * base32(sha256(lowercase("<scheme>:<identifier>"))) without padding, then the identifier
  * scheme, then the SML zone. Only the value is hashed (the scheme is a label of its own), which
- * is what the peppol-commons vectors in ../shared/peppol-vectors show.
+ * is what the peppol-commons vectors in ../shared/peppol-vectors show. The domain states the rule;
+ * the SHA-256 itself is computed by the caller (application/peppol/smlDnsName.ts), so nothing here
+ * needs a crypto library.
  */
-export function smlDnsName(id: PeppolId, zone: string): string {
-  return `${smlHashLabel(formatPeppolId(id).toLowerCase())}.${PARTICIPANT_SCHEME}.${zone.replace(/\.$/, '')}`;
-}
 
-/** The hashed label alone, of exactly the text given (callers lower-case it). */
-export function smlHashLabel(hashInput: string): string {
-  return base32NoPadding(createHash('sha256').update(hashInput, 'utf8').digest());
-}
+/** The text whose SHA-256 names a participant: its `<scheme>:<identifier>`, lower case. */
+export const smlHashInput = (id: PeppolId): string => formatPeppolId(id).toLowerCase();
+
+/** The full DNS name, from the hashed label: base32NoPadding of the hash input's SHA-256 digest. */
+export const smlDnsNameOf = (hashLabel: string, zone: string): string => `${hashLabel}.${PARTICIPANT_SCHEME}.${zone.replace(/\.$/, '')}`;
 
 /** The current Peppol production SML zone (OpenPeppol's SML; the old EC zone edelivery.tech.ec.europa.eu is retired). */
 export const PEPPOL_PRODUCTION_SML_ZONE = 'participant.sml.prod.tech.peppol.org';

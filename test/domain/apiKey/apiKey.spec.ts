@@ -1,7 +1,5 @@
-import { expect } from 'chai';
 import { deciderSpec } from '../../support/deciderSpec.js';
 import { apiKeyDecider, type ApiKeyEvent } from '../../../src/domain/apiKey/apiKey.js';
-import { generateApiKey, keyIdOf, keyMatchesHash } from '../../../src/domain/apiKey/apiKeySecret.js';
 
 const spec = deciderSpec(apiKeyDecider);
 const now = '2026-03-01T00:00:00.000Z';
@@ -34,24 +32,5 @@ describe('API key decider', () => {
 
   it('refuses to revoke or rename a key that does not exist', () => {
     spec.given([]).when({ type: 'RevokeApiKey', data: { key_id: 'k1', now } }).thenRefuses('not_found');
-  });
-});
-
-describe('API key secrets', () => {
-  it('generates keys that carry their record id and match only their own hash', () => {
-    const a = generateApiKey();
-    const b = generateApiKey();
-    expect(a.key).to.match(/^ik_[0-9a-f]{32}\.[A-Za-z0-9_-]{43}$/);
-    expect(keyIdOf(a.key)).to.equal(a.keyId);
-    expect(keyMatchesHash(a.key, a.hash)).to.equal(true);
-    expect(keyMatchesHash(b.key, a.hash)).to.equal(false);
-    expect(keyMatchesHash(a.key, 'short')).to.equal(false);
-    expect(a.prefix).to.equal(a.key.slice(0, 11));
-  });
-
-  it('derives a stable id for keys of another form (bootstrap keys)', () => {
-    expect(keyIdOf('my-chosen-admin-key')).to.equal(keyIdOf('my-chosen-admin-key'));
-    expect(keyIdOf('my-chosen-admin-key')).to.match(/^[0-9a-f-]{36}$/);
-    expect(keyIdOf('my-chosen-admin-key')).to.not.equal(keyIdOf('another-key'));
   });
 });

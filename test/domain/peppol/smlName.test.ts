@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { base32NoPadding, smlDnsName, smlHashLabel } from '../../../src/domain/peppol/smlName.js';
+import { base32NoPadding } from '../../../src/domain/peppol/smlName.js';
+import { smlDnsName, smlHashLabel } from '../../../src/application/peppol/smlDnsName.js';
 import { sharedDir } from '../document/sharedDir.js';
 
 const vectorFile = path.join(sharedDir(), 'peppol-vectors', 'peppol-commons', 'naptr', 'sml-naptr-dns-names.tsv');

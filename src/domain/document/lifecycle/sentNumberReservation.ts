@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { assertNever, type Decider, type Event } from '../../decider.js';
 import { conflict } from '../../errors.js';
 import type { DocumentState } from '../invoice/documentModel.js';
@@ -31,9 +30,12 @@ export type SentNumberState = { status: 'free' } | { status: 'held'; document_id
 /** How long a holder still in DRAFT keeps the number: its send is being recorded meanwhile. */
 const SEND_IN_PROGRESS_MS = 30_000;
 
-/** The stream of one (tenant, type, number, receiver); numbers and receivers compare without case or surrounding space. */
-export const sentNumberStream = (tenantId: string, documentType: string, number: string, receiver: string): string =>
-  `sentnumber-${createHash('sha256').update(JSON.stringify([tenantId, documentType, number.trim().toLowerCase(), receiver.trim().toLowerCase()])).digest('hex').slice(0, 40)}`;
+/** What names the stream of one (tenant, type, number, receiver); numbers and receivers compare without case or surrounding space. */
+export const sentNumberKey = (tenantId: string, documentType: string, number: string, receiver: string): string =>
+  JSON.stringify([tenantId, documentType, number.trim().toLowerCase(), receiver.trim().toLowerCase()]);
+
+/** The stream, from the SHA-256 (hex) of its key: the caller hashes (application/delivery/sentNumberStream.ts), so the domain needs no crypto library. */
+export const sentNumberStreamOf = (keySha256Hex: string): string => `sentnumber-${keySha256Hex.slice(0, 40)}`;
 
 export const sentNumberDecider: Decider<SentNumberState, SentNumberCommand, SentNumberReserved> = {
   initialState: () => ({ status: 'free' }),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { validateOwnUbl, type ValidationIssue } from '../../validation/index.js';
 import type { Document } from '../invoice/documentModel.js';
 import { completeDocument } from '../invoice/documentTotals.js';
@@ -65,5 +64,3 @@ export function checkDocument(input: Document): DocumentCheck {
 /** The first five fatal rules as `[rule] message`, for the message that refuses a document over them. */
 export const fatalRuleSummary = (fatal: ReadonlyArray<ValidationIssue>): string =>
   fatal.slice(0, 5).map((issue) => `[${issue.rule_id}] ${issue.message}`).join('; ');
-
-export const newValidationId = () => randomUUID();
