@@ -1,32 +1,31 @@
 import type { Decimal } from 'decimal.js';
 import type { AllowanceCharge, Document, LineItem, TaxDetail } from './documentModel.js';
-import { Dec } from './money.js';
+import { Dec, type DecimalsAsText } from './money.js';
 
 /**
  * The document as stored in events: the same fields, every decimal as its exact string
  * (never rounded, never a float), attachments with their content. Lossless both ways.
  */
-type Jsonify<T> = T extends Decimal ? string : T extends string | number | boolean | null ? T : T extends Array<infer U> ? Array<Jsonify<U>> : T extends object ? { [K in keyof T]: Jsonify<T[K]> } : T;
-export type DocumentJson = Jsonify<Document>;
+export type DocumentJson = DecimalsAsText<Document>;
 
 const out = (x: Decimal | null): string | null => (x === null ? null : x.toFixed());
 const into = (x: string | null | undefined): Decimal | null => (x === null || x === undefined ? null : new Dec(x));
 
-const acOut = (a: AllowanceCharge): Jsonify<AllowanceCharge> => ({
+const acOut = (a: AllowanceCharge): DecimalsAsText<AllowanceCharge> => ({
   ...a,
   multiplier_factor: out(a.multiplier_factor),
   amount: out(a.amount),
   base_amount: out(a.base_amount),
   tax_rate: out(a.tax_rate),
 });
-const acIn = (a: Jsonify<AllowanceCharge>): AllowanceCharge => ({
+const acIn = (a: DecimalsAsText<AllowanceCharge>): AllowanceCharge => ({
   ...a,
   multiplier_factor: into(a.multiplier_factor),
   amount: into(a.amount),
   base_amount: into(a.base_amount),
   tax_rate: into(a.tax_rate),
 });
-const lineOut = (l: LineItem): Jsonify<LineItem> => ({
+const lineOut = (l: LineItem): DecimalsAsText<LineItem> => ({
   ...l,
   amount: out(l.amount),
   quantity: out(l.quantity),
@@ -37,7 +36,7 @@ const lineOut = (l: LineItem): Jsonify<LineItem> => ({
   charges: l.charges.map(acOut),
 });
 /** One line of the stored JSON back in the model. */
-export const lineIn = (l: Jsonify<LineItem>): LineItem => ({
+export const lineIn = (l: DecimalsAsText<LineItem>): LineItem => ({
   ...l,
   amount: into(l.amount),
   quantity: into(l.quantity),
@@ -47,8 +46,8 @@ export const lineIn = (l: Jsonify<LineItem>): LineItem => ({
   allowances: l.allowances.map(acIn),
   charges: l.charges.map(acIn),
 });
-const taxOut = (t: TaxDetail): Jsonify<TaxDetail> => ({ ...t, amount: out(t.amount), rate: out(t.rate), taxable_amount: out(t.taxable_amount) });
-const taxIn = (t: Jsonify<TaxDetail>): TaxDetail => ({ ...t, amount: into(t.amount), rate: into(t.rate), taxable_amount: into(t.taxable_amount) });
+const taxOut = (t: TaxDetail): DecimalsAsText<TaxDetail> => ({ ...t, amount: out(t.amount), rate: out(t.rate), taxable_amount: out(t.taxable_amount) });
+const taxIn = (t: DecimalsAsText<TaxDetail>): TaxDetail => ({ ...t, amount: into(t.amount), rate: into(t.rate), taxable_amount: into(t.taxable_amount) });
 
 export function toDocumentJson(doc: Document): DocumentJson {
   return {

@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import type { Currency, TaxCode, UnitCode, VatexCode } from './codeLists.js';
-import { money, plain, rateText } from './money.js';
+import { money, plain, rateText, type DecimalsAsText } from './money.js';
 import { assertNever } from '../../decider.js';
 
 export type { Currency, TaxCode, UnitCode, VatexCode } from './codeLists.js';
@@ -245,59 +245,17 @@ export const emptyDocument = (): Document => ({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Wire shape: every amount is a string (spec, "Resources and their fields").
+// The API's answer: the model with every amount a string (spec, "Resources and their fields"),
+// amounts formatted to two decimals; attachments listed without their content, and the request-only
+// previous_unpaid_balance left out. Types derived from the model, so the answer cannot drift from it.
 
-export interface AllowanceChargeResponse {
-  reason: string | null;
-  reason_code: string | null;
-  multiplier_factor: string | null;
-  amount: string | null;
-  base_amount: string | null;
-  tax_rate: string | null;
-  tax_code: TaxCode | null;
-}
-
-export interface LineItemResponse {
-  amount: string | null;
-  date: string | null;
-  description: string | null;
-  quantity: string | null;
-  product_code: string | null;
-  tax: string | null;
-  tax_rate: string | null;
-  tax_code: TaxCode | null;
-  unit: string | null;
-  unit_price: string | null;
-  allowances: AllowanceChargeResponse[];
-  charges: AllowanceChargeResponse[];
-}
-
-export interface TaxDetailResponse {
-  amount: string | null;
-  rate: string | null;
-  tax_code: TaxCode | null;
-  taxable_amount: string | null;
-}
-
-export interface AttachmentResponse {
-  id: string | null;
-  file_name: string;
-  file_type: string | null;
-  file_size: number | null;
-  file_url: string | null;
-}
-
-type AmountKeys = 'subtotal' | 'total_discount' | 'total_tax' | 'invoice_total' | 'amount_due';
-export type DocumentResponse = Omit<
-  Document,
-  AmountKeys | 'previous_unpaid_balance' | 'items' | 'tax_details' | 'allowances' | 'charges' | 'attachments'
-> & { [K in AmountKeys]: string | null } & {
+export type AllowanceChargeResponse = DecimalsAsText<AllowanceCharge>;
+export type LineItemResponse = DecimalsAsText<LineItem>;
+export type TaxDetailResponse = DecimalsAsText<TaxDetail>;
+export type AttachmentResponse = Omit<Attachment, 'file_data'>;
+export type DocumentResponse = Omit<DecimalsAsText<Document>, 'previous_unpaid_balance' | 'attachments'> & {
   id?: string;
   created_at?: string;
-  items: LineItemResponse[];
-  tax_details: TaxDetailResponse[];
-  allowances: AllowanceChargeResponse[];
-  charges: AllowanceChargeResponse[];
   attachments: AttachmentResponse[];
 };
 

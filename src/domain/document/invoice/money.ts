@@ -47,5 +47,20 @@ export const parseDecimal = (value: unknown): Decimal | null => {
   return null;
 };
 
+/**
+ * A value of the document model with every Decimal as text: the form the model takes outside the
+ * domain (stored in events, passed to worker processes, answered by the API). Derived rather than
+ * written out, so the text forms cannot drift from the model.
+ */
+export type DecimalsAsText<T> = T extends Decimal
+  ? string
+  : T extends string | number | boolean | null
+    ? T
+    : T extends Array<infer U>
+      ? Array<DecimalsAsText<U>>
+      : T extends object
+        ? { [K in keyof T]: DecimalsAsText<T[K]> }
+        : T;
+
 /** Rate text as used on the wire: "21.00". */
 export const rateText = (x: Decimal): string => x.toFixed(2);
