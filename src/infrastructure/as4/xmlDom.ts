@@ -56,6 +56,8 @@ export function parseUntrustedXmlDom(text: string, limits: XmlLimits = SOAP_XML_
   } catch (error) {
     throw new UntrustedXmlError(`malformed XML: ${(error as Error).message.trim()}`);
   }
+  // libxml2 reports some faults (a namespace name that is not a URI) without failing the parse.
+  if (gate.errors && gate.errors.length > 0) throw new UntrustedXmlError(`malformed XML: ${String(gate.errors[0]?.message ?? '').trim()}`);
   if (!gate.root()) throw new UntrustedXmlError('the XML has no root element');
   const problems: string[] = [];
   const doc = new DOMParser({
