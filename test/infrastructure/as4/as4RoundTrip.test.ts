@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { PARTICIPANT_SCHEME } from '../../../src/domain/peppol/participantId.js';
 import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, DOCUMENT_ID_SCHEME, PROCESS_ID_SCHEME } from '../../../src/domain/peppol/smpDocuments.js';
 import { ebmsError, notServiced } from '../../../src/domain/peppol/as4/ebmsError.js';
-import { checkPeppolHeader, checkSbdhAgainstHeader, GZIP_MIME_TYPE, peppolUserMessage } from '../../../src/domain/peppol/as4/peppolProfile.js';
+import { checkPeppolHeader, checkSbdhAgainstHeader, checkSenderIsSigner, GZIP_MIME_TYPE, peppolUserMessage } from '../../../src/domain/peppol/as4/peppolProfile.js';
 import type { Sbdh } from '../../../src/domain/peppol/as4/sbdh.js';
 import { openMessage, type OpenResult } from '../../../src/infrastructure/as4/as4Inbound.js';
 import { buildUserMessage, SOAP12_CONTENT_TYPE, type BuiltMessage } from '../../../src/infrastructure/as4/as4Outbound.js';
@@ -14,6 +14,7 @@ import { readMultipartRelated, writeMultipartRelated } from '../../../src/infras
 import { readSbdh, writeSbdh } from '../../../src/infrastructure/as4/sbdhXml.js';
 import { encryptAttachments } from '../../../src/infrastructure/as4/wsSecurityEncryption.js';
 import { signEnvelope, type AttachmentContent } from '../../../src/infrastructure/as4/wsSecuritySignature.js';
+import { commonNameOf } from '../../../src/infrastructure/as4/wsSecurityTokens.js';
 import { checkCertificate } from '../../../src/infrastructure/peppol/certificates.js';
 import { makeTestAs4Pki, type TestAs4Pki } from '../../support/as4TestKeys.js';
 
@@ -109,6 +110,8 @@ describe('AS4 messages: build, sign, encrypt, and open again', function () {
     expect(opened.references).to.deep.equal(built.references);
     expect(built.references.map((r) => r.uri.slice(0, 4))).to.deep.equal(['#msg', '#id-', 'cid:']);
     expect(checkPeppolHeader(opened.message, RECEIVER)).to.deep.equal([]);
+    expect(commonNameOf(opened.signer)).to.equal(SENDER);
+    expect(checkSenderIsSigner(opened.message, commonNameOf(opened.signer))).to.equal(null);
     const read = readSbdh(opened.payloads[0]!.bytes);
     if (!read.ok) throw new Error(read.message);
     expect(read.sbdh).to.deep.equal(sbdh);

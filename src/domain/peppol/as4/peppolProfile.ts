@@ -102,6 +102,16 @@ export function checkPeppolHeader(message: UserMessage, ownSeatId: string): Ebms
   return problems;
 }
 
+/**
+ * The sending AP is who signed: the From PartyId must be the seat id in the subject CN of the
+ * certificate that signed the message (each Peppol AP certificate carries its seat id as CN).
+ */
+export function checkSenderIsSigner(message: UserMessage, signerCommonName: string | null): EbmsError | null {
+  const from = message.partyInfo.from.partyId.value;
+  if (signerCommonName !== null && signerCommonName === from) return null;
+  return ebmsError('valueInconsistent', message.messageInfo.messageId, `the From PartyId ${from} is not the signing certificate's CN ${signerCommonName ?? '(none)'}`);
+}
+
 const sameParticipant = (a: string | null, b: string): boolean => a !== null && participantKey(a) !== null && participantKey(a) === participantKey(b);
 
 /**

@@ -4,6 +4,7 @@ import { matchReceipt } from '../../../../src/domain/peppol/as4/nonRepudiation.j
 import {
   checkPeppolHeader,
   checkSbdhAgainstHeader,
+  checkSenderIsSigner,
   checkServiced,
   isPeppolSeatId,
   peppolUserMessage,
@@ -112,6 +113,12 @@ describe('AS4 domain', () => {
       const upper = message();
       upper.messageProperties[0]!.value = '0208:0123456749'.toUpperCase();
       expect(checkSbdhAgainstHeader(upper, sbdh)).to.deep.equal([]);
+    });
+
+    it('requires the From party to be the signer', () => {
+      expect(checkSenderIsSigner(message(), 'POP000001')).to.equal(null);
+      expect(checkSenderIsSigner(message(), 'POP000003')).to.deep.include({ errorCode: 'EBMS:0003', description: "the From PartyId POP000001 is not the signing certificate's CN POP000003" });
+      expect(checkSenderIsSigner(message(), null)?.errorCode).to.equal('EBMS:0003');
     });
 
     it('answers "not serviced" for a receiver or document type this AP does not take', () => {
