@@ -1,0 +1,84 @@
+import { ExclusiveCanonicalization } from 'xml-crypto';
+import { NS } from './namespaces.js';
+
+interface NamespaceNode {
+  prefix: string;
+  namespaceURI: string;
+}
+
+interface AttributeNode {
+  namespaceURI: string | null;
+  localName: string;
+}
+
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Exclusive XML Canonicalization 1.0 as the specification orders it.
+ *
+ * xml-crypto (6.3.2) sorts the namespace declarations it renders with String#localeCompare, under
+ * which `eb` comes before `S12`; C14N requires lexicographic order by code point, under which
+ * uppercase comes first. phase4 writes the SOAP prefix as `S12` and lists it in the
+ * InclusiveNamespaces PrefixList, so every phase4 message and receipt has an element where `S12` is
+ * rendered beside lowercase prefixes, and xml-crypto computes another digest than the signer did
+ * (TestReceipt12.xml, helger.as4in). Ordering by code point fixes it; it is also right for every
+ * all-lowercase message, where both orders agree.
+ *
+ * Attributes are ordered by namespace URI, then local name, each by code point. xml-crypto compares
+ * the two concatenated, which ties different pairs (`a`+`bc`, `ab`+`c`); compared apart they do not.
+ * (JavaScript compares strings by UTF-16 code unit, which is code point order everywhere outside the
+ * astral planes; prefixes, URIs and attribute names there do not occur in AS4.)
+ */
+export class CodePointExclusiveCanonicalization extends ExclusiveCanonicalization {
+  override nsCompare(a: NamespaceNode, b: NamespaceNode): number {
+    return byCodePoint(a.prefix, b.prefix);
+  }
+
+  override attrCompare(a: AttributeNode, b: AttributeNode): -1 | 0 | 1 {
+    if (!a.namespaceURI && b.namespaceURI) return -1;
+    if (!b.namespaceURI && a.namespaceURI) return 1;
+    const order = byCodePoint(a.namespaceURI ?? '', b.namespaceURI ?? '') || byCodePoint(a.localName, b.localName);
+    return order < 0 ? -1 : order > 0 ? 1 : 0;
+  }
+}
+
+/** The canonicalizer class in use; tests pass xml-crypto's own to show what it gets wrong. */
+export type Canonicalizer = new () => ExclusiveCanonicalization;
+
+/**
+ * The namespace declarations in scope at `element` from its ancestors (nearest first wins), leaving
+ * out prefixes the element binds itself: the InclusiveNamespaces PrefixList renders these on the
+ * apex as inclusive C14N would, and xml-crypto would otherwise overwrite the element's own binding.
+ */
+function ancestorNamespaces(element: Element): NamespaceNode[] {
+  const seen = new Set<string>();
+  for (let i = 0; i < element.attributes.length; i++) {
+    const attribute = element.attributes[i]!;
+    if (attribute.namespaceURI === NS.xmlns) seen.add(attribute.prefix === 'xmlns' ? attribute.localName : '');
+  }
+  const found: NamespaceNode[] = [];
+  for (let node = element.parentNode; node && node.nodeType === 1; node = node.parentNode) {
+    const attributes = (node as Element).attributes;
+    for (let i = 0; i < attributes.length; i++) {
+      const attribute = attributes[i]!;
+      if (attribute.namespaceURI !== NS.xmlns || attribute.prefix !== 'xmlns') continue;
+      if (seen.has(attribute.localName)) continue;
+      seen.add(attribute.localName);
+      found.push({ prefix: attribute.localName, namespaceURI: attribute.value });
+    }
+  }
+  return found;
+}
+
+/**
+ * The exclusive canonical form of `element` in its document (without comments), with the
+ * InclusiveNamespaces PrefixList of the transform. The element is copied first: the canonicalizer
+ * adds the inclusive declarations to the node it is given.
+ */
+export function canonicalize(element: Element, inclusivePrefixes: readonly string[] = [], canonicalizer: Canonicalizer = CodePointExclusiveCanonicalization): string {
+  const copy = element.cloneNode(true) as Element;
+  return new canonicalizer().process(copy, {
+    inclusiveNamespacesPrefixList: [...inclusivePrefixes],
+    ancestorNamespaces: ancestorNamespaces(element),
+  });
+}

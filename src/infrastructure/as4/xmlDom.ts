@@ -1,0 +1,116 @@
+import { DOMParser } from '@xmldom/xmldom';
+import libxmljs from 'libxmljs';
+import { XmlLimitExceeded } from '../../domain/validation/errors.js';
+import { checkXmlLimits, checkXmlSize, DEFAULT_XML_LIMITS, type XmlLimits } from '../../domain/validation/xml/limits.js';
+
+/** XML that is not well-formed, too large, or uses what AS4 messages never need (DTDs, processing instructions). */
+export class UntrustedXmlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UntrustedXmlError';
+  }
+}
+
+/**
+ * A SOAP header with a signature and a few certificates is a few tens of kB; the payload travels as a
+ * MIME attachment. 2 MiB leaves room for a SOAP body some peers may use, and stays cheap to refuse.
+ */
+export const SOAP_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({ ...DEFAULT_XML_LIMITS, maxBytes: 2 * 1024 * 1024, maxElements: 20_000 });
+
+const ELEMENT_NODE = 1;
+const PROCESSING_INSTRUCTION_NODE = 7;
+
+/** Strict UTF-8 (what SOAP 1.2 over AS4 uses); a declaration naming another encoding is refused rather than guessed at. */
+export function decodeUtf8Xml(bytes: Uint8Array): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new UntrustedXmlError('the XML is not valid UTF-8');
+  }
+  const declared = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/.exec(text)?.[1];
+  if (declared && !/^utf-?8$/i.test(declared)) throw new UntrustedXmlError(`the XML declares encoding ${declared}; only UTF-8 is accepted`);
+  return text;
+}
+
+/**
+ * Parses XML from another party into a DOM that xml-crypto's canonicalizer can walk.
+ * libxml2 is the gate first, as for every untrusted XML in this service: the text is checked against
+ * the limits in one linear scan, a DOCTYPE is refused outright, and libxml2 parses with no entity
+ * substitution, no DTD loading and no network; only text it accepted reaches @xmldom/xmldom.
+ * Processing instructions inside the document are refused too: xml-crypto's C14N renders them as
+ * text, so a signature could not tell a PI from the text it replaced.
+ */
+export function parseUntrustedXmlDom(text: string, limits: XmlLimits = SOAP_XML_LIMITS): Document {
+  try {
+    checkXmlSize(Buffer.byteLength(text, 'utf8'), limits);
+    checkXmlLimits(text, limits);
+  } catch (error) {
+    if (error instanceof XmlLimitExceeded) throw new UntrustedXmlError(error.message);
+    throw error;
+  }
+  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new UntrustedXmlError('DTD / DOCTYPE declarations are not accepted');
+  let gate: libxmljs.XMLDocument;
+  try {
+    gate = libxmljs.parseXml(text, { replaceEntities: false, validateEntities: false, nonet: true, recover: false, flags: [libxmljs.XMLParseFlags.XML_PARSE_NONET] });
+  } catch (error) {
+    throw new UntrustedXmlError(`malformed XML: ${(error as Error).message.trim()}`);
+  }
+  // libxml2 reports some faults (a namespace name that is not a URI) without failing the parse.
+  if (gate.errors && gate.errors.length > 0) throw new UntrustedXmlError(`malformed XML: ${String(gate.errors[0]?.message ?? '').trim()}`);
+  if (!gate.root()) throw new UntrustedXmlError('the XML has no root element');
+  const problems: string[] = [];
+  const doc = new DOMParser({
+    errorHandler: { warning: () => undefined, error: (m: string) => problems.push(m), fatalError: (m: string) => problems.push(m) },
+  }).parseFromString(text, 'text/xml');
+  if (problems.length > 0 || !doc.documentElement) throw new UntrustedXmlError(`malformed XML: ${problems[0] ?? 'no root element'}`);
+  if (containsProcessingInstruction(doc.documentElement)) throw new UntrustedXmlError('processing instructions inside the document are not accepted');
+  return doc;
+}
+
+function containsProcessingInstruction(node: Node): boolean {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === PROCESSING_INSTRUCTION_NODE) return true;
+    if (child.nodeType === ELEMENT_NODE && containsProcessingInstruction(child)) return true;
+  }
+  return false;
+}
+
+/** Parses XML this service wrote itself (for signing it): well-formed by construction. */
+export function parseOwnXmlDom(text: string): Document {
+  return new DOMParser().parseFromString(text, 'text/xml');
+}
+
+/** The element children of `parent`, optionally only those named {ns}local. */
+export function childElements(parent: Node, ns?: string, local?: string): Element[] {
+  const out: Element[] = [];
+  for (let child = parent.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType !== ELEMENT_NODE) continue;
+    const element = child as Element;
+    if (ns !== undefined && element.namespaceURI !== ns) continue;
+    if (local !== undefined && element.localName !== local) continue;
+    out.push(element);
+  }
+  return out;
+}
+
+/** The first child element {ns}local, or null. */
+export const firstChild = (parent: Node, ns: string, local: string): Element | null => childElements(parent, ns, local)[0] ?? null;
+
+/** The text of an element with surrounding white space removed (ebMS values are tokens). */
+export const textOf = (element: Element | null): string | null => (element ? (element.textContent ?? '').trim() : null);
+
+/** An attribute's value, or null when absent. */
+export function attributeOf(element: Element, name: string, ns: string | null = null): string | null {
+  if (ns === null) return element.hasAttribute(name) ? element.getAttribute(name) : null;
+  return element.hasAttributeNS(ns, name) ? element.getAttributeNS(ns, name) : null;
+}
+
+/** Every element of the document, depth first. */
+export function allElements(root: Element): Element[] {
+  const out: Element[] = [root];
+  for (let i = 0; i < out.length; i++) out.push(...childElements(out[i]!));
+  return out;
+}
+
+export const qualifiedName = (element: Element): string => `{${element.namespaceURI ?? ''}}${element.localName}`;
