@@ -33,6 +33,7 @@ final class AccessPointSetup
    * instead, which is how AS4 signs attachments. Held here, as the logging API keeps loggers weakly.
    */
   private static final Logger XML_DSIG_LOGGER = Logger.getLogger ("org.apache.jcp.xml.dsig.internal.dom");
+  private static boolean s_bInitialised;
 
   final IAS4CryptoFactory m_aCryptoFactory;
   final X509Certificate m_aOwnCertificate;
@@ -48,8 +49,12 @@ final class AccessPointSetup
     m_aAPCAChecker = aAPCAChecker;
   }
 
-  static AccessPointSetup fromOptions (final Options aOptions) throws Exception
+  /** phase4's global state, once per JVM. */
+  static synchronized void initGlobal ()
   {
+    if (s_bInitialised)
+      return;
+    s_bInitialised = true;
     // phase4 keeps its managers (duplicate detection, P-Modes) in global-scope singletons; its
     // in-memory default needs no data folder.
     XML_DSIG_LOGGER.setLevel (Level.SEVERE);
@@ -59,7 +64,11 @@ final class AccessPointSetup
     // certificates' issuer, signature and validity are still checked.
     CertificateRevocationCheckerDefaults.setRevocationCheckMode (ERevocationCheckMode.NONE);
     AS4ProfileSelector.setCustomDefaultAS4ProfileID (PROFILE_ID);
+  }
 
+  static AccessPointSetup fromOptions (final Options aOptions) throws Exception
+  {
+    initGlobal ();
     final char [] aPassword = aOptions.optional ("password", "test-pki").toCharArray ();
     final String sKeyAlias = aOptions.optional ("key-alias", "ap");
     final KeyStore aKeyStore = load (Path.of (aOptions.required ("keystore")), aPassword);

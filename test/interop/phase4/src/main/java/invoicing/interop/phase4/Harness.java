@@ -20,7 +20,11 @@ public final class Harness
       "         may be left out and are read from it) --from ID --to ID --doctype ID --process ID",
       "         [--country-c1 BE] [--count 1] [--concurrency 1]",
       "         prints one JSON line per message (and a summary line when --count > 1); exit 0 only if every",
-      "         message got a receipt whose references match what was sent");
+      "         message got a receipt whose references match what was sent",
+      "send-service: one JVM for many sends (phase4 takes seconds to start): prints 'ready', then reads",
+      "         jobs from standard input, one a line, each the send options (common ones included) as",
+      "         tab-separated --name and value fields, and answers each with its JSON report line, in order;",
+      "         stops when its standard input closes");
 
   private Harness ()
   {}
@@ -29,25 +33,22 @@ public final class Harness
   {
     if (args.length == 0)
       usage ("no command given");
-    final Options options;
+    int exitCode = 2;
     try
     {
-      options = Options.parse (Arrays.copyOfRange (args, 1, args.length));
+      final Options options = Options.parse (Arrays.copyOfRange (args, 1, args.length));
+      exitCode = switch (args[0])
+      {
+        case "receive" -> Phase4Receiver.run (options);
+        case "send" -> Phase4Sender.run (options);
+        case "send-service" -> Phase4Sender.serve ();
+        default -> throw new IllegalArgumentException ("unknown command " + args[0]);
+      };
     }
     catch (final IllegalArgumentException ex)
     {
       usage (ex.getMessage ());
-      return;
     }
-    final int exitCode = switch (args[0])
-    {
-      case "receive" -> Phase4Receiver.run (options);
-      case "send" -> Phase4Sender.run (options);
-      default -> {
-        usage ("unknown command " + args[0]);
-        yield 2;
-      }
-    };
     System.out.flush ();
     // phase4 leaves non-daemon threads (HTTP client pools, schedulers) behind: end the JVM here.
     System.exit (exitCode);

@@ -30,7 +30,7 @@ final class Options
   {
     final String s = m_aValues.get (sName);
     if (s == null || s.isEmpty ())
-      Harness.usage ("--" + sName + " is required");
+      throw new IllegalArgumentException ("--" + sName + " is required");
     return s;
   }
 
@@ -48,8 +48,7 @@ final class Options
     }
     catch (final NumberFormatException ex)
     {
-      Harness.usage ("--" + sName + " must be a number");
-      return nDefault;
+      throw new IllegalArgumentException ("--" + sName + " must be a number");
     }
   }
 

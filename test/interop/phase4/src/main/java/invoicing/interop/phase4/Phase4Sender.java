@@ -1,7 +1,10 @@
 package invoicing.interop.phase4;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateFactory;
@@ -56,20 +59,8 @@ final class Phase4Sender
   static int run (final Options aOptions) throws Exception
   {
     final AccessPointSetup aAP = AccessPointSetup.fromOptions (aOptions);
-    final X509Certificate aReceiverCert;
-    try (InputStream aIS = Files.newInputStream (Path.of (aOptions.required ("receiver-cert"))))
-    {
-      aReceiverCert = (X509Certificate) CertificateFactory.getInstance ("X.509").generateCertificate (aIS);
-    }
-    final byte [] aBytes = Files.readAllBytes (Path.of (aOptions.required ("payload")));
-    final Document aDoc = DOMReader.readXMLDOM (aBytes);
-    if (aDoc == null)
-      throw new IllegalArgumentException ("--payload is not XML");
-    final Element aRoot = aDoc.getDocumentElement ();
-    final boolean bIsSBDH = "StandardBusinessDocument".equals (aRoot.getLocalName ()) && SBDH_NS.equals (aRoot.getNamespaceURI ());
-    final Payload aPayload = new Payload (aBytes,
-                                          bIsSBDH ? new PeppolSBDHDataReader (PeppolIdentifierFactory.INSTANCE).extractData (new ByteArrayInputStream (aBytes))
-                                                  : null);
+    final X509Certificate aReceiverCert = readCertificate (aOptions);
+    final Payload aPayload = readPayload (aOptions);
 
     final int nCount = Math.max (1, aOptions.number ("count", 1));
     final int nConcurrency = Math.max (1, aOptions.number ("concurrency", 1));
@@ -94,6 +85,62 @@ final class Phase4Sender
                           "}}");
     AccessPointSetup.shutdown ();
     return nOk == nCount ? 0 : 1;
+  }
+
+  /**
+   * Many sends in one JVM: phase4 takes seconds to start, a send a fraction of one. Jobs come one a
+   * line on standard input (tab-separated --name and value fields), each answered by its report
+   * line; a job that cannot even be tried is answered too, with ok false and the reason.
+   */
+  static int serve () throws Exception
+  {
+    AccessPointSetup.initGlobal ();
+    final BufferedReader aIn = new BufferedReader (new InputStreamReader (System.in, StandardCharsets.UTF_8));
+    System.out.println ("ready");
+    System.out.flush ();
+    String sLine;
+    while ((sLine = aIn.readLine ()) != null)
+    {
+      if (sLine.isBlank ())
+        continue;
+      try
+      {
+        final Options aOptions = Options.parse (sLine.split ("\t"));
+        sendOne (aOptions, AccessPointSetup.fromOptions (aOptions), readCertificate (aOptions), readPayload (aOptions));
+      }
+      catch (final Exception ex)
+      {
+        synchronized (System.out)
+        {
+          System.out.println ("{" + Json.field ("ok", false) + "," + Json.field ("result", "invalid-parameters") + "," +
+                              Json.field ("exception", String.valueOf (ex.getMessage ())) + "}");
+          System.out.flush ();
+        }
+      }
+    }
+    AccessPointSetup.shutdown ();
+    return 0;
+  }
+
+  private static X509Certificate readCertificate (final Options aOptions) throws Exception
+  {
+    try (InputStream aIS = Files.newInputStream (Path.of (aOptions.required ("receiver-cert"))))
+    {
+      return (X509Certificate) CertificateFactory.getInstance ("X.509").generateCertificate (aIS);
+    }
+  }
+
+  private static Payload readPayload (final Options aOptions) throws Exception
+  {
+    final byte [] aBytes = Files.readAllBytes (Path.of (aOptions.required ("payload")));
+    final Document aDoc = DOMReader.readXMLDOM (aBytes);
+    if (aDoc == null)
+      throw new IllegalArgumentException ("--payload is not XML");
+    final Element aRoot = aDoc.getDocumentElement ();
+    final boolean bIsSBDH = "StandardBusinessDocument".equals (aRoot.getLocalName ()) && SBDH_NS.equals (aRoot.getNamespaceURI ());
+    return new Payload (aBytes,
+                        bIsSBDH ? new PeppolSBDHDataReader (PeppolIdentifierFactory.INSTANCE).extractData (new ByteArrayInputStream (aBytes))
+                                : null);
   }
 
   /** Collects what phase4 found comparing the receipt's references with the message sent. */
