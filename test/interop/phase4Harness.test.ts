@@ -189,6 +189,18 @@ describeWithPhase4('phase4 interop harness: phase4 sender → phase4 receiver on
     expect(await stored()).to.deep.equal(before);
   });
 
+  it('answers a second message with the same MessageId (a retry) with EBMS:0004, not a second receipt, and stores it once', async () => {
+    const messageId = `${randomUUID()}@retry.test`;
+    const first = await send({ messageId });
+    expect(first).to.include({ ok: true, messageId, receiptCheck: 'verified' });
+    const before = await stored();
+    const second = await send({ messageId });
+    expect(second).to.include({ ok: false, messageId, result: 'as4-error-msg-received', receipt: false });
+    expect(second.errors![0]).to.include({ code: 'EBMS:0004' });
+    expect(second.errors![0]!.detail).to.match(/duplicate/);
+    expect(await stored()).to.deep.equal(before);
+  });
+
   it('refuses, before sending, a receiver certificate that is not from the AP CA', async () => {
     const before = await stored();
     const report = await send({ receiverCertificateFile: pki.untrusted.certificateFile });

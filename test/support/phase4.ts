@@ -94,6 +94,8 @@ export interface Phase4SendOptions {
   doctype?: string;
   process?: string;
   countryC1?: string;
+  /** The AS4 MessageId (a new one per message when left out): the same one twice is a sender's retry. */
+  messageId?: string;
   count?: number;
   concurrency?: number;
 }
@@ -107,6 +109,7 @@ function sendArgs(options: Phase4SendOptions): string[] {
     ['doctype', options.doctype],
     ['process', options.process],
     ['country-c1', options.countryC1],
+    ['message-id', options.messageId],
     ['count', options.count],
     ['concurrency', options.concurrency],
   ];

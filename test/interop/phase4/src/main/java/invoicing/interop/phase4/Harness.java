@@ -18,7 +18,7 @@ public final class Harness
       "         message; stops when its standard input closes",
       "send:    --endpoint URL --receiver-cert CERT.pem --payload FILE (UBL, or an SBDH: then the ids below",
       "         may be left out and are read from it) --from ID --to ID --doctype ID --process ID",
-      "         [--country-c1 BE] [--count 1] [--concurrency 1]",
+      "         [--country-c1 BE] [--count 1] [--concurrency 1] [--message-id ID (default: a new one each)]",
       "         prints one JSON line per message (and a summary line when --count > 1); exit 0 only if every",
       "         message got a receipt whose references match what was sent",
       "send-service: one JVM for many sends (phase4 takes seconds to start): prints 'ready', then reads",

@@ -171,7 +171,8 @@ final class Phase4Sender
                                   final X509Certificate aReceiverCert,
                                   final Payload aPayload)
   {
-    final String sMessageID = UUID.randomUUID () + "@phase4-harness";
+    // A given id lets a test send the same message twice, as a sender's retry does.
+    final String sMessageID = aOptions.optional ("message-id", UUID.randomUUID () + "@phase4-harness");
     final AtomicReference <Ebms3SignalMessage> aSignal = new AtomicReference <> ();
     final AtomicReference <Phase4Exception> aException = new AtomicReference <> ();
     final ReceiptCheck aReceiptCheck = new ReceiptCheck ();
