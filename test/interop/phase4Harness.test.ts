@@ -209,4 +209,4 @@ describeWithPhase4('phase4 interop harness: phase4 sender → phase4 receiver on
     expect(report.signalMessageId, 'no answer, as nothing was sent').to.equal(undefined);
     expect(await stored()).to.deep.equal(before);
   });
-});
+}, [INVOICE]);

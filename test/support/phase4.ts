@@ -22,9 +22,14 @@ export function phase4Target(): ServerTarget<{ kind: 'jar'; jar: string }> {
   return { kind: 'jar', jar: PHASE4_HARNESS_JAR };
 }
 
-/** Registers the suite `what` when the phase4 harness can run. */
-export function describeWithPhase4(what: string, body: (this: Mocha.Suite) => void): void {
-  describeRequiring(what, 'the phase4 harness (Java)', phase4Target(), () => describe(what, body));
+/**
+ * Registers the suite `what` when the phase4 harness can run and every file in `needs` (say, a
+ * document from ../shared) is there.
+ */
+export function describeWithPhase4(what: string, body: (this: Mocha.Suite) => void, needs: string[] = []): void {
+  const missing = needs.find((file) => !existsSync(file));
+  const target = missing ? { kind: 'none' as const, why: `${missing} is missing (SHARED_DIR names the shared folder)` } : phase4Target();
+  describeRequiring(what, 'the phase4 harness (Java)', target, () => describe(what, body));
 }
 
 /** The harness options naming an AP's keys and trust (the test PKI's files and password). */
