@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/** The repository root, from dist/test/support where this runs. */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export const TEST_PKI_SCRIPT = path.join(repoRoot, 'scripts', 'test-pki');
+export const TEST_PKI_PASSWORD = 'test-pki';
+
+/** One access point's files, as scripts/test-pki lays them out (see the script's header). */
+export interface TestAccessPoint {
+  seatId: string;
+  dir: string;
+  keyFile: string;
+  certificateFile: string;
+  chainFile: string;
+  keystoreFile: string;
+  truststoreFile: string;
+}
+
+export interface TestPki {
+  dir: string;
+  rootCertificateFile: string;
+  apCaCertificateFile: string;
+  smpCaCertificateFile: string;
+  /** Instance i (1-based): seat POP00000i. */
+  instance(i: number): TestAccessPoint & { smpKeyFile: string; smpCertificateFile: string; smpChainFile: string };
+  /** POP999998, from the real AP CA, expired yesterday. */
+  expired: TestAccessPoint;
+  /** POP999999, from a root no truststore here holds. */
+  untrusted: TestAccessPoint;
+  dispose(): Promise<void>;
+}
+
+export function seatId(i: number): string {
+  return `POP${String(i).padStart(6, '0')}`;
+}
+
+function accessPoint(dir: string, seat: string): TestAccessPoint {
+  return {
+    seatId: seat,
+    dir,
+    keyFile: path.join(dir, 'ap.key.pem'),
+    certificateFile: path.join(dir, 'ap.cert.pem'),
+    chainFile: path.join(dir, 'ap.chain.pem'),
+    keystoreFile: path.join(dir, 'ap.p12'),
+    truststoreFile: path.join(dir, 'truststore.p12'),
+  };
+}
+
+/** Runs scripts/test-pki into `dir` and resolves with its output. */
+export async function runTestPki(dir: string, args: string[] = []): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)('bash', [TEST_PKI_SCRIPT, '--out', dir, ...args], { timeout: 60_000 });
+}
+
+/** A fresh test PKI in a temporary folder (removed by dispose). */
+export async function makeTestPki(options: { instances?: number; days?: number } = {}): Promise<TestPki> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'test-pki-'));
+  await runTestPki(dir, ['--instances', String(options.instances ?? 2), '--days', String(options.days ?? 30)]);
+  return {
+    dir,
+    rootCertificateFile: path.join(dir, 'ca', 'root.cert.pem'),
+    apCaCertificateFile: path.join(dir, 'ca', 'ap-ca.cert.pem'),
+    smpCaCertificateFile: path.join(dir, 'ca', 'smp-ca.cert.pem'),
+    instance(i) {
+      const seat = seatId(i);
+      const instanceDir = path.join(dir, 'instances', seat);
+      return {
+        ...accessPoint(instanceDir, seat),
+        smpKeyFile: path.join(instanceDir, 'smp.key.pem'),
+        smpCertificateFile: path.join(instanceDir, 'smp.cert.pem'),
+        smpChainFile: path.join(instanceDir, 'smp.chain.pem'),
+      };
+    },
+    expired: accessPoint(path.join(dir, 'negative', 'expired'), 'POP999998'),
+    untrusted: accessPoint(path.join(dir, 'negative', 'untrusted'), 'POP999999'),
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
