@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AllSubscription, DataPaths, EventStore, RecordedEvent } from '../application/ports/eventStore.js';
 import { CheckpointConflictError, type ReadModelStore } from '../application/ports/readModelStore.js';
-import { checkpointName, type Projection } from './projection.js';
+import { checkpointName, type Projection } from '../application/ports/projection.js';
 
 /**
  * Document payloads no projection or process manager reads (they keep what the API lists, never

@@ -1,6 +1,5 @@
 import type { ReadModelStore } from '../ports/readModelStore.js';
-import { TENANTS, type TenantView } from '../../projections/tenantsProjection.js';
-import { API_KEYS, type ApiKeyView } from '../../projections/apiKeysProjection.js';
+import { API_KEYS, TENANTS, type ApiKeyView, type TenantView } from '../readModels/accountViews.js';
 
 /** Reads of the account read models, always scoped to the caller's organization or tenant. */
 export class AccountQueries {

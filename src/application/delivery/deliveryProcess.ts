@@ -6,8 +6,7 @@ import { handleCommand, loadStream, type StreamSnapshot } from '../commandHandle
 import { documentDecider, documentStream, type DocumentAggregateState, type SendRequested, type TransportKind } from '../../domain/document/lifecycle/documentAggregate.js';
 import { nextAttemptAt } from '../../domain/document/lifecycle/deliverySchedule.js';
 import type { ReadModelStore } from '../ports/readModelStore.js';
-import { DOCUMENTS } from '../../projections/documentsProjection.js';
-import type { DocumentView } from '../../projections/documentView.js';
+import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
 
 export const DELIVERY_JOB = 'deliver-document';
 

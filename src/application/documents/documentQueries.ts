@@ -1,6 +1,5 @@
 import type { Filter, Query, ReadModelStore, SortDirection } from '../ports/readModelStore.js';
-import { DOCUMENT_CONTENTS, DOCUMENTS } from '../../projections/documentsProjection.js';
-import { withSummary, type DocumentContentView, type DocumentResource, type DocumentView } from '../../projections/documentView.js';
+import { DOCUMENT_CONTENTS, DOCUMENTS, withSummary, type DocumentContentView, type DocumentResource, type DocumentView } from '../readModels/documentView.js';
 
 export const SORT_FIELDS = ['created_at', 'invoice_date', 'due_date', 'invoice_total', 'customer_name', 'vendor_name', 'invoice_id'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];

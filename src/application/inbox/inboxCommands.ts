@@ -4,7 +4,7 @@ import { handleCommand, loadState } from '../commandHandler.js';
 import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type DocumentCommand } from '../../domain/document/lifecycle/documentAggregate.js';
 import { writeInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
 import { DomainError, notFound } from '../../domain/errors.js';
-import type { Projection } from '../../projections/projection.js';
+import type { Projection } from '../ports/projection.js';
 import { derivedId } from '../derivedId.js';
 import { presentRecord } from '../documents/documentCommands.js';
 

@@ -1,5 +1,5 @@
 import type { Filter, ReadModelStore } from '../ports/readModelStore.js';
-import { PEPPOL_PARTICIPANTS, type PeppolParticipantView } from '../../projections/peppolParticipantsProjection.js';
+import { PEPPOL_PARTICIPANTS, type PeppolParticipantView } from '../readModels/peppolParticipantView.js';
 import { participantKey } from '../../domain/peppol/participantId.js';
 
 /** A participant registered on this instance. */

@@ -4,7 +4,7 @@ import type { ReadModelStore } from '../ports/readModelStore.js';
 import { handleCommand, loadState, loadStream } from '../commandHandler.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_KINDS, webhookDecider, webhookStream, type Webhook, type WebhookSettings, type WebhookState } from '../../domain/webhook/webhook.js';
 import { invalid, notFound } from '../../domain/errors.js';
-import { WEBHOOKS, WEBHOOK_DELIVERIES, type WebhookDeliveryView, type WebhookView } from '../../projections/webhooksProjection.js';
+import { WEBHOOKS, WEBHOOK_DELIVERIES, type WebhookDeliveryView, type WebhookView } from '../readModels/webhookViews.js';
 import { newWebhookSecret } from './webhookSignature.js';
 import { isPrivateHost } from './privateNetworks.js';
 

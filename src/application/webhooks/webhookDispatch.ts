@@ -15,7 +15,7 @@ import {
   type WebhookCallOutcome,
   type WebhookDeliveryState,
 } from '../../domain/webhook/webhookDelivery.js';
-import type { Projection } from '../../projections/projection.js';
+import type { Projection } from '../ports/projection.js';
 import { derivedId } from '../derivedId.js';
 import { webhookHeaders } from './webhookSignature.js';
 

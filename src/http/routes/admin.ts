@@ -8,7 +8,7 @@ import { organizationOf } from '../auth.js';
 import { commandMetadata } from '../requestContext.js';
 import type { RouteRegistry } from '../routeRegistry.js';
 import { tenantResponse } from './tenantView.js';
-import type { ApiKeyView } from '../../projections/apiKeysProjection.js';
+import type { ApiKeyView } from '../../application/readModels/accountViews.js';
 import type { EventMetadata } from '../../application/ports/eventStore.js';
 
 interface TenantNameBrand {

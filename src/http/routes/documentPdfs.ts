@@ -8,7 +8,7 @@ import { fromDocumentJson } from '../../domain/document/invoice/documentJson.js'
 import { vatIdentifierOf } from '../../domain/document/invoice/partyIdentifiers.js';
 import { vatNumberProblem } from '../../domain/document/invoice/vatNumber.js';
 import { assertNever } from '../../domain/decider.js';
-import { documentResponse } from '../../projections/documentView.js';
+import { documentResponse } from '../../application/readModels/documentView.js';
 import { tenantOf } from '../auth.js';
 import { decode } from '../codecs.js';
 import { HttpError } from '../errors.js';

@@ -3,7 +3,7 @@ import type { DocumentCommands } from '../../application/documents/documentComma
 import { sha256 } from '../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../application/documents/documentQueries.js';
 import { attachmentType } from '../../domain/document/invoice/documentAttachments.js';
-import { documentResponse } from '../../projections/documentView.js';
+import { documentResponse } from '../../application/readModels/documentView.js';
 import { tenantOf } from '../auth.js';
 import { decode, SkipLimitQuery } from '../codecs.js';
 import { HttpError } from '../errors.js';

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import type { InboxCommands } from '../../application/inbox/inboxCommands.js';
-import { documentResponse } from '../../projections/documentView.js';
+import { documentResponse } from '../../application/readModels/documentView.js';
 import { tenantOf } from '../auth.js';
 import { decode, NonEmptyString, Nullable } from '../codecs.js';
 import { commandMetadata } from '../requestContext.js';

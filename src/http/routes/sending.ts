@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { SendDocument } from '../../application/delivery/sendDocument.js';
 import type { DocumentHistory } from '../../application/documents/documentHistory.js';
-import { documentResponse } from '../../projections/documentView.js';
+import { documentResponse } from '../../application/readModels/documentView.js';
 import { tenantOf } from '../auth.js';
 import { decode, Email } from '../codecs.js';
 import { commandMetadata } from '../requestContext.js';

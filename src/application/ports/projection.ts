@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '../application/ports/eventStore.js';
-import type { CollectionDefinition, ReadModelSession } from '../application/ports/readModelStore.js';
+import type { RecordedEvent } from './eventStore.js';
+import type { CollectionDefinition, ReadModelSession } from './readModelStore.js';
 
 /**
  * A read-model projection: which events it reads, which collections (and indexes) it owns, and

@@ -1,7 +1,14 @@
-import type { DocumentRecord } from '../domain/document/lifecycle/documentAggregate.js';
-import { fromDocumentJson, lineIn, type DocumentJson } from '../domain/document/invoice/documentJson.js';
-import { lineItemResponse, toResponse, type DocumentResponse } from '../domain/document/invoice/documentModel.js';
-import type { Versioned } from './projection.js';
+import type { DocumentRecord } from '../../domain/document/lifecycle/documentAggregate.js';
+import { fromDocumentJson, lineIn, type DocumentJson } from '../../domain/document/invoice/documentJson.js';
+import { lineItemResponse, toResponse, type DocumentResponse } from '../../domain/document/invoice/documentModel.js';
+import type { Versioned } from '../ports/projection.js';
+
+/**
+ * The documents read model (written by projections/documentsProjection.ts) in two collections:
+ * a small row per document, rewritten on every state change, and its content, written once.
+ */
+export const DOCUMENTS = 'documents';
+export const DOCUMENT_CONTENTS = 'document_contents';
 
 /** A document's aggregate state without its content (the invoice itself and its UBL). */
 export type DocumentSummary = Omit<DocumentRecord, 'document' | 'ubl'>;
