@@ -16,7 +16,9 @@ import { TOKENS, wire, type WiringOptions } from './infrastructure/container.js'
 import { createApp } from './http/app.js';
 import type { EmailTransport } from './infrastructure/mail/emailTransport.js';
 import type { RouteRegistry } from './http/routeRegistry.js';
-import { createRateLimitGates, rateLimitsFrom } from './http/rateLimit.js';
+import { PgHealthProbe } from './infrastructure/postgres/pgHealthProbe.js';
+import { PgRateLimitStore } from './infrastructure/postgres/pgRateLimitStore.js';
+import { Authenticator } from './application/accounts/authenticate.js';
 import { peppolServices } from './infrastructure/peppol/peppolWiring.js';
 
 export const VERSION = '0.1.0';
@@ -36,9 +38,8 @@ export class Service {
     const projections = this.resolve<ProjectionRunner>(TOKENS.ProjectionRunner);
     const { app, routes } = createApp({
       logger,
-      pool: this.resolve(TOKENS.Pool),
-      eventStore: this.resolve(TOKENS.EventStore),
-      operatorKey: this.resolve(TOKENS.OperatorKey),
+      health: new PgHealthProbe(this.resolve(TOKENS.Pool)),
+      authenticator: new Authenticator(this.resolve(TOKENS.EventStore), this.resolve(TOKENS.OperatorKey)),
       accounts: this.resolve(TOKENS.AccountCommands),
       accountQueries: this.resolve(TOKENS.AccountQueries),
       documents: this.resolve(TOKENS.DocumentCommands),
@@ -49,8 +50,13 @@ export class Service {
       webhooks: this.resolve(TOKENS.WebhookCommands),
       peppol: peppolServices(container),
       documentPdfs: this.resolve(TOKENS.DocumentPdfs),
-      readYourWrites: async () => {
-        await projections.catchUp(2000);
+      readModels: projections,
+      rateLimitStore: new PgRateLimitStore(this.resolve(TOKENS.Pool)),
+      rateLimits: {
+        standardPerMinute: config.rateLimitStandardPerMinute,
+        premiumPerMinute: config.rateLimitPremiumPerMinute,
+        adminPerMinute: config.rateLimitAdminPerMinute,
+        adminPerHour: config.rateLimitAdminPerHour,
       },
       jsonBodyLimit: config.jsonBodyLimit,
       jsonOtherBodyLimit: config.jsonOtherBodyLimit,
@@ -59,7 +65,6 @@ export class Service {
       idempotencyStore: this.resolve(TOKENS.IdempotencyStore),
       version: VERSION,
     });
-    routes.useRateLimits(createRateLimitGates(this.resolve(TOKENS.Pool), rateLimitsFrom(config)));
     this.app = app;
     this.routes = routes;
   }

@@ -2,9 +2,10 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type pg from 'pg';
-import type { EventStore } from '../application/ports/eventStore.js';
-import type { OperatorKey } from '../application/accounts/operatorKey.js';
+import type { Authenticator } from '../application/accounts/authenticate.js';
+import type { HealthProbe } from '../application/ports/healthProbe.js';
+import type { ReadModelProgress } from '../application/ports/projection.js';
+import type { RateLimitStore } from '../application/ports/rateLimitStore.js';
 import type { AccountCommands } from '../application/accounts/accountCommands.js';
 import type { AccountQueries } from '../application/accounts/accountQueries.js';
 import { authMiddleware } from './auth.js';
@@ -32,18 +33,22 @@ import { sendingRoutes } from './routes/sending.js';
 import { inboxRoutes } from './routes/inbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import type { WebhookCommands } from '../application/webhooks/webhookCommands.js';
-import type { PeppolServices } from '../infrastructure/peppol/peppolWiring.js';
+import type { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
+import type { SmpPublication } from '../application/peppol/smpPublication.js';
+import type { ParticipantLookup } from '../application/peppol/participantLookup.js';
+import type { ParticipantSearch } from '../application/peppol/participantSearch.js';
+import { createRateLimitGates, type RateLimits } from './rateLimit.js';
 import { peppolAdminRoutes } from './routes/peppolAdmin.js';
 import { lookupRoutes } from './routes/lookup.js';
 import { smpRoutes } from './routes/smp.js';
 import type { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import { documentPdfRoutes } from './routes/documentPdfs.js';
 
+/** What the HTTP interface talks to: application handlers, queries and ports, and its own limits. */
 export interface HttpDependencies {
   logger: Logger;
-  pool: pg.Pool;
-  eventStore: EventStore;
-  operatorKey: OperatorKey;
+  health: HealthProbe;
+  authenticator: Authenticator;
   accounts: AccountCommands;
   accountQueries: AccountQueries;
   documents: DocumentCommands;
@@ -52,9 +57,12 @@ export interface HttpDependencies {
   sending: SendDocument;
   inbox: InboxCommands;
   webhooks: WebhookCommands;
-  peppol: Pick<PeppolServices, 'registrations' | 'smp' | 'lookup' | 'search'>;
+  peppol: { registrations: PeppolRegistrations; smp: SmpPublication; lookup: ParticipantLookup; search: ParticipantSearch };
   documentPdfs: DocumentPdfs;
-  readYourWrites: () => Promise<void>;
+  /** Lists (and single reads of the read models) wait for it: a client sees what it just wrote. */
+  readModels: ReadModelProgress;
+  rateLimitStore: RateLimitStore;
+  rateLimits: RateLimits;
   jsonBodyLimit: number;
   /** Largest JSON body of a route that takes no document. */
   jsonOtherBodyLimit: number;
@@ -65,8 +73,13 @@ export interface HttpDependencies {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+/** How long a read waits for the read models to include earlier writes before it answers with what is there. */
+const READ_YOUR_WRITES_MS = 2000;
 
 export function createApp(deps: HttpDependencies): { app: Express; routes: RouteRegistry } {
+  const readYourWrites = async () => {
+    await deps.readModels.catchUp(READ_YOUR_WRITES_MS);
+  };
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -89,7 +102,7 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   app.use(express.raw({ type: (req) => XML_TYPES.test(req.headers['content-type'] ?? ''), limit: deps.uploadBodyLimit }));
 
   const routes = new RouteRegistry(
-    authMiddleware(deps.eventStore, deps.operatorKey),
+    authMiddleware(deps.authenticator),
     // JSON bodies are parsed per route, after authentication: a document may be large, anything
     // else is small, and a stranger without a key gets nothing parsed.
     {
@@ -99,23 +112,24 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
     inputHygiene(deps.hygiene),
     idempotency(deps.idempotencyStore, deps.uploadBodyLimit),
   );
-  healthRoutes(routes, deps.pool);
+  routes.useRateLimits(createRateLimitGates(deps.rateLimitStore, deps.rateLimits));
+  healthRoutes(routes, deps.health);
   operatorRoutes(routes, deps.accounts);
-  adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites, (organizationId, tenantId, metadata) =>
+  adminRoutes(routes, deps.accounts, deps.accountQueries, readYourWrites, (organizationId, tenantId, metadata) =>
     deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
   );
   peppolAdminRoutes(routes, deps.peppol.registrations);
-  lookupRoutes(routes, deps.peppol.lookup, deps.peppol.search, deps.readYourWrites, deps.version);
+  lookupRoutes(routes, deps.peppol.lookup, deps.peppol.search, readYourWrites, deps.version);
   // The SMP's participant routes match only `iso6523-actorid-upis::…` segments, so they shadow nothing.
   smpRoutes(routes, deps.peppol.smp);
   meRoutes(routes);
-  documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit);
+  documentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
   documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
-  listRoutes(routes, deps.documentQueries, deps.readYourWrites);
+  listRoutes(routes, deps.documentQueries, readYourWrites);
   sendingRoutes(routes, deps.sending, deps.documentHistory);
   inboxRoutes(routes, deps.inbox);
-  webhookRoutes(routes, deps.webhooks, deps.readYourWrites);
+  webhookRoutes(routes, deps.webhooks, readYourWrites);
   routes.add({
     method: 'get',
     path: '/api/openapi.json',

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AllSubscription, DataPaths, EventStore, RecordedEvent } from '../application/ports/eventStore.js';
 import { CheckpointConflictError, type ReadModelStore } from '../application/ports/readModelStore.js';
-import { checkpointName, type Projection } from '../application/ports/projection.js';
+import { checkpointName, type Projection, type ReadModelProgress } from '../application/ports/projection.js';
 
 /**
  * Document payloads no projection or process manager reads (they keep what the API lists, never
@@ -42,7 +42,7 @@ interface Progress {
  * checkpoint race, leaves the shared reader and goes on with a subscription of its own, which
  * restarts from its checkpoint after errors; the others are not held up by it.
  */
-export class ProjectionRunner {
+export class ProjectionRunner implements ReadModelProgress {
   private readonly subscriptions = new Map<string, AllSubscription>();
   private readonly positions = new Map<string, bigint>();
   private readonly waiters = new Set<() => void>();

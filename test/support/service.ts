@@ -12,7 +12,6 @@ import { Service } from '../../src/service.js';
 import { freshDatabase } from './postgres.js';
 import type pg from 'pg';
 import { TOKENS, type WiringOptions } from '../../src/infrastructure/container.js';
-import { createRateLimitGates, rateLimitsFrom } from '../../src/http/rateLimit.js';
 
 export interface TestService {
   service: Service;

@@ -3,6 +3,7 @@ import { loadState } from '../commandHandler.js';
 import { apiKeyDecider, apiKeyStream } from '../../domain/apiKey/apiKey.js';
 import { keyIdOf, keyMatchesHash } from '../../domain/apiKey/apiKeySecret.js';
 import { tenantDecider, tenantStream, type Tenant } from '../../domain/tenant/tenant.js';
+import type { OperatorKey } from './operatorKey.js';
 
 export type Principal =
   | { kind: 'organization'; keyId: string; organizationId: string }
@@ -40,4 +41,20 @@ export async function authenticate(store: EventStore, presentedKey: string): Pro
   if (tenant.status !== 'present' || tenant.is_deleted) return null;
   const { status: _status, ...tenantData } = tenant;
   return { kind: 'tenant', keyId: key.id, organizationId: key.owner.organization_id, tenantId: tenant.id, tenant: tenantData };
+}
+
+/** Who presents a key: the deployment's operator, or the principal of an API key (or nobody). */
+export class Authenticator {
+  constructor(
+    private readonly store: EventStore,
+    private readonly operatorKey: OperatorKey,
+  ) {}
+
+  isOperator(presentedKey: string): boolean {
+    return this.operatorKey.matches(presentedKey);
+  }
+
+  principal(presentedKey: string): Promise<Principal | null> {
+    return authenticate(this.store, presentedKey);
+  }
 }

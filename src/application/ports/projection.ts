@@ -30,3 +30,9 @@ export interface Versioned {
 export function isNewer(event: RecordedEvent, existing: Versioned | null): boolean {
   return existing === null || event.globalPosition > BigInt(existing.last_position);
 }
+
+/** How far the read models have come, so a read can wait for the writes made before it. */
+export interface ReadModelProgress {
+  /** Waits (at most `timeoutMs`) until every read model includes everything appended so far; false on timeout. */
+  catchUp(timeoutMs?: number): Promise<boolean>;
+}

@@ -1,7 +1,7 @@
-import type pg from 'pg';
+import type { HealthProbe } from '../../application/ports/healthProbe.js';
 import type { RouteRegistry } from '../routeRegistry.js';
 
-export function healthRoutes(routes: RouteRegistry, pool: pg.Pool): void {
+export function healthRoutes(routes: RouteRegistry, health: HealthProbe): void {
   routes.add({
     method: 'get',
     path: '/healthz',
@@ -19,7 +19,7 @@ export function healthRoutes(routes: RouteRegistry, pool: pg.Pool): void {
     responses: { 200: 'Ready', 503: 'Database unreachable' },
     handler: async (_req, res) => {
       try {
-        await pool.query('SELECT 1');
+        await health.checkDatabase();
         res.json({ status: 'ready', database: 'ok' });
       } catch {
         res.status(503).json({ detail: 'Database unreachable' });
