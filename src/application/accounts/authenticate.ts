@@ -1,9 +1,10 @@
-import type { EventStore } from '../ports/eventStore.js';
+import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
+import { inject, injectable } from '../injection.js';
 import { loadState } from '../commandHandler.js';
 import { apiKeyDecider, apiKeyStream } from '../../domain/apiKey/apiKey.js';
 import { keyIdOf, keyMatchesHash } from '../../domain/apiKey/apiKeySecret.js';
 import { tenantDecider, tenantStream, type Tenant } from '../../domain/tenant/tenant.js';
-import type { OperatorKey } from './operatorKey.js';
+import { OPERATOR_KEY, type OperatorKey } from './operatorKey.js';
 
 export type Principal =
   | { kind: 'organization'; keyId: string; organizationId: string }
@@ -44,10 +45,11 @@ export async function authenticate(store: EventStore, presentedKey: string): Pro
 }
 
 /** Who presents a key: the deployment's operator, or the principal of an API key (or nobody). */
+@injectable()
 export class Authenticator {
   constructor(
-    private readonly store: EventStore,
-    private readonly operatorKey: OperatorKey,
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(OPERATOR_KEY) private readonly operatorKey: OperatorKey,
   ) {}
 
   isOperator(presentedKey: string): boolean {

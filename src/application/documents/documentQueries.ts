@@ -1,4 +1,6 @@
-import type { Filter, Query, ReadModelStore, SortDirection } from '../ports/readModelStore.js';
+import { READ_MODEL_STORE, type Filter, type Query, type ReadModelStore, type SortDirection } from '../ports/readModelStore.js';
+import { inject, injectable } from '../injection.js';
+import { LIST_LINE_BUDGET } from './documentTokens.js';
 import { DOCUMENT_CONTENTS, DOCUMENTS, withSummary, type DocumentContentView, type DocumentResource, type DocumentView } from '../readModels/documentView.js';
 
 export const SORT_FIELDS = ['created_at', 'invoice_date', 'due_date', 'invoice_total', 'customer_name', 'vendor_name', 'invoice_id'] as const;
@@ -52,11 +54,12 @@ function withinLineBudget(documents: DocumentResource[], budget: number): Docume
 }
 
 /** Reads of the documents read model, always within one tenant. */
+@injectable()
 export class DocumentQueries {
   constructor(
-    private readonly readModels: ReadModelStore,
+    @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
     /** Lines one list page carries in all (LIST_MAX_LINES): see withinLineBudget. */
-    private readonly listLineBudget = 10_000,
+    @inject(LIST_LINE_BUDGET) private readonly listLineBudget = 10_000,
   ) {}
 
   private filterOf(tenantId: string, q: DocumentListQuery): Filter {

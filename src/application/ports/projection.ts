@@ -36,3 +36,9 @@ export interface ReadModelProgress {
   /** Waits (at most `timeoutMs`) until every read model includes everything appended so far; false on timeout. */
   catchUp(timeoutMs?: number): Promise<boolean>;
 }
+
+/** The read-model projections (`Projection[]`): what reads wait for. */
+export const READ_MODEL_PROJECTIONS = Symbol('ReadModelProjections');
+/** The process managers (`Projection[]`): they follow the log for their side effects. */
+export const PROCESS_MANAGERS = Symbol('ProcessManagers');
+export const READ_MODEL_PROGRESS = Symbol('ReadModelProgress');

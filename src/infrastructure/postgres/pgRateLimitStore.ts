@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import type { RateLimitCounter, RateLimitHits, RateLimitStore } from '../../application/ports/rateLimitStore.js';
+import { inject, injectable } from '../../application/injection.js';
+import { PG_POOL } from './tokens.js';
 
 /**
  * Rate-limit counters in PostgreSQL (table `rate_limits`, see pgSchema.ts), so every process of a
@@ -13,8 +15,9 @@ import type { RateLimitCounter, RateLimitHits, RateLimitStore } from '../../appl
  * Rows are kept per key and window size, so the table stays as small as the number of keys in
  * use; an expired row is simply reused by the key's next hit.
  */
+@injectable()
 export class PgRateLimitStore implements RateLimitStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(@inject(PG_POOL) private readonly pool: pg.Pool) {}
 
   counter(name: string, windowMs: number): RateLimitCounter {
     return new PgRateLimitCounter(this.pool, `${name}:`, windowMs);
