@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
-import type { AccountCommands } from '../../application/accounts/accountCommands.js';
-import { decode, Email, NonEmptyString, Nullable } from '../codecs.js';
-import { commandMetadata } from '../requestContext.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import type { AccountCommands } from '../../../application/accounts/accountCommands.js';
+import { decode, Email, NonEmptyString, Nullable } from '../../codecs.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 import { tenantResponse } from './tenantView.js';
 
 const CreateOrganization = t.type({ name: NonEmptyString });

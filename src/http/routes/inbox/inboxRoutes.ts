@@ -1,10 +1,10 @@
 import * as t from 'io-ts';
-import type { InboxCommands } from '../../application/inbox/inboxCommands.js';
-import { documentResponse } from '../../application/readModels/documentView.js';
-import { tenantOf } from '../auth.js';
-import { decode, NonEmptyString, Nullable } from '../codecs.js';
-import { commandMetadata } from '../requestContext.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import type { InboxCommands } from '../../../application/inbox/inboxCommands.js';
+import { documentResponse } from '../../../application/readModels/documentView.js';
+import { tenantOf } from '../../auth.js';
+import { decode, NonEmptyString, Nullable } from '../../codecs.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 
 const AcceptBody = t.partial({ note: Nullable(t.string) });
 const RejectBody = t.type({ reason: NonEmptyString });

@@ -1,12 +1,12 @@
 import * as t from 'io-ts';
-import type { ParticipantLookup } from '../../application/peppol/participantLookup.js';
-import type { ParticipantSearch } from '../../application/peppol/participantSearch.js';
-import { validationOf } from '../../application/peppol/lookupResult.js';
-import { isCountryCode } from '../../domain/document/invoice/codeLists.js';
-import { parsePeppolId } from '../../domain/document/invoice/peppolId.js';
-import { decode, NonEmptyString } from '../codecs.js';
-import { HttpError } from '../errors.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import type { ParticipantLookup } from '../../../application/peppol/participantLookup.js';
+import type { ParticipantSearch } from '../../../application/peppol/participantSearch.js';
+import { validationOf } from '../../../application/peppol/lookupResult.js';
+import { isCountryCode } from '../../../domain/document/invoice/codeLists.js';
+import { parsePeppolId } from '../../../domain/document/invoice/peppolId.js';
+import { decode, NonEmptyString } from '../../codecs.js';
+import { HttpError } from '../../errors.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 import { requestBase } from './requestBase.js';
 
 const PeppolIdQuery = t.type({ peppol_id: t.string });

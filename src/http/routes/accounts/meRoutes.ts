@@ -1,6 +1,6 @@
-import { vatCountry } from '../../domain/document/invoice/vatNumber.js';
-import { tenantOf } from '../auth.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import { vatCountry } from '../../../domain/document/invoice/vatNumber.js';
+import { tenantOf } from '../../auth.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 
 /**
  * The calling tenant's own account, in the shape of the e-invoice-api client's MeRetrieveResponse.

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import type { SmpPublication } from '../../application/peppol/smpPublication.js';
-import { isParticipantUri } from '../../domain/peppol/participantId.js';
-import { HttpError } from '../errors.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import type { SmpPublication } from '../../../application/peppol/smpPublication.js';
+import { isParticipantUri } from '../../../domain/peppol/participantId.js';
+import { HttpError } from '../../errors.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 import { requestBase } from './requestBase.js';
 
 const XML = 'text/xml; charset=utf-8';

@@ -1,4 +1,4 @@
-import type { Tenant } from '../../domain/tenant/tenant.js';
+import type { Tenant } from '../../../domain/tenant/tenant.js';
 
 /** The Tenant resource as the administrative interface shows it. */
 export function tenantResponse(tenant: Tenant) {

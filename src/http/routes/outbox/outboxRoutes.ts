@@ -1,9 +1,9 @@
 import * as t from 'io-ts';
-import { SORT_FIELDS, type DocumentListQuery, type DocumentQueries } from '../../application/documents/documentQueries.js';
-import { DOCUMENT_STATES, DOCUMENT_TYPES } from '../../domain/document/invoice/documentModel.js';
-import { tenantOf } from '../auth.js';
-import { decode, PAGE_FIELDS } from '../codecs.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import { SORT_FIELDS, type DocumentListQuery, type DocumentQueries } from '../../../application/documents/documentQueries.js';
+import { DOCUMENT_STATES, DOCUMENT_TYPES } from '../../../domain/document/invoice/documentModel.js';
+import { tenantOf } from '../../auth.js';
+import { decode, PAGE_FIELDS } from '../../codecs.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 
 const keyof = (values: readonly string[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<string, null>);
 interface IsoDateBrand {

@@ -1,11 +1,11 @@
 import * as t from 'io-ts';
-import type { SendDocument } from '../../application/delivery/sendDocument.js';
-import type { DocumentHistory } from '../../application/documents/documentHistory.js';
-import { documentResponse } from '../../application/readModels/documentView.js';
-import { tenantOf } from '../auth.js';
-import { decode, Email } from '../codecs.js';
-import { commandMetadata } from '../requestContext.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import type { SendDocument } from '../../../application/delivery/sendDocument.js';
+import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
+import { documentResponse } from '../../../application/readModels/documentView.js';
+import { tenantOf } from '../../auth.js';
+import { decode, Email } from '../../codecs.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 
 const SendQuery = t.partial({
   sender_peppol_scheme: t.string,

@@ -1,15 +1,15 @@
 import * as t from 'io-ts';
-import type { AccountCommands } from '../../application/accounts/accountCommands.js';
-import type { AccountQueries } from '../../application/accounts/accountQueries.js';
-import { decode, NonEmptyString, Nullable, SkipLimitQuery } from '../codecs.js';
-import { HttpError, type FieldProblem } from '../errors.js';
-import { checkCompanyIdentifiers, type CompanyIdentifiers } from '../../domain/tenant/tenantProfile.js';
-import { organizationOf } from '../auth.js';
-import { commandMetadata } from '../requestContext.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import type { AccountCommands } from '../../../application/accounts/accountCommands.js';
+import type { AccountQueries } from '../../../application/accounts/accountQueries.js';
+import { decode, NonEmptyString, Nullable, SkipLimitQuery } from '../../codecs.js';
+import { HttpError, type FieldProblem } from '../../errors.js';
+import { checkCompanyIdentifiers, type CompanyIdentifiers } from '../../../domain/tenant/tenantProfile.js';
+import { organizationOf } from '../../auth.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 import { tenantResponse } from './tenantView.js';
-import type { ApiKeyView } from '../../application/readModels/accountViews.js';
-import type { EventMetadata } from '../../application/ports/eventStore.js';
+import type { ApiKeyView } from '../../../application/readModels/accountViews.js';
+import type { EventMetadata } from '../../../application/ports/eventStore.js';
 
 interface TenantNameBrand {
   readonly TenantName: unique symbol;

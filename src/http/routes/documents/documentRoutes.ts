@@ -1,16 +1,16 @@
 import * as t from 'io-ts';
-import type { DocumentCommands } from '../../application/documents/documentCommands.js';
-import { sha256 } from '../../application/documents/documentCommands.js';
-import type { DocumentQueries } from '../../application/documents/documentQueries.js';
-import { attachmentType } from '../../domain/document/invoice/documentAttachments.js';
-import { documentResponse } from '../../application/readModels/documentView.js';
-import { tenantOf } from '../auth.js';
-import { decode, SkipLimitQuery } from '../codecs.js';
-import { HttpError } from '../errors.js';
-import { commandMetadata } from '../requestContext.js';
-import type { RouteRegistry } from '../routeRegistry.js';
-import { uploadedFile } from '../uploads.js';
-import { XML_TYPES } from './xmlInput.js';
+import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
+import { sha256 } from '../../../application/documents/documentCommands.js';
+import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
+import { attachmentType } from '../../../domain/document/invoice/documentAttachments.js';
+import { documentResponse } from '../../../application/readModels/documentView.js';
+import { tenantOf } from '../../auth.js';
+import { decode, SkipLimitQuery } from '../../codecs.js';
+import { HttpError } from '../../errors.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
+import { uploadedFile } from '../../uploads.js';
+import { XML_TYPES } from './documentErrors.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
 const ANY_FILE = /.*/;

@@ -1,8 +1,8 @@
-import { XmlEncodingError, XmlInputError, XmlLimitExceeded } from '../../domain/validation/index.js';
-import { UblReadError } from '../../domain/document/ubl/ublReader.js';
-import { DocumentInputRejected, DocumentRejected } from '../../application/documents/documentCommands.js';
-import { MalformedBody, WorkRefused } from '../../application/documents/documentWork.js';
-import { HttpError, type FieldProblem } from '../errors.js';
+import { XmlEncodingError, XmlInputError, XmlLimitExceeded } from '../../../domain/validation/index.js';
+import { UblReadError } from '../../../domain/document/ubl/ublReader.js';
+import { DocumentInputRejected, DocumentRejected } from '../../../application/documents/documentCommands.js';
+import { MalformedBody, WorkRefused } from '../../../application/documents/documentWork.js';
+import { HttpError, type FieldProblem } from '../../errors.js';
 
 export const XML_TYPES = /^(application|text)\/([a-z.+-]*\+)?xml/i;
 

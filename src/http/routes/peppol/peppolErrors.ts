@@ -1,5 +1,5 @@
-import { RegistrationFieldError, SmlUnavailableError } from '../../application/peppol/peppolRegistration.js';
-import { HttpError } from '../errors.js';
+import { RegistrationFieldError, SmlUnavailableError } from '../../../application/peppol/peppolRegistration.js';
+import { HttpError } from '../../errors.js';
 
 /** Peppol registration failures as the spec's HTTP answers; anything else passes through unchanged. */
 export function peppolErrorToHttp(error: unknown): unknown {

@@ -1,9 +1,9 @@
 import * as t from 'io-ts';
-import { webhookResponse, type WebhookCommands } from '../../application/webhooks/webhookCommands.js';
-import { tenantOf } from '../auth.js';
-import { decode, Nullable, PAGE_FIELDS } from '../codecs.js';
-import { commandMetadata } from '../requestContext.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import { webhookResponse, type WebhookCommands } from '../../../application/webhooks/webhookCommands.js';
+import { tenantOf } from '../../auth.js';
+import { decode, Nullable, PAGE_FIELDS } from '../../codecs.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 
 const CreateWebhook = t.intersection([t.type({ url: t.string, events: t.array(t.string) }), t.partial({ enabled: t.boolean })]);
 const UpdateWebhook = t.partial({ url: Nullable(t.string), events: Nullable(t.array(t.string)), enabled: Nullable(t.boolean) });

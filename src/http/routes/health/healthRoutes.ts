@@ -1,5 +1,5 @@
-import type { HealthProbe } from '../../application/ports/healthProbe.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import type { HealthProbe } from '../../../application/ports/healthProbe.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 
 export function healthRoutes(routes: RouteRegistry, health: HealthProbe): void {
   routes.add({

@@ -1,13 +1,13 @@
 import * as t from 'io-ts';
-import type { PeppolRegistrations } from '../../application/peppol/peppolRegistration.js';
-import { isCountryCode } from '../../domain/document/invoice/codeLists.js';
-import { parsePeppolId } from '../../domain/document/invoice/peppolId.js';
-import type { Tenant } from '../../domain/tenant/tenant.js';
-import { organizationOf } from '../auth.js';
-import { decode, NonEmptyString, Nullable } from '../codecs.js';
-import { HttpError, type FieldProblem } from '../errors.js';
-import { commandMetadata } from '../requestContext.js';
-import type { RouteRegistry } from '../routeRegistry.js';
+import type { PeppolRegistrations } from '../../../application/peppol/peppolRegistration.js';
+import { isCountryCode } from '../../../domain/document/invoice/codeLists.js';
+import { parsePeppolId } from '../../../domain/document/invoice/peppolId.js';
+import type { Tenant } from '../../../domain/tenant/tenant.js';
+import { organizationOf } from '../../auth.js';
+import { decode, NonEmptyString, Nullable } from '../../codecs.js';
+import { HttpError, type FieldProblem } from '../../errors.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
 
 const Register = t.intersection([
   t.type({ peppol_id: t.string }),

@@ -1,8 +1,8 @@
-import type { DocumentCommands } from '../../application/documents/documentCommands.js';
-import { tenantOf } from '../auth.js';
-import type { RouteRegistry } from '../routeRegistry.js';
-import { uploadedFile } from '../uploads.js';
-import { XML_TYPES } from './xmlInput.js';
+import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
+import { tenantOf } from '../../auth.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
+import { uploadedFile } from '../../uploads.js';
+import { XML_TYPES } from './documentErrors.js';
 
 /** Validation of a JSON document or a UBL file; records nothing. */
 export function validateRoutes(routes: RouteRegistry, documents: DocumentCommands, uploadLimit: number): void {
