@@ -1,21 +1,17 @@
 import * as t from 'io-ts';
 import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
-import { sha256 } from '../../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
-import { attachmentType } from '../../../domain/document/invoice/documentAttachments.js';
 import { documentResponse } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { decode, SkipLimitQuery } from '../../codecs.js';
-import { HttpError } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
 import { XML_TYPES } from './documentErrors.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
-const ANY_FILE = /.*/;
 
-/** Documents of the calling tenant: create (JSON or UBL), read, validate, delete, attachments. */
+/** Documents of the calling tenant: create (from JSON or UBL), list, read, delete. */
 export function documentRoutes(
   routes: RouteRegistry,
   documents: DocumentCommands,
@@ -92,111 +88,4 @@ export function documentRoutes(
       res.json({ is_deleted: true });
     },
   });
-  routes.add({
-    method: 'get',
-    path: '/api/documents/:documentId/ubl',
-    summary: "The document's UBL: metadata as JSON, or the XML itself with Accept: application/xml (or ?format=xml)",
-    tag: 'documents',
-    auth: 'tenant',
-    handler: async (req, res) => {
-      const record = await documents.get(tenantOf(res).tenantId, id(req.params));
-      if (req.query.format === 'xml' || (req.accepts(['application/json', 'application/xml']) === 'application/xml' && !req.accepts('json'))) {
-        res.type('application/xml').attachment(record.file_name).send(record.ubl);
-        return;
-      }
-      const [senderScheme, senderId] = splitPeppolId(record.document.vendor_peppol_id);
-      const [receiverScheme, receiverId] = splitPeppolId(record.document.customer_peppol_id);
-      res.json({
-        id: record.id,
-        file_name: record.file_name,
-        file_hash: sha256(record.ubl),
-        file_size: Buffer.byteLength(record.ubl),
-        sender_peppol_scheme: senderScheme,
-        sender_peppol_id: senderId,
-        receiver_peppol_scheme: receiverScheme,
-        receiver_peppol_id: receiverId,
-        signed_url: `/api/documents/${record.id}/ubl?format=xml`,
-        validated_at: record.validated_at,
-      });
-    },
-  });
-  routes.add({
-    method: 'post',
-    path: '/api/documents/:documentId/validate',
-    summary: "Validate a stored document's UBL again (the run is recorded in its history)",
-    tag: 'documents',
-    auth: 'tenant',
-    handler: async (req, res) => {
-      res.json(await documents.revalidate(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res)));
-    },
-  });
-  routes.add({
-    method: 'get',
-    path: '/api/documents/:documentId/attachments',
-    summary: "List a document's attachments",
-    tag: 'documents',
-    auth: 'tenant',
-    handler: async (req, res) => {
-      res.json((await documentResponse(await documents.get(tenantOf(res).tenantId, id(req.params)))).attachments);
-    },
-  });
-  routes.add({
-    method: 'post',
-    path: '/api/documents/:documentId/attachments',
-    summary: 'Add an attachment to a DRAFT document (multipart field "file"); it is embedded in the UBL that is sent',
-    tag: 'documents',
-    auth: 'tenant',
-    responses: {
-      200: 'The attachment',
-      409: 'The document is not a draft, or was created from uploaded UBL (sent as uploaded)',
-      422: 'A type Peppol does not carry (PDF, PNG, JPEG, CSV, XLSX, ODS), an empty file, or the document would no longer validate',
-    },
-    handler: async (req, res) => {
-      const file = await uploadedFile(req, res, uploadLimit, ANY_FILE);
-      if (!file.fileName) throw new HttpError(422, [{ loc: ['body', 'file'], msg: 'The file needs a name', type: 'missing' }]);
-      const attachment = await documents.addAttachment(
-        tenantOf(res).tenantId,
-        id(req.params),
-        { file_name: file.fileName, file_type: attachmentType(file.mimeType, file.fileName), file_size: file.buffer.length, file_data: file.buffer.toString('base64') },
-        commandMetadata(req, res),
-      );
-      const { file_data: _data, ...meta } = attachment;
-      res.json({ ...meta, file_url: `/api/documents/${id(req.params)}/attachments/${attachment.id}` });
-    },
-  });
-  routes.add({
-    method: 'get',
-    path: '/api/documents/:documentId/attachments/:attachmentId',
-    summary: 'An attachment: metadata as JSON, or its content with ?download=true',
-    tag: 'documents',
-    auth: 'tenant',
-    handler: async (req, res) => {
-      const record = await documents.get(tenantOf(res).tenantId, id(req.params));
-      const attachment = record.attachments.find((a) => a.id === String(req.params.attachmentId));
-      if (!attachment) throw new HttpError(404, 'Attachment not found');
-      if (req.query.download === 'true') {
-        res.type(attachment.file_type).attachment(attachment.file_name).send(Buffer.from(attachment.file_data, 'base64'));
-        return;
-      }
-      const { file_data: _data, ...meta } = attachment;
-      res.json({ ...meta, file_url: `/api/documents/${record.id}/attachments/${attachment.id}?download=true` });
-    },
-  });
-  routes.add({
-    method: 'delete',
-    path: '/api/documents/:documentId/attachments/:attachmentId',
-    summary: 'Remove an attachment from a DRAFT document (and from the UBL that is sent)',
-    tag: 'documents',
-    auth: 'tenant',
-    handler: async (req, res) => {
-      await documents.removeAttachment(tenantOf(res).tenantId, id(req.params), String(req.params.attachmentId), commandMetadata(req, res));
-      res.json({ is_deleted: true });
-    },
-  });
-}
-
-function splitPeppolId(value: string | null): [string | null, string | null] {
-  if (!value) return [null, null];
-  const i = value.indexOf(':');
-  return i < 0 ? [null, value] : [value.slice(0, i), value.slice(i + 1)];
 }

@@ -5,13 +5,30 @@ import { tenantOf } from '../../auth.js';
 import { decode, NonEmptyString, Nullable } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import type { DocumentPageRoute } from '../documents/documentPages.js';
 
+const CREDIT_NOTES = ['CREDIT_NOTE', 'SELFBILLING_CREDIT_NOTE'];
+const INVOICES = ['INVOICE', 'DEBIT_NOTE', 'SELFBILLING_INVOICE'];
 const AcceptBody = t.partial({ note: Nullable(t.string) });
 const RejectBody = t.type({ reason: NonEmptyString });
 
-/** One received document, and the buyer's answer to it (sent back as a Peppol Invoice Response). */
-export function inboxRoutes(routes: RouteRegistry, inbox: InboxCommands): void {
+/**
+ * The inbox: received documents (all, invoices, credit notes), one received document, and the
+ * buyer's answer to it (sent back as a Peppol Invoice Response). The lists come first: their
+ * paths would otherwise be taken for a document id.
+ */
+export function inboxRoutes(routes: RouteRegistry, page: DocumentPageRoute, inbox: InboxCommands): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
+
+  page('/api/inbox', 'Received documents', 'inbox', () => ({ direction: 'INBOUND' }));
+  page('/api/inbox/invoices', 'Received invoices (and debit notes)', 'inbox', (q) => ({
+    direction: 'INBOUND',
+    types: q.type ? [q.type].filter((x) => INVOICES.includes(x)) : INVOICES,
+  }));
+  page('/api/inbox/credit-notes', 'Received credit notes', 'inbox', (q) => ({
+    direction: 'INBOUND',
+    types: q.type ? [q.type].filter((x) => CREDIT_NOTES.includes(x)) : CREDIT_NOTES,
+  }));
 
   routes.add({
     method: 'get',
