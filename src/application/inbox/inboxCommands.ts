@@ -12,10 +12,6 @@ const now = () => new Date().toISOString();
 export class InboxCommands {
   constructor(@inject(EVENT_STORE) private readonly store: EventStore) {}
 
-  async get(tenantId: string, documentId: string): Promise<DocumentRecord> {
-    return received(tenantId, await loadState(this.store, documentDecider, documentStream(documentId)));
-  }
-
   accept(tenantId: string, documentId: string, note: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
     return this.respond(tenantId, documentId, { type: 'AcceptDocument', data: { note, now: now() } }, metadata);
   }

@@ -42,7 +42,7 @@ export function registerRoutes(routes: RouteRegistry, deps: HttpDependencies, re
   // Documents: create, read, delete; their UBL, attachments and PDF; validation; sending.
   documentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
   ublRoutes(routes, deps.documents);
-  attachmentRoutes(routes, deps.documents, deps.uploadBodyLimit);
+  attachmentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
   documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
   sendingRoutes(routes, deps.sending, deps.documentHistory);
@@ -50,7 +50,7 @@ export function registerRoutes(routes: RouteRegistry, deps: HttpDependencies, re
   // The outbox and the inbox: paged lists of documents, and the buyer's answers.
   const page = documentPageRoute(routes, deps.documentQueries, readYourWrites);
   outboxRoutes(page);
-  inboxRoutes(routes, page, deps.inbox);
+  inboxRoutes(routes, page, deps.inbox, deps.documentQueries, readYourWrites);
 
   webhookRoutes(routes, deps.webhooks, readYourWrites);
 }

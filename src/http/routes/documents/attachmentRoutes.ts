@@ -1,6 +1,6 @@
 import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
+import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
 import { attachmentType } from '../../../domain/document/invoice/documentAttachments.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { HttpError } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
@@ -10,7 +10,13 @@ import { uploadedFile } from '../../uploads.js';
 const ANY_FILE = /.*/;
 
 /** A document's attachments: list, add and remove (drafts only), read or download one. */
-export function attachmentRoutes(routes: RouteRegistry, documents: DocumentCommands, uploadLimit: number): void {
+export function attachmentRoutes(
+  routes: RouteRegistry,
+  documents: DocumentCommands,
+  queries: DocumentQueries,
+  readYourWrites: () => Promise<void>,
+  uploadLimit: number,
+): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
 
   routes.add({
@@ -20,7 +26,8 @@ export function attachmentRoutes(routes: RouteRegistry, documents: DocumentComma
     tag: 'documents',
     auth: 'tenant',
     handler: async (req, res) => {
-      res.json((await documentResponse(await documents.get(tenantOf(res).tenantId, id(req.params)))).attachments);
+      await readYourWrites();
+      res.json((await queries.get(tenantOf(res).tenantId, id(req.params))).attachments);
     },
   });
   routes.add({
@@ -54,15 +61,21 @@ export function attachmentRoutes(routes: RouteRegistry, documents: DocumentComma
     tag: 'documents',
     auth: 'tenant',
     handler: async (req, res) => {
-      const record = await documents.get(tenantOf(res).tenantId, id(req.params));
-      const attachment = record.attachments.find((a) => a.id === String(req.params.attachmentId));
-      if (!attachment) throw new HttpError(404, 'Attachment not found');
+      const attachmentId = String(req.params.attachmentId);
+      // The content is read from where it is kept (the document's stream); the metadata from the read model.
       if (req.query.download === 'true') {
+        const record = await documents.get(tenantOf(res).tenantId, id(req.params));
+        const attachment = record.attachments.find((a) => a.id === attachmentId);
+        if (!attachment) throw new HttpError(404, 'Attachment not found');
         res.type(attachment.file_type).attachment(attachment.file_name).send(Buffer.from(attachment.file_data, 'base64'));
         return;
       }
-      const { file_data: _data, ...meta } = attachment;
-      res.json({ ...meta, file_url: `/api/documents/${record.id}/attachments/${attachment.id}?download=true` });
+      await readYourWrites();
+      const document = await queries.get(tenantOf(res).tenantId, id(req.params));
+      const attachment = document.attachments.find((a) => a.id === attachmentId);
+      if (!attachment) throw new HttpError(404, 'Attachment not found');
+      const { id: attachmentKey, file_name, file_type, file_size } = attachment;
+      res.json({ id: attachmentKey, file_name, file_type, file_size, file_url: `/api/documents/${document.id}/attachments/${attachmentKey}?download=true` });
     },
   });
   routes.add({

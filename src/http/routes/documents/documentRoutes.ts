@@ -73,7 +73,9 @@ export function documentRoutes(
     auth: 'tenant',
     responses: { 200: 'The document', 404: 'Not found' },
     handler: async (req, res) => {
-      res.json(await documentResponse(await documents.get(tenantOf(res).tenantId, id(req.params))));
+      // From the read model; what this client wrote before is in it (read-your-writes).
+      await readYourWrites();
+      res.json(await queries.get(tenantOf(res).tenantId, id(req.params)));
     },
   });
   routes.add({

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import type { InboxCommands } from '../../../application/inbox/inboxCommands.js';
+import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
 import { documentResponse } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { decode, NonEmptyString, Nullable } from '../../codecs.js';
@@ -17,7 +18,13 @@ const RejectBody = t.type({ reason: NonEmptyString });
  * buyer's answer to it (sent back as a Peppol Invoice Response). The lists come first: their
  * paths would otherwise be taken for a document id.
  */
-export function inboxRoutes(routes: RouteRegistry, page: DocumentPageRoute, inbox: InboxCommands): void {
+export function inboxRoutes(
+  routes: RouteRegistry,
+  page: DocumentPageRoute,
+  inbox: InboxCommands,
+  queries: DocumentQueries,
+  readYourWrites: () => Promise<void>,
+): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
 
   page('/api/inbox', 'Received documents', 'inbox', () => ({ direction: 'INBOUND' }));
@@ -38,7 +45,8 @@ export function inboxRoutes(routes: RouteRegistry, page: DocumentPageRoute, inbo
     auth: 'tenant',
     responses: { 200: 'The document', 404: 'Not found (or not a received document)' },
     handler: async (req, res) => {
-      res.json(await documentResponse(await inbox.get(tenantOf(res).tenantId, id(req.params))));
+      await readYourWrites();
+      res.json(await queries.get(tenantOf(res).tenantId, id(req.params), 'INBOUND'));
     },
   });
   routes.add({
