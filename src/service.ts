@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { DependencyContainer, InjectionToken } from './application/injection.js';
+import type { DependencyContainer, InjectionToken } from './composition/container.js';
 import { compose } from './composition/compose.js';
 import { createHttpApp } from './composition/httpApp.js';
 import type { CompositionOptions } from './composition/options.js';

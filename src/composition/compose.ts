@@ -1,4 +1,4 @@
-import type { DependencyContainer } from '../application/injection.js';
+import type { DependencyContainer } from './container.js';
 import { assertNever } from '../domain/decider.js';
 import { storageProfileOf, type CompositionOptions } from './options.js';
 import { composeEmbeddedPostgres } from './embeddedPostgres.js';

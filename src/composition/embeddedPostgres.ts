@@ -1,4 +1,4 @@
-import type { DependencyContainer } from '../application/injection.js';
+import type { DependencyContainer } from './container.js';
 import { openDatabase } from '../infrastructure/postgres/database.js';
 import type { CompositionOptions } from './options.js';
 import { composeOnPostgres } from './postgresServer.js';

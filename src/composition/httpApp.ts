@@ -1,4 +1,4 @@
-import type { DependencyContainer } from '../application/injection.js';
+import type { DependencyContainer } from './container.js';
 import { createApp } from '../http/app.js';
 import type { RateLimits } from '../http/rateLimit.js';
 import { CONFIG, type Config } from '../infrastructure/config.js';

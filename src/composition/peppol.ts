@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Logger } from 'pino';
-import type { DependencyContainer } from '../application/injection.js';
+import type { DependencyContainer } from './container.js';
 import type { PeppolConfig } from '../infrastructure/peppolConfig.js';
 import { HTTP_GETTER, PEPPOL_DIRECTORY, SML_LOCATOR, SML_PUBLISHER, XML_SIGNATURES, XML_SIGNER } from '../application/ports/peppolNetwork.js';
 import { ParticipantRegistry } from '../application/peppol/participantRegistry.js';

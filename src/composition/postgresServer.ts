@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { PostgresBackend } from '@agendajs/postgres-backend';
-import { container as rootContainer, type DependencyContainer } from '../application/injection.js';
+import { container as rootContainer, type DependencyContainer } from './container.js';
 import { EVENT_STORE } from '../application/ports/eventStore.js';
 import { READ_MODEL_STORE } from '../application/ports/readModelStore.js';
 import { JOB_SCHEDULER } from '../application/ports/jobScheduler.js';

@@ -1,6 +1,5 @@
 import { MongoBackend, MongoJobRepository } from '@agendajs/mongo-backend';
-import type { DependencyContainer } from '../application/injection.js';
-import { container as rootContainer } from '../application/injection.js';
+import { container as rootContainer, type DependencyContainer } from './container.js';
 import { EVENT_STORE } from '../application/ports/eventStore.js';
 import { READ_MODEL_STORE } from '../application/ports/readModelStore.js';
 import { JOB_SCHEDULER } from '../application/ports/jobScheduler.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pg from 'pg';
 import type { AgendaBackend } from 'agenda';
-import { instanceCachingFactory, type DependencyContainer } from '../application/injection.js';
+import { instanceCachingFactory, type DependencyContainer } from './container.js';
 import type { CompositionOptions } from './options.js';
 import { registerPeppol } from './peppol.js';
 import { CONFIG, type Config } from '../infrastructure/config.js';

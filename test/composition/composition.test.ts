@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { DependencyContainer, InjectionToken } from '../../src/application/injection.js';
+import type { DependencyContainer, InjectionToken } from '../../src/composition/container.js';
 import { storageProfileOf } from '../../src/composition/options.js';
 import { loadConfig } from '../../src/infrastructure/config.js';
 import { EVENT_STORE } from '../../src/application/ports/eventStore.js';
