@@ -7,12 +7,13 @@
  */
 import { loadConfig } from '../src/infrastructure/config.js';
 import { createLogger } from '../src/infrastructure/logger.js';
-import { openDatabase } from '../src/infrastructure/postgres/database.js';
-import { TOKENS, wire } from '../src/infrastructure/container.js';
+import { compose } from '../src/composition/compose.js';
 import { allProjections } from '../src/projections/index.js';
 import { ProjectionRunner, resetProjection } from '../src/projections/projectionRunner.js';
-import type { EventStore } from '../src/application/ports/eventStore.js';
-import type { ReadModelStore } from '../src/application/ports/readModelStore.js';
+import { EVENT_STORE, type EventStore } from '../src/application/ports/eventStore.js';
+import { READ_MODEL_STORE, type ReadModelStore } from '../src/application/ports/readModelStore.js';
+import { DATABASE, PG_POOL } from '../src/infrastructure/postgres/tokens.js';
+import type { Database } from '../src/infrastructure/postgres/database.js';
 import type pg from 'pg';
 
 async function main() {
@@ -24,10 +25,10 @@ async function main() {
   }
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPostgresPort, logger });
-  const container = await wire({ config, logger, databaseUrl: database.url });
-  const events = container.resolve<EventStore>(TOKENS.EventStore);
-  const readModels = container.resolve<ReadModelStore>(TOKENS.ReadModelStore);
+  // The same composition root as `npm start` chooses (and the embedded server, when that is the profile).
+  const container = await compose({ config, logger });
+  const events = container.resolve<EventStore>(EVENT_STORE);
+  const readModels = container.resolve<ReadModelStore>(READ_MODEL_STORE);
   const projections = allProjections.filter((p) => target === '--all' || p.name === target);
 
   const started = Date.now();
@@ -41,8 +42,8 @@ async function main() {
 
   await readModels.close();
   await events.close();
-  await container.resolve<pg.Pool>(TOKENS.Pool).end();
-  await database.stop();
+  await container.resolve<pg.Pool>(PG_POOL).end();
+  await container.resolve<Database>(DATABASE).stop();
 }
 
 main().catch((error) => {

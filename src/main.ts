@@ -1,18 +1,14 @@
 import { loadConfig } from './infrastructure/config.js';
 import { createLogger } from './infrastructure/logger.js';
-import { openDatabase } from './infrastructure/postgres/database.js';
 import { Service } from './service.js';
 
-/** `npm start`: the service on the embedded PostgreSQL (or DATABASE_URL), until SIGINT/SIGTERM. */
+/**
+ * `npm start`: the service on the storage profile its settings choose (the embedded PostgreSQL
+ * by default; see composition/options.ts), until SIGINT/SIGTERM.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    embeddedPort: config.embeddedPostgresPort,
-    logger,
-  });
   let service: Service | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -21,7 +17,6 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     try {
       await service?.stop();
-      await database.stop();
       logger.info('stopped');
       process.exit(0);
     } catch (error) {
@@ -33,14 +28,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    service = await Service.create({ config, logger, databaseUrl: database.url });
+    service = await Service.create({ config, logger });
     await service.start();
     await service.listen(config.port, config.host);
     logger.info({ port: config.port }, `listening on http://localhost:${config.port}`);
   } catch (error) {
     logger.error({ err: error }, 'failed to start');
     await service?.stop().catch(() => undefined);
-    await database.stop().catch(() => undefined);
     process.exit(1);
   }
 }

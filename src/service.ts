@@ -2,28 +2,30 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type pg from 'pg';
-import type { DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { Config } from './infrastructure/config.js';
-import type { EventStore } from './application/ports/eventStore.js';
-import type { ReadModelStore } from './application/ports/readModelStore.js';
-import type { DeliveryProcess } from './application/delivery/deliveryProcess.js';
-import type { JobScheduler } from './application/ports/jobScheduler.js';
-import type { ProjectionRunner } from './projections/projectionRunner.js';
-import type { TaskPool } from './infrastructure/workers/taskPool.js';
-import type { AccountCommands } from './application/accounts/accountCommands.js';
-import { TOKENS, wire, type WiringOptions } from './infrastructure/container.js';
-import { createApp } from './http/app.js';
-import type { EmailTransport } from './infrastructure/mail/emailTransport.js';
+import type { DependencyContainer, InjectionToken } from './composition/container.js';
+import { compose } from './composition/compose.js';
+import { createHttpApp } from './composition/httpApp.js';
+import type { CompositionOptions } from './composition/options.js';
+import { CONFIG, type Config } from './infrastructure/config.js';
+import { DATABASE, PG_POOL } from './infrastructure/postgres/tokens.js';
+import type { Database } from './infrastructure/postgres/database.js';
+import { EmailTransport } from './infrastructure/mail/emailTransport.js';
+import { TaskPool } from './infrastructure/workers/taskPool.js';
+import { ProjectionRunner } from './projections/projectionRunner.js';
+import { EVENT_STORE, type EventStore } from './application/ports/eventStore.js';
+import { READ_MODEL_STORE, type ReadModelStore } from './application/ports/readModelStore.js';
+import { JOB_SCHEDULER, type JobScheduler } from './application/ports/jobScheduler.js';
+import { LOGGER } from './application/ports/logger.js';
+import { DeliveryProcess } from './application/delivery/deliveryProcess.js';
+import { AccountCommands } from './application/accounts/accountCommands.js';
 import type { RouteRegistry } from './http/routeRegistry.js';
-import { createRateLimitGates, rateLimitsFrom } from './http/rateLimit.js';
-import { peppolServices } from './infrastructure/peppol/peppolWiring.js';
 
 export const VERSION = '0.1.0';
 
 /**
- * One running instance of the service: its adapters, projections, jobs and HTTP app, started
- * and stopped in dependency order.
+ * One running instance of the service: its adapters, projections, jobs and HTTP app (composed by
+ * its storage profile's composition root), started and stopped in dependency order.
  */
 export class Service {
   readonly app: Express;
@@ -31,67 +33,37 @@ export class Service {
   private server: Server | null = null;
 
   private constructor(readonly container: DependencyContainer) {
-    const logger = this.resolve<Logger>(TOKENS.Logger);
-    const config = this.resolve<Config>(TOKENS.Config);
-    const projections = this.resolve<ProjectionRunner>(TOKENS.ProjectionRunner);
-    const { app, routes } = createApp({
-      logger,
-      pool: this.resolve(TOKENS.Pool),
-      eventStore: this.resolve(TOKENS.EventStore),
-      operatorKey: this.resolve(TOKENS.OperatorKey),
-      accounts: this.resolve(TOKENS.AccountCommands),
-      accountQueries: this.resolve(TOKENS.AccountQueries),
-      documents: this.resolve(TOKENS.DocumentCommands),
-      documentQueries: this.resolve(TOKENS.DocumentQueries),
-      documentHistory: this.resolve(TOKENS.DocumentHistory),
-      sending: this.resolve(TOKENS.SendDocument),
-      inbox: this.resolve(TOKENS.InboxCommands),
-      webhooks: this.resolve(TOKENS.WebhookCommands),
-      peppol: peppolServices(container),
-      documentPdfs: this.resolve(TOKENS.DocumentPdfs),
-      readYourWrites: async () => {
-        await projections.catchUp(2000);
-      },
-      jsonBodyLimit: config.jsonBodyLimit,
-      jsonOtherBodyLimit: config.jsonOtherBodyLimit,
-      uploadBodyLimit: config.uploadBodyLimit,
-      hygiene: config.text,
-      idempotencyStore: this.resolve(TOKENS.IdempotencyStore),
-      version: VERSION,
-    });
-    routes.useRateLimits(createRateLimitGates(this.resolve(TOKENS.Pool), rateLimitsFrom(config)));
+    const { app, routes } = createHttpApp(container, VERSION);
     this.app = app;
     this.routes = routes;
   }
 
-  static async create(options: WiringOptions): Promise<Service> {
-    return new Service(await wire(options));
+  static async create(options: CompositionOptions): Promise<Service> {
+    return new Service(await compose(options));
   }
 
-  resolve<T>(token: symbol): T {
+  resolve<T>(token: InjectionToken<T>): T {
     return this.container.resolve<T>(token);
   }
 
   get eventStore(): EventStore {
-    return this.resolve(TOKENS.EventStore);
+    return this.resolve<EventStore>(EVENT_STORE);
   }
 
   get projections(): ProjectionRunner {
-    return this.resolve(TOKENS.ProjectionRunner);
+    return this.resolve(ProjectionRunner);
   }
 
   async start(): Promise<void> {
-    const config = this.resolve<Config>(TOKENS.Config);
-    const logger = this.resolve<Logger>(TOKENS.Logger);
+    const config = this.resolve<Config>(CONFIG);
+    const logger = this.resolve<Logger>(LOGGER);
     if (config.bootstrapAdminKey) {
-      const created = await this.resolve<AccountCommands>(TOKENS.AccountCommands).bootstrapOrganization(config.bootstrapAdminKey, {
-        actor: 'bootstrap',
-      });
+      const created = await this.resolve(AccountCommands).bootstrapOrganization(config.bootstrapAdminKey, { actor: 'bootstrap' });
       if (created) logger.info('created the bootstrap organization for BOOTSTRAP_ADMIN_KEY');
     }
     await this.projections.start();
-    await this.resolve<JobScheduler>(TOKENS.JobScheduler).start();
-    this.resolve<DeliveryProcess>(TOKENS.DeliveryProcess).startRecovery();
+    await this.resolve<JobScheduler>(JOB_SCHEDULER).start();
+    this.resolve(DeliveryProcess).startRecovery();
   }
 
   /** Serves HTTP on the port; requests Node's parser refuses still get the spec's error body. */
@@ -108,7 +80,7 @@ export class Service {
     });
   }
 
-  /** Stops taking requests, then jobs, projections and connections, in that order. */
+  /** Stops taking requests, then jobs, projections and connections, and the database last (when this process started it). */
   async stop(): Promise<void> {
     if (this.server) {
       const server = this.server;
@@ -118,14 +90,15 @@ export class Service {
         server.closeIdleConnections();
       });
     }
-    await this.resolve<DeliveryProcess>(TOKENS.DeliveryProcess).stop();
-    await this.resolve<JobScheduler>(TOKENS.JobScheduler).stop();
-    this.resolve<EmailTransport>(TOKENS.EmailTransport).close();
-    await this.resolve<TaskPool>(TOKENS.TaskPool).close();
+    await this.resolve(DeliveryProcess).stop();
+    await this.resolve<JobScheduler>(JOB_SCHEDULER).stop();
+    this.resolve(EmailTransport).close();
+    await this.resolve(TaskPool).close();
     await this.projections.stop();
-    await this.resolve<ReadModelStore>(TOKENS.ReadModelStore).close();
+    await this.resolve<ReadModelStore>(READ_MODEL_STORE).close();
     await this.eventStore.close();
-    await this.resolve<pg.Pool>(TOKENS.Pool).end();
+    await this.resolve<pg.Pool>(PG_POOL).end();
+    await this.resolve<Database>(DATABASE).stop();
   }
 }
 

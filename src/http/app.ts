@@ -1,72 +1,26 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import type pg from 'pg';
-import type { EventStore } from '../application/ports/eventStore.js';
-import type { OperatorKey } from '../application/accounts/operatorKey.js';
-import type { AccountCommands } from '../application/accounts/accountCommands.js';
-import type { AccountQueries } from '../application/accounts/accountQueries.js';
 import { authMiddleware } from './auth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
 import { RouteRegistry } from './routeRegistry.js';
-import { inputHygiene, type HygieneLimits } from './inputHygiene.js';
+import { inputHygiene } from './inputHygiene.js';
 import { idempotency } from './idempotency.js';
 import { documentBodyParser } from './documentBody.js';
-import type { IdempotencyStore } from '../application/ports/idempotencyStore.js';
-import { healthRoutes } from './routes/health.js';
-import { operatorRoutes } from './routes/operator.js';
-import { adminRoutes } from './routes/admin.js';
-import { meRoutes } from './routes/me.js';
-import { documentRoutes } from './routes/documents.js';
-import { validateRoutes } from './routes/validate.js';
-import { listRoutes } from './routes/outbox.js';
-import { documentErrorToHttp, XML_TYPES } from './routes/xmlInput.js';
-import { peppolErrorToHttp } from './routes/peppolErrors.js';
-import type { DocumentCommands } from '../application/documents/documentCommands.js';
-import type { DocumentQueries } from '../application/documents/documentQueries.js';
-import type { DocumentHistory } from '../application/documents/documentHistory.js';
-import type { SendDocument } from '../application/delivery/sendDocument.js';
-import type { InboxCommands } from '../application/inbox/inboxCommands.js';
-import { sendingRoutes } from './routes/sending.js';
-import { inboxRoutes } from './routes/inbox.js';
-import { webhookRoutes } from './routes/webhooks.js';
-import type { WebhookCommands } from '../application/webhooks/webhookCommands.js';
-import type { PeppolServices } from '../infrastructure/peppol/peppolWiring.js';
-import { peppolAdminRoutes } from './routes/peppolAdmin.js';
-import { lookupRoutes } from './routes/lookup.js';
-import { smpRoutes } from './routes/smp.js';
-import type { DocumentPdfs } from '../application/documents/documentPdfs.js';
-import { documentPdfRoutes } from './routes/documentPdfs.js';
-
-export interface HttpDependencies {
-  logger: Logger;
-  pool: pg.Pool;
-  eventStore: EventStore;
-  operatorKey: OperatorKey;
-  accounts: AccountCommands;
-  accountQueries: AccountQueries;
-  documents: DocumentCommands;
-  documentQueries: DocumentQueries;
-  documentHistory: DocumentHistory;
-  sending: SendDocument;
-  inbox: InboxCommands;
-  webhooks: WebhookCommands;
-  peppol: Pick<PeppolServices, 'registrations' | 'smp' | 'lookup' | 'search'>;
-  documentPdfs: DocumentPdfs;
-  readYourWrites: () => Promise<void>;
-  jsonBodyLimit: number;
-  /** Largest JSON body of a route that takes no document. */
-  jsonOtherBodyLimit: number;
-  uploadBodyLimit: number;
-  hygiene: HygieneLimits;
-  idempotencyStore: IdempotencyStore;
-  version: string;
-}
+import { createRateLimitGates } from './rateLimit.js';
+import type { HttpDependencies } from './dependencies.js';
+import { registerRoutes } from './routes/index.js';
+import { documentErrorToHttp, XML_TYPES } from './routes/documents/documentErrors.js';
+import { peppolErrorToHttp } from './routes/peppol/peppolErrors.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+/** How long a read waits for the read models to include earlier writes before it answers with what is there. */
+const READ_YOUR_WRITES_MS = 2000;
 
 export function createApp(deps: HttpDependencies): { app: Express; routes: RouteRegistry } {
+  const readYourWrites = async () => {
+    await deps.readModels.catchUp(READ_YOUR_WRITES_MS);
+  };
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -89,7 +43,7 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   app.use(express.raw({ type: (req) => XML_TYPES.test(req.headers['content-type'] ?? ''), limit: deps.uploadBodyLimit }));
 
   const routes = new RouteRegistry(
-    authMiddleware(deps.eventStore, deps.operatorKey),
+    authMiddleware(deps.authenticator),
     // JSON bodies are parsed per route, after authentication: a document may be large, anything
     // else is small, and a stranger without a key gets nothing parsed.
     {
@@ -99,23 +53,8 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
     inputHygiene(deps.hygiene),
     idempotency(deps.idempotencyStore, deps.uploadBodyLimit),
   );
-  healthRoutes(routes, deps.pool);
-  operatorRoutes(routes, deps.accounts);
-  adminRoutes(routes, deps.accounts, deps.accountQueries, deps.readYourWrites, (organizationId, tenantId, metadata) =>
-    deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
-  );
-  peppolAdminRoutes(routes, deps.peppol.registrations);
-  lookupRoutes(routes, deps.peppol.lookup, deps.peppol.search, deps.readYourWrites, deps.version);
-  // The SMP's participant routes match only `iso6523-actorid-upis::…` segments, so they shadow nothing.
-  smpRoutes(routes, deps.peppol.smp);
-  meRoutes(routes);
-  documentRoutes(routes, deps.documents, deps.documentQueries, deps.readYourWrites, deps.uploadBodyLimit);
-  documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
-  validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
-  listRoutes(routes, deps.documentQueries, deps.readYourWrites);
-  sendingRoutes(routes, deps.sending, deps.documentHistory);
-  inboxRoutes(routes, deps.inbox);
-  webhookRoutes(routes, deps.webhooks, deps.readYourWrites);
+  routes.useRateLimits(createRateLimitGates(deps.rateLimitStore, deps.rateLimits));
+  registerRoutes(routes, deps, readYourWrites);
   routes.add({
     method: 'get',
     path: '/api/openapi.json',

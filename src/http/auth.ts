@@ -1,7 +1,5 @@
 import type { Request } from 'express';
-import type { EventStore } from '../application/ports/eventStore.js';
-import { authenticate, type Principal } from '../application/accounts/authenticate.js';
-import type { OperatorKey } from '../application/accounts/operatorKey.js';
+import type { Authenticator, Principal } from '../application/accounts/authenticate.js';
 import { HttpError, unauthorized } from './errors.js';
 import type { AuthMiddleware } from './routeRegistry.js';
 
@@ -16,16 +14,16 @@ function bearer(req: Request): string | null {
  * Tenant routes take tenant keys, administrative routes organization keys, operator routes the
  * operator key. A valid key of the wrong kind is refused like a wrong key: 401.
  */
-export function authMiddleware(store: EventStore, operatorKey: OperatorKey): AuthMiddleware {
+export function authMiddleware(authenticator: Authenticator): AuthMiddleware {
   return (kind) => async (req, res, next) => {
     const key = bearer(req);
     if (!key) throw unauthorized(req.headers.authorization ? 'Invalid authentication credentials' : 'Not authenticated');
     if (kind === 'operator') {
-      if (!operatorKey.matches(key)) throw unauthorized();
+      if (!authenticator.isOperator(key)) throw unauthorized();
       res.locals.actor = 'operator';
       return next();
     }
-    const principal = await authenticate(store, key);
+    const principal = await authenticator.principal(key);
     if (!principal || principal.kind !== kind) throw unauthorized();
     res.locals.principal = principal;
     res.locals.actor = `key:${principal.keyId}`;

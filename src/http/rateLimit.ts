@@ -1,9 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type pg from 'pg';
-import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
+import { rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
 import type { Principal } from '../application/accounts/authenticate.js';
-import type { Config } from '../infrastructure/config.js';
-import { PgRateLimitStore } from '../infrastructure/postgres/pgRateLimitStore.js';
+import type { RateLimitCounter, RateLimitStore } from '../application/ports/rateLimitStore.js';
 import { assertNever } from '../domain/decider.js';
 import { HttpError } from './errors.js';
 
@@ -13,15 +11,6 @@ export interface RateLimits {
   premiumPerMinute: number;
   adminPerMinute: number;
   adminPerHour: number;
-}
-
-export function rateLimitsFrom(config: Config): RateLimits {
-  return {
-    standardPerMinute: config.rateLimitStandardPerMinute,
-    premiumPerMinute: config.rateLimitPremiumPerMinute,
-    adminPerMinute: config.rateLimitAdminPerMinute,
-    adminPerHour: config.rateLimitAdminPerHour,
-  };
 }
 
 /** The limiters of the two kinds of limited callers; they run after authentication. */
@@ -55,13 +44,27 @@ function tenantLimit(limits: RateLimits, res: Response): number {
   }
 }
 
+/** express-rate-limit's store interface over one of the deployment's shared counters. */
+function storeOf(counter: RateLimitCounter, name: string): Store {
+  return {
+    // Counters are shared between processes: the double-count check must not treat them as local.
+    localKeys: false,
+    prefix: `${name}:`,
+    increment: (key) => counter.increment(key),
+    get: (key) => counter.get(key),
+    decrement: (key) => counter.decrement(key),
+    resetKey: (key) => counter.resetKey(key),
+    resetAll: () => counter.resetAll(),
+  };
+}
+
 /**
- * One express-rate-limit limiter over the shared PostgreSQL counters. Counted per API key (its
- * record id, never the secret). Draft-8 `RateLimit` / `RateLimit-Policy` headers are appended,
+ * One express-rate-limit limiter over the shared counters (RateLimitStore: in PostgreSQL, so the
+ * limits hold for a deployment). Counted per API key (its record id, never the secret). Draft-8 `RateLimit` / `RateLimit-Policy` headers are appended,
  * so an organization key's answer carries both its minute and its hour policy; a refusal also
  * carries `Retry-After` and the spec's `{"detail": "..."}` body.
  */
-function limiter(pool: pg.Pool, name: string, windowMs: number, limitOf: (res: Response) => number): RequestHandler {
+function limiter(store: RateLimitStore, name: string, windowMs: number, limitOf: (res: Response) => number): RequestHandler {
   const property = `rateLimit_${name.replace(/-/g, '_')}`;
   const per = windowMs === HOUR ? 'hour' : 'minute';
   return rateLimit({
@@ -69,7 +72,7 @@ function limiter(pool: pg.Pool, name: string, windowMs: number, limitOf: (res: R
     limit: (_req: Request, res: Response) => limitOf(res),
     skip: (_req: Request, res: Response) => limitOf(res) === 0,
     keyGenerator: (_req: Request, res: Response) => principalOf(res).keyId,
-    store: new PgRateLimitStore(pool, `${name}:`),
+    store: storeOf(store.counter(name, windowMs), name),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: name,
@@ -98,12 +101,12 @@ function both(first: RequestHandler, second: RequestHandler): RequestHandler {
  * Tenant keys: per minute by the tenant's tier. Organization keys: per minute and per hour.
  * Counters are shared by every process on the database, so the limits hold for a deployment.
  */
-export function createRateLimitGates(pool: pg.Pool, limits: RateLimits): RateLimitGates {
+export function createRateLimitGates(store: RateLimitStore, limits: RateLimits): RateLimitGates {
   return {
-    tenant: limiter(pool, 'tenant-minute', MINUTE, (res) => tenantLimit(limits, res)),
+    tenant: limiter(store, 'tenant-minute', MINUTE, (res) => tenantLimit(limits, res)),
     organization: both(
-      limiter(pool, 'admin-minute', MINUTE, () => limits.adminPerMinute),
-      limiter(pool, 'admin-hour', HOUR, () => limits.adminPerHour),
+      limiter(store, 'admin-minute', MINUTE, () => limits.adminPerMinute),
+      limiter(store, 'admin-hour', HOUR, () => limits.adminPerHour),
     ),
   };
 }

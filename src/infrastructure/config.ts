@@ -7,6 +7,9 @@ import { DEFAULT_HYGIENE_LIMITS, type HygieneLimits } from '../domain/inputText.
 import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
 import { loadBlobStoreConfig, type BlobStoreConfig } from './blobs/blobStoreConfig.js';
 
+/** `Config`: every setting, for the composition root and the service's start (the rest get their own settings). */
+export const CONFIG = Symbol('Config');
+
 /** Every setting of the service, read once from the environment. See the README's table. */
 export interface Config {
   port: number;

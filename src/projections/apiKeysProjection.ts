@@ -2,23 +2,8 @@ import type { RecordedEvent } from '../application/ports/eventStore.js';
 import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
 import { apiKeyDecider, type ApiKeyEvent, type ApiKeyState } from '../domain/apiKey/apiKey.js';
-import { isNewer, type Projection, type Versioned } from './projection.js';
-
-/** A key as listed to its owner: never the hash, never the secret. */
-export interface ApiKeyView extends Versioned {
-  id: string;
-  owner_kind: 'organization' | 'tenant';
-  organization_id: string;
-  tenant_id: string | null;
-  name: string;
-  description: string | null;
-  prefix: string;
-  created_at: string;
-  updated_at: string;
-  is_deleted: boolean;
-}
-
-export const API_KEYS = 'api_keys';
+import { isNewer, type Projection } from '../application/ports/projection.js';
+import { API_KEYS, type ApiKeyView } from '../application/readModels/accountViews.js';
 
 export const apiKeysProjection: Projection = {
   name: 'api_keys',

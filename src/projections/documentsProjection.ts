@@ -3,11 +3,8 @@ import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
 import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/lifecycle/documentAggregate.js';
 import type { DocumentJson } from '../domain/document/invoice/documentJson.js';
-import { contentResponse, type DocumentContentView, type DocumentSummary, type DocumentView } from './documentView.js';
-import type { Projection } from './projection.js';
-
-export const DOCUMENTS = 'documents';
-export const DOCUMENT_CONTENTS = 'document_contents';
+import { contentResponse, DOCUMENT_CONTENTS, DOCUMENTS, type DocumentContentView, type DocumentSummary, type DocumentView } from '../application/readModels/documentView.js';
+import type { Projection } from '../application/ports/projection.js';
 
 /**
  * One read model behind the document list, the outbox, the drafts and the inbox, in two

@@ -1,4 +1,4 @@
-import type { Projection } from './projection.js';
+import type { Projection } from '../application/ports/projection.js';
 import { tenantsProjection } from './tenantsProjection.js';
 import { apiKeysProjection } from './apiKeysProjection.js';
 import { documentsProjection } from './documentsProjection.js';

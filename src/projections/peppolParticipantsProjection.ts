@@ -3,26 +3,8 @@ import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
 import type { TenantEvent } from '../domain/tenant/tenant.js';
 import { participantKey } from '../domain/peppol/participantId.js';
-import { isNewer, type Projection, type Versioned } from './projection.js';
-
-/**
- * One participant id of this instance's registry, keyed by its case-insensitive key. An
- * unregistered id stays as a tombstone (`registered: false`) so that a redelivered older event
- * cannot bring it back.
- */
-export interface PeppolParticipantView extends Versioned {
-  participant_key: string;
-  peppol_id: string;
-  tenant_id: string;
-  company_name: string;
-  country_code: string;
-  registered_at: string;
-  updated_at: string;
-  simulated: boolean;
-  registered: boolean;
-}
-
-export const PEPPOL_PARTICIPANTS = 'peppol_participants';
+import { isNewer, type Projection } from '../application/ports/projection.js';
+import { PEPPOL_PARTICIPANTS, type PeppolParticipantView } from '../application/readModels/peppolParticipantView.js';
 
 /** The participant registry read model: what this instance's SMP publishes and local delivery finds. */
 export const peppolParticipantsProjection: Projection = {

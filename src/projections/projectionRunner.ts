@@ -1,7 +1,15 @@
 import type { Logger } from 'pino';
-import type { AllSubscription, DataPaths, EventStore, RecordedEvent } from '../application/ports/eventStore.js';
-import { CheckpointConflictError, type ReadModelStore } from '../application/ports/readModelStore.js';
-import { checkpointName, type Projection } from './projection.js';
+import { EVENT_STORE, type AllSubscription, type DataPaths, type EventStore, type RecordedEvent } from '../application/ports/eventStore.js';
+import { CheckpointConflictError, READ_MODEL_STORE, type ReadModelStore } from '../application/ports/readModelStore.js';
+import {
+  checkpointName,
+  PROCESS_MANAGERS,
+  READ_MODEL_PROJECTIONS,
+  type Projection,
+  type ReadModelProgress,
+} from '../application/ports/projection.js';
+import { LOGGER } from '../application/ports/logger.js';
+import { inject, injectable } from '../application/injection.js';
 
 /**
  * Document payloads no projection or process manager reads (they keep what the API lists, never
@@ -42,7 +50,8 @@ interface Progress {
  * checkpoint race, leaves the shared reader and goes on with a subscription of its own, which
  * restarts from its checkpoint after errors; the others are not held up by it.
  */
-export class ProjectionRunner {
+@injectable()
+export class ProjectionRunner implements ReadModelProgress {
   private readonly subscriptions = new Map<string, AllSubscription>();
   private readonly positions = new Map<string, bigint>();
   private readonly waiters = new Set<() => void>();
@@ -50,16 +59,18 @@ export class ProjectionRunner {
 
   /** The read models and the process managers: all of them follow the log. */
   readonly projections: readonly Projection[];
+  private readonly logger: Logger;
 
   constructor(
-    private readonly events: EventStore,
-    private readonly readModels: ReadModelStore,
+    @inject(EVENT_STORE) private readonly events: EventStore,
+    @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
     /** What list reads wait for (`waitFor`). */
-    private readonly readModelProjections: readonly Projection[],
-    private readonly logger: Logger,
+    @inject(READ_MODEL_PROJECTIONS) private readonly readModelProjections: readonly Projection[],
+    @inject(LOGGER) logger: Logger,
     /** Followed for their side effects; nothing a read waits for is theirs to write. */
-    processManagers: readonly Projection[] = [],
+    @inject(PROCESS_MANAGERS) processManagers: readonly Projection[] = [],
   ) {
+    this.logger = logger.child({ component: 'projections' });
     this.projections = [...readModelProjections, ...processManagers];
   }
 

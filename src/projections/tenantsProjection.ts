@@ -1,11 +1,9 @@
 import type { RecordedEvent } from '../application/ports/eventStore.js';
 import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
-import { tenantDecider, type Tenant, type TenantEvent } from '../domain/tenant/tenant.js';
-import { isNewer, type Projection, type Versioned } from './projection.js';
-
-export type TenantView = Tenant & Versioned;
-export const TENANTS = 'tenants';
+import { tenantDecider, type TenantEvent } from '../domain/tenant/tenant.js';
+import { isNewer, type Projection } from '../application/ports/projection.js';
+import { TENANTS, type TenantView } from '../application/readModels/accountViews.js';
 
 /** The tenants read model behind the administrative tenant list. */
 export const tenantsProjection: Projection = {

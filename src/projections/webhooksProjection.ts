@@ -1,12 +1,10 @@
 import type { RecordedEvent } from '../application/ports/eventStore.js';
 import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
-import { webhookDecider, type Webhook, type WebhookEvent } from '../domain/webhook/webhook.js';
-import { webhookStatusAfter, type WebhookDeliveryEvent, type WebhookDeliveryStatus } from '../domain/webhook/webhookDelivery.js';
-import { isNewer, type Projection, type Versioned } from './projection.js';
-
-export type WebhookView = Webhook & Versioned;
-export const WEBHOOKS = 'webhooks';
+import { webhookDecider, type WebhookEvent } from '../domain/webhook/webhook.js';
+import { webhookStatusAfter, type WebhookDeliveryEvent } from '../domain/webhook/webhookDelivery.js';
+import { isNewer, type Projection } from '../application/ports/projection.js';
+import { WEBHOOK_DELIVERIES, WEBHOOKS, type WebhookDeliveryView, type WebhookView } from '../application/readModels/webhookViews.js';
 
 export const webhooksProjection: Projection = {
   name: 'webhooks',
@@ -26,32 +24,6 @@ export const webhooksProjection: Projection = {
     await webhooks.upsert(id, { ...webhook, last_position: String(event.globalPosition) });
   },
 };
-
-export interface WebhookAttemptView {
-  attempt: number;
-  url: string;
-  outcome: string;
-  status_code: number | null;
-  error: string | null;
-  started_at: string;
-  duration_ms: number;
-  next_attempt_at: string | null;
-}
-
-export interface WebhookDeliveryView extends Versioned {
-  id: string;
-  webhook_id: string;
-  tenant_id: string;
-  event_id: string;
-  event_type: string;
-  document_id: string | null;
-  status: WebhookDeliveryStatus;
-  created_at: string;
-  last_attempt_at: string | null;
-  next_attempt_at: string | null;
-  attempts: WebhookAttemptView[];
-}
-export const WEBHOOK_DELIVERIES = 'webhook_deliveries';
 
 /** The delivery history of each subscription: every notification and every call made for it. */
 export const webhookDeliveriesProjection: Projection = {

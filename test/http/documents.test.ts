@@ -292,6 +292,37 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
     });
   });
 
+  describe('single reads, from the read model', () => {
+    it('reads its own writes at once: the next GET shows what a request created, changed or deleted', async () => {
+      for (let i = 0; i < 8; i++) {
+        const created = await t.http.post('/api/documents/').set(bearer(tenant.key)).send({ ...invoice(), invoice_id: `RYW-${i}` });
+        expect(created.status, JSON.stringify(created.body)).to.equal(200);
+        const id = created.body.id as string;
+        const read = await t.http.get(`/api/documents/${id}`).set(bearer(tenant.key));
+        expect(read.status, `document ${i} right after its creation`).to.equal(200);
+        expect(read.body).to.deep.equal(created.body);
+
+        const added = await t.http.post(`/api/documents/${id}/attachments`).set(bearer(tenant.key)).attach('file', Buffer.from(`day;hours\n${i};8\n`), `hours-${i}.csv`);
+        expect(added.status, JSON.stringify(added.body)).to.equal(200);
+        const attachments = await t.http.get(`/api/documents/${id}/attachments`).set(bearer(tenant.key));
+        expect(attachments.body.map((a: { id: string }) => a.id)).to.deep.equal([added.body.id]);
+        const one = await t.http.get(`/api/documents/${id}/attachments/${added.body.id}`).set(bearer(tenant.key));
+        expect(one.body).to.deep.equal({ ...added.body, file_url: `${added.body.file_url}?download=true` });
+        expect((await t.http.get(`/api/documents/${id}`).set(bearer(tenant.key))).body.attachments).to.have.length(1);
+
+        expect((await t.http.delete(`/api/documents/${id}`).set(bearer(tenant.key))).status).to.equal(200);
+        expect((await t.http.get(`/api/documents/${id}`).set(bearer(tenant.key))).status, `document ${i} right after its deletion`).to.equal(404);
+      }
+    });
+
+    it("answers 404 for another tenant's document, and for an outbound one in the inbox", async () => {
+      const created = await t.http.post('/api/documents/').set(bearer(tenant.key)).send({ ...invoice(), invoice_id: 'MINE-1' });
+      expect((await t.http.get(`/api/documents/${created.body.id}`).set(bearer(other.key))).status).to.equal(404);
+      expect((await t.http.get(`/api/documents/${created.body.id}/attachments`).set(bearer(other.key))).status).to.equal(404);
+      expect((await t.http.get(`/api/inbox/${created.body.id}`).set(bearer(tenant.key))).status).to.equal(404);
+    });
+  });
+
   describe('wire compatibility with the public e-invoice-api client', () => {
     let client: EInvoice;
     let close: () => Promise<void>;

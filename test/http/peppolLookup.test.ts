@@ -12,7 +12,7 @@ import { loadPeppolConfig } from '../../src/infrastructure/peppolConfig.js';
 import { smlDnsName } from '../../src/application/peppol/smlDnsName.js';
 import { parsePeppolId, type PeppolId } from '../../src/domain/document/invoice/peppolId.js';
 import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, serviceGroupXml } from '../../src/domain/peppol/smpDocuments.js';
-import { PEPPOL_TOKENS } from '../../src/infrastructure/peppol/peppolWiring.js';
+import { SmpPublication } from '../../src/application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../../src/application/peppol/participantLookup.js';
 import { DnsSmlLocator } from '../../src/infrastructure/peppol/dnsSmlLocator.js';
 import { FetchHttpGetter } from '../../src/infrastructure/peppol/httpGetter.js';
@@ -183,13 +183,13 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     await registerPeppol(local, localAdmin, tenant.id, { peppol_id: ownId, company_name: 'Own SMP NV' });
     await local.service.projections.catchUp();
     dns.pointToSmp(smlDnsName(idOf(ownId), ZONE), localUrl);
-    const viaNetwork = new ParticipantLookup({
-      smp: local.service.resolve(PEPPOL_TOKENS.SmpPublication),
-      sml: new DnsSmlLocator(ZONE, dns.address, 3000),
-      http: new FetchHttpGetter(3000),
-      signatures: new SmpXmlSignatures(),
-      resolveLocally: false,
-    });
+    const viaNetwork = new ParticipantLookup(
+      local.service.resolve(SmpPublication),
+      new DnsSmlLocator(ZONE, dns.address, 3000),
+      new FetchHttpGetter(3000),
+      new SmpXmlSignatures(),
+      { resolveLocally: false },
+    );
     const result = await viaNetwork.lookup(idOf(ownId), 'http://unused.test', 'test');
     expect(result.status, JSON.stringify(result.errors)).to.equal('success');
     expect(result.queryMetadata.source).to.equal('sml');

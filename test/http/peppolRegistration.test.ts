@@ -1,15 +1,14 @@
 import { expect } from 'chai';
 import { bearer, createOrganization, startTestService, type TestService } from '../support/service.js';
 import { belgianNumber, createPeppolTenant, registerPeppol } from '../support/peppol.js';
-import { PEPPOL_TOKENS } from '../../src/infrastructure/peppol/peppolWiring.js';
-import type { ParticipantRegistry } from '../../src/application/peppol/participantRegistry.js';
+import { ParticipantRegistry } from '../../src/application/peppol/participantRegistry.js';
 
 describe('Peppol registration (administrative interface)', function () {
   let t: TestService;
   let org: { id: string; adminKey: string };
   let other: { id: string; adminKey: string };
   const admin = () => bearer(org.adminKey);
-  const registry = () => t.service.resolve<ParticipantRegistry>(PEPPOL_TOKENS.ParticipantRegistry);
+  const registry = () => t.service.resolve(ParticipantRegistry);
   const base = (tenantId: string) => `/api/admin/tenants/${tenantId}/peppol`;
 
   before(async () => {

@@ -5,7 +5,7 @@ import { simpleParser } from 'mailparser';
 import { bearer, createOrganization, createTenant, publicClient, eventually, startTestService, waitForState, type TestService } from '../support/service.js';
 import { startSmtpServer, type TestSmtp } from '../support/smtp.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
-import { TOKENS } from '../../src/infrastructure/container.js';
+import { CONFIG } from '../../src/infrastructure/config.js';
 import type { Config } from '../../src/infrastructure/config.js';
 import { RETRY_DELAYS_MINUTES } from '../../src/domain/document/lifecycle/deliverySchedule.js';
 
@@ -151,7 +151,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
         const doc = (await local.http.post('/api/documents/').set(bearer(seller.key)).send(invoice())).body;
         expect((await local.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key))).status).to.equal(200);
         await waitForState(local, seller.key, doc.id, ['SENT']);
-        const dir = path.join(local.service.resolve<Config>(TOKENS.Config).dataDir, 'mail');
+        const dir = path.join(local.service.resolve<Config>(CONFIG).dataDir, 'mail');
         const files = (await readdir(dir)).filter((f) => f.endsWith('.eml'));
         expect(files).to.have.length(1);
         const mail = await simpleParser(await readFile(path.join(dir, files[0]!)));

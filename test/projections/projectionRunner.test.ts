@@ -6,7 +6,7 @@ import { PgEventStore } from '../../src/infrastructure/postgres/pgEventStore.js'
 import { PgReadModelStore } from '../../src/infrastructure/postgres/pgReadModelStore.js';
 import { applyPostgresSchema } from '../../src/infrastructure/postgres/pgSchema.js';
 import { ProjectionRunner, resetProjection } from '../../src/projections/projectionRunner.js';
-import type { Projection } from '../../src/projections/projection.js';
+import type { Projection } from '../../src/application/ports/projection.js';
 import { freshDatabase } from '../support/postgres.js';
 
 interface Total {

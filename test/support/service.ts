@@ -11,8 +11,7 @@ import { loadConfig, type Config } from '../../src/infrastructure/config.js';
 import { Service } from '../../src/service.js';
 import { freshDatabase } from './postgres.js';
 import type pg from 'pg';
-import { TOKENS, type WiringOptions } from '../../src/infrastructure/container.js';
-import { createRateLimitGates, rateLimitsFrom } from '../../src/http/rateLimit.js';
+import type { CompositionOptions } from '../../src/composition/options.js';
 
 export interface TestService {
   service: Service;
@@ -26,7 +25,7 @@ export interface TestService {
 export async function startTestService(
   overrides: Partial<Config> = {},
   databaseUrl?: string,
-  wiring: Pick<WiringOptions, 'deliveryRetryUnitMs' | 'webhookTimeoutMs' | 'webhookResolveHost'> = {},
+  wiring: Pick<CompositionOptions, 'deliveryRetryUnitMs' | 'webhookTimeoutMs' | 'webhookResolveHost'> = {},
 ): Promise<TestService> {
   const url = databaseUrl ?? (await freshDatabase('api'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-data-'));

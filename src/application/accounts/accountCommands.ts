@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
-import { WrongExpectedRevisionError } from '../ports/eventStore.js';
+import { EVENT_STORE, WrongExpectedRevisionError } from '../ports/eventStore.js';
+import { inject, injectable } from '../injection.js';
 import { handleCommand, loadState, toDomainEvent } from '../commandHandler.js';
 import { organizationDecider, organizationStream } from '../../domain/organization/organization.js';
 import { apiKeyDecider, apiKeyStream, type ApiKeyOwner, type ApiKeyState } from '../../domain/apiKey/apiKey.js';
@@ -27,8 +28,9 @@ export interface IssuedKey {
 const now = () => new Date().toISOString();
 
 /** Commands about organizations, tenants and their keys. */
+@injectable()
 export class AccountCommands {
-  constructor(private readonly store: EventStore) {}
+  constructor(@inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async createOrganization(name: string, metadata: EventMetadata, adminKey?: string) {
     const organizationId = randomUUID();

@@ -1,10 +1,11 @@
-import type { ReadModelStore } from '../ports/readModelStore.js';
-import { TENANTS, type TenantView } from '../../projections/tenantsProjection.js';
-import { API_KEYS, type ApiKeyView } from '../../projections/apiKeysProjection.js';
+import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
+import { inject, injectable } from '../injection.js';
+import { API_KEYS, TENANTS, type ApiKeyView, type TenantView } from '../readModels/accountViews.js';
 
 /** Reads of the account read models, always scoped to the caller's organization or tenant. */
+@injectable()
 export class AccountQueries {
-  constructor(private readonly readModels: ReadModelStore) {}
+  constructor(@inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore) {}
 
   tenants(organizationId: string, skip: number, limit: number) {
     return this.readModels.collection<TenantView>(TENANTS).find({

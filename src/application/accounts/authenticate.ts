@@ -1,8 +1,10 @@
-import type { EventStore } from '../ports/eventStore.js';
+import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
+import { inject, injectable } from '../injection.js';
 import { loadState } from '../commandHandler.js';
 import { apiKeyDecider, apiKeyStream } from '../../domain/apiKey/apiKey.js';
 import { keyIdOf, keyMatchesHash } from './apiKeySecret.js';
 import { tenantDecider, tenantStream, type Tenant } from '../../domain/tenant/tenant.js';
+import { OPERATOR_KEY, type OperatorKey } from './operatorKey.js';
 
 export type Principal =
   | { kind: 'organization'; keyId: string; organizationId: string }
@@ -40,4 +42,21 @@ export async function authenticate(store: EventStore, presentedKey: string): Pro
   if (tenant.status !== 'present' || tenant.is_deleted) return null;
   const { status: _status, ...tenantData } = tenant;
   return { kind: 'tenant', keyId: key.id, organizationId: key.owner.organization_id, tenantId: tenant.id, tenant: tenantData };
+}
+
+/** Who presents a key: the deployment's operator, or the principal of an API key (or nobody). */
+@injectable()
+export class Authenticator {
+  constructor(
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(OPERATOR_KEY) private readonly operatorKey: OperatorKey,
+  ) {}
+
+  isOperator(presentedKey: string): boolean {
+    return this.operatorKey.matches(presentedKey);
+  }
+
+  principal(presentedKey: string): Promise<Principal | null> {
+    return authenticate(this.store, presentedKey);
+  }
 }

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { hashApiKey, keyMatchesHash } from './apiKeySecret.js';
 
+/** `OperatorKey`: loaded (or generated) at start, so bound as a value. */
+export const OPERATOR_KEY = Symbol('OperatorKey');
+
 /** The deployment's operator credential. Only its hash is kept, in memory and on disk. */
 export class OperatorKey {
   private constructor(private readonly hash: string) {}

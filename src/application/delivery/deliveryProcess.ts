@@ -1,13 +1,15 @@
 import type { Logger } from 'pino';
-import type { EventStore } from '../ports/eventStore.js';
-import type { JobScheduler } from '../ports/jobScheduler.js';
-import type { Transport, TransportOutcome } from '../ports/transport.js';
+import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
+import { JOB_SCHEDULER, type JobScheduler } from '../ports/jobScheduler.js';
+import { TRANSPORTS, type Transport, type TransportOutcome } from '../ports/transport.js';
+import { LOGGER } from '../ports/logger.js';
+import { inject, injectable } from '../injection.js';
+import type { DeliveryStarter } from './deliveryStarter.js';
 import { handleCommand, loadStream, type StreamSnapshot } from '../commandHandler.js';
 import { documentDecider, documentStream, type DocumentAggregateState, type SendRequested, type TransportKind } from '../../domain/document/lifecycle/documentAggregate.js';
 import { nextAttemptAt } from '../../domain/document/lifecycle/deliverySchedule.js';
-import type { ReadModelStore } from '../ports/readModelStore.js';
-import { DOCUMENTS } from '../../projections/documentsProjection.js';
-import type { DocumentView } from '../../projections/documentView.js';
+import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
+import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
 
 export const DELIVERY_JOB = 'deliver-document';
 
@@ -29,9 +31,13 @@ export interface DeliveryOptions {
    * lifetime, it must exceed the longest attempt.
    */
   abandonedAfterMs: number;
+  /** Called when a send hands its delivery over, before the first attempt (crash tests kill the process here). */
+  beforeFirstAttempt?: () => void;
   /** Called between the transport and recording its outcome (crash tests kill the process here). */
   afterTransport?: () => void;
 }
+
+export const DELIVERY_OPTIONS = Symbol('DeliveryOptions');
 
 /** Abandoned deliveries handed to jobs per look. */
 const RECOVERY_BATCH = 500;
@@ -50,21 +56,25 @@ const RECOVERY_BATCH = 500;
  * `abandonedAfterMs` was lost with the process that took it, and `recoverAbandoned` (run by every
  * process, periodically) hands it to a job.
  */
-export class DeliveryProcess {
+@injectable()
+export class DeliveryProcess implements DeliveryStarter {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
   private readonly inFlight = new Set<Promise<void>>();
   private recovery: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly logger: Logger;
 
   constructor(
-    private readonly store: EventStore,
-    private readonly readModels: ReadModelStore,
-    private readonly scheduler: JobScheduler,
-    private readonly transports: Readonly<Record<TransportKind, Transport>>,
-    private readonly options: DeliveryOptions,
-    private readonly logger: Logger,
-  ) {}
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
+    @inject(JOB_SCHEDULER) private readonly scheduler: JobScheduler,
+    @inject(TRANSPORTS) private readonly transports: Readonly<Record<TransportKind, Transport>>,
+    @inject(DELIVERY_OPTIONS) private readonly options: DeliveryOptions,
+    @inject(LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'delivery' });
+  }
 
   /**
    * Jobs (retries, recovered first attempts) and first attempts share one limit of `concurrency`
@@ -80,6 +90,7 @@ export class DeliveryProcess {
    * `known` is the document as the send call left it, so the attempt need not read it again.
    */
   startNow(delivery: Pick<SendRequested['data'], 'document_id' | 'delivery_id'>, known?: StreamSnapshot<DocumentAggregateState>): void {
+    this.options.beforeFirstAttempt?.();
     if (this.stopped) return;
     const run = this.inSlot(() => this.attempt({ document_id: delivery.document_id, delivery_id: delivery.delivery_id, attempt: 1 }, known))
       .catch((error: unknown) => this.logger.warn({ err: error, document: delivery.document_id }, 'first attempt failed; a job will make it'))

@@ -1,5 +1,7 @@
-import type { EventStore } from '../ports/eventStore.js';
-import type { LocalParticipants } from '../ports/localParticipants.js';
+import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
+import { LOCAL_PARTICIPANTS, type LocalParticipants } from '../ports/localParticipants.js';
+import { inject, injectable } from '../injection.js';
+import { DOCUMENT_WORK } from '../documents/documentTokens.js';
 import type { DeliveryRequest, Transport, TransportOutcome } from '../ports/transport.js';
 import { handleCommand } from '../commandHandler.js';
 import { derivedId } from '../derivedId.js';
@@ -12,14 +14,15 @@ import type { DocumentWork } from '../documents/documentWork.js';
  * yet: such an attempt fails retryably with "no Peppol route", so the schedule runs and the
  * transmission report says why; nothing is pretended delivered.
  */
+@injectable()
 export class PeppolTransport implements Transport {
   readonly kind = 'peppol' as const;
 
   constructor(
-    private readonly store: EventStore,
-    private readonly participants: LocalParticipants,
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(LOCAL_PARTICIPANTS) private readonly participants: LocalParticipants,
     /** Reading the UBL that travels (large documents off the event loop). */
-    private readonly work: Pick<DocumentWork, 'readUbl'>,
+    @inject(DOCUMENT_WORK) private readonly work: Pick<DocumentWork, 'readUbl'>,
   ) {}
 
   async deliver(request: DeliveryRequest): Promise<TransportOutcome> {

@@ -1,4 +1,5 @@
-import type { EventStore } from '../ports/eventStore.js';
+import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
+import { inject, injectable } from '../injection.js';
 import type { LocalParticipants } from '../ports/localParticipants.js';
 import { loadState } from '../commandHandler.js';
 import { participantKey } from '../../domain/peppol/participantId.js';
@@ -11,8 +12,9 @@ import { tenantDecider, tenantStream } from '../../domain/tenant/tenant.js';
  * model, so a delivery right after a registration already finds the receiver. A registration
  * simulated in test mode is not on the network: no Peppol route leads to it.
  */
+@injectable()
 export class RegisteredParticipants implements LocalParticipants {
-  constructor(private readonly store: EventStore) {}
+  constructor(@inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async tenantFor(peppolId: string): Promise<string | null> {
     const key = participantKey(peppolId);

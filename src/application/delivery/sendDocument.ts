@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError, type EventMetadata, type EventStore, type StreamAppend } from '../ports/eventStore.js';
+import { EVENT_STORE, WrongExpectedRevisionError, type EventMetadata, type EventStore, type StreamAppend } from '../ports/eventStore.js';
+import { inject, injectable } from '../injection.js';
+import { DELIVERY_STARTER, type DeliveryStarter } from './deliveryStarter.js';
 import { backOff, loadState, loadStream, MAX_CONFLICT_RETRIES, type StreamSnapshot } from '../commandHandler.js';
 import { sentNumberDecider, type SentNumberState } from '../../domain/document/lifecycle/sentNumberReservation.js';
 import { sentNumberStream } from './sentNumberStream.js';
@@ -127,11 +129,12 @@ function requireValidUbl(document: DocumentRecord): void {
 }
 
 /** `POST /api/documents/{id}/send`: DRAFT or FAILED → TRANSIT; the delivery process manager takes it from there. */
+@injectable()
 export class SendDocument {
   constructor(
-    private readonly store: EventStore,
-    /** Starts the delivery's first attempt (the delivery process manager's `startNow`), from the document as the send left it. */
-    private readonly startDelivery: (delivery: { document_id: string; delivery_id: string }, known: StreamSnapshot<DocumentAggregateState>) => void,
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    /** Starts the delivery's first attempt (the delivery process manager), from the document as the send left it. */
+    @inject(DELIVERY_STARTER) private readonly delivery: DeliveryStarter,
   ) {}
 
   /**
@@ -189,7 +192,7 @@ export class SendDocument {
       try {
         const results = await this.store.appendInOrder(appends);
         const after = sendEvents.reduce(documentDecider.evolve, document);
-        this.startDelivery({ document_id: documentId, delivery_id: deliveryId }, { state: after, revision: results[results.length - 1]!.nextExpectedRevision });
+        this.delivery.startNow({ document_id: documentId, delivery_id: deliveryId }, { state: after, revision: results[results.length - 1]!.nextExpectedRevision });
         return presentRecord(after);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;

@@ -18,6 +18,9 @@ import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessag
 import type { HygieneLimits, InputProblem } from '../../domain/inputText.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import type { DocumentWork } from './documentWork.js';
+import { inject, injectable } from '../injection.js';
+import { EVENT_STORE } from '../ports/eventStore.js';
+import { DOCUMENT_LIMITS, DOCUMENT_WORK } from './documentTokens.js';
 
 export interface ValidationResult {
   id: string;
@@ -57,12 +60,13 @@ const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
 class StaleContent extends Error {}
 
 /** Commands on documents; every one is scoped to the calling tenant. */
+@injectable()
 export class DocumentCommands {
   constructor(
-    private readonly store: EventStore,
+    @inject(EVENT_STORE) private readonly store: EventStore,
     /** The heavy steps (checking, writing UBL, rendering), off the event loop. */
-    private readonly work: DocumentWork,
-    private readonly limits: DocumentSizeLimits & { text?: HygieneLimits } = DEFAULT_DOCUMENT_SIZE_LIMITS,
+    @inject(DOCUMENT_WORK) private readonly work: DocumentWork,
+    @inject(DOCUMENT_LIMITS) private readonly limits: DocumentSizeLimits & { text?: HygieneLimits } = DEFAULT_DOCUMENT_SIZE_LIMITS,
   ) {}
 
   /** Validates a JSON document without recording anything. */

@@ -1,4 +1,5 @@
-import type { EventStore } from '../ports/eventStore.js';
+import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
+import { inject, injectable } from '../injection.js';
 import { assertNever } from '../../domain/decider.js';
 import { documentDecider, documentStream, type DeliveryAttempted, type DocumentEvent, type SendRequested } from '../../domain/document/lifecycle/documentAggregate.js';
 import { notFound } from '../../domain/errors.js';
@@ -75,8 +76,9 @@ function summary(event: DocumentEvent): Record<string, unknown> {
 }
 
 /** Audit views of one document, read straight from its event stream. */
+@injectable()
 export class DocumentHistory {
-  constructor(private readonly store: EventStore) {}
+  constructor(@inject(EVENT_STORE) private readonly store: EventStore) {}
 
   /** The tenant's document events and state; a deleted document's history stays readable for audit. */
   private async load(tenantId: string, documentId: string) {

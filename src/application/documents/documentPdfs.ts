@@ -1,6 +1,7 @@
 import type { EventMetadata } from '../ports/eventStore.js';
-import type { DocumentCommands } from './documentCommands.js';
-import { fileNameOf } from './documentCommands.js';
+import { DocumentCommands, fileNameOf } from './documentCommands.js';
+import { inject, injectable } from '../injection.js';
+import { DOCUMENT_WORK, MAX_RENDERED_LINES, PDF_READER } from './documentTokens.js';
 import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/invoice/documentLimits.js';
 import { invalid } from '../../domain/errors.js';
 import type { EmbeddedFile, PdfReader } from './pdfPorts.js';
@@ -38,13 +39,14 @@ export interface PdfCreation {
  * and creating drafts from uploaded PDFs, from their embedded UBL/CII when they carry one, else
  * from their text. The reading runs in the PDF reader's worker, everything after it on the task pool.
  */
+@injectable()
 export class DocumentPdfs {
   constructor(
-    private readonly documents: DocumentCommands,
-    private readonly work: DocumentWork,
-    private readonly reader: PdfReader,
+    @inject(DocumentCommands) private readonly documents: DocumentCommands,
+    @inject(DOCUMENT_WORK) private readonly work: DocumentWork,
+    @inject(PDF_READER) private readonly reader: PdfReader,
     /** Lines of the longest document rendered (PDF_RENDER_MAX_LINES). */
-    private readonly maxRenderedLines = DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines,
+    @inject(MAX_RENDERED_LINES) private readonly maxRenderedLines = DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines,
   ) {}
 
   /**

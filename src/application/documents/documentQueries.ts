@@ -1,6 +1,8 @@
-import type { Filter, Query, ReadModelStore, SortDirection } from '../ports/readModelStore.js';
-import { DOCUMENT_CONTENTS, DOCUMENTS } from '../../projections/documentsProjection.js';
-import { withSummary, type DocumentContentView, type DocumentResource, type DocumentView } from '../../projections/documentView.js';
+import { READ_MODEL_STORE, type Filter, type Query, type ReadModelStore, type SortDirection } from '../ports/readModelStore.js';
+import { inject, injectable } from '../injection.js';
+import { LIST_LINE_BUDGET } from './documentTokens.js';
+import { notFound } from '../../domain/errors.js';
+import { DOCUMENT_CONTENTS, DOCUMENTS, withSummary, type DocumentContentView, type DocumentResource, type DocumentView } from '../readModels/documentView.js';
 
 export const SORT_FIELDS = ['created_at', 'invoice_date', 'due_date', 'invoice_total', 'customer_name', 'vendor_name', 'invoice_id'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
@@ -53,11 +55,12 @@ function withinLineBudget(documents: DocumentResource[], budget: number): Docume
 }
 
 /** Reads of the documents read model, always within one tenant. */
+@injectable()
 export class DocumentQueries {
   constructor(
-    private readonly readModels: ReadModelStore,
+    @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
     /** Lines one list page carries in all (LIST_MAX_LINES): see withinLineBudget. */
-    private readonly listLineBudget = 10_000,
+    @inject(LIST_LINE_BUDGET) private readonly listLineBudget = 10_000,
   ) {}
 
   private filterOf(tenantId: string, q: DocumentListQuery): Filter {
@@ -95,6 +98,20 @@ export class DocumentQueries {
     });
     const pages = Math.ceil(result.total / pageSize);
     return { items: result.items, total: result.total, page, page_size: pageSize, pages, has_next_page: page < pages };
+  }
+
+  /**
+   * One document of the tenant as the API shows it, from the read model (its row and its content);
+   * another tenant's, a deleted one, or one of the other `direction` when given, is not found.
+   */
+  async get(tenantId: string, documentId: string, direction?: 'OUTBOUND' | 'INBOUND'): Promise<DocumentResource> {
+    const [row, content] = await Promise.all([
+      this.readModels.collection<DocumentView>(DOCUMENTS).get(documentId),
+      this.readModels.collection<DocumentContentView>(DOCUMENT_CONTENTS).get(documentId),
+    ]);
+    // Both are deleted with the document: one without the other was deleted between the two reads.
+    if (!row || !content || row.tenant_id !== tenantId || (direction !== undefined && row.direction !== direction)) throw notFound('Document not found');
+    return withSummary(content.response, row.summary);
   }
 
   async list(tenantId: string, skip: number, limit: number) {

@@ -1,22 +1,16 @@
-import type { Logger } from 'pino';
-import type { EventMetadata, EventStore, RecordedEvent } from '../ports/eventStore.js';
+import { EVENT_STORE, type EventMetadata, type EventStore } from '../ports/eventStore.js';
 import { handleCommand, loadState } from '../commandHandler.js';
 import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type DocumentCommand } from '../../domain/document/lifecycle/documentAggregate.js';
-import { writeInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
-import { DomainError, notFound } from '../../domain/errors.js';
-import type { Projection } from '../../projections/projection.js';
-import { derivedId } from '../derivedId.js';
+import { notFound } from '../../domain/errors.js';
 import { presentRecord } from '../documents/documentCommands.js';
+import { inject, injectable } from '../injection.js';
 
 const now = () => new Date().toISOString();
 
 /** The calling tenant's received documents: read, accept, reject. */
+@injectable()
 export class InboxCommands {
-  constructor(private readonly store: EventStore) {}
-
-  async get(tenantId: string, documentId: string): Promise<DocumentRecord> {
-    return received(tenantId, await loadState(this.store, documentDecider, documentStream(documentId)));
-  }
+  constructor(@inject(EVENT_STORE) private readonly store: EventStore) {}
 
   accept(tenantId: string, documentId: string, note: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
     return this.respond(tenantId, documentId, { type: 'AcceptDocument', data: { note, now: now() } }, metadata);
@@ -46,50 +40,4 @@ export class InboxCommands {
 function received(tenantId: string, state: DocumentAggregateState): DocumentRecord {
   if (state.status !== 'present' || state.tenant_id !== tenantId || state.direction !== 'INBOUND') throw notFound('Document not found');
   return presentRecord(state);
-}
-
-/**
- * Takes each accept or reject to the sender as a Peppol Invoice Response. A sender on this
- * instance has it recorded on its outbound document (idempotently, so replays are harmless).
- * Senders elsewhere need AS4, which is not built yet: the response stays on our side.
- */
-export function responseRouter(store: EventStore, logger: Logger): Projection {
-  return {
-    name: 'response-router',
-    version: 1,
-    collections: [],
-    handles: ['DocumentAccepted', 'DocumentRejected'],
-    async handle(event: RecordedEvent) {
-      const inbound = await loadState(store, documentDecider, event.streamName);
-      if (inbound.status !== 'present' || !inbound.response || !inbound.inbound?.tenant_id || !inbound.inbound.document_id) return;
-      const { code, reason, responded_at } = inbound.response;
-      const sender = inbound.inbound;
-      const invoiceResponse = writeInvoiceResponse({
-        id: derivedId('invoice-response', event.id),
-        issueDate: responded_at.slice(0, 10),
-        code,
-        reason,
-        invoice: inbound.document,
-        buyerPeppolId: sender.receiver_peppol_id,
-        sellerPeppolId: sender.peppol_id,
-      });
-      try {
-        await handleCommand(
-          store,
-          documentDecider,
-          documentStream(sender.document_id!),
-          {
-            type: 'RecordResponse',
-            data: { code, reason, responder_peppol_id: sender.receiver_peppol_id, invoice_response: invoiceResponse, now: responded_at },
-          },
-          { actor: 'response-router', tenantId: sender.tenant_id!, causationId: event.id },
-        );
-      } catch (error) {
-        // A refusal (the sender deleted its document, or already has another answer) is final:
-        // log it and go on rather than stall every later response behind it.
-        if (!(error instanceof DomainError)) throw error;
-        logger.warn({ err: error, document: sender.document_id }, 'invoice response not recorded on the sender document');
-      }
-    },
-  };
 }

@@ -4,8 +4,9 @@ import { PARTICIPANT_SCHEME, participantKey, participantUri } from '../../domain
 import { smlDnsName } from './smlDnsName.js';
 import { parseUntrustedXml, readBusinessCard, readServiceGroup, readServiceMetadata } from '../../domain/peppol/smpReader.js';
 import type { BusinessCard, ServiceInformation } from '../../domain/peppol/smpDocuments.js';
-import type { CertificateReport, HttpGetter, SmlLocator, XmlSignatures } from '../ports/peppolNetwork.js';
-import type { PublishedParticipant, SmpPublication } from './smpPublication.js';
+import { HTTP_GETTER, SML_LOCATOR, XML_SIGNATURES, type CertificateReport, type HttpGetter, type SmlLocator, type XmlSignatures } from '../ports/peppolNetwork.js';
+import { SmpPublication, type PublishedParticipant } from './smpPublication.js';
+import { inject, injectable } from '../injection.js';
 import type { LookupEndpoint, LookupResult, LookupServiceEndpoint } from './lookupResult.js';
 
 /** An SMP lists a handful of document types; more references than this are not followed. */
@@ -28,8 +29,19 @@ const elapsed = (since: number) => Math.round((performance.now() - since) * 10) 
  * ServiceGroup → each ServiceMetadata (signature and certificates checked) → the business card;
  * and reports every step. Participants registered (live) on this instance are answered locally.
  */
+@injectable()
 export class ParticipantLookup {
-  constructor(private readonly deps: LookupDependencies) {}
+  private readonly deps: LookupDependencies;
+
+  constructor(
+    @inject(SmpPublication) smp: SmpPublication,
+    @inject(SML_LOCATOR) sml: SmlLocator,
+    @inject(HTTP_GETTER) http: HttpGetter,
+    @inject(XML_SIGNATURES) signatures: XmlSignatures,
+    options: Pick<LookupDependencies, 'resolveLocally'> = {},
+  ) {
+    this.deps = { smp, sml, http, signatures, ...options };
+  }
 
   /** `version` is reported in queryMetadata (the API version of this service). */
   async lookup(id: PeppolId, requestBase: string, version: string): Promise<LookupResult> {

@@ -1,5 +1,6 @@
-import type { Filter, ReadModelStore } from '../ports/readModelStore.js';
-import { PEPPOL_PARTICIPANTS, type PeppolParticipantView } from '../../projections/peppolParticipantsProjection.js';
+import { READ_MODEL_STORE, type Filter, type ReadModelStore } from '../ports/readModelStore.js';
+import { inject, injectable } from '../injection.js';
+import { PEPPOL_PARTICIPANTS, type PeppolParticipantView } from '../readModels/peppolParticipantView.js';
 import { participantKey } from '../../domain/peppol/participantId.js';
 
 /** A participant registered on this instance. */
@@ -27,8 +28,9 @@ const toParticipant = (view: PeppolParticipantView): RegisteredParticipant => ({
  * This instance's participant registry (the peppol_participants read model): what its SMP
  * publishes, what the lookup resolves locally, and what sending uses to deliver internally.
  */
+@injectable()
 export class ParticipantRegistry {
-  constructor(private readonly readModels: ReadModelStore) {}
+  constructor(@inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore) {}
 
   /**
    * The participant registered under this id, or null. The id is matched case-insensitively,

@@ -1,7 +1,8 @@
 import { PARTICIPANT_SCHEME } from '../../domain/peppol/participantId.js';
 import { DOCUMENT_ID_SCHEME, RECEIVED_DOCUMENT_TYPES } from '../../domain/peppol/smpDocuments.js';
-import type { PeppolDirectory } from '../ports/peppolNetwork.js';
-import type { ParticipantRegistry } from './participantRegistry.js';
+import { PEPPOL_DIRECTORY, type PeppolDirectory } from '../ports/peppolNetwork.js';
+import { ParticipantRegistry } from './participantRegistry.js';
+import { inject, injectable } from '../injection.js';
 import { participantKey } from '../../domain/peppol/participantId.js';
 
 /** One participant in the e-invoice-api client's LookupRetrieveParticipantsResponse.Participant shape. */
@@ -34,10 +35,11 @@ export interface ParticipantSearchResult {
  * Searches this instance's registry, then the Peppol Directory when one is configured. A
  * participant found in both is listed once, from our registry (which is current for it).
  */
+@injectable()
 export class ParticipantSearch {
   constructor(
-    private readonly registry: ParticipantRegistry,
-    private readonly directory: PeppolDirectory | null,
+    @inject(ParticipantRegistry) private readonly registry: ParticipantRegistry,
+    @inject(PEPPOL_DIRECTORY) private readonly directory: PeppolDirectory | null,
   ) {}
 
   async search(query: string, countryCode: string | null): Promise<ParticipantSearchResult> {

@@ -1,7 +1,8 @@
-import type { EventMetadata, EventStore } from '../ports/eventStore.js';
-import { SmlRefusedError, type SmlPublisher } from '../ports/peppolNetwork.js';
+import { EVENT_STORE, type EventMetadata, type EventStore } from '../ports/eventStore.js';
+import { SML_PUBLISHER, SmlRefusedError, type SmlPublisher } from '../ports/peppolNetwork.js';
+import { inject, injectable } from '../injection.js';
 import { handleCommand, loadState, loadStream, type StreamSnapshot } from '../commandHandler.js';
-import { ofOrganization, presentTenant, visibleTenant, type AccountCommands } from '../accounts/accountCommands.js';
+import { AccountCommands, ofOrganization, presentTenant, visibleTenant } from '../accounts/accountCommands.js';
 import { formatPeppolId, type PeppolId } from '../../domain/document/invoice/peppolId.js';
 import { vatCountry } from '../../domain/document/invoice/vatNumber.js';
 import { conflict, invalidState } from '../../domain/errors.js';
@@ -56,11 +57,12 @@ const now = () => new Date().toISOString();
  * Peppol registration of tenants: reserve the id on this instance, publish it at the SML
  * (when configured), record it on the tenant. Every refusal happens before anything changes.
  */
+@injectable()
 export class PeppolRegistrations {
   constructor(
-    private readonly store: EventStore,
-    private readonly accounts: AccountCommands,
-    private readonly sml: SmlPublisher,
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(AccountCommands) private readonly accounts: AccountCommands,
+    @inject(SML_PUBLISHER) private readonly sml: SmlPublisher,
   ) {}
 
   view(tenant: Tenant): RegistrationView {

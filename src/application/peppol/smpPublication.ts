@@ -15,8 +15,9 @@ import {
   type ServiceInformation,
   type SmpEndpoint,
 } from '../../domain/peppol/smpDocuments.js';
-import type { XmlSigner } from '../ports/peppolNetwork.js';
-import type { ParticipantRegistry, RegisteredParticipant } from './participantRegistry.js';
+import { XML_SIGNER, type XmlSigner } from '../ports/peppolNetwork.js';
+import { ParticipantRegistry, type RegisteredParticipant } from './participantRegistry.js';
+import { inject, injectable } from '../injection.js';
 
 export interface SmpSettings {
   /** Public base URL; null: the base URL of the request being answered. */
@@ -28,6 +29,8 @@ export interface SmpSettings {
   technicalContactUrl: string | null;
 }
 
+export const SMP_SETTINGS = Symbol('SmpSettings');
+
 export interface PublishedParticipant {
   id: PeppolId;
   participant: RegisteredParticipant;
@@ -38,6 +41,7 @@ export interface PublishedParticipant {
  * participant of its registry. Every participant receives the same document types at the same
  * AS4 endpoint, this service's.
  */
+@injectable()
 export class SmpPublication {
   /**
    * Signed ServiceMetadata by participant, document type and base URL. Its content depends on
@@ -47,9 +51,9 @@ export class SmpPublication {
   private static readonly CACHE_SIZE = 2000;
 
   constructor(
-    private readonly registry: ParticipantRegistry,
-    private readonly settings: SmpSettings,
-    private readonly signer: XmlSigner | null,
+    @inject(ParticipantRegistry) private readonly registry: ParticipantRegistry,
+    @inject(SMP_SETTINGS) private readonly settings: SmpSettings,
+    @inject(XML_SIGNER) private readonly signer: XmlSigner | null,
   ) {}
 
   /** The published participant an SMP path names (`iso6523-actorid-upis::0208:…`), or null. */

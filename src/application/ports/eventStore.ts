@@ -122,3 +122,5 @@ export class WrongExpectedRevisionError extends Error {
     this.name = 'WrongExpectedRevisionError';
   }
 }
+
+export const EVENT_STORE = Symbol('EventStore');

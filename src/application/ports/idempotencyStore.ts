@@ -20,3 +20,5 @@ export interface IdempotencyStore {
   /** The work failed in a way a retry may fix (5xx): the key is free again. */
   release(scope: string, key: string): Promise<void>;
 }
+
+export const IDEMPOTENCY_STORE = Symbol('IdempotencyStore');

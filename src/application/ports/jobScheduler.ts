@@ -10,3 +10,5 @@ export interface JobScheduler {
   start(): Promise<void>;
   stop(): Promise<void>;
 }
+
+export const JOB_SCHEDULER = Symbol('JobScheduler');

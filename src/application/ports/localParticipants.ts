@@ -3,3 +3,5 @@ export interface LocalParticipants {
   /** The tenant that receives for the participant id (`<scheme>:<identifier>`), or null. */
   tenantFor(peppolId: string): Promise<string | null>;
 }
+
+export const LOCAL_PARTICIPANTS = Symbol('LocalParticipants');

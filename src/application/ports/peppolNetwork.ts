@@ -104,3 +104,12 @@ export interface SmlPublisher {
   create(participantId: string): Promise<void>;
   delete(participantId: string): Promise<void>;
 }
+
+export const XML_SIGNATURES = Symbol('XmlSignatures');
+/** `XmlSigner | null`: null when no SMP signing key is configured (ServiceMetadata is then unsigned). */
+export const XML_SIGNER = Symbol('XmlSigner');
+export const SML_LOCATOR = Symbol('SmlLocator');
+export const HTTP_GETTER = Symbol('HttpGetter');
+/** `PeppolDirectory | null`: null when no Directory is configured (search is then local only). */
+export const PEPPOL_DIRECTORY = Symbol('PeppolDirectory');
+export const SML_PUBLISHER = Symbol('SmlPublisher');

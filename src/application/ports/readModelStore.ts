@@ -86,3 +86,5 @@ export class CheckpointConflictError extends Error {
     this.name = 'CheckpointConflictError';
   }
 }
+
+export const READ_MODEL_STORE = Symbol('ReadModelStore');

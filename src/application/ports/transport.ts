@@ -25,3 +25,6 @@ export interface Transport {
   readonly kind: TransportKind;
   deliver(request: DeliveryRequest): Promise<TransportOutcome>;
 }
+
+/** The transports by the kind of delivery they make (`Record<TransportKind, Transport>`). */
+export const TRANSPORTS = Symbol('Transports');

@@ -2,3 +2,5 @@
 export interface WebhookClient {
   post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<number>;
 }
+
+export const WEBHOOK_CLIENT = Symbol('WebhookClient');

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata, EventStore } from '../ports/eventStore.js';
-import type { ReadModelStore } from '../ports/readModelStore.js';
+import { EVENT_STORE, type EventMetadata, type EventStore } from '../ports/eventStore.js';
+import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
+import { inject, injectable } from '../injection.js';
 import { handleCommand, loadState, loadStream } from '../commandHandler.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_KINDS, webhookDecider, webhookStream, type Webhook, type WebhookSettings, type WebhookState } from '../../domain/webhook/webhook.js';
 import { invalid, notFound } from '../../domain/errors.js';
-import { WEBHOOKS, WEBHOOK_DELIVERIES, type WebhookDeliveryView, type WebhookView } from '../../projections/webhooksProjection.js';
+import { WEBHOOKS, WEBHOOK_DELIVERIES, type WebhookDeliveryView, type WebhookView } from '../readModels/webhookViews.js';
 import { newWebhookSecret } from './webhookSignature.js';
 import { isPrivateHost } from './privateNetworks.js';
 
@@ -14,12 +15,16 @@ const now = () => new Date().toISOString();
 /** The client's WebhookResponse shape. */
 export const webhookResponse = (w: Webhook) => ({ id: w.id, url: w.url, events: w.events, secret: w.secret, enabled: w.enabled });
 
+/** `boolean`: whether subscriptions may name loopback and private-network addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
+export const WEBHOOKS_ALLOW_PRIVATE_NETWORKS = Symbol('WebhooksAllowPrivateNetworks');
+
 /** A tenant's webhook subscriptions. Reads come from the read model; writes from the aggregate. */
+@injectable()
 export class WebhookCommands {
   constructor(
-    private readonly store: EventStore,
-    private readonly readModels: ReadModelStore,
-    private readonly allowPrivateNetworks: boolean,
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
+    @inject(WEBHOOKS_ALLOW_PRIVATE_NETWORKS) private readonly allowPrivateNetworks: boolean,
   ) {}
 
   private checkUrl(url: string): string {

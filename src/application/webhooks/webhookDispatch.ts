@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
-import type { EventStore, RecordedEvent } from '../ports/eventStore.js';
-import type { JobScheduler } from '../ports/jobScheduler.js';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../ports/eventStore.js';
+import { JOB_SCHEDULER, type JobScheduler } from '../ports/jobScheduler.js';
 import type { ReadModelSession } from '../ports/readModelStore.js';
-import type { WebhookClient } from '../ports/webhookClient.js';
+import { WEBHOOK_CLIENT, type WebhookClient } from '../ports/webhookClient.js';
+import { LOGGER } from '../ports/logger.js';
+import { inject, injectable } from '../injection.js';
 import { handleCommand, loadState, loadStream, toDomainEvent } from '../commandHandler.js';
 import { assertNever } from '../../domain/decider.js';
 import { DOCUMENT_EVENT_TYPES, type DocumentEvent } from '../../domain/document/lifecycle/documentAggregate.js';
@@ -15,7 +17,7 @@ import {
   type WebhookCallOutcome,
   type WebhookDeliveryState,
 } from '../../domain/webhook/webhookDelivery.js';
-import type { Projection } from '../../projections/projection.js';
+import type { Projection } from '../ports/projection.js';
 import { derivedId } from '../derivedId.js';
 import { webhookHeaders } from './webhookSignature.js';
 
@@ -46,6 +48,8 @@ export interface WebhookDispatchOptions {
   afterCall?: () => void;
 }
 
+export const WEBHOOK_DISPATCH_OPTIONS = Symbol('WebhookDispatchOptions');
+
 /**
  * Webhook notifications. The dispatcher follows the log: subscription changes update its own
  * routing table and each document state change becomes one delivery per matching subscription
@@ -54,14 +58,19 @@ export interface WebhookDispatchOptions {
  * subscriptions as of each event's place in the log, a subscription sees exactly the changes
  * that happened after it was made.
  */
+@injectable()
 export class WebhookDispatch {
+  private readonly logger: Logger;
+
   constructor(
-    private readonly store: EventStore,
-    private readonly scheduler: JobScheduler,
-    private readonly client: WebhookClient,
-    private readonly options: WebhookDispatchOptions,
-    private readonly logger: Logger,
-  ) {}
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(JOB_SCHEDULER) private readonly scheduler: JobScheduler,
+    @inject(WEBHOOK_CLIENT) private readonly client: WebhookClient,
+    @inject(WEBHOOK_DISPATCH_OPTIONS) private readonly options: WebhookDispatchOptions,
+    @inject(LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'webhooks' });
+  }
 
   register(): void {
     this.scheduler.define<WebhookJob>(WEBHOOK_JOB, (job) => this.attempt(job), { concurrency: this.options.concurrency });

@@ -2,6 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type { DeliveryRequest, Transport, TransportOutcome } from '../../application/ports/transport.js';
+import { inject, injectable } from '../../application/injection.js';
 
 export interface EmailTransportOptions {
   /** SMTP server, e.g. smtp://user:pass@mail.example.com:587; null writes .eml files instead. */
@@ -10,6 +11,7 @@ export interface EmailTransportOptions {
   /** Where .eml files go when no SMTP server is configured. */
   mailDir: string;
 }
+export const EMAIL_TRANSPORT_OPTIONS = Symbol('EmailTransportOptions');
 
 /** An SMTP reply code 5xx is a permanent refusal; anything else (4xx, network) may pass later. */
 const isPermanent = (error: unknown) => {
@@ -24,13 +26,14 @@ const safeFileName = (messageId: string) => messageId.replace(/[^A-Za-z0-9@._-]/
  * attempt of one delivery carries the same Message-ID, so a mail repeated after a crash is
  * recognisable as the same message (and an .eml file is simply rewritten).
  */
+@injectable()
 export class EmailTransport implements Transport {
   readonly kind = 'email' as const;
   private readonly smtp: Transporter | null;
   /** Renders messages to .eml bytes when there is no SMTP server. */
   private readonly eml: Transporter | null;
 
-  constructor(private readonly options: EmailTransportOptions) {
+  constructor(@inject(EMAIL_TRANSPORT_OPTIONS) private readonly options: EmailTransportOptions) {
     this.smtp = options.smtpUrl
       ? nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: 10, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as never)
       : null;

@@ -3,6 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { EmbeddedFile, PdfContent, PdfReader, PdfUnreadableReason } from '../../application/documents/pdfPorts.js';
 import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
 import { FairQueue } from '../workers/fairQueue.js';
+import { inject, injectable } from '../../application/injection.js';
 
 /*
  * The service's PdfReader. The reading itself (pdfContentExtraction.ts) runs in a worker thread,
@@ -77,6 +78,10 @@ type WantText = (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean>;
  */
 const MAX_WAITING_PER_TENANT = 8;
 
+/** `PdfReaderLimits`: what reading one uploaded PDF may take. */
+export const PDF_READER_LIMITS = Symbol('PdfReaderLimits');
+
+@injectable()
 export class PdfContentReader implements PdfReader {
   private worker: { thread: Worker; ready: Promise<void> } | null = null;
   /** How the read in progress fails if the worker dies under it. */
@@ -85,7 +90,7 @@ export class PdfContentReader implements PdfReader {
   /** A file is being read: one at a time. */
   private busy = false;
 
-  constructor(private readonly limits: PdfReaderLimits = DEFAULT_PDF_READER_LIMITS) {}
+  constructor(@inject(PDF_READER_LIMITS) private readonly limits: PdfReaderLimits = DEFAULT_PDF_READER_LIMITS) {}
 
   read(bytes: Buffer, wantText: WantText = () => true, owner = { tenantId: '' }): Promise<PdfContent> {
     if (this.waiting.waiting(owner.tenantId) >= MAX_WAITING_PER_TENANT) {

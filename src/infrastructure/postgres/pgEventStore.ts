@@ -15,6 +15,8 @@ import {
 } from '../../application/ports/eventStore.js';
 import { PgNotificationListener } from './pgNotifications.js';
 import { followAll } from '../eventStoreFollower.js';
+import { inject, injectable } from '../../application/injection.js';
+import { DATABASE_URL, PG_POOL } from './tokens.js';
 
 interface PendingAppend {
   streamName: string;
@@ -54,14 +56,15 @@ const columns = 'global_position, event_id, stream_name, stream_revision, type, 
  * the next transaction (group commit): one round trip and one WAL flush serve many writers,
  * while each append keeps its own expected-revision check and its own result.
  */
+@injectable()
 export class PgEventStore implements EventStore {
   private queue: PendingAppend[] = [];
   private flushing = false;
   private readonly listener: PgNotificationListener;
 
   constructor(
-    private readonly pool: pg.Pool,
-    connectionString: string,
+    @inject(PG_POOL) private readonly pool: pg.Pool,
+    @inject(DATABASE_URL) connectionString: string,
   ) {
     this.listener = new PgNotificationListener(connectionString, ['es_events']);
   }

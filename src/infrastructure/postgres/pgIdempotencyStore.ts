@@ -1,5 +1,14 @@
 import type pg from 'pg';
 import type { IdempotencyClaim, IdempotencyStore } from '../../application/ports/idempotencyStore.js';
+import { inject, injectable } from '../../application/injection.js';
+import { PG_POOL } from './tokens.js';
+
+/** How long a key's first result is kept, and how long a claim holds before it counts as abandoned. */
+export interface IdempotencyRetention {
+  ttlHours: number;
+  claimLeaseMs: number;
+}
+export const IDEMPOTENCY_RETENTION = Symbol('IdempotencyRetention');
 
 /**
  * Idempotency keys in PostgreSQL (table `idempotency_keys`), shared by every process. A claim is
@@ -7,10 +16,11 @@ import type { IdempotencyClaim, IdempotencyStore } from '../../application/ports
  * (its process died before completing: `locked_until` passed) is taken; otherwise the row says
  * what became of the first request.
  */
+@injectable()
 export class PgIdempotencyStore implements IdempotencyStore {
   constructor(
-    private readonly pool: pg.Pool,
-    private readonly options: { ttlHours: number; claimLeaseMs: number },
+    @inject(PG_POOL) private readonly pool: pg.Pool,
+    @inject(IDEMPOTENCY_RETENTION) private readonly options: IdempotencyRetention,
   ) {
     // Expired keys are removed hourly; until then a claim treats them as absent.
     // (The timer does not keep the process alive; a query on an ended pool just fails.)

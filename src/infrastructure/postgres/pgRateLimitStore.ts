@@ -1,9 +1,11 @@
 import type pg from 'pg';
-import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
+import type { RateLimitCounter, RateLimitHits, RateLimitStore } from '../../application/ports/rateLimitStore.js';
+import { inject, injectable } from '../../application/injection.js';
+import { PG_POOL } from './tokens.js';
 
 /**
- * An express-rate-limit Store whose counters live in PostgreSQL (table `rate_limits`, see
- * pgSchema.ts), so every process of a deployment counts against one shared limit.
+ * Rate-limit counters in PostgreSQL (table `rate_limits`, see pgSchema.ts), so every process of a
+ * deployment counts against one shared limit.
  *
  * Fixed windows: a key's first hit opens a window of `windowMs`; hits count until it ends, the
  * next hit after that opens a new one. One atomic upsert both counts and reads, under the row's
@@ -13,22 +15,24 @@ import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
  * Rows are kept per key and window size, so the table stays as small as the number of keys in
  * use; an expired row is simply reused by the key's next hit.
  */
-export class PgRateLimitStore implements Store {
-  /** Counters are shared between processes: the double-count check must not treat them as local. */
-  readonly localKeys = false;
-  private windowMs = 60_000;
+@injectable()
+export class PgRateLimitStore implements RateLimitStore {
+  constructor(@inject(PG_POOL) private readonly pool: pg.Pool) {}
 
+  counter(name: string, windowMs: number): RateLimitCounter {
+    return new PgRateLimitCounter(this.pool, `${name}:`, windowMs);
+  }
+}
+
+class PgRateLimitCounter implements RateLimitCounter {
   constructor(
     private readonly pool: pg.Pool,
-    /** Keeps the counters of different limiters apart (e.g. an organization key's minute and hour windows). */
-    readonly prefix: string,
+    /** Keeps the counters of different limits apart (e.g. an organization key's minute and hour windows). */
+    private readonly prefix: string,
+    private readonly windowMs: number,
   ) {}
 
-  init(options: Options): void {
-    this.windowMs = options.windowMs;
-  }
-
-  async increment(key: string): Promise<ClientRateLimitInfo> {
+  async increment(key: string): Promise<RateLimitHits> {
     const { rows } = await this.pool.query<{ hits: number; reset_at: Date }>(
       `INSERT INTO rate_limits (key, hits, reset_at)
          VALUES ($1, 1, now() + $2 * interval '1 millisecond')
@@ -42,7 +46,7 @@ export class PgRateLimitStore implements Store {
     return { totalHits: row.hits, resetTime: row.reset_at };
   }
 
-  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+  async get(key: string): Promise<RateLimitHits | undefined> {
     const { rows } = await this.pool.query<{ hits: number; reset_at: Date }>(
       'SELECT hits, reset_at FROM rate_limits WHERE key = $1 AND reset_at > now()',
       [this.prefix + key],

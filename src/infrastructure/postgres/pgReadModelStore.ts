@@ -9,6 +9,8 @@ import {
   type ReadModelSession,
   type ReadModelStore,
 } from '../../application/ports/readModelStore.js';
+import { inject, injectable } from '../../application/injection.js';
+import { PG_POOL } from './tokens.js';
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
@@ -139,8 +141,9 @@ class PgCollection<T extends object> implements Collection<T> {
 }
 
 /** Read models as JSONB documents, one table per collection, with expression indexes. */
+@injectable()
 export class PgReadModelStore implements ReadModelStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(@inject(PG_POOL) private readonly pool: pg.Pool) {}
 
   collection<T extends object>(name: string): Collection<T> {
     return new PgCollection<T>(this.pool, name);

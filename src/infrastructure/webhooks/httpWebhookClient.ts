@@ -5,9 +5,14 @@ import { lookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import type { WebhookClient } from '../../application/ports/webhookClient.js';
 import { isPrivateAddress, isPrivateHost } from '../../application/webhooks/privateNetworks.js';
+import { WEBHOOKS_ALLOW_PRIVATE_NETWORKS } from '../../application/webhooks/webhookCommands.js';
+import { inject, injectable } from '../../application/injection.js';
 
 /** Every address a host name resolves to. */
 export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
+
+/** `ResolveHost | undefined`: how host names are resolved; unset, the system resolver (tests give their own answers). */
+export const RESOLVE_HOST = Symbol('ResolveHost');
 
 /** The system resolver, as Node's own connections use it (getaddrinfo: hosts file, then DNS). */
 const systemResolver: ResolveHost = (hostname) => lookup(hostname, { all: true });
@@ -31,6 +36,7 @@ class RefusedTarget extends Error {}
  * a delivery. Following it would send the signed notification to a URL the subscriber never
  * registered, and a redirect to an internal address is the classic way around an SSRF check.
  */
+@injectable()
 export class HttpWebhookClient implements WebhookClient {
   private readonly agents: Readonly<Record<string, http.Agent>> = {
     'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5_000 }),
@@ -38,8 +44,8 @@ export class HttpWebhookClient implements WebhookClient {
   };
 
   constructor(
-    private readonly allowPrivateNetworks: boolean,
-    private readonly resolveHost: ResolveHost = systemResolver,
+    @inject(WEBHOOKS_ALLOW_PRIVATE_NETWORKS) private readonly allowPrivateNetworks: boolean,
+    @inject(RESOLVE_HOST) private readonly resolveHost: ResolveHost = systemResolver,
   ) {}
 
   async post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<number> {

@@ -3,7 +3,8 @@ import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
 import * as tasks from './documentTasks.js';
-import type { TaskPool } from './taskPool.js';
+import { TaskPool } from './taskPool.js';
+import { inject, injectable } from '../../application/injection.js';
 
 /**
  * Below the inline sizes a task costs a few milliseconds: it runs on the calling thread, sparing
@@ -36,9 +37,10 @@ function attachmentChars(body: Record<string, unknown>): number {
  * The service's DocumentWork: small inputs on the calling thread, everything else (and every PDF)
  * on the task pool, under its time and memory budget and its fair turns between tenants.
  */
+@injectable()
 export class PooledDocumentWork implements DocumentWork {
   constructor(
-    private readonly pool: TaskPool,
+    @inject(TaskPool) private readonly pool: TaskPool,
     private readonly sizes: TaskSizes = DEFAULT_TASK_SIZES,
   ) {}
 

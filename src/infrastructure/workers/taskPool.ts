@@ -7,6 +7,7 @@ import { reviveError, type SerializedError } from './taskErrors.js';
 import { FairQueue } from './fairQueue.js';
 import { processCpuMs } from './processCpu.js';
 import { xmlLimits } from '../../domain/validation/index.js';
+import { inject, injectable } from '../../application/injection.js';
 
 /** How a worker process is told the XML limits in force (taskProcess.ts). */
 export const XML_LIMITS_ENV = 'INVOICING_WORKER_XML_LIMITS';
@@ -51,6 +52,9 @@ const WALL_FACTOR = 3;
  * budget, never by its backlog. A task over its time budget, or one
  * whose process runs out of heap, is refused and its process replaced: nothing it did survives.
  */
+export const TASK_POOL_OPTIONS = Symbol('TaskPoolOptions');
+
+@injectable()
 export class TaskPool {
   private readonly workers: Worker[] = [];
   private readonly queue = new FairQueue<Waiting>();
@@ -58,7 +62,7 @@ export class TaskPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly options: TaskPoolOptions) {}
+  constructor(@inject(TASK_POOL_OPTIONS) private readonly options: TaskPoolOptions) {}
 
   run<T>(owner: WorkOwner, name: TaskName, args: unknown[], options: { large?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new WorkRefused('busy', 'The service is shutting down'));

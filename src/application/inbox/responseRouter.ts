@@ -1,0 +1,67 @@
+import type { Logger } from 'pino';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../ports/eventStore.js';
+import { LOGGER } from '../ports/logger.js';
+import type { Projection } from '../ports/projection.js';
+import type { CollectionDefinition } from '../ports/readModelStore.js';
+import { handleCommand, loadState } from '../commandHandler.js';
+import { derivedId } from '../derivedId.js';
+import { inject, injectable } from '../injection.js';
+import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
+import { writeInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
+import { DomainError } from '../../domain/errors.js';
+
+/**
+ * Takes each accept or reject to the sender as a Peppol Invoice Response. A sender on this
+ * instance has it recorded on its outbound document (idempotently, so replays are harmless).
+ * Senders elsewhere need AS4, which is not built yet: the response stays on our side.
+ *
+ * A process manager: it follows the log like the projections do (and is not rebuilt with them).
+ */
+@injectable()
+export class ResponseRouter implements Projection {
+  readonly name = 'response-router';
+  readonly version = 1;
+  readonly collections: CollectionDefinition[] = [];
+  readonly handles = ['DocumentAccepted', 'DocumentRejected'];
+  private readonly logger: Logger;
+
+  constructor(
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'responses' });
+  }
+
+  async handle(event: RecordedEvent): Promise<void> {
+    const inbound = await loadState(this.store, documentDecider, event.streamName);
+    if (inbound.status !== 'present' || !inbound.response || !inbound.inbound?.tenant_id || !inbound.inbound.document_id) return;
+    const { code, reason, responded_at } = inbound.response;
+    const sender = inbound.inbound;
+    const invoiceResponse = writeInvoiceResponse({
+      id: derivedId('invoice-response', event.id),
+      issueDate: responded_at.slice(0, 10),
+      code,
+      reason,
+      invoice: inbound.document,
+      buyerPeppolId: sender.receiver_peppol_id,
+      sellerPeppolId: sender.peppol_id,
+    });
+    try {
+      await handleCommand(
+        this.store,
+        documentDecider,
+        documentStream(sender.document_id!),
+        {
+          type: 'RecordResponse',
+          data: { code, reason, responder_peppol_id: sender.receiver_peppol_id, invoice_response: invoiceResponse, now: responded_at },
+        },
+        { actor: 'response-router', tenantId: sender.tenant_id!, causationId: event.id },
+      );
+    } catch (error) {
+      // A refusal (the sender deleted its document, or already has another answer) is final:
+      // log it and go on rather than stall every later response behind it.
+      if (!(error instanceof DomainError)) throw error;
+      this.logger.warn({ err: error, document: sender.document_id }, 'invoice response not recorded on the sender document');
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import type { DependencyContainer } from './container.js';
+import { createApp } from '../http/app.js';
+import type { RateLimits } from '../http/rateLimit.js';
+import { CONFIG, type Config } from '../infrastructure/config.js';
+import { LOGGER } from '../application/ports/logger.js';
+import { HEALTH_PROBE } from '../application/ports/healthProbe.js';
+import { RATE_LIMIT_STORE } from '../application/ports/rateLimitStore.js';
+import { IDEMPOTENCY_STORE } from '../application/ports/idempotencyStore.js';
+import { READ_MODEL_PROGRESS } from '../application/ports/projection.js';
+import { Authenticator } from '../application/accounts/authenticate.js';
+import { AccountCommands } from '../application/accounts/accountCommands.js';
+import { AccountQueries } from '../application/accounts/accountQueries.js';
+import { DocumentCommands } from '../application/documents/documentCommands.js';
+import { DocumentQueries } from '../application/documents/documentQueries.js';
+import { DocumentHistory } from '../application/documents/documentHistory.js';
+import { DocumentPdfs } from '../application/documents/documentPdfs.js';
+import { SendDocument } from '../application/delivery/sendDocument.js';
+import { InboxCommands } from '../application/inbox/inboxCommands.js';
+import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
+import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
+import { SmpPublication } from '../application/peppol/smpPublication.js';
+import { ParticipantLookup } from '../application/peppol/participantLookup.js';
+import { ParticipantSearch } from '../application/peppol/participantSearch.js';
+
+export function rateLimitsFrom(config: Config): RateLimits {
+  return {
+    standardPerMinute: config.rateLimitStandardPerMinute,
+    premiumPerMinute: config.rateLimitPremiumPerMinute,
+    adminPerMinute: config.rateLimitAdminPerMinute,
+    adminPerHour: config.rateLimitAdminPerHour,
+  };
+}
+
+/** The HTTP interface over the container's application handlers, queries and ports. */
+export function createHttpApp(container: DependencyContainer, version: string): ReturnType<typeof createApp> {
+  const config = container.resolve<Config>(CONFIG);
+  return createApp({
+    logger: container.resolve(LOGGER),
+    health: container.resolve(HEALTH_PROBE),
+    authenticator: container.resolve(Authenticator),
+    accounts: container.resolve(AccountCommands),
+    accountQueries: container.resolve(AccountQueries),
+    documents: container.resolve(DocumentCommands),
+    documentQueries: container.resolve(DocumentQueries),
+    documentHistory: container.resolve(DocumentHistory),
+    sending: container.resolve(SendDocument),
+    inbox: container.resolve(InboxCommands),
+    webhooks: container.resolve(WebhookCommands),
+    peppol: {
+      registrations: container.resolve(PeppolRegistrations),
+      smp: container.resolve(SmpPublication),
+      lookup: container.resolve(ParticipantLookup),
+      search: container.resolve(ParticipantSearch),
+    },
+    documentPdfs: container.resolve(DocumentPdfs),
+    readModels: container.resolve(READ_MODEL_PROGRESS),
+    rateLimitStore: container.resolve(RATE_LIMIT_STORE),
+    rateLimits: rateLimitsFrom(config),
+    jsonBodyLimit: config.jsonBodyLimit,
+    jsonOtherBodyLimit: config.jsonOtherBodyLimit,
+    uploadBodyLimit: config.uploadBodyLimit,
+    hygiene: config.text,
+    idempotencyStore: container.resolve(IDEMPOTENCY_STORE),
+    version,
+  });
+}

@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import type { Logger } from 'pino';
+import type { DependencyContainer } from './container.js';
+import type { PeppolConfig } from '../infrastructure/peppolConfig.js';
+import { HTTP_GETTER, PEPPOL_DIRECTORY, SML_LOCATOR, SML_PUBLISHER, XML_SIGNATURES, XML_SIGNER } from '../application/ports/peppolNetwork.js';
+import { ParticipantRegistry } from '../application/peppol/participantRegistry.js';
+import { SMP_SETTINGS, SmpPublication, type SmpSettings } from '../application/peppol/smpPublication.js';
+import { ParticipantLookup } from '../application/peppol/participantLookup.js';
+import { ParticipantSearch } from '../application/peppol/participantSearch.js';
+import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
+import { base64Der, readCertificateFile, readCertificates } from '../infrastructure/peppol/certificates.js';
+import { SmpXmlSignatures, SmpXmlSigner } from '../infrastructure/peppol/xmlSignatures.js';
+import { FetchHttpGetter } from '../infrastructure/peppol/httpGetter.js';
+import { DnsSmlLocator } from '../infrastructure/peppol/dnsSmlLocator.js';
+import { PeppolDirectoryClient } from '../infrastructure/peppol/directoryClient.js';
+import { SmlSoapPublisher, smlPublishingOff } from '../infrastructure/peppol/smlSoapPublisher.js';
+
+/**
+ * Peppol registration, SMP, lookup and SML: the network adapters are built from their settings
+ * (each is off, or null, unless configured; key and certificate files are read once, here), and
+ * the application's Peppol services are constructed by the container around them.
+ */
+export function registerPeppol(container: DependencyContainer, config: PeppolConfig, logger: Logger): void {
+  const read = (file: string) => fs.readFileSync(file, 'utf8');
+  const signer =
+    config.smpSigningKeyFile && config.smpSigningCertificateFile ? new SmpXmlSigner(read(config.smpSigningKeyFile), read(config.smpSigningCertificateFile)) : null;
+  if (!signer) logger.warn('SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse');
+  const as4Certificate = config.as4CertificateFile ? base64Der(readCertificateFile(config.as4CertificateFile)) : null;
+  if (!as4Certificate) logger.warn('AS4_CERTIFICATE_FILE is not set: ServiceMetadata publishes an empty endpoint certificate');
+  const smp: SmpSettings = { publicUrl: config.publicUrl, as4EndpointUrl: config.as4EndpointUrl, as4Certificate, technicalContactUrl: config.smpTechnicalContactUrl };
+  const http = new FetchHttpGetter(config.lookupTimeoutMs);
+  const sml =
+    config.smlUrl && config.smlSmpId
+      ? new SmlSoapPublisher({
+          url: config.smlUrl,
+          smpId: config.smlSmpId,
+          clientCertificatePem: config.smlClientCertificateFile ? read(config.smlClientCertificateFile) : null,
+          clientKeyPem: config.smlClientKeyFile ? read(config.smlClientKeyFile) : null,
+          timeoutMs: Math.max(config.lookupTimeoutMs, 30000),
+        })
+      : smlPublishingOff;
+
+  container.register(SMP_SETTINGS, { useValue: smp });
+  // Factories for what may be null: tsyringe takes a null `useValue` for no provider at all.
+  container.register(XML_SIGNER, { useFactory: () => signer });
+  container.register(HTTP_GETTER, { useValue: http });
+  container.register(SML_LOCATOR, { useValue: new DnsSmlLocator(config.smlDnsZone, config.smlDnsServer, config.lookupTimeoutMs) });
+  container.register(XML_SIGNATURES, { useValue: new SmpXmlSignatures(config.trustedCaFiles.flatMap(readCertificates)) });
+  const directory = config.directoryUrl ? new PeppolDirectoryClient(config.directoryUrl, http) : null;
+  container.register(PEPPOL_DIRECTORY, { useFactory: () => directory });
+  container.register(SML_PUBLISHER, { useValue: sml });
+
+  container.registerSingleton(ParticipantRegistry);
+  container.registerSingleton(SmpPublication);
+  container.registerSingleton(ParticipantLookup);
+  container.registerSingleton(ParticipantSearch);
+  container.registerSingleton(PeppolRegistrations);
+}

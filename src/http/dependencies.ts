@@ -1,0 +1,49 @@
+import type { Logger } from 'pino';
+import type { Authenticator } from '../application/accounts/authenticate.js';
+import type { AccountCommands } from '../application/accounts/accountCommands.js';
+import type { AccountQueries } from '../application/accounts/accountQueries.js';
+import type { DocumentCommands } from '../application/documents/documentCommands.js';
+import type { DocumentQueries } from '../application/documents/documentQueries.js';
+import type { DocumentHistory } from '../application/documents/documentHistory.js';
+import type { DocumentPdfs } from '../application/documents/documentPdfs.js';
+import type { SendDocument } from '../application/delivery/sendDocument.js';
+import type { InboxCommands } from '../application/inbox/inboxCommands.js';
+import type { WebhookCommands } from '../application/webhooks/webhookCommands.js';
+import type { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
+import type { SmpPublication } from '../application/peppol/smpPublication.js';
+import type { ParticipantLookup } from '../application/peppol/participantLookup.js';
+import type { ParticipantSearch } from '../application/peppol/participantSearch.js';
+import type { HealthProbe } from '../application/ports/healthProbe.js';
+import type { IdempotencyStore } from '../application/ports/idempotencyStore.js';
+import type { ReadModelProgress } from '../application/ports/projection.js';
+import type { RateLimitStore } from '../application/ports/rateLimitStore.js';
+import type { HygieneLimits } from './inputHygiene.js';
+import type { RateLimits } from './rateLimit.js';
+
+/** What the HTTP interface talks to: application handlers, queries and ports, and its own limits. */
+export interface HttpDependencies {
+  logger: Logger;
+  health: HealthProbe;
+  authenticator: Authenticator;
+  accounts: AccountCommands;
+  accountQueries: AccountQueries;
+  documents: DocumentCommands;
+  documentQueries: DocumentQueries;
+  documentHistory: DocumentHistory;
+  sending: SendDocument;
+  inbox: InboxCommands;
+  webhooks: WebhookCommands;
+  peppol: { registrations: PeppolRegistrations; smp: SmpPublication; lookup: ParticipantLookup; search: ParticipantSearch };
+  documentPdfs: DocumentPdfs;
+  /** Lists (and single reads of the read models) wait for it: a client sees what it just wrote. */
+  readModels: ReadModelProgress;
+  rateLimitStore: RateLimitStore;
+  rateLimits: RateLimits;
+  jsonBodyLimit: number;
+  /** Largest JSON body of a route that takes no document. */
+  jsonOtherBodyLimit: number;
+  uploadBodyLimit: number;
+  hygiene: HygieneLimits;
+  idempotencyStore: IdempotencyStore;
+  version: string;
+}

@@ -1,0 +1,92 @@
+import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
+import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
+import { attachmentType } from '../../../domain/document/invoice/documentAttachments.js';
+import { tenantOf } from '../../auth.js';
+import { HttpError } from '../../errors.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
+import { uploadedFile } from '../../uploads.js';
+
+const ANY_FILE = /.*/;
+
+/** A document's attachments: list, add and remove (drafts only), read or download one. */
+export function attachmentRoutes(
+  routes: RouteRegistry,
+  documents: DocumentCommands,
+  queries: DocumentQueries,
+  readYourWrites: () => Promise<void>,
+  uploadLimit: number,
+): void {
+  const id = (params: Record<string, unknown>) => String(params.documentId);
+
+  routes.add({
+    method: 'get',
+    path: '/api/documents/:documentId/attachments',
+    summary: "List a document's attachments",
+    tag: 'documents',
+    auth: 'tenant',
+    handler: async (req, res) => {
+      await readYourWrites();
+      res.json((await queries.get(tenantOf(res).tenantId, id(req.params))).attachments);
+    },
+  });
+  routes.add({
+    method: 'post',
+    path: '/api/documents/:documentId/attachments',
+    summary: 'Add an attachment to a DRAFT document (multipart field "file"); it is embedded in the UBL that is sent',
+    tag: 'documents',
+    auth: 'tenant',
+    responses: {
+      200: 'The attachment',
+      409: 'The document is not a draft, or was created from uploaded UBL (sent as uploaded)',
+      422: 'A type Peppol does not carry (PDF, PNG, JPEG, CSV, XLSX, ODS), an empty file, or the document would no longer validate',
+    },
+    handler: async (req, res) => {
+      const file = await uploadedFile(req, res, uploadLimit, ANY_FILE);
+      if (!file.fileName) throw new HttpError(422, [{ loc: ['body', 'file'], msg: 'The file needs a name', type: 'missing' }]);
+      const attachment = await documents.addAttachment(
+        tenantOf(res).tenantId,
+        id(req.params),
+        { file_name: file.fileName, file_type: attachmentType(file.mimeType, file.fileName), file_size: file.buffer.length, file_data: file.buffer.toString('base64') },
+        commandMetadata(req, res),
+      );
+      const { file_data: _data, ...meta } = attachment;
+      res.json({ ...meta, file_url: `/api/documents/${id(req.params)}/attachments/${attachment.id}` });
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/documents/:documentId/attachments/:attachmentId',
+    summary: 'An attachment: metadata as JSON, or its content with ?download=true',
+    tag: 'documents',
+    auth: 'tenant',
+    handler: async (req, res) => {
+      const attachmentId = String(req.params.attachmentId);
+      // The content is read from where it is kept (the document's stream); the metadata from the read model.
+      if (req.query.download === 'true') {
+        const record = await documents.get(tenantOf(res).tenantId, id(req.params));
+        const attachment = record.attachments.find((a) => a.id === attachmentId);
+        if (!attachment) throw new HttpError(404, 'Attachment not found');
+        res.type(attachment.file_type).attachment(attachment.file_name).send(Buffer.from(attachment.file_data, 'base64'));
+        return;
+      }
+      await readYourWrites();
+      const document = await queries.get(tenantOf(res).tenantId, id(req.params));
+      const attachment = document.attachments.find((a) => a.id === attachmentId);
+      if (!attachment) throw new HttpError(404, 'Attachment not found');
+      const { id: attachmentKey, file_name, file_type, file_size } = attachment;
+      res.json({ id: attachmentKey, file_name, file_type, file_size, file_url: `/api/documents/${document.id}/attachments/${attachmentKey}?download=true` });
+    },
+  });
+  routes.add({
+    method: 'delete',
+    path: '/api/documents/:documentId/attachments/:attachmentId',
+    summary: 'Remove an attachment from a DRAFT document (and from the UBL that is sent)',
+    tag: 'documents',
+    auth: 'tenant',
+    handler: async (req, res) => {
+      await documents.removeAttachment(tenantOf(res).tenantId, id(req.params), String(req.params.attachmentId), commandMetadata(req, res));
+      res.json({ is_deleted: true });
+    },
+  });
+}

@@ -1,0 +1,93 @@
+import * as t from 'io-ts';
+import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
+import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
+import { documentResponse } from '../../../application/readModels/documentView.js';
+import { tenantOf } from '../../auth.js';
+import { decode, SkipLimitQuery } from '../../codecs.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
+import { uploadedFile } from '../../uploads.js';
+import { XML_TYPES } from './documentErrors.js';
+
+const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
+
+/** Documents of the calling tenant: create (from JSON or UBL), list, read, delete. */
+export function documentRoutes(
+  routes: RouteRegistry,
+  documents: DocumentCommands,
+  queries: DocumentQueries,
+  readYourWrites: () => Promise<void>,
+  uploadLimit: number,
+): void {
+  const id = (params: Record<string, unknown>) => String(params.documentId);
+
+  routes.add({
+    method: 'post',
+    path: '/api/documents',
+    summary: 'Create a document from JSON; it must pass validation (422 lists the problems)',
+    tag: 'documents',
+    auth: 'tenant',
+    query: CreateQuery,
+    responses: { 200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL', 422: 'Invalid or not compliant' },
+    idempotent: true,
+    documentBody: true,
+    handler: async (req, res) => {
+      const query = decode(CreateQuery, req.query, 'query');
+      // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.
+      const record = await documents.createFromJson(tenantOf(res).tenantId, req.body, { renderPdf: query.construct_pdf === 'true' }, commandMetadata(req, res));
+      res.json(await documentResponse(record));
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/documents',
+    summary: "List the tenant's documents, newest first",
+    tag: 'documents',
+    auth: 'tenant',
+    query: SkipLimitQuery,
+    handler: async (req, res) => {
+      const q = decode(SkipLimitQuery, req.query, 'query');
+      await readYourWrites();
+      res.json(await queries.list(tenantOf(res).tenantId, q.skip ?? 0, q.limit ?? 100));
+    },
+  });
+  routes.add({
+    method: 'post',
+    path: '/api/documents/ubl',
+    summary: 'Create a document from a UBL Invoice or CreditNote (multipart field "file", or an application/xml body)',
+    tag: 'documents',
+    auth: 'tenant',
+    responses: { 200: 'The created document', 400: 'Not acceptable XML', 413: 'Too large', 422: 'Not compliant' },
+    idempotent: true,
+    handler: async (req, res) => {
+      const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
+      const record = await documents.createFromUbl(tenantOf(res).tenantId, file.buffer, file.fileName, commandMetadata(req, res));
+      res.json(await documentResponse(record));
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/documents/:documentId',
+    summary: 'Read a document',
+    tag: 'documents',
+    auth: 'tenant',
+    responses: { 200: 'The document', 404: 'Not found' },
+    handler: async (req, res) => {
+      // From the read model; what this client wrote before is in it (read-your-writes).
+      await readYourWrites();
+      res.json(await queries.get(tenantOf(res).tenantId, id(req.params)));
+    },
+  });
+  routes.add({
+    method: 'delete',
+    path: '/api/documents/:documentId',
+    summary: 'Delete a DRAFT or FAILED document (its history stays in the event log)',
+    tag: 'documents',
+    auth: 'tenant',
+    responses: { 200: '{"is_deleted": true}', 404: 'Not found', 409: 'Not deletable in its state' },
+    handler: async (req, res) => {
+      await documents.delete(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
+      res.json({ is_deleted: true });
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import * as t from 'io-ts';
+import type { SendDocument } from '../../../application/delivery/sendDocument.js';
+import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
+import { documentResponse } from '../../../application/readModels/documentView.js';
+import { tenantOf } from '../../auth.js';
+import { decode, Email } from '../../codecs.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
+
+const SendQuery = t.partial({
+  sender_peppol_scheme: t.string,
+  sender_peppol_id: t.string,
+  receiver_peppol_scheme: t.string,
+  receiver_peppol_id: t.string,
+  email: Email,
+});
+
+/** Sending a document and the audit views of what happened to it. */
+export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, history: DocumentHistory): void {
+  const id = (params: Record<string, unknown>) => String(params.documentId);
+
+  routes.add({
+    method: 'post',
+    path: '/api/documents/:documentId/send',
+    summary: 'Send a DRAFT or FAILED document: it goes to TRANSIT, then SENT, or FAILED after the retry schedule (e-mail in test mode, Peppol otherwise)',
+    tag: 'documents',
+    auth: 'tenant',
+    query: SendQuery,
+    responses: { 200: 'The document, now in TRANSIT', 404: 'Not found', 409: 'Not sendable in its state', 422: 'No receiver, or a bad override' },
+    idempotent: true,
+    handler: async (req, res) => {
+      const options = decode(SendQuery, req.query, 'query');
+      const record = await sending.send(tenantOf(res).tenant, id(req.params), options, commandMetadata(req, res));
+      res.json(await documentResponse(record));
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/documents/:documentId/transmission-report',
+    summary: 'Every delivery of the document and every attempt: transport, receiver, times, outcome, error',
+    tag: 'documents',
+    auth: 'tenant',
+    responses: { 200: 'The report', 404: 'Not found' },
+    handler: async (req, res) => {
+      res.json(await history.transmissionReport(tenantOf(res).tenantId, id(req.params)));
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/documents/:documentId/history',
+    summary: "The document's events, oldest first, for audit (also after it was deleted)",
+    tag: 'documents',
+    auth: 'tenant',
+    responses: { 200: 'The events', 404: 'Not found' },
+    handler: async (req, res) => {
+      res.json(await history.history(tenantOf(res).tenantId, id(req.params)));
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
+import { sha256 } from '../../../application/documents/documentCommands.js';
+import { tenantOf } from '../../auth.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
+
+/** A document's UBL: its metadata or the XML itself, and validating it again. */
+export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): void {
+  const id = (params: Record<string, unknown>) => String(params.documentId);
+
+  routes.add({
+    method: 'get',
+    path: '/api/documents/:documentId/ubl',
+    summary: "The document's UBL: metadata as JSON, or the XML itself with Accept: application/xml (or ?format=xml)",
+    tag: 'documents',
+    auth: 'tenant',
+    handler: async (req, res) => {
+      const record = await documents.get(tenantOf(res).tenantId, id(req.params));
+      if (req.query.format === 'xml' || (req.accepts(['application/json', 'application/xml']) === 'application/xml' && !req.accepts('json'))) {
+        res.type('application/xml').attachment(record.file_name).send(record.ubl);
+        return;
+      }
+      const [senderScheme, senderId] = splitPeppolId(record.document.vendor_peppol_id);
+      const [receiverScheme, receiverId] = splitPeppolId(record.document.customer_peppol_id);
+      res.json({
+        id: record.id,
+        file_name: record.file_name,
+        file_hash: sha256(record.ubl),
+        file_size: Buffer.byteLength(record.ubl),
+        sender_peppol_scheme: senderScheme,
+        sender_peppol_id: senderId,
+        receiver_peppol_scheme: receiverScheme,
+        receiver_peppol_id: receiverId,
+        signed_url: `/api/documents/${record.id}/ubl?format=xml`,
+        validated_at: record.validated_at,
+      });
+    },
+  });
+  routes.add({
+    method: 'post',
+    path: '/api/documents/:documentId/validate',
+    summary: "Validate a stored document's UBL again (the run is recorded in its history)",
+    tag: 'documents',
+    auth: 'tenant',
+    handler: async (req, res) => {
+      res.json(await documents.revalidate(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res)));
+    },
+  });
+}
+
+function splitPeppolId(value: string | null): [string | null, string | null] {
+  if (!value) return [null, null];
+  const i = value.indexOf(':');
+  return i < 0 ? [null, value] : [value.slice(0, i), value.slice(i + 1)];
+}

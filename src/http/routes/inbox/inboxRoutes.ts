@@ -1,0 +1,80 @@
+import * as t from 'io-ts';
+import type { InboxCommands } from '../../../application/inbox/inboxCommands.js';
+import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
+import { documentResponse } from '../../../application/readModels/documentView.js';
+import { tenantOf } from '../../auth.js';
+import { decode, NonEmptyString, Nullable } from '../../codecs.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
+import type { DocumentPageRoute } from '../documents/documentPages.js';
+
+const CREDIT_NOTES = ['CREDIT_NOTE', 'SELFBILLING_CREDIT_NOTE'];
+const INVOICES = ['INVOICE', 'DEBIT_NOTE', 'SELFBILLING_INVOICE'];
+const AcceptBody = t.partial({ note: Nullable(t.string) });
+const RejectBody = t.type({ reason: NonEmptyString });
+
+/**
+ * The inbox: received documents (all, invoices, credit notes), one received document, and the
+ * buyer's answer to it (sent back as a Peppol Invoice Response). The lists come first: their
+ * paths would otherwise be taken for a document id.
+ */
+export function inboxRoutes(
+  routes: RouteRegistry,
+  page: DocumentPageRoute,
+  inbox: InboxCommands,
+  queries: DocumentQueries,
+  readYourWrites: () => Promise<void>,
+): void {
+  const id = (params: Record<string, unknown>) => String(params.documentId);
+
+  page('/api/inbox', 'Received documents', 'inbox', () => ({ direction: 'INBOUND' }));
+  page('/api/inbox/invoices', 'Received invoices (and debit notes)', 'inbox', (q) => ({
+    direction: 'INBOUND',
+    types: q.type ? [q.type].filter((x) => INVOICES.includes(x)) : INVOICES,
+  }));
+  page('/api/inbox/credit-notes', 'Received credit notes', 'inbox', (q) => ({
+    direction: 'INBOUND',
+    types: q.type ? [q.type].filter((x) => CREDIT_NOTES.includes(x)) : CREDIT_NOTES,
+  }));
+
+  routes.add({
+    method: 'get',
+    path: '/api/inbox/:documentId',
+    summary: 'A received document',
+    tag: 'inbox',
+    auth: 'tenant',
+    responses: { 200: 'The document', 404: 'Not found (or not a received document)' },
+    handler: async (req, res) => {
+      await readYourWrites();
+      res.json(await queries.get(tenantOf(res).tenantId, id(req.params), 'INBOUND'));
+    },
+  });
+  routes.add({
+    method: 'post',
+    path: '/api/inbox/:documentId/accept',
+    summary: 'Accept a received document (Invoice Response AP to the sender)',
+    tag: 'inbox',
+    auth: 'tenant',
+    body: AcceptBody,
+    responses: { 200: 'The document with its response', 404: 'Not found', 409: 'Already accepted or rejected' },
+    handler: async (req, res) => {
+      const body = decode(AcceptBody, req.body ?? {}, 'body');
+      const record = await inbox.accept(tenantOf(res).tenantId, id(req.params), body.note?.trim() || null, commandMetadata(req, res));
+      res.json(await documentResponse(record));
+    },
+  });
+  routes.add({
+    method: 'post',
+    path: '/api/inbox/:documentId/reject',
+    summary: 'Reject a received document with a reason (Invoice Response RE to the sender)',
+    tag: 'inbox',
+    auth: 'tenant',
+    body: RejectBody,
+    responses: { 200: 'The document with its response', 404: 'Not found', 409: 'Already accepted or rejected', 422: 'No reason' },
+    handler: async (req, res) => {
+      const body = decode(RejectBody, req.body ?? {}, 'body');
+      const record = await inbox.reject(tenantOf(res).tenantId, id(req.params), body.reason.trim(), commandMetadata(req, res));
+      res.json(await documentResponse(record));
+    },
+  });
+}

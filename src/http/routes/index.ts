@@ -1,0 +1,56 @@
+import type { HttpDependencies } from '../dependencies.js';
+import type { RouteRegistry } from '../routeRegistry.js';
+import { healthRoutes } from './health/healthRoutes.js';
+import { operatorRoutes } from './accounts/operatorRoutes.js';
+import { adminRoutes } from './accounts/adminRoutes.js';
+import { meRoutes } from './accounts/meRoutes.js';
+import { peppolAdminRoutes } from './peppol/peppolAdminRoutes.js';
+import { lookupRoutes } from './peppol/lookupRoutes.js';
+import { smpRoutes } from './peppol/smpRoutes.js';
+import { documentRoutes } from './documents/documentRoutes.js';
+import { ublRoutes } from './documents/ublRoutes.js';
+import { attachmentRoutes } from './documents/attachmentRoutes.js';
+import { documentPdfRoutes } from './documents/pdfRoutes.js';
+import { validateRoutes } from './documents/validateRoutes.js';
+import { sendingRoutes } from './documents/sendingRoutes.js';
+import { documentPageRoute } from './documents/documentPages.js';
+import { outboxRoutes } from './outbox/outboxRoutes.js';
+import { inboxRoutes } from './inbox/inboxRoutes.js';
+import { webhookRoutes } from './webhooks/webhookRoutes.js';
+
+/**
+ * Every route of the API, by resource (one folder each). Express tries routes in this order, so
+ * literal paths come before the parameters that would take them (`/api/inbox/invoices` before
+ * `/api/inbox/:documentId`); the OpenAPI document lists them in this order too.
+ */
+export function registerRoutes(routes: RouteRegistry, deps: HttpDependencies, readYourWrites: () => Promise<void>): void {
+  healthRoutes(routes, deps.health);
+
+  // Accounts: the operator's, the resellers' (tenants and their keys), the tenant's own.
+  operatorRoutes(routes, deps.accounts);
+  adminRoutes(routes, deps.accounts, deps.accountQueries, readYourWrites, (organizationId, tenantId, metadata) =>
+    deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
+  );
+  meRoutes(routes);
+
+  // Peppol: registration of tenants, lookups and search, and this instance's SMP.
+  peppolAdminRoutes(routes, deps.peppol.registrations);
+  lookupRoutes(routes, deps.peppol.lookup, deps.peppol.search, readYourWrites, deps.version);
+  // The SMP's participant routes match only `iso6523-actorid-upis::…` segments, so they shadow nothing.
+  smpRoutes(routes, deps.peppol.smp);
+
+  // Documents: create, read, delete; their UBL, attachments and PDF; validation; sending.
+  documentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
+  ublRoutes(routes, deps.documents);
+  attachmentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
+  documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
+  validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
+  sendingRoutes(routes, deps.sending, deps.documentHistory);
+
+  // The outbox and the inbox: paged lists of documents, and the buyer's answers.
+  const page = documentPageRoute(routes, deps.documentQueries, readYourWrites);
+  outboxRoutes(page);
+  inboxRoutes(routes, page, deps.inbox, deps.documentQueries, readYourWrites);
+
+  webhookRoutes(routes, deps.webhooks, readYourWrites);
+}

@@ -1,0 +1,99 @@
+import * as t from 'io-ts';
+import { webhookResponse, type WebhookCommands } from '../../../application/webhooks/webhookCommands.js';
+import { tenantOf } from '../../auth.js';
+import { decode, Nullable, PAGE_FIELDS } from '../../codecs.js';
+import { commandMetadata } from '../../requestContext.js';
+import type { RouteRegistry } from '../../routeRegistry.js';
+
+const CreateWebhook = t.intersection([t.type({ url: t.string, events: t.array(t.string) }), t.partial({ enabled: t.boolean })]);
+const UpdateWebhook = t.partial({ url: Nullable(t.string), events: Nullable(t.array(t.string)), enabled: Nullable(t.boolean) });
+const PageQuery = t.partial(PAGE_FIELDS);
+
+/**
+ * Webhook subscriptions in the client's shape (`id, url, events, secret, enabled`), and each
+ * subscription's delivery history.
+ */
+export function webhookRoutes(routes: RouteRegistry, webhooks: WebhookCommands, readYourWrites: () => Promise<void>): void {
+  const id = (params: Record<string, unknown>) => String(params.webhookId);
+
+  routes.add({
+    method: 'get',
+    path: '/api/webhooks',
+    summary: "The tenant's webhook subscriptions",
+    tag: 'webhooks',
+    auth: 'tenant',
+    handler: async (_req, res) => {
+      await readYourWrites();
+      res.json((await webhooks.list(tenantOf(res).tenantId)).map(webhookResponse));
+    },
+  });
+  routes.add({
+    method: 'post',
+    path: '/api/webhooks',
+    summary: 'Subscribe a URL to document events (document.created, .transit, .sent, .failed, .received, .accepted, .rejected, .deleted, or "*")',
+    tag: 'webhooks',
+    auth: 'tenant',
+    body: CreateWebhook,
+    responses: { 201: 'The subscription, with its signing secret', 422: 'Bad URL or unknown event' },
+    handler: async (req, res) => {
+      const body = decode(CreateWebhook, req.body, 'body');
+      const webhook = await webhooks.create(tenantOf(res).tenantId, { url: body.url, events: body.events, enabled: body.enabled ?? true }, commandMetadata(req, res));
+      res.status(201).json(webhookResponse(webhook));
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/webhooks/:webhookId',
+    summary: 'One subscription',
+    tag: 'webhooks',
+    auth: 'tenant',
+    responses: { 200: 'The subscription', 404: 'Not found' },
+    handler: async (req, res) => {
+      res.json(webhookResponse(await webhooks.get(tenantOf(res).tenantId, id(req.params))));
+    },
+  });
+  routes.add({
+    method: 'put',
+    path: '/api/webhooks/:webhookId',
+    summary: 'Change the URL, the events or enabled (omitted or null fields stay as they are)',
+    tag: 'webhooks',
+    auth: 'tenant',
+    body: UpdateWebhook,
+    responses: { 200: 'The subscription', 404: 'Not found', 422: 'Bad URL or unknown event' },
+    handler: async (req, res) => {
+      const body = decode(UpdateWebhook, req.body, 'body');
+      const change = {
+        ...(body.url != null ? { url: body.url } : {}),
+        ...(body.events != null ? { events: body.events } : {}),
+        ...(body.enabled != null ? { enabled: body.enabled } : {}),
+      };
+      res.json(webhookResponse(await webhooks.update(tenantOf(res).tenantId, id(req.params), change, commandMetadata(req, res))));
+    },
+  });
+  routes.add({
+    method: 'delete',
+    path: '/api/webhooks/:webhookId',
+    summary: 'Delete a subscription (pending deliveries are cancelled)',
+    tag: 'webhooks',
+    auth: 'tenant',
+    responses: { 200: '{"is_deleted": true}', 404: 'Not found' },
+    handler: async (req, res) => {
+      await webhooks.delete(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
+      res.json({ is_deleted: true });
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/webhooks/:webhookId/deliveries',
+    summary: "The subscription's notifications, newest first, each with every call made (status code, error, duration)",
+    tag: 'webhooks',
+    auth: 'tenant',
+    query: PageQuery,
+    responses: { 200: 'A page of deliveries', 404: 'Not found' },
+    handler: async (req, res) => {
+      const q = decode(PageQuery, req.query, 'query');
+      await readYourWrites();
+      res.json(await webhooks.deliveries(tenantOf(res).tenantId, id(req.params), q.page ?? 1, q.page_size ?? 20));
+    },
+  });
+}
