@@ -10,9 +10,7 @@ import { expect } from 'chai';
 import { loadConfig, type Config } from '../../src/infrastructure/config.js';
 import { Service } from '../../src/service.js';
 import { freshDatabase } from './postgres.js';
-import type pg from 'pg';
-import { TOKENS, type WiringOptions } from '../../src/infrastructure/container.js';
-import { createRateLimitGates, rateLimitsFrom } from '../../src/http/rateLimit.js';
+import type { WiringOptions } from '../../src/infrastructure/container.js';
 
 export interface TestService {
   service: Service;
