@@ -2,6 +2,7 @@
 // (scripts/lint/folderCycles.ts). typescript-eslint needs TypeScript's JS API, which TypeScript 7
 // does not ship: package.json installs 7 as `@typescript/native` (it owns `tsc`) and the 6.x API as
 // `typescript` (`@typescript/typescript6`), which is what typescript-eslint loads.
+import { defineConfig } from 'eslint/config';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -57,12 +58,12 @@ const noDynamicPackageImport = {
   message: 'Import packages statically in this layer, so that the boundary rules see them.',
 };
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: ['dist/', 'node_modules/', 'coverage/', 'reports/', '.stryker-tmp/', 'var/', '.ci/bin/'],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   {
     languageOptions: {
       ecmaVersion: 2022,
