@@ -117,7 +117,7 @@ export class DeliveryProcess implements DeliveryStarter {
     const look = () =>
       this.recoverAbandoned().catch((error: unknown) => this.logger.warn({ err: error }, 'looking for abandoned deliveries failed'));
     void look();
-    this.recovery = setInterval(look, Math.max(100, this.options.abandonedAfterMs / 4));
+    this.recovery = setInterval(() => void look(), Math.max(100, this.options.abandonedAfterMs / 4));
     this.recovery.unref();
   }
 

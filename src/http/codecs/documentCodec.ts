@@ -91,7 +91,7 @@ interface AmountOptions {
 const amount = (opts: AmountOptions = {}): t.Type<Decimal, unknown> =>
   new t.Type<Decimal, unknown>(
     'amount',
-    (u): u is Decimal => false,
+    (_u): _u is Decimal => false,
     (u, c) => {
       if (typeof u !== 'number' && typeof u !== 'string') {
         return fail(u, c, 'decimal_type', 'Input should be a valid number');
@@ -124,7 +124,7 @@ const percentMsg = 'tax_rate must be a percentage string with at most two decima
 /** Line tax_rate: the spec rejects non-strings here. */
 const percentString = new t.Type<Decimal, unknown>(
   'percentString',
-  (u): u is Decimal => false,
+  (_u): _u is Decimal => false,
   (u, c) => {
     if (typeof u !== 'string') return fail(u, c, 'string_type', `Input should be a valid string; ${percentMsg}`);
     const d = percentFromString(u);
@@ -136,7 +136,7 @@ const percentString = new t.Type<Decimal, unknown>(
 /** Allowance/charge tax_rate: a plain number is accepted as well. */
 const percentLoose = new t.Type<Decimal, unknown>(
   'percent',
-  (u): u is Decimal => false,
+  (_u): _u is Decimal => false,
   (u, c) => {
     if (typeof u === 'number') {
       const d = parseDecimal(u);

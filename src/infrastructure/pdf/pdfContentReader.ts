@@ -98,7 +98,7 @@ export class PdfContentReader implements PdfReader {
     }
     return new Promise<PdfContent>((resolve, reject) => {
       this.waiting.push(owner.tenantId, () =>
-        this.readNow(bytes, wantText)
+        void this.readNow(bytes, wantText)
           .then(resolve, reject)
           .finally(() => {
             this.waiting.idle(owner.tenantId);

@@ -127,11 +127,11 @@ function isAlive(pid: number): boolean {
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
-function signalListeners(): Map<string, Function[]> {
+function signalListeners(): Map<string, NodeJS.SignalsListener[]> {
   return new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)]));
 }
 
-function removeNewSignalListeners(before: Map<string, Function[]>): void {
+function removeNewSignalListeners(before: Map<string, NodeJS.SignalsListener[]>): void {
   for (const signal of SIGNALS) {
     for (const listener of process.listeners(signal)) {
       if (!before.get(signal)!.includes(listener)) process.off(signal, listener as (...args: unknown[]) => void);

@@ -28,7 +28,7 @@ const R = {
 };
 
 const DOCUMENT_TYPES = new Set('1.1 1.2 1.3 1.4 1.5 1.6 2.1 2.2 2.3 2.4 3.1 3.2 4 5.1 5.2 6.1 6.2 7.1 8.1 8.2 11.1 11.2 11.3 11.4 11.5'.split(' '));
-const DATE_RE = /^(0?[1-9]|[12][0-9]|3[01])[-\/ ]?(0?[1-9]|1[0-2])[-\/ ]?(19|20)[0-9]{2}/;
+const DATE_RE = /^(0?[1-9]|[12][0-9]|3[01])[-/ ]?(0?[1-9]|1[0-2])[-/ ]?(19|20)[0-9]{2}/;
 const isGreek = (c: string) => c === 'GR' || c === 'EL';
 
 /** Greek TIN check digit: first 8 digits weighted 2^8 … 2^1, sum mod 11 mod 10. */
