@@ -14,10 +14,12 @@ import { ProjectionRunner, resetProjection } from '../src/projections/projection
 import type { EventStore } from '../src/application/ports/eventStore.js';
 import type { ReadModelStore } from '../src/application/ports/readModelStore.js';
 import type pg from 'pg';
+import type { DocumentContent } from '../src/application/documents/documentContent.js';
 
 async function main() {
   const target = process.argv[2];
-  const names = allProjections.map((p) => p.name);
+  // Named before anything is wired: naming them reads no content.
+  const names = allProjections({ document: () => Promise.reject(new Error('names only')) }).map((p) => p.name);
   if (!target || (target !== '--all' && !names.includes(target))) {
     console.error(`usage: npm run rebuild-projection -- <${names.join('|')}|--all>`);
     process.exit(2);
@@ -28,7 +30,7 @@ async function main() {
   const container = await wire({ config, logger, databaseUrl: database.url });
   const events = container.resolve<EventStore>(TOKENS.EventStore);
   const readModels = container.resolve<ReadModelStore>(TOKENS.ReadModelStore);
-  const projections = allProjections.filter((p) => target === '--all' || p.name === target);
+  const projections = allProjections(container.resolve<DocumentContent>(TOKENS.DocumentContent)).filter((p) => target === '--all' || p.name === target);
 
   const started = Date.now();
   for (const projection of projections) await resetProjection(readModels, projection);
@@ -41,6 +43,7 @@ async function main() {
 
   await readModels.close();
   await events.close();
+  container.resolve<{ close(): void }>(TOKENS.Blobs).close();
   await container.resolve<pg.Pool>(TOKENS.Pool).end();
   await database.stop();
 }

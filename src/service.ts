@@ -125,6 +125,7 @@ export class Service {
     await this.projections.stop();
     await this.resolve<ReadModelStore>(TOKENS.ReadModelStore).close();
     await this.eventStore.close();
+    this.resolve<{ close(): void }>(TOKENS.Blobs).close();
     await this.resolve<pg.Pool>(TOKENS.Pool).end();
   }
 }

@@ -36,6 +36,10 @@ import { TaskPool } from './workers/taskPool.js';
 import { useXmlLimits } from '../domain/validation/index.js';
 import { PooledDocumentWork } from './workers/pooledDocumentWork.js';
 import { PdfContentReader } from './pdf/pdfContentReader.js';
+import { openBlobStore } from './blobs/openBlobStore.js';
+import { DocumentContent } from '../application/documents/documentContent.js';
+import { DocumentUpcaster } from '../application/documents/documentUpcaster.js';
+import { UpcastingEventStore } from '../application/upcastingEventStore.js';
 
 /** Injection tokens: the service is wired by explicit tokens, not by reflected constructor types. */
 export const TOKENS = {
@@ -60,6 +64,9 @@ export const TOKENS = {
   DocumentPdfs: Symbol('DocumentPdfs'),
   TaskPool: Symbol('TaskPool'),
   IdempotencyStore: Symbol('IdempotencyStore'),
+  /** The opened blob store ({ store, close }): BLOB_STORE's adapter. */
+  Blobs: Symbol('Blobs'),
+  DocumentContent: Symbol('DocumentContent'),
 } as const;
 
 export interface WiringOptions {
@@ -92,9 +99,15 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   });
   await applyPostgresSchema(pool);
 
-  const eventStore: EventStore = config.eventStoreUrl
+  // Payloads (content, UBL, attachments, Invoice Responses) by their SHA-256; events name them.
+  const blobs = await openBlobStore(config.blobStore, { pool });
+  const content = new DocumentContent(blobs.store);
+  const recorded: EventStore = config.eventStoreUrl
     ? new (await import('./eventstoredb/esdbEventStore.js')).EsdbEventStore(config.eventStoreUrl)
     : new PgEventStore(pool, options.databaseUrl);
+  // Every read of the log goes through the upcaster: events recorded before payloads left them
+  // read in today's shape.
+  const eventStore: EventStore = new UpcastingEventStore(recorded, new DocumentUpcaster(content));
 
   let readModels: ReadModelStore;
   let jobBackend;
@@ -138,6 +151,8 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   container.register(TOKENS.Logger, { useValue: logger });
   container.register(TOKENS.Pool, { useValue: pool });
   container.register(TOKENS.EventStore, { useValue: eventStore });
+  container.register(TOKENS.Blobs, { useValue: blobs });
+  container.register(TOKENS.DocumentContent, { useValue: content });
   container.register(TOKENS.ReadModelStore, { useValue: readModels });
   container.register(TOKENS.JobScheduler, { useValue: scheduler });
   container.register(TOKENS.OperatorKey, { useValue: operatorKey });
@@ -160,7 +175,8 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     eventStore,
     readModels,
     scheduler,
-    { email, peppol: new PeppolTransport(eventStore, new RegisteredParticipants(eventStore), work) },
+    { email, peppol: new PeppolTransport(eventStore, new RegisteredParticipants(eventStore), work, content) },
+    content,
     {
       retryUnitMs: options.deliveryRetryUnitMs ?? 60_000,
       concurrency: config.deliveryConcurrency,
@@ -180,27 +196,27 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
   );
   webhooks.register();
   // Process managers follow the log like projections do (and are not rebuilt with them).
-  const processManagers = [responseRouter(eventStore, logger.child({ component: 'responses' })), webhooks.dispatcher()];
+  const processManagers = [responseRouter(eventStore, content, logger.child({ component: 'responses' })), webhooks.dispatcher()];
   container.register(TOKENS.ProjectionRunner, {
-    useValue: new ProjectionRunner(eventStore, readModels, allProjections, logger.child({ component: 'projections' }), processManagers),
+    useValue: new ProjectionRunner(eventStore, readModels, allProjections(content), logger.child({ component: 'projections' }), processManagers),
   });
   container.register(TOKENS.EmailTransport, { useValue: email });
   container.register(TOKENS.DeliveryProcess, { useValue: delivery });
   container.register(TOKENS.SendDocument, {
-    useValue: new SendDocument(eventStore, (requested, known) => {
+    useValue: new SendDocument(eventStore, content, (requested, known) => {
       failpoint('send:after-request');
       delivery.startNow(requested, known);
     }),
   });
-  container.register(TOKENS.InboxCommands, { useValue: new InboxCommands(eventStore) });
+  container.register(TOKENS.InboxCommands, { useValue: new InboxCommands(eventStore, content) });
   container.register(TOKENS.DocumentHistory, { useValue: new DocumentHistory(eventStore) });
   container.register(TOKENS.WebhookCommands, { useValue: new WebhookCommands(eventStore, readModels, config.webhookAllowPrivateNetworks) });
   const accounts = new AccountCommands(eventStore);
   container.register(TOKENS.AccountCommands, { useValue: accounts });
   container.register(TOKENS.AccountQueries, { useValue: new AccountQueries(readModels) });
-  const documentCommands = new DocumentCommands(eventStore, work, { ...config.documentLimits, text: config.text });
+  const documentCommands = new DocumentCommands(eventStore, work, content, { ...config.documentLimits, text: config.text });
   container.register(TOKENS.DocumentCommands, { useValue: documentCommands });
-  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, work, new PdfContentReader(config.pdfReader), config.documentLimits.maxRenderedLines) });
+  container.register(TOKENS.DocumentPdfs, { useValue: new DocumentPdfs(documentCommands, work, new PdfContentReader(config.pdfReader), content, config.documentLimits.maxRenderedLines) });
   container.register(TOKENS.DocumentQueries, { useValue: new DocumentQueries(readModels, config.listMaxLines) });
   // Peppol registration, SMP, lookup and SML (tokens in PEPPOL_TOKENS).
   wirePeppol(container, config.peppol, { eventStore, readModels, accounts, logger });

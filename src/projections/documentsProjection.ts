@@ -1,9 +1,10 @@
 import type { RecordedEvent } from '../application/ports/eventStore.js';
 import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
+import type { DocumentContent } from '../application/documents/documentContent.js';
 import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/lifecycle/documentAggregate.js';
-import type { DocumentJson } from '../domain/document/invoice/documentJson.js';
-import { contentResponse, type DocumentContentView, type DocumentSummary, type DocumentView } from './documentView.js';
+import type { ContentRef, DocumentHeader, UblRef } from '../domain/document/lifecycle/documentContent.js';
+import { contentResponse, summaryOf, type DocumentContentView, type DocumentView } from './documentView.js';
 import type { Projection } from './projection.js';
 
 export const DOCUMENTS = 'documents';
@@ -17,7 +18,7 @@ export const DOCUMENT_CONTENTS = 'document_contents';
  * (nothing changes a document's content afterwards). A state change so costs a row of about a
  * kilobyte instead of the whole document.
  */
-export const documentsProjection: Projection = {
+export const documentsProjection = (content: Pick<DocumentContent, 'document'>): Projection => ({
   name: 'documents',
   version: 3,
   collections: [
@@ -33,16 +34,16 @@ export const documentsProjection: Projection = {
     { name: DOCUMENT_CONTENTS },
   ],
   handles: DOCUMENT_EVENT_TYPES,
-  handle: (event: RecordedEvent, session: ReadModelSession) => applyBatch([event], session),
-  handleBatch: applyBatch,
-};
+  handle: (event: RecordedEvent, session: ReadModelSession) => applyBatch([event], session, content),
+  handleBatch: (events: RecordedEvent[], session: ReadModelSession) => applyBatch(events, session, content),
+});
 
 /**
- * Stands for the content in states rebuilt from a summary. Events after the first only copy it,
- * except that attachment events keep its attachment list in step (for the UBL written again from
- * it): that list is all it needs. The summary never stores it.
+ * Stand for the facts and references in states rebuilt from a summary, which does not keep them:
+ * only the event that creates a document reads them (for the list fields and the content), and
+ * later events only copy them.
  */
-const contentNotLoaded = (): DocumentJson => ({ attachments: [] }) as unknown as DocumentJson;
+const NOT_KEPT = { header: null as unknown as DocumentHeader, document_ref: null as unknown as ContentRef, ubl_ref: null as unknown as UblRef };
 
 interface Entry {
   state: DocumentAggregateState;
@@ -59,13 +60,19 @@ interface Entry {
  * decider (the single definition of what an event means) and written in one statement per
  * collection.
  */
-async function applyBatch(events: RecordedEvent[], session: ReadModelSession): Promise<void> {
+async function applyBatch(events: RecordedEvent[], session: ReadModelSession, content: Pick<DocumentContent, 'document'>): Promise<void> {
   const rows = session.collection<DocumentView>(DOCUMENTS);
   const contents = session.collection<DocumentContentView>(DOCUMENT_CONTENTS);
   const ids = [...new Set(events.map((e) => (e.data as { document_id: string }).document_id))];
   const current = new Map<string, Entry>();
   for (const row of await rows.getMany(ids)) {
-    const state: DocumentAggregateState = { status: 'present', ...row.summary, document: contentNotLoaded(), ubl: '' };
+    const { attachments, ...summary } = row.summary;
+    const state: DocumentAggregateState = {
+      status: 'present',
+      ...summary,
+      ...NOT_KEPT,
+      attachments: attachments.map((a) => ({ id: a.id, file_name: a.file_name, file_type: a.file_type, file_size: a.file_size, content: null })),
+    };
     current.set(row.id, { state, row, position: BigInt(row.last_position), changed: false, content: null });
   }
   for (const event of events) {
@@ -80,7 +87,7 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession): P
       row: created ? null : entry.row,
       position: event.globalPosition,
       changed: true,
-      content: created ? { id, tenant_id: state.tenant_id, response: await contentResponse(state) } : entry.content,
+      content: created ? { id, tenant_id: state.tenant_id, response: await contentResponse({ ...state, document: await content.document(state.document_ref) }) } : entry.content,
     });
   }
 
@@ -92,10 +99,9 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession): P
       await rows.delete(id);
       await contents.delete(id);
     } else if (state.status === 'present') {
-      const { status: _status, document: _document, ubl: _ubl, ...record } = state;
-      const summary: DocumentSummary = { ...record, attachments: record.attachments.map((a) => ({ ...a, file_data: '' })) };
-      const listFields = row ?? listFieldsOf(state);
-      rowWrites.push([id, { ...listFields, state: state.state, summary, last_position: String(position) }]);
+      const { status: _status, ...record } = state;
+      const listFields = row ?? listFieldsOf(record);
+      rowWrites.push([id, { ...listFields, state: state.state, summary: summaryOf(record), last_position: String(position) }]);
       if (content) contentWrites.push([id, content]);
     }
   }
@@ -103,9 +109,9 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession): P
   await rows.upsertMany(rowWrites);
 }
 
-/** The fields the lists filter and sort on, from the document's content. */
+/** The fields the lists filter and sort on, from the facts of the document's content. */
 function listFieldsOf(record: DocumentRecord): Omit<DocumentView, 'state' | 'summary' | 'last_position'> {
-  const d = record.document;
+  const d = record.header;
   return {
     id: record.id,
     tenant_id: record.tenant_id,

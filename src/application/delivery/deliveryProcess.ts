@@ -8,6 +8,7 @@ import { nextAttemptAt } from '../../domain/document/lifecycle/deliverySchedule.
 import type { ReadModelStore } from '../ports/readModelStore.js';
 import { DOCUMENTS } from '../../projections/documentsProjection.js';
 import type { DocumentView } from '../../projections/documentView.js';
+import type { DocumentContent } from '../documents/documentContent.js';
 
 export const DELIVERY_JOB = 'deliver-document';
 
@@ -62,6 +63,8 @@ export class DeliveryProcess {
     private readonly readModels: ReadModelStore,
     private readonly scheduler: JobScheduler,
     private readonly transports: Readonly<Record<TransportKind, Transport>>,
+    /** Where the UBL that travels is read from. */
+    private readonly content: Pick<DocumentContent, 'ubl'>,
     private readonly options: DeliveryOptions,
     private readonly logger: Logger,
   ) {}
@@ -155,6 +158,7 @@ export class DeliveryProcess {
     const started = new Date();
     const outcome = await this.deliver(delivery.transport, {
       document: { ...state },
+      ubl: await this.content.ubl(state.ubl_ref),
       messageId: delivery.message_id,
       senderPeppolId: delivery.sender_peppol_id,
       receiverPeppolId: delivery.receiver_peppol_id,

@@ -7,26 +7,31 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import type { Projection } from '../../projections/projection.js';
 import { derivedId } from '../derivedId.js';
 import { presentRecord } from '../documents/documentCommands.js';
+import type { DocumentContent, DocumentWithContent } from '../documents/documentContent.js';
 
 const now = () => new Date().toISOString();
 
 /** The calling tenant's received documents: read, accept, reject. */
 export class InboxCommands {
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    /** The received documents' content, for showing them. */
+    private readonly content: Pick<DocumentContent, 'withContent'>,
+  ) {}
 
-  async get(tenantId: string, documentId: string): Promise<DocumentRecord> {
-    return received(tenantId, await loadState(this.store, documentDecider, documentStream(documentId)));
+  async get(tenantId: string, documentId: string): Promise<DocumentWithContent> {
+    return this.content.withContent(received(tenantId, await loadState(this.store, documentDecider, documentStream(documentId))));
   }
 
-  accept(tenantId: string, documentId: string, note: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
+  accept(tenantId: string, documentId: string, note: string | null, metadata: EventMetadata): Promise<DocumentWithContent> {
     return this.respond(tenantId, documentId, { type: 'AcceptDocument', data: { note, now: now() } }, metadata);
   }
 
-  reject(tenantId: string, documentId: string, reason: string, metadata: EventMetadata): Promise<DocumentRecord> {
+  reject(tenantId: string, documentId: string, reason: string, metadata: EventMetadata): Promise<DocumentWithContent> {
     return this.respond(tenantId, documentId, { type: 'RejectDocument', data: { reason, now: now() } }, metadata);
   }
 
-  private async respond(tenantId: string, documentId: string, command: DocumentCommand, metadata: EventMetadata): Promise<DocumentRecord> {
+  private async respond(tenantId: string, documentId: string, command: DocumentCommand, metadata: EventMetadata): Promise<DocumentWithContent> {
     const result = await handleCommand(
       this.store,
       documentDecider,
@@ -38,7 +43,7 @@ export class InboxCommands {
       },
       { ...metadata, tenantId },
     );
-    return presentRecord(result.state);
+    return this.content.withContent(presentRecord(result.state));
   }
 }
 
@@ -53,7 +58,7 @@ function received(tenantId: string, state: DocumentAggregateState): DocumentReco
  * instance has it recorded on its outbound document (idempotently, so replays are harmless).
  * Senders elsewhere need AS4, which is not built yet: the response stays on our side.
  */
-export function responseRouter(store: EventStore, logger: Logger): Projection {
+export function responseRouter(store: EventStore, content: Pick<DocumentContent, 'put'>, logger: Logger): Projection {
   return {
     name: 'response-router',
     version: 1,
@@ -69,18 +74,20 @@ export function responseRouter(store: EventStore, logger: Logger): Projection {
         issueDate: responded_at.slice(0, 10),
         code,
         reason,
-        invoice: inbound.document,
+        invoice: inbound.header,
         buyerPeppolId: sender.receiver_peppol_id,
         sellerPeppolId: sender.peppol_id,
       });
       try {
+        // Stored before the event that names it (content-addressed: stored again, it is the same blob).
+        const invoice_response_ref = await content.put(Buffer.from(invoiceResponse), 'application/xml');
         await handleCommand(
           store,
           documentDecider,
           documentStream(sender.document_id!),
           {
             type: 'RecordResponse',
-            data: { code, reason, responder_peppol_id: sender.receiver_peppol_id, invoice_response: invoiceResponse, now: responded_at },
+            data: { code, reason, responder_peppol_id: sender.receiver_peppol_id, invoice_response_ref, now: responded_at },
           },
           { actor: 'response-router', tenantId: sender.tenant_id!, causationId: event.id },
         );

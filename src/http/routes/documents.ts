@@ -3,6 +3,7 @@ import type { DocumentCommands } from '../../application/documents/documentComma
 import { sha256 } from '../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../application/documents/documentQueries.js';
 import { attachmentType } from '../../domain/document/invoice/documentAttachments.js';
+import type { StoredAttachment } from '../../domain/document/lifecycle/documentAggregate.js';
 import { documentResponse } from '../../projections/documentView.js';
 import { tenantOf } from '../auth.js';
 import { decode, SkipLimitQuery } from '../codecs.js';
@@ -99,18 +100,18 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     handler: async (req, res) => {
-      const record = await documents.get(tenantOf(res).tenantId, id(req.params));
+      const { record, ubl } = await documents.ubl(tenantOf(res).tenantId, id(req.params));
       if (req.query.format === 'xml' || (req.accepts(['application/json', 'application/xml']) === 'application/xml' && !req.accepts('json'))) {
-        res.type('application/xml').attachment(record.file_name).send(record.ubl);
+        res.type('application/xml').attachment(record.file_name).send(ubl);
         return;
       }
-      const [senderScheme, senderId] = splitPeppolId(record.document.vendor_peppol_id);
-      const [receiverScheme, receiverId] = splitPeppolId(record.document.customer_peppol_id);
+      const [senderScheme, senderId] = splitPeppolId(record.header.vendor_peppol_id);
+      const [receiverScheme, receiverId] = splitPeppolId(record.header.customer_peppol_id);
       res.json({
         id: record.id,
         file_name: record.file_name,
-        file_hash: sha256(record.ubl),
-        file_size: Buffer.byteLength(record.ubl),
+        file_hash: sha256(ubl),
+        file_size: Buffer.byteLength(ubl),
         sender_peppol_scheme: senderScheme,
         sender_peppol_id: senderId,
         receiver_peppol_scheme: receiverScheme,
@@ -157,11 +158,10 @@ export function documentRoutes(
       const attachment = await documents.addAttachment(
         tenantOf(res).tenantId,
         id(req.params),
-        { file_name: file.fileName, file_type: attachmentType(file.mimeType, file.fileName), file_size: file.buffer.length, file_data: file.buffer.toString('base64') },
+        { file_name: file.fileName, file_type: attachmentType(file.mimeType, file.fileName), file_size: file.buffer.length, bytes: file.buffer },
         commandMetadata(req, res),
       );
-      const { file_data: _data, ...meta } = attachment;
-      res.json({ ...meta, file_url: `/api/documents/${id(req.params)}/attachments/${attachment.id}` });
+      res.json({ ...attachmentMeta(attachment), file_url: `/api/documents/${id(req.params)}/attachments/${attachment.id}` });
     },
   });
   routes.add({
@@ -171,15 +171,12 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     handler: async (req, res) => {
-      const record = await documents.get(tenantOf(res).tenantId, id(req.params));
-      const attachment = record.attachments.find((a) => a.id === String(req.params.attachmentId));
-      if (!attachment) throw new HttpError(404, 'Attachment not found');
+      const { attachment, bytes } = await documents.attachment(tenantOf(res).tenantId, id(req.params), String(req.params.attachmentId));
       if (req.query.download === 'true') {
-        res.type(attachment.file_type).attachment(attachment.file_name).send(Buffer.from(attachment.file_data, 'base64'));
+        res.type(attachment.file_type).attachment(attachment.file_name).send(await bytes());
         return;
       }
-      const { file_data: _data, ...meta } = attachment;
-      res.json({ ...meta, file_url: `/api/documents/${record.id}/attachments/${attachment.id}?download=true` });
+      res.json({ ...attachmentMeta(attachment), file_url: `/api/documents/${id(req.params)}/attachments/${attachment.id}?download=true` });
     },
   });
   routes.add({
@@ -194,6 +191,9 @@ export function documentRoutes(
     },
   });
 }
+
+/** What the API says of an attachment: its facts, not where its bytes are kept. */
+const attachmentMeta = (a: StoredAttachment) => ({ id: a.id, file_name: a.file_name, file_type: a.file_type, file_size: a.file_size });
 
 function splitPeppolId(value: string | null): [string | null, string | null] {
   if (!value) return [null, null];

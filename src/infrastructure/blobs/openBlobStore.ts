@@ -9,7 +9,7 @@ import { S3BlobStore } from './s3BlobStore.js';
 /**
  * The blob store BLOB_STORE names, ready for use (its folder made, its bucket checked), and how to
  * let it go. `pool` is the service's PostgreSQL pool, on which the schema (table `blobs`) is
- * applied at start. Nothing calls this yet: the events still carry their payloads.
+ * applied at start. The composition (container.ts) opens it once per service.
  */
 export async function openBlobStore(
   config: BlobStoreConfig,
