@@ -59,3 +59,13 @@ export async function readModelRows(pool: pg.Pool): Promise<Record<string, Array
   return { documents: await rows('rm_documents'), document_contents: await rows('rm_document_contents') };
 }
 
+
+/** Every read model's rows (the checkpoints aside), table by table, as PostgreSQL holds them. */
+export async function allReadModelRows(pool: pg.Pool): Promise<Record<string, Array<{ id: string; doc: string }>>> {
+  const { rows: tables } = await pool.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'rm\\_%' AND table_name <> 'rm_checkpoints' ORDER BY table_name`,
+  );
+  const all: Record<string, Array<{ id: string; doc: string }>> = {};
+  for (const { name } of tables) all[name] = (await pool.query<{ id: string; doc: string }>(`SELECT id, doc::text AS doc FROM ${name} ORDER BY id`)).rows;
+  return all;
+}
