@@ -18,6 +18,11 @@ describe('Document decider', () => {
     spec.given([created]).when({ type: 'CreateDraft', data: { ...createdData(), now } }).thenRefuses('conflict');
   });
 
+  it('records no state or direction a caller slips into CreateDraft: a draft is an outbound DRAFT', () => {
+    const slipped = { ...createdData(), now, state: 'SENT', direction: 'INBOUND', recorded_lifecycle: { state: 'SENT', direction: 'INBOUND' } };
+    spec.given([]).when({ type: 'CreateDraft', data: slipped as never }).then([created]);
+  });
+
   it('makes a created document an outbound DRAFT: the command names neither', () => {
     expect(fold(documentDecider, [created])).to.deep.include({ state: 'DRAFT', direction: 'OUTBOUND' });
     // What a document created before the service owned the lifecycle was recorded as, it stays.
@@ -149,6 +154,10 @@ describe('Document decider', () => {
       file_name: 'INV-1.xml', message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender,
     };
     const received: DocumentEvent = { type: 'DocumentReceived', data: { ...receive, received_at: now } };
+
+    it('records no state or direction a caller slips into ReceiveDocument', () => {
+      spec.given([]).when({ type: 'ReceiveDocument', data: { ...receive, now, state: 'SENT', direction: 'OUTBOUND' } as never }).then([received]);
+    });
 
     it('receives a message once, as an inbound RECEIVED document: the same message again changes nothing', () => {
       spec.given([]).when({ type: 'ReceiveDocument', data: { ...receive, now } }).then([received]);

@@ -301,9 +301,16 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
       case 'CreateDraft': {
         if (state.status !== 'absent') throw conflict('Document already exists');
         // The lifecycle is the service's: a created document starts as an outbound draft (evolve
-        // says so), and inbound documents come only from delivery (ReceiveDocument).
-        const { now, ...data } = command.data;
-        return [{ type: 'DocumentCreated', data: { ...data, created_at: now } }];
+        // says so), and inbound documents come only from delivery (ReceiveDocument). The event is
+        // made of the named facts only, so nothing else a caller passes is ever recorded.
+        const d = command.data;
+        return [{
+          type: 'DocumentCreated',
+          data: {
+            document_id: d.document_id, tenant_id: d.tenant_id, source: d.source, file_name: d.file_name, header: d.header,
+            document_ref: d.document_ref, ubl_ref: d.ubl_ref, attachments: d.attachments, created_at: d.now,
+          },
+        }];
       }
       case 'RecordValidation': {
         present(state);
@@ -344,8 +351,15 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         // The stream id derives from the message id: a second delivery of the same message is a no-op.
         if (state.status === 'present' && state.inbound?.message_id === command.data.message_id) return [];
         if (state.status !== 'absent') throw conflict('Document already exists');
-        const { now, ...data } = command.data;
-        return [{ type: 'DocumentReceived', data: { ...data, received_at: now } }];
+        const d = command.data;
+        return [{
+          type: 'DocumentReceived',
+          data: {
+            document_id: d.document_id, tenant_id: d.tenant_id, file_name: d.file_name, header: d.header, document_ref: d.document_ref,
+            ubl_ref: d.ubl_ref, attachments: d.attachments, message_id: d.message_id, receiver_peppol_id: d.receiver_peppol_id,
+            sender: d.sender, received_at: d.now,
+          },
+        }];
       }
       case 'AcceptDocument':
         present(state);
