@@ -55,6 +55,9 @@ interface Entry {
   content: DocumentContentView | null;
 }
 
+/** Contents read at once while applying a batch. */
+const CONTENT_READS = 8;
+
 /**
  * A batch of events: the documents it touches are read in one query, evolved in memory by the
  * decider (the single definition of what an event means) and written in one statement per
@@ -75,6 +78,7 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession, co
     };
     current.set(row.id, { state, row, position: BigInt(row.last_position), changed: false, content: null });
   }
+  const creations = new Map<string, DocumentRecord & { status: 'present' }>();
   for (const event of events) {
     const domainEvent = toDomainEvent<DocumentEvent>(event);
     const id = domainEvent.data.document_id;
@@ -82,13 +86,19 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession, co
     if (event.globalPosition <= entry.position) continue; // applied before (a redelivered batch)
     const state = documentDecider.evolve(entry.state, domainEvent);
     const created = state.status === 'present' && entry.state.status !== 'present';
-    current.set(id, {
-      state,
-      row: created ? null : entry.row,
-      position: event.globalPosition,
-      changed: true,
-      content: created ? { id, tenant_id: state.tenant_id, response: await contentResponse({ ...state, document: await content.document(state.document_ref) }) } : entry.content,
-    });
+    current.set(id, { state, row: created ? null : entry.row, position: event.globalPosition, changed: true, content: created ? null : entry.content });
+    if (created && state.status === 'present') creations.set(id, state);
+  }
+  // The content of each document this batch created, read from the blob store a few at a time
+  // (a batch may create hundreds of documents, each of up to MAX_DOCUMENT_LINES lines).
+  const created = [...creations];
+  for (let i = 0; i < created.length; i += CONTENT_READS) {
+    await Promise.all(
+      created.slice(i, i + CONTENT_READS).map(async ([id, state]) => {
+        const response = await contentResponse({ ...state, document: await content.document(state.document_ref) });
+        current.get(id)!.content = { id, tenant_id: state.tenant_id, response };
+      }),
+    );
   }
 
   const rowWrites: Array<[string, DocumentView]> = [];

@@ -8,6 +8,10 @@ import type { DocumentContent } from '../../src/application/documents/documentCo
 import { TOKENS } from '../../src/infrastructure/container.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { binary } from '../support/pdfFiles.js';
+import { allReadModelRows } from '../support/documentAnswers.js';
+import { PgReadModelStore } from '../../src/infrastructure/postgres/pgReadModelStore.js';
+import { allProjections } from '../../src/projections/index.js';
+import { resetProjection } from '../../src/projections/projectionRunner.js';
 import { bearer, createOrganization, createTenant, eventually, startTestService, waitForState, type TestService } from '../support/service.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -143,5 +147,19 @@ describe('Payloads by reference: the event store grows by facts, each file is st
     const { rows } = await pool.query<{ content: Buffer }>('SELECT content FROM blobs WHERE sha256 = $1', [ref.sha256]);
     expect(rows[0]!.content.toString('utf8')).to.contain('<cbc:ResponseCode>RE</cbc:ResponseCode>').and.contain('Unknown order');
     expect(JSON.stringify(response.data)).to.not.contain('ApplicationResponse');
+  });
+
+  it('replaying these events from the first rebuilds every read model byte for byte', async () => {
+    expect(await t.service.projections.catchUp(30_000)).to.equal(true);
+    const before = await allReadModelRows(pool);
+    expect(before.rm_document_contents!.length).to.equal(5); // three created, two received
+    const url = t.databaseUrl;
+    await t.stop();
+    const readModels = new PgReadModelStore(pool);
+    for (const projection of allProjections({ document: () => Promise.reject(new Error('not read while resetting')) })) await resetProjection(readModels, projection);
+    expect((await allReadModelRows(pool)).rm_document_contents).to.deep.equal([]);
+    t = await startTestService({}, url, { deliveryRetryUnitMs: 5 });
+    expect(await t.service.projections.catchUp(30_000)).to.equal(true);
+    expect(await allReadModelRows(pool)).to.deep.equal(before);
   });
 });
