@@ -3,7 +3,6 @@ import type { DocumentCommands } from '../../application/documents/documentComma
 import { sha256 } from '../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../application/documents/documentQueries.js';
 import { attachmentType } from '../../domain/document/invoice/documentAttachments.js';
-import type { StoredAttachment } from '../../domain/document/lifecycle/documentAggregate.js';
 import { documentResponse } from '../../projections/documentView.js';
 import { tenantOf } from '../auth.js';
 import { decode, SkipLimitQuery } from '../codecs.js';
@@ -193,7 +192,7 @@ export function documentRoutes(
 }
 
 /** What the API says of an attachment: its facts, not where its bytes are kept. */
-const attachmentMeta = (a: StoredAttachment) => ({ id: a.id, file_name: a.file_name, file_type: a.file_type, file_size: a.file_size });
+const attachmentMeta = (a: { id: string; file_name: string; file_type: string; file_size: number }) => ({ id: a.id, file_name: a.file_name, file_type: a.file_type, file_size: a.file_size });
 
 function splitPeppolId(value: string | null): [string | null, string | null] {
   if (!value) return [null, null];
