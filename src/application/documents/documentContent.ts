@@ -23,7 +23,7 @@ export interface StoredDocument {
   header: DocumentHeader;
 }
 
-/** A UBL written with stand-ins for its attachments' base64 (see `template`). */
+/** A UBL written with stand-ins for its attachments' base64 (see `documentToWrite`). */
 export interface UblTemplate {
   text: string;
   /** The stand-ins and the blobs they stand for. */
@@ -118,7 +118,7 @@ export class DocumentContent {
   /**
    * The stored content. Attachments kept by their blob have `file_data` null here: nothing that
    * reads the content as a document (showing, rendering, routing) uses the bytes; writing the UBL
-   * again does, through `template`.
+   * again names them by their blobs (`documentToWrite`).
    */
   async document(ref: ContentRef): Promise<DocumentJson> {
     return JSON.parse((await this.bytes(ref.sha256)).toString('utf8')) as DocumentJson;
@@ -138,8 +138,8 @@ export class DocumentContent {
       if (!stored.has(sha256)) puts.push(this.put(bytes, null));
       return { sha256, size: bytes.length };
     });
-    await Promise.all(puts);
-    return { skeleton: await this.put(Buffer.from(skeleton), XML_TYPE), embeds, size: Buffer.byteLength(text) };
+    const [ref] = await Promise.all([this.put(Buffer.from(skeleton), XML_TYPE), ...puts]);
+    return { skeleton: ref as ContentRef, embeds, size: Buffer.byteLength(text) };
   }
 
   /** The UBL, put back together. */
