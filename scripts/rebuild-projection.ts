@@ -15,10 +15,13 @@ import { READ_MODEL_STORE, type ReadModelStore } from '../src/application/ports/
 import { DATABASE, PG_POOL } from '../src/infrastructure/postgres/tokens.js';
 import type { Database } from '../src/infrastructure/postgres/database.js';
 import type pg from 'pg';
+import { DocumentContent } from '../src/application/documents/documentContent.js';
+import { BLOBS } from '../src/infrastructure/blobs/openBlobStore.js';
 
 async function main() {
   const target = process.argv[2];
-  const names = allProjections.map((p) => p.name);
+  // Named before anything is wired: naming them reads no content.
+  const names = allProjections({ document: () => Promise.reject(new Error('names only')) }).map((p) => p.name);
   if (!target || (target !== '--all' && !names.includes(target))) {
     console.error(`usage: npm run rebuild-projection -- <${names.join('|')}|--all>`);
     process.exit(2);
@@ -29,7 +32,7 @@ async function main() {
   const container = await compose({ config, logger });
   const events = container.resolve<EventStore>(EVENT_STORE);
   const readModels = container.resolve<ReadModelStore>(READ_MODEL_STORE);
-  const projections = allProjections.filter((p) => target === '--all' || p.name === target);
+  const projections = allProjections(container.resolve(DocumentContent)).filter((p) => target === '--all' || p.name === target);
 
   const started = Date.now();
   for (const projection of projections) await resetProjection(readModels, projection);
@@ -42,6 +45,7 @@ async function main() {
 
   await readModels.close();
   await events.close();
+  container.resolve<{ close(): void }>(BLOBS).close();
   await container.resolve<pg.Pool>(PG_POOL).end();
   await container.resolve<Database>(DATABASE).stop();
 }

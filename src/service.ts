@@ -9,6 +9,7 @@ import { createHttpApp } from './composition/httpApp.js';
 import type { CompositionOptions } from './composition/options.js';
 import { CONFIG, type Config } from './infrastructure/config.js';
 import { DATABASE, PG_POOL } from './infrastructure/postgres/tokens.js';
+import { BLOBS } from './infrastructure/blobs/openBlobStore.js';
 import type { Database } from './infrastructure/postgres/database.js';
 import { EmailTransport } from './infrastructure/mail/emailTransport.js';
 import { TaskPool } from './infrastructure/workers/taskPool.js';
@@ -97,6 +98,7 @@ export class Service {
     await this.projections.stop();
     await this.resolve<ReadModelStore>(READ_MODEL_STORE).close();
     await this.eventStore.close();
+    this.resolve<{ close(): void }>(BLOBS).close();
     await this.resolve<pg.Pool>(PG_POOL).end();
     await this.resolve<Database>(DATABASE).stop();
   }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { container as rootContainer, type DependencyContainer } from './container.js';
-import { EVENT_STORE } from '../application/ports/eventStore.js';
+import { RECORDED_EVENT_STORE } from '../application/ports/eventStore.js';
 import { READ_MODEL_STORE } from '../application/ports/readModelStore.js';
 import { JOB_SCHEDULER } from '../application/ports/jobScheduler.js';
 import type { Database } from '../infrastructure/postgres/database.js';
@@ -30,7 +30,7 @@ export async function composeOnPostgres(options: CompositionOptions, database: D
 }
 
 export function usePostgresEvents(container: DependencyContainer): void {
-  container.registerSingleton(EVENT_STORE, PgEventStore);
+  container.registerSingleton(RECORDED_EVENT_STORE, PgEventStore);
 }
 
 export function usePostgresReadModelsAndJobs(container: DependencyContainer, options: CompositionOptions, pool: pg.Pool): void {

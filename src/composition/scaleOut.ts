@@ -1,6 +1,6 @@
 import { MongoBackend, MongoJobRepository } from '@agendajs/mongo-backend';
 import { container as rootContainer, type DependencyContainer } from './container.js';
-import { EVENT_STORE } from '../application/ports/eventStore.js';
+import { RECORDED_EVENT_STORE } from '../application/ports/eventStore.js';
 import { READ_MODEL_STORE } from '../application/ports/readModelStore.js';
 import { JOB_SCHEDULER } from '../application/ports/jobScheduler.js';
 import { openDatabase } from '../infrastructure/postgres/database.js';
@@ -27,7 +27,7 @@ export async function composeScaleOut(options: CompositionOptions): Promise<Depe
   try {
     const container = rootContainer.createChildContainer();
     const pool = await registerPostgres(container, options, database);
-    if (config.eventStoreUrl) container.register(EVENT_STORE, { useValue: new EsdbEventStore(config.eventStoreUrl) });
+    if (config.eventStoreUrl) container.register(RECORDED_EVENT_STORE, { useValue: new EsdbEventStore(config.eventStoreUrl) });
     else usePostgresEvents(container);
     if (config.mongodbUrl) {
       container.register(READ_MODEL_STORE, { useValue: await MongoReadModelStore.connect(config.mongodbUrl) });

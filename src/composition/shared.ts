@@ -48,11 +48,17 @@ import { ResponseRouter } from '../application/inbox/responseRouter.js';
 import { WEBHOOK_DISPATCH_OPTIONS, WebhookDispatch, type WebhookDispatchOptions } from '../application/webhooks/webhookDispatch.js';
 import { WEBHOOKS_ALLOW_PRIVATE_NETWORKS, WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { useXmlLimits } from '../domain/validation/index.js';
+import { BLOBS, openBlobStore } from '../infrastructure/blobs/openBlobStore.js';
+import { BLOB_STORE } from '../application/ports/blobStore.js';
+import { EVENT_STORE } from '../application/ports/eventStore.js';
+import { DocumentContent } from '../application/documents/documentContent.js';
+import { DocumentUpcaster } from '../application/documents/documentUpcaster.js';
+import { UPCASTER, UpcastingEventStore } from '../application/upcastingEventStore.js';
 
 /*
  * What every storage profile shares. A profile's composition root (embeddedPostgres.ts,
  * postgresServer.ts, scaleOut.ts) opens its database, calls registerPostgres, binds its own
- * EVENT_STORE, READ_MODEL_STORE and JOB_SCHEDULER, then calls registerService for the rest.
+ * RECORDED_EVENT_STORE, READ_MODEL_STORE and JOB_SCHEDULER, then calls registerService for the rest.
  *
  * Values built from the settings (and adapters that are opened, not constructed) are bound as
  * values; every service and adapter with a constructor is an `@injectable()` class bound as a
@@ -79,6 +85,10 @@ export async function registerPostgres(container: DependencyContainer, options: 
   container.registerSingleton(IDEMPOTENCY_STORE, PgIdempotencyStore);
   container.registerSingleton(RATE_LIMIT_STORE, PgRateLimitStore);
   container.registerSingleton(HEALTH_PROBE, PgHealthProbe);
+  // Payloads (content, UBL, attachments, Invoice Responses) by their SHA-256; events name them.
+  const blobs = await openBlobStore(config.blobStore, { pool });
+  container.register(BLOBS, { useValue: blobs });
+  container.register(BLOB_STORE, { useValue: blobs.store });
   return pool;
 }
 
@@ -108,6 +118,11 @@ export async function registerService(container: DependencyContainer, options: C
   // The XML limits in force for every parse of untrusted XML, in this process and the workers.
   useXmlLimits(config.xmlLimits);
 
+  // Every read of the log goes through the upcaster: events recorded before payloads left them
+  // read in today's shape.
+  container.registerSingleton(DocumentContent);
+  container.registerSingleton(UPCASTER, DocumentUpcaster);
+  container.registerSingleton(EVENT_STORE, UpcastingEventStore);
   registerDocuments(container, config);
   registerDelivery(container, options);
   registerWebhooks(container, options);
@@ -117,7 +132,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(InboxCommands);
   registerPeppol(container, config.peppol, logger);
 
-  container.register(READ_MODEL_PROJECTIONS, { useValue: allProjections });
+  container.register(READ_MODEL_PROJECTIONS, { useFactory: instanceCachingFactory((c) => allProjections(c.resolve(DocumentContent))) });
   // Process managers follow the log like projections do (and are not rebuilt with them).
   container.register(PROCESS_MANAGERS, {
     useFactory: instanceCachingFactory((c) => [c.resolve(ResponseRouter), c.resolve(WebhookDispatch).dispatcher()]),

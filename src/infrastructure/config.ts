@@ -67,7 +67,7 @@ export interface Config {
   xmlLimits: XmlLimits;
   /** What reading one uploaded PDF may take (POST /api/documents/pdf): pages, decompressed bytes, memory, time. */
   pdfReader: PdfReaderLimits;
-  /** Where payloads are kept by their SHA-256 (blobs/blobStoreConfig.ts); not used by the events yet. */
+  /** Where payloads are kept by their SHA-256 (blobs/blobStoreConfig.ts): the events name them. */
   blobStore: BlobStoreConfig;
 }
 

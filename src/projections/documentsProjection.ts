@@ -1,9 +1,11 @@
 import type { RecordedEvent } from '../application/ports/eventStore.js';
 import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
+import type { DocumentContent } from '../application/documents/documentContent.js';
 import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/lifecycle/documentAggregate.js';
+import type { ContentRef, DocumentHeader, UblRef } from '../domain/document/lifecycle/documentContent.js';
 import type { DocumentJson } from '../domain/document/invoice/documentJson.js';
-import { contentResponse, DOCUMENT_CONTENTS, DOCUMENTS, type DocumentContentView, type DocumentSummary, type DocumentView } from '../application/readModels/documentView.js';
+import { contentResponse, summaryOf, DOCUMENT_CONTENTS, DOCUMENTS, type DocumentContentView, type DocumentSummary, type DocumentView } from '../application/readModels/documentView.js';
 import type { Projection } from '../application/ports/projection.js';
 
 /**
@@ -14,7 +16,7 @@ import type { Projection } from '../application/ports/projection.js';
  * (nothing changes a document's content afterwards). A state change so costs a row of about a
  * kilobyte instead of the whole document.
  */
-export const documentsProjection: Projection = {
+export const documentsProjection = (content: Pick<DocumentContent, 'document'>): Projection => ({
   name: 'documents',
   version: 3,
   collections: [
@@ -30,16 +32,16 @@ export const documentsProjection: Projection = {
     { name: DOCUMENT_CONTENTS },
   ],
   handles: DOCUMENT_EVENT_TYPES,
-  handle: (event: RecordedEvent, session: ReadModelSession) => applyBatch([event], session),
-  handleBatch: applyBatch,
-};
+  handle: (event: RecordedEvent, session: ReadModelSession) => applyBatch([event], session, content),
+  handleBatch: (events: RecordedEvent[], session: ReadModelSession) => applyBatch(events, session, content),
+});
 
 /**
- * Stands for the content in states rebuilt from a summary. Events after the first only copy it,
- * except that attachment events keep its attachment list in step (for the UBL written again from
- * it): that list is all it needs. The summary never stores it.
+ * Stand for the facts and references in states rebuilt from a summary, which does not keep them:
+ * only the event that creates a document reads them (for the list fields and the content), and
+ * later events only copy them.
  */
-const contentNotLoaded = (): DocumentJson => ({ attachments: [] }) as unknown as DocumentJson;
+const NOT_KEPT = { header: null as unknown as DocumentHeader, document_ref: null as unknown as ContentRef, ubl_ref: null as unknown as UblRef };
 
 interface Entry {
   state: DocumentAggregateState;
@@ -51,20 +53,30 @@ interface Entry {
   content: DocumentContentView | null;
 }
 
+/** Contents read at once while applying a batch. */
+const CONTENT_READS = 8;
+
 /**
  * A batch of events: the documents it touches are read in one query, evolved in memory by the
  * decider (the single definition of what an event means) and written in one statement per
  * collection.
  */
-async function applyBatch(events: RecordedEvent[], session: ReadModelSession): Promise<void> {
+async function applyBatch(events: RecordedEvent[], session: ReadModelSession, content: Pick<DocumentContent, 'document'>): Promise<void> {
   const rows = session.collection<DocumentView>(DOCUMENTS);
   const contents = session.collection<DocumentContentView>(DOCUMENT_CONTENTS);
   const ids = [...new Set(events.map((e) => (e.data as { document_id: string }).document_id))];
   const current = new Map<string, Entry>();
   for (const row of await rows.getMany(ids)) {
-    const state: DocumentAggregateState = { status: 'present', ...row.summary, document: contentNotLoaded(), ubl: '' };
+    const { attachments, ...summary } = row.summary;
+    const state: DocumentAggregateState = {
+      status: 'present',
+      ...summary,
+      ...NOT_KEPT,
+      attachments: attachments.map((a) => ({ id: a.id, file_name: a.file_name, file_type: a.file_type, file_size: a.file_size, content: null })),
+    };
     current.set(row.id, { state, row, position: BigInt(row.last_position), changed: false, content: null });
   }
+  const creations = new Map<string, DocumentRecord & { status: 'present' }>();
   for (const event of events) {
     const domainEvent = toDomainEvent<DocumentEvent>(event);
     const id = domainEvent.data.document_id;
@@ -72,13 +84,19 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession): P
     if (event.globalPosition <= entry.position) continue; // applied before (a redelivered batch)
     const state = documentDecider.evolve(entry.state, domainEvent);
     const created = state.status === 'present' && entry.state.status !== 'present';
-    current.set(id, {
-      state,
-      row: created ? null : entry.row,
-      position: event.globalPosition,
-      changed: true,
-      content: created ? { id, tenant_id: state.tenant_id, response: await contentResponse(state) } : entry.content,
-    });
+    current.set(id, { state, row: created ? null : entry.row, position: event.globalPosition, changed: true, content: created ? null : entry.content });
+    if (created && state.status === 'present') creations.set(id, state);
+  }
+  // The content of each document this batch created, read from the blob store a few at a time
+  // (a batch may create hundreds of documents, each of up to MAX_DOCUMENT_LINES lines).
+  const created = [...creations];
+  for (let i = 0; i < created.length; i += CONTENT_READS) {
+    await Promise.all(
+      created.slice(i, i + CONTENT_READS).map(async ([id, state]) => {
+        const response = await contentResponse({ ...state, document: await content.document(state.document_ref) });
+        current.get(id)!.content = { id, tenant_id: state.tenant_id, response };
+      }),
+    );
   }
 
   const rowWrites: Array<[string, DocumentView]> = [];
@@ -89,10 +107,9 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession): P
       await rows.delete(id);
       await contents.delete(id);
     } else if (state.status === 'present') {
-      const { status: _status, document: _document, ubl: _ubl, ...record } = state;
-      const summary: DocumentSummary = { ...record, attachments: record.attachments.map((a) => ({ ...a, file_data: '' })) };
-      const listFields = row ?? listFieldsOf(state);
-      rowWrites.push([id, { ...listFields, state: state.state, summary, last_position: String(position) }]);
+      const { status: _status, ...record } = state;
+      const listFields = row ?? listFieldsOf(record);
+      rowWrites.push([id, { ...listFields, state: state.state, summary: summaryOf(record), last_position: String(position) }]);
       if (content) contentWrites.push([id, content]);
     }
   }
@@ -100,9 +117,9 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession): P
   await rows.upsertMany(rowWrites);
 }
 
-/** The fields the lists filter and sort on, from the document's content. */
+/** The fields the lists filter and sort on, from the facts of the document's content. */
 function listFieldsOf(record: DocumentRecord): Omit<DocumentView, 'state' | 'summary' | 'last_position'> {
-  const d = record.document;
+  const d = record.header;
   return {
     id: record.id,
     tenant_id: record.tenant_id,

@@ -12,10 +12,12 @@ import { LOGGER } from '../application/ports/logger.js';
 import { inject, injectable } from '../application/injection.js';
 
 /**
- * Document payloads no projection or process manager reads (they keep what the API lists, never
- * the UBL, a file's content or an Invoice Response's XML): left out of the shared read of the log.
+ * The payloads events recorded before they went to the blob store carry (the document, its UBL,
+ * a file's content, an Invoice Response's XML): left out of the shared read of the log. Events
+ * recorded since carry none. The upcaster reads such an old event whole again, on its own, to
+ * store its payloads and give it today's shape (application/documents/documentUpcaster.ts).
  */
-const PAYLOADS: DataPaths = [['ubl'], ['attachment', 'file_data'], ['invoice_response']];
+const PAYLOADS: DataPaths = [['document'], ['ubl'], ['attachment', 'file_data'], ['invoice_response']];
 
 const RESTART_DELAY_MS = 200;
 const SHARED = 'shared reader';

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import EInvoice, { toFile } from 'e-invoice-api';
 import { PDFDocument } from 'pdf-lib';
 import { handleCommand } from '../../src/application/commandHandler.js';
+import { DocumentContent } from '../../src/application/documents/documentContent.js';
 import { documentDecider, documentStream } from '../../src/domain/document/lifecycle/documentAggregate.js';
 import { checkDocument } from '../../src/domain/document/rules/documentCheck.js';
 import { decodeDocumentInput } from '../../src/http/codecs/documentCodec.js';
@@ -167,11 +168,12 @@ describe('PDF both ways (real app, real PostgreSQL)', function () {
       const received = decodeOk(fixtures[22]!.body);
       const check = checkDocument(received);
       const id = randomUUID();
+      const payloads = t.service.resolve<DocumentContent>(DocumentContent);
+      const document = toDocumentJson({ ...check.document, state: 'RECEIVED', direction: 'INBOUND' });
       await handleCommand(t.service.eventStore, documentDecider, documentStream(id), {
         type: 'ReceiveDocument',
         data: {
-          document_id: id, tenant_id: tenant.id, ubl: check.ubl, file_name: 'received.xml', now: new Date().toISOString(),
-          document: toDocumentJson({ ...check.document, state: 'RECEIVED', direction: 'INBOUND' }),
+          document_id: id, tenant_id: tenant.id, ...(await payloads.storeDocument(document)), ubl_ref: await payloads.storeUbl(check.ubl), file_name: 'received.xml', now: new Date().toISOString(),
           message_id: randomUUID(), receiver_peppol_id: '0208:0123456749', sender: { peppol_id: '0208:0987654321', tenant_id: null, document_id: null },
         },
       }, { tenantId: tenant.id, actor: 'test' });

@@ -10,6 +10,7 @@ import { documentDecider, documentStream, type DocumentAggregateState, type Send
 import { nextAttemptAt } from '../../domain/document/lifecycle/deliverySchedule.js';
 import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
+import { DocumentContent } from '../documents/documentContent.js';
 
 export const DELIVERY_JOB = 'deliver-document';
 
@@ -70,6 +71,8 @@ export class DeliveryProcess implements DeliveryStarter {
     @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
     @inject(JOB_SCHEDULER) private readonly scheduler: JobScheduler,
     @inject(TRANSPORTS) private readonly transports: Readonly<Record<TransportKind, Transport>>,
+    /** Where the UBL that travels is read from. */
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'ubl'>,
     @inject(DELIVERY_OPTIONS) private readonly options: DeliveryOptions,
     @inject(LOGGER) logger: Logger,
   ) {
@@ -166,6 +169,7 @@ export class DeliveryProcess implements DeliveryStarter {
     const started = new Date();
     const outcome = await this.deliver(delivery.transport, {
       document: { ...state },
+      ubl: await this.content.ubl(state.ubl_ref),
       messageId: delivery.message_id,
       senderPeppolId: delivery.sender_peppol_id,
       receiverPeppolId: delivery.receiver_peppol_id,

@@ -7,6 +7,7 @@ import { handleCommand } from '../commandHandler.js';
 import { derivedId } from '../derivedId.js';
 import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
 import type { DocumentWork } from '../documents/documentWork.js';
+import { DocumentContent } from '../documents/documentContent.js';
 
 /**
  * Peppol delivery. A receiver that is a participant of this instance gets the document in its
@@ -23,6 +24,8 @@ export class PeppolTransport implements Transport {
     @inject(LOCAL_PARTICIPANTS) private readonly participants: LocalParticipants,
     /** Reading the UBL that travels (large documents off the event loop). */
     @inject(DOCUMENT_WORK) private readonly work: Pick<DocumentWork, 'readUbl'>,
+    /** Where the receiver's copy is stored. */
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'storeDocument'>,
   ) {}
 
   async deliver(request: DeliveryRequest): Promise<TransportOutcome> {
@@ -38,11 +41,14 @@ export class PeppolTransport implements Transport {
     let received;
     try {
       // The receiver reads the UBL that travels, as it would from the network, not our JSON.
-      received = await this.work.readUbl({ tenantId }, sent.ubl);
+      received = await this.work.readUbl({ tenantId }, request.ubl);
     } catch (error) {
       return { outcome: 'permanent', receiver, error: `The receiver cannot read the document: ${(error as Error).message}` };
     }
     const documentId = derivedId(tenantId, request.messageId);
+    // The receiver's copy of the content is its own; its UBL and attachments are the very bytes
+    // that travelled, so the same blobs as the sender's (content-addressed: stored once).
+    const stored = await this.content.storeDocument({ ...received, direction: 'INBOUND', state: 'RECEIVED' });
     // Usually a new stream, so it is not read first; for a message delivered again the append
     // conflicts, the stream is read, and the decider records nothing.
     await handleCommand(
@@ -54,8 +60,8 @@ export class PeppolTransport implements Transport {
         data: {
           document_id: documentId,
           tenant_id: tenantId,
-          document: { ...received, direction: 'INBOUND', state: 'RECEIVED' },
-          ubl: sent.ubl,
+          ...stored,
+          ubl_ref: sent.ubl_ref,
           file_name: sent.file_name,
           message_id: request.messageId,
           receiver_peppol_id: receiver,

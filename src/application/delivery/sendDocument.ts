@@ -14,6 +14,8 @@ import type { Tenant } from '../../domain/tenant/tenant.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';
 import { validateOwnUbl } from '../../domain/validation/index.js';
+import { sameUbl, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
+import { DocumentContent, type DocumentWithContent } from '../documents/documentContent.js';
 
 /** The send call's optional query: identifiers that override the document's, and the client's `email`. */
 export interface SendOptions {
@@ -69,8 +71,8 @@ const documentParty = (peppolId: string | null, taxId: string | null, companyId:
  * client's `email`); otherwise it goes over Peppol to the receiver the document (or the
  * override) names. A document that cannot be routed is refused here, before anything is recorded.
  */
-export function routeOf(tenant: Tenant, document: DocumentRecord, options: SendOptions): Route {
-  const d = document.document;
+export function routeOf(tenant: Tenant, document: Pick<DocumentRecord, 'header'>, options: SendOptions): Route {
+  const d = document.header;
   const receiver = overridden(options.receiver_peppol_scheme, options.receiver_peppol_id, 'receiver') ?? documentParty(d.customer_peppol_id, d.customer_tax_id, d.customer_company_id);
   const sender = senderOf(tenant, overridden(options.sender_peppol_scheme, options.sender_peppol_id, 'sender'));
   if (tenant.test_mode) {
@@ -121,9 +123,8 @@ function senderOf(tenant: Tenant, override: string | null): string | null {
  * Documents created from JSON or UBL passed validation to exist at all; a draft read from a PDF
  * keeps what was found even when it does not validate, so it is checked again before it leaves.
  */
-function requireValidUbl(document: DocumentRecord): void {
-  if (document.source !== 'pdf') return;
-  const fatal = validateOwnUbl(document.ubl).filter((issue) => issue.flag === 'fatal');
+function requireValidUbl(ubl: string): void {
+  const fatal = validateOwnUbl(ubl).filter((issue) => issue.flag === 'fatal');
   if (fatal.length === 0) return;
   throw invalid(`The document does not pass validation and cannot be sent; complete it first: ${fatalRuleSummary(fatal)}${fatal.length > 5 ? ` (and ${fatal.length - 5} more)` : ''}`, ['document', 'ubl']);
 }
@@ -133,6 +134,8 @@ function requireValidUbl(document: DocumentRecord): void {
 export class SendDocument {
   constructor(
     @inject(EVENT_STORE) private readonly store: EventStore,
+    /** The documents' payloads: the UBL a PDF draft is checked by, the content the answer shows. */
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'ubl' | 'withContent'>,
     /** Starts the delivery's first attempt (the delivery process manager), from the document as the send left it. */
     @inject(DELIVERY_STARTER) private readonly delivery: DeliveryStarter,
   ) {}
@@ -147,31 +150,31 @@ export class SendDocument {
    * new, so its stream is assumed absent; only when the append says otherwise is it read, and its
    * holder with it. Losing a race for either stream means deciding again on what won.
    */
-  async send(tenant: Tenant, documentId: string, options: SendOptions, metadata: EventMetadata): Promise<DocumentRecord> {
+  async send(tenant: Tenant, documentId: string, options: SendOptions, metadata: EventMetadata): Promise<DocumentWithContent> {
     const deliveryId = randomUUID();
     const eventMetadata = { ...metadata, tenantId: tenant.id };
     const stream = documentStream(documentId);
     let reservation: StreamSnapshot<SentNumberState> | null = null;
     let holder = null as { id: string; state: DocumentState | null } | null;
     // A lost race reads the document again; its UBL is checked again only if it changed meanwhile.
-    let checkedUbl: string | null = null;
+    let checkedUbl: UblRef | null = null;
     for (let attempt = 1; ; attempt++) {
       const loaded = await loadStream(this.store, documentDecider, stream);
       const document = loaded.state;
       if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
-      if (document.ubl !== checkedUbl) {
-        requireValidUbl(document);
-        checkedUbl = document.ubl;
+      if (document.source === 'pdf' && (checkedUbl === null || !sameUbl(document.ubl_ref, checkedUbl))) {
+        requireValidUbl(await this.content.ubl(document.ubl_ref));
+        checkedUbl = document.ubl_ref;
       }
       const route = routeOf(tenant, document, options);
       const now = new Date().toISOString();
       const sendEvents = documentDecider.decide({ type: 'RequestSend', data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now } }, document);
-      if (sendEvents.length === 0) return presentRecord(document);
+      if (sendEvents.length === 0) return this.content.withContent(presentRecord(document));
 
       const appends: StreamAppend[] = [];
-      const number = document.document.invoice_id;
+      const number = document.header.invoice_id;
       const receiver = route.receiver_peppol_id ?? route.email;
-      const numberStream = number && receiver ? sentNumberStream(tenant.id, document.document.document_type, number, receiver) : null;
+      const numberStream = number && receiver ? sentNumberStream(tenant.id, document.header.document_type, number, receiver) : null;
       if (numberStream) {
         const held = reservation?.state ?? sentNumberDecider.initialState();
         const current = held.status === 'held' && held.document_id !== documentId ? held.document_id : null;
@@ -193,7 +196,7 @@ export class SendDocument {
         const results = await this.store.appendInOrder(appends);
         const after = sendEvents.reduce(documentDecider.evolve, document);
         this.delivery.startNow({ document_id: documentId, delivery_id: deliveryId }, { state: after, revision: results[results.length - 1]!.nextExpectedRevision });
-        return presentRecord(after);
+        return this.content.withContent(presentRecord(after));
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
         // The number's stream is not as assumed: read it (and, above, its holder). The document's

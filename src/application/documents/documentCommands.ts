@@ -4,14 +4,13 @@ import { handleCommand, loadState, loadStream } from '../commandHandler.js';
 import {
   documentDecider,
   documentStream,
-  documentWithAttachment,
-  documentWithoutAttachment,
   type DocumentAggregateState,
   type DocumentCommand,
   type DocumentRecord,
-  type DocumentSource,
+  type DraftSource,
   type StoredAttachment,
 } from '../../domain/document/lifecycle/documentAggregate.js';
+import { sameUbl, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
 import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits } from '../../domain/document/invoice/documentLimits.js';
@@ -21,6 +20,7 @@ import type { DocumentWork } from './documentWork.js';
 import { inject, injectable } from '../injection.js';
 import { EVENT_STORE } from '../ports/eventStore.js';
 import { DOCUMENT_LIMITS, DOCUMENT_WORK } from './documentTokens.js';
+import { DocumentContent, type DocumentWithContent } from './documentContent.js';
 
 export interface ValidationResult {
   id: string;
@@ -59,6 +59,14 @@ const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
 /** A command decided on a state other than the one its prepared content was made from. */
 class StaleContent extends Error {}
 
+/** An attachment as uploaded: its facts and its bytes. */
+export interface AttachmentUpload {
+  file_name: string;
+  file_type: string;
+  file_size: number;
+  bytes: Uint8Array;
+}
+
 /** Commands on documents; every one is scoped to the calling tenant. */
 @injectable()
 export class DocumentCommands {
@@ -66,6 +74,8 @@ export class DocumentCommands {
     @inject(EVENT_STORE) private readonly store: EventStore,
     /** The heavy steps (checking, writing UBL, rendering), off the event loop. */
     @inject(DOCUMENT_WORK) private readonly work: DocumentWork,
+    /** The documents' payloads: content, UBL, attachments. */
+    @inject(DocumentContent) private readonly content: DocumentContent,
     @inject(DOCUMENT_LIMITS) private readonly limits: DocumentSizeLimits & { text?: HygieneLimits } = DEFAULT_DOCUMENT_SIZE_LIMITS,
   ) {}
 
@@ -89,7 +99,7 @@ export class DocumentCommands {
   }
 
   /** Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in the UBL. */
-  async createFromJson(tenantId: string, body: unknown, options: { renderPdf: boolean }, metadata: EventMetadata): Promise<DocumentRecord> {
+  async createFromJson(tenantId: string, body: unknown, options: { renderPdf: boolean }, metadata: EventMetadata): Promise<DocumentWithContent> {
     const check = await this.work.checkJson({ tenantId }, body, { ...options, limits: this.limits, text: this.limits.text });
     if (!check.ok) throw new DocumentInputRejected(check.errors);
     if (!check.isValid) throw new DocumentRejected(check.issues.filter(isFatal));
@@ -97,7 +107,7 @@ export class DocumentCommands {
   }
 
   /** Creates a document from UBL; the original XML (decoded) is kept as the document's UBL. */
-  async createFromUbl(tenantId: string, xml: Uint8Array | string, fileName: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
+  async createFromUbl(tenantId: string, xml: Uint8Array | string, fileName: string | null, metadata: EventMetadata): Promise<DocumentWithContent> {
     const check = await this.work.checkUbl({ tenantId }, xml, { read: true });
     if (check.issues.some(isFatal) || !check.document) throw new DocumentRejected(check.issues.filter(isFatal));
     if (check.document.items.length > this.limits.maxLines) {
@@ -111,30 +121,56 @@ export class DocumentCommands {
    * Records a document whose content another path produced and checked (e.g. read from a PDF):
    * a DRAFT that may still be incomplete; the caller reports its validation.
    */
-  async createDraft(tenantId: string, source: DocumentSource, doc: DocumentJson, ubl: string, fileName: string, metadata: EventMetadata): Promise<DocumentRecord> {
-    return this.create(tenantId, source, { ...doc, state: 'DRAFT', direction: 'OUTBOUND' }, ubl, fileName, metadata);
+  async createDraft(tenantId: string, source: DraftSource, doc: DocumentJson, ubl: string, fileName: string, metadata: EventMetadata): Promise<DocumentWithContent> {
+    return this.create(tenantId, source, doc, ubl, fileName, metadata);
   }
 
-  private async create(tenantId: string, source: DocumentSource, document: DocumentJson, ubl: string, fileName: string, metadata: EventMetadata) {
+  /**
+   * The content and the UBL go into the blob store first (each attachment's bytes once: the UBL
+   * names their blobs), then the draft is created naming them.
+   */
+  private async create(tenantId: string, source: DraftSource, document: DocumentJson, ubl: string, fileName: string, metadata: EventMetadata): Promise<DocumentWithContent> {
     const documentId = randomUUID();
+    // The content says what the lifecycle will: a draft, outbound (the decider decides it, not this).
+    const content = { ...document, state: 'DRAFT', direction: 'OUTBOUND' } as const;
+    const [stored, ubl_ref] = await Promise.all([this.content.storeDocument(content), this.content.storeUbl(ubl, this.content.attachmentKeys(content))]);
     // A fresh id names no stream yet: nothing to read.
     const result = await handleCommand(this.store, documentDecider, documentStream(documentId), {
-      type: 'CreateDocument',
-      data: { document_id: documentId, tenant_id: tenantId, source, document, ubl, file_name: fileName, now: now() },
+      type: 'CreateDraft',
+      data: { document_id: documentId, tenant_id: tenantId, source, file_name: fileName, ...stored, ubl_ref, now: now() },
     }, { ...metadata, tenantId }, []);
-    return presentRecord(result.state);
+    return { ...presentRecord(result.state), document: content };
   }
 
-  /** The tenant's document; another tenant's (or a deleted) document is not found. */
-  async get(tenantId: string, documentId: string): Promise<DocumentRecord> {
+  /** The tenant's document with its content; another tenant's (or a deleted) document is not found. */
+  async get(tenantId: string, documentId: string): Promise<DocumentWithContent> {
+    return this.content.withContent(await this.record(tenantId, documentId));
+  }
+
+  /** The tenant's document, as its events say (without reading its content). */
+  async record(tenantId: string, documentId: string): Promise<DocumentRecord> {
     return tenantRecord(tenantId, await loadState(this.store, documentDecider, documentStream(documentId)));
+  }
+
+  /** The tenant's document and its UBL, as it is sent. */
+  async ubl(tenantId: string, documentId: string): Promise<{ record: DocumentRecord; ubl: string }> {
+    const record = await this.record(tenantId, documentId);
+    return { record, ubl: await this.content.ubl(record.ubl_ref) };
+  }
+
+  /** One attachment of the tenant's document and its bytes; not found when it has none such. */
+  async attachment(tenantId: string, documentId: string, attachmentId: string): Promise<{ attachment: StoredAttachment; bytes: () => Promise<Buffer> }> {
+    const record = await this.record(tenantId, documentId);
+    const attachment = record.attachments.find((a) => a.id === attachmentId);
+    if (!attachment) throw notFound('Attachment not found');
+    return { attachment, bytes: () => this.content.attachment(attachment) };
   }
 
   /** Validates a stored document's UBL again and records the run. */
   async revalidate(tenantId: string, documentId: string, metadata: EventMetadata): Promise<ValidationResult> {
     const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
     const record = tenantRecord(tenantId, loaded.state);
-    const result = await this.validateUbl(tenantId, record.ubl, record.file_name);
+    const result = await this.validateUbl(tenantId, await this.content.ubl(record.ubl_ref), record.file_name);
     await handleCommand(this.store, documentDecider, documentStream(documentId), {
       type: 'RecordValidation',
       data: {
@@ -152,15 +188,22 @@ export class DocumentCommands {
     await handleCommand(this.store, documentDecider, documentStream(documentId), ofTenant(tenantId, { type: 'DeleteDocument', data: { now: now() } }), { ...metadata, tenantId });
   }
 
-  async addAttachment(tenantId: string, documentId: string, file: Omit<StoredAttachment, 'id'>, metadata: EventMetadata): Promise<StoredAttachment> {
-    const attachment = { ...file, id: randomUUID() };
+  async addAttachment(tenantId: string, documentId: string, file: AttachmentUpload, metadata: EventMetadata): Promise<StoredAttachment> {
+    const { bytes, ...facts } = file;
+    const attachment: StoredAttachment = { ...facts, id: randomUUID(), content: this.content.refOf(bytes, file.file_type) };
+    let stored = false;
     await this.withNewUbl(tenantId, documentId, metadata, (record) => {
       if (record.attachments.length >= this.limits.maxAttachments) {
         throw invalid(attachmentsLimitMessage(this.limits.maxAttachments), ['body', 'file']);
       }
       return {
-        document: documentWithAttachment(record.document, attachment),
-        command: (ubl) => ({ type: 'AddAttachment', data: { attachment, ubl, now: now() } }),
+        attachments: [...record.attachments, attachment],
+        command: (ubl_ref) => ({ type: 'AddAttachment', data: { attachment, ubl_ref, now: now() } }),
+        // Once the decider's own refusals passed: the bytes are stored before the UBL names them.
+        store: async () => {
+          if (!stored) await this.content.put(bytes, file.file_type);
+          stored = true;
+        },
       };
     });
     return attachment;
@@ -168,8 +211,8 @@ export class DocumentCommands {
 
   async removeAttachment(tenantId: string, documentId: string, attachmentId: string, metadata: EventMetadata): Promise<void> {
     await this.withNewUbl(tenantId, documentId, metadata, (record) => ({
-      document: documentWithoutAttachment(record.document, attachmentId),
-      command: (ubl) => ({ type: 'RemoveAttachment', data: { attachment_id: attachmentId, ubl, now: now() } }),
+      attachments: record.attachments.filter((a) => a.id !== attachmentId),
+      command: (ubl_ref) => ({ type: 'RemoveAttachment', data: { attachment_id: attachmentId, ubl_ref, now: now() } }),
     }));
   }
 
@@ -178,24 +221,32 @@ export class DocumentCommands {
    * first on the current UBL (cheap), then the UBL is written and checked off the event loop, then
    * the command is decided on the state it was written from. Should another writer change the
    * document meanwhile, the UBL is made again from the new state.
+   *
+   * The UBL is written with the attachments' blob keys in place of their base64 and stored as a
+   * skeleton naming those blobs (DocumentContent.documentToWrite): writing and checking it costs
+   * what the document costs, not what its attachments weigh, and no attachment is stored again.
    */
   private async withNewUbl(
     tenantId: string,
     documentId: string,
     metadata: EventMetadata,
-    prepare: (record: DocumentRecord) => { document: DocumentJson; command: (ubl: string) => DocumentCommand },
+    prepare: (record: DocumentRecord) => { attachments: StoredAttachment[]; command: (ubl_ref: UblRef) => DocumentCommand; store?: () => Promise<void> },
   ): Promise<void> {
     for (;;) {
       const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
       const record = tenantRecord(tenantId, loaded.state);
-      const { document, command } = prepare(record);
-      documentDecider.decide(command(record.ubl), loaded.state);
-      const ubl = await this.work.ublWithAttachments({ tenantId }, document, record.ubl);
+      const { attachments, command, store } = prepare(record);
+      documentDecider.decide(command(record.ubl_ref), loaded.state);
+      await store?.();
+      const [content, current] = await Promise.all([this.content.document(record.document_ref), this.content.ublTemplate(record.ubl_ref)]);
+      const toWrite = this.content.documentToWrite(content, attachments);
+      const text = await this.work.ublWithAttachments({ tenantId }, toWrite.document, current, toWrite.extraBytes);
+      const ubl_ref = await this.content.storeTemplate({ ...toWrite, text });
       try {
         await handleCommand(this.store, documentDecider, documentStream(documentId), (state) => {
-          const current = tenantRecord(tenantId, state);
-          if (current.ubl !== record.ubl || current.attachments.length !== record.attachments.length) throw new StaleContent();
-          return command(ubl);
+          const now = tenantRecord(tenantId, state);
+          if (!sameUbl(now.ubl_ref, record.ubl_ref) || now.attachments.length !== record.attachments.length) throw new StaleContent();
+          return command(ubl_ref);
         }, { ...metadata, tenantId }, loaded);
         return;
       } catch (error) {

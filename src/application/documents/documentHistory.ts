@@ -36,29 +36,33 @@ export interface DeliveryReport {
   attempts: AttemptReport[];
 }
 
-/** Heavy or binary parts of events (the document, its UBL, attachment content) stay out of the history. */
+/**
+ * What the history shows of an event: what happened, not the payloads (the content, the UBL, the
+ * attachments' bytes) nor the references to them, nor the facts the lists keep. Events recorded
+ * before the payloads left them read as the same entries (the upcaster gives them today's shape).
+ */
 function summary(event: DocumentEvent): Record<string, unknown> {
   switch (event.type) {
     case 'DocumentCreated': {
-      const { document, ubl: _ubl, ...rest } = event.data;
-      return { ...rest, invoice_id: document.invoice_id, document_type: document.document_type, state: document.state };
+      const { header, document_ref: _content, ubl_ref: _ubl, attachments: _attachments, recorded_lifecycle, ...rest } = event.data;
+      return { ...rest, invoice_id: header.invoice_id, document_type: header.document_type, state: recorded_lifecycle?.state ?? 'DRAFT' };
     }
     case 'DocumentReceived': {
       // The sender's tenant and document ids are this instance's business, not the receiver's.
-      const { document, ubl: _ubl, sender, ...rest } = event.data;
-      return { ...rest, sender: { peppol_id: sender.peppol_id }, invoice_id: document.invoice_id, document_type: document.document_type };
+      const { header, document_ref: _content, ubl_ref: _ubl, attachments: _attachments, sender, ...rest } = event.data;
+      return { ...rest, sender: { peppol_id: sender.peppol_id }, invoice_id: header.invoice_id, document_type: header.document_type };
     }
     case 'AttachmentAdded': {
-      const { file_data: _data, ...attachment } = event.data.attachment;
-      const { ubl: _ubl, ...rest } = event.data;
+      const { content: _content, ...attachment } = event.data.attachment;
+      const { ubl_ref: _ubl, ...rest } = event.data;
       return { ...rest, attachment };
     }
     case 'AttachmentRemoved': {
-      const { ubl: _ubl, ...rest } = event.data;
+      const { ubl_ref: _ubl, ...rest } = event.data;
       return rest;
     }
     case 'ResponseReceived': {
-      const { invoice_response: _xml, ...rest } = event.data;
+      const { invoice_response_ref: _xml, ...rest } = event.data;
       return rest;
     }
     case 'DocumentValidated':

@@ -6,7 +6,7 @@ import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/d
 import { invalid } from '../../domain/errors.js';
 import type { EmbeddedFile, PdfReader } from './pdfPorts.js';
 import type { DocumentWork, PdfDraftResult } from './documentWork.js';
-import type { DocumentRecord } from '../../domain/document/lifecycle/documentAggregate.js';
+import { DocumentContent, type DocumentWithContent } from './documentContent.js';
 import { hasXmlFile } from '../../domain/document/ubl/embeddedDocument.js';
 import type { ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
@@ -25,7 +25,7 @@ export interface Extraction {
 
 /** The outcome of POST /api/documents/pdf: the draft (when anything was found), and whether it is compliant. */
 export interface PdfCreation {
-  record: DocumentRecord | null;
+  record: DocumentWithContent | null;
   document: DocumentJson;
   success: boolean;
   ubl: string | null;
@@ -45,6 +45,8 @@ export class DocumentPdfs {
     @inject(DocumentCommands) private readonly documents: DocumentCommands,
     @inject(DOCUMENT_WORK) private readonly work: DocumentWork,
     @inject(PDF_READER) private readonly reader: PdfReader,
+    /** The documents' payloads: a carried rendering, the UBL a new one embeds. */
+    @inject(DocumentContent) private readonly content: DocumentContent,
     /** Lines of the longest document rendered (PDF_RENDER_MAX_LINES). */
     @inject(MAX_RENDERED_LINES) private readonly maxRenderedLines = DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines,
   ) {}
@@ -54,13 +56,14 @@ export class DocumentPdfs {
    * it has one (construct_pdf attaches it as <number>.pdf; a received document may carry its
    * sender's), so the seller and the buyer see the same file; else rendered now, with its UBL embedded.
    */
-  async render(tenantId: string, record: DocumentRecord): Promise<{ fileName: string; pdf: Buffer }> {
-    const fileName = fileNameOf(record.document, 'pdf');
-    const carried = record.attachments.find((a) => a.file_name === fileName && a.file_type === 'application/pdf' && a.file_data !== '');
-    if (carried) return { fileName, pdf: Buffer.from(carried.file_data, 'base64') };
+  async render(tenantId: string, record: DocumentWithContent): Promise<{ fileName: string; pdf: Buffer }> {
+    const fileName = fileNameOf(record.header, 'pdf');
+    const carried = record.attachments.find((a) => a.file_name === fileName && a.file_type === 'application/pdf' && a.content !== null);
+    // The same blob the attachment and the UBL's embedded binary are: one copy of the file.
+    if (carried) return { fileName, pdf: await this.content.attachment(carried) };
     const lines = record.document.items.length;
     if (lines > this.maxRenderedLines) throw invalid(renderLimitMessage(lines, this.maxRenderedLines), ['path', 'documentId']);
-    const embed: EmbeddedFile[] = [{ fileName: record.file_name, mimeType: 'application/xml', content: Buffer.from(record.ubl) }];
+    const embed: EmbeddedFile[] = [{ fileName: record.file_name, mimeType: 'application/xml', content: Buffer.from(await this.content.ubl(record.ubl_ref)) }];
     const pdf = await this.work.renderPdf({ tenantId }, record.document, record.state, embed);
     return { fileName, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
   }

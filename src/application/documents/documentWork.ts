@@ -77,8 +77,12 @@ export interface DocumentWork {
   checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult>;
   /** The document a UBL holds (UblReadError when it cannot be read). */
   readUbl(owner: WorkOwner, ubl: string): Promise<DocumentJson>;
-  /** The document's UBL written again with the attachments it now has (refused when it would stop validating). */
-  ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string): Promise<string>;
+  /**
+   * The document's UBL written again with the attachments it now has (refused when it would stop
+   * validating). `extraBytes`: what the UBL grows by once the stand-ins it is written with for
+   * attachments' base64 are replaced (DocumentContent.documentToWrite); the size limit counts them.
+   */
+  ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string, extraBytes: number): Promise<string>;
   /** A PDF rendering of the document, with the given files embedded. */
   renderPdf(owner: WorkOwner, document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array>;
   /** A draft from the content of an uploaded PDF: embedded UBL/CII, else its text. */

@@ -1,26 +1,31 @@
 import { EVENT_STORE, type EventMetadata, type EventStore } from '../ports/eventStore.js';
-import { handleCommand, loadState } from '../commandHandler.js';
+import { handleCommand } from '../commandHandler.js';
 import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type DocumentCommand } from '../../domain/document/lifecycle/documentAggregate.js';
 import { notFound } from '../../domain/errors.js';
 import { presentRecord } from '../documents/documentCommands.js';
 import { inject, injectable } from '../injection.js';
+import { DocumentContent, type DocumentWithContent } from '../documents/documentContent.js';
 
 const now = () => new Date().toISOString();
 
 /** The calling tenant's received documents: read, accept, reject. */
 @injectable()
 export class InboxCommands {
-  constructor(@inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    /** The received documents' content, for showing them. */
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'withContent'>,
+  ) {}
 
-  accept(tenantId: string, documentId: string, note: string | null, metadata: EventMetadata): Promise<DocumentRecord> {
+  accept(tenantId: string, documentId: string, note: string | null, metadata: EventMetadata): Promise<DocumentWithContent> {
     return this.respond(tenantId, documentId, { type: 'AcceptDocument', data: { note, now: now() } }, metadata);
   }
 
-  reject(tenantId: string, documentId: string, reason: string, metadata: EventMetadata): Promise<DocumentRecord> {
+  reject(tenantId: string, documentId: string, reason: string, metadata: EventMetadata): Promise<DocumentWithContent> {
     return this.respond(tenantId, documentId, { type: 'RejectDocument', data: { reason, now: now() } }, metadata);
   }
 
-  private async respond(tenantId: string, documentId: string, command: DocumentCommand, metadata: EventMetadata): Promise<DocumentRecord> {
+  private async respond(tenantId: string, documentId: string, command: DocumentCommand, metadata: EventMetadata): Promise<DocumentWithContent> {
     const result = await handleCommand(
       this.store,
       documentDecider,
@@ -32,7 +37,7 @@ export class InboxCommands {
       },
       { ...metadata, tenantId },
     );
-    return presentRecord(result.state);
+    return this.content.withContent(presentRecord(result.state));
   }
 }
 

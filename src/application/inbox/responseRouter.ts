@@ -9,6 +9,7 @@ import { inject, injectable } from '../injection.js';
 import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
 import { writeInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
 import { DomainError } from '../../domain/errors.js';
+import { DocumentContent } from '../documents/documentContent.js';
 
 /**
  * Takes each accept or reject to the sender as a Peppol Invoice Response. A sender on this
@@ -27,6 +28,7 @@ export class ResponseRouter implements Projection {
 
   constructor(
     @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'put'>,
     @inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'responses' });
@@ -42,18 +44,20 @@ export class ResponseRouter implements Projection {
       issueDate: responded_at.slice(0, 10),
       code,
       reason,
-      invoice: inbound.document,
+      invoice: inbound.header,
       buyerPeppolId: sender.receiver_peppol_id,
       sellerPeppolId: sender.peppol_id,
     });
     try {
+      // Stored before the event that names it (content-addressed: stored again, it is the same blob).
+      const invoice_response_ref = await this.content.put(Buffer.from(invoiceResponse), 'application/xml');
       await handleCommand(
         this.store,
         documentDecider,
         documentStream(sender.document_id!),
         {
           type: 'RecordResponse',
-          data: { code, reason, responder_peppol_id: sender.receiver_peppol_id, invoice_response: invoiceResponse, now: responded_at },
+          data: { code, reason, responder_peppol_id: sender.receiver_peppol_id, invoice_response_ref, now: responded_at },
         },
         { actor: 'response-router', tenantId: sender.tenant_id!, causationId: event.id },
       );

@@ -127,3 +127,6 @@ function describe(value: unknown): string {
   if (typeof value !== 'string') return typeof value;
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 }
+
+/** Injection token of the `BlobStore`. */
+export const BLOB_STORE = Symbol('BlobStore');

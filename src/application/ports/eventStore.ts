@@ -124,3 +124,8 @@ export class WrongExpectedRevisionError extends Error {
 }
 
 export const EVENT_STORE = Symbol('EventStore');
+/**
+ * The adapter's own event store, as recorded: the composition root binds the profile's adapter
+ * here, and EVENT_STORE to the same store read through the upcasters (UpcastingEventStore).
+ */
+export const RECORDED_EVENT_STORE = Symbol('RecordedEventStore');

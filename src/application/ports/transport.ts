@@ -3,6 +3,8 @@ import type { DocumentRecord, TransportKind } from '../../domain/document/lifecy
 /** One attempt to hand a document to its receiver. */
 export interface DeliveryRequest {
   document: DocumentRecord;
+  /** The document's UBL, as it travels. */
+  ubl: string;
   /** The same for every attempt of one delivery, so receivers can drop duplicates. */
   messageId: string;
   senderPeppolId: string | null;

@@ -1,4 +1,5 @@
 import type { DocumentRecord } from '../../domain/document/lifecycle/documentAggregate.js';
+import type { DocumentWithContent } from '../documents/documentContent.js';
 import { fromDocumentJson, lineIn, type DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import { lineItemResponse, toResponse, type DocumentResponse } from '../../domain/document/invoice/documentModel.js';
 import type { Versioned } from '../ports/projection.js';
@@ -10,8 +11,21 @@ import type { Versioned } from '../ports/projection.js';
 export const DOCUMENTS = 'documents';
 export const DOCUMENT_CONTENTS = 'document_contents';
 
-/** A document's aggregate state without its content (the invoice itself and its UBL). */
-export type DocumentSummary = Omit<DocumentRecord, 'document' | 'ubl'>;
+/**
+ * A document's aggregate state without its content: no payload references and no facts of the
+ * content (the list fields have those). Attachments keep an empty `file_data`: the rows have had
+ * that shape since attachments' content was in the events, and replaying history rebuilds them
+ * byte for byte.
+ */
+export type DocumentSummary = Omit<DocumentRecord, 'header' | 'document_ref' | 'ubl_ref' | 'attachments'> & {
+  attachments: Array<{ id: string; file_name: string; file_type: string; file_size: number; file_data: '' }>;
+};
+
+/** The summary of a document as the read model keeps it. */
+export function summaryOf(record: DocumentRecord): DocumentSummary {
+  const { header: _header, document_ref: _content, ubl_ref: _ubl, attachments, ...rest } = record;
+  return { ...rest, attachments: attachments.map((a) => ({ id: a.id, file_name: a.file_name, file_type: a.file_type, file_size: a.file_size, file_data: '' })) };
+}
 
 /**
  * A document's row in the list read model: the fields the lists filter and sort on (set when the
@@ -64,10 +78,11 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * takes over 100 ms, so the lines are presented a thousand at a time, letting other requests in
  * between.
  */
-export async function contentResponse(record: Pick<DocumentRecord, 'id' | 'created_at' | 'state' | 'document'>): Promise<DocumentResponse> {
+export async function contentResponse(record: Pick<DocumentWithContent, 'id' | 'created_at' | 'state' | 'direction' | 'document'>): Promise<DocumentResponse> {
   const { items, ...rest } = record.document;
+  // State and direction are the lifecycle's (the aggregate's), whatever the content says.
   const present = (lines: DocumentJson['items']) =>
-    toResponse({ ...fromDocumentJson({ ...rest, items: lines }), state: record.state }, { id: record.id, created_at: record.created_at });
+    toResponse({ ...fromDocumentJson({ ...rest, items: lines }), state: record.state, direction: record.direction }, { id: record.id, created_at: record.created_at });
   if (items.length <= LINES_PER_TURN) return present(items);
   const head = present([]);
   const lines: DocumentResponse['items'] = [];
@@ -99,7 +114,6 @@ export function withSummary(content: DocumentResponse, summary: DocumentSummary)
  * The Document resource as the API returns it. Besides the client's fields it carries
  * `invoice_response` (null until the buyer accepts or rejects).
  */
-export async function documentResponse(record: DocumentRecord): Promise<DocumentResource> {
-  const { document: _document, ubl: _ubl, ...summary } = record;
-  return withSummary(await contentResponse(record), summary);
+export async function documentResponse(record: DocumentWithContent): Promise<DocumentResource> {
+  return withSummary(await contentResponse(record), summaryOf(record));
 }

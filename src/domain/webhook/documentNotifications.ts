@@ -18,7 +18,13 @@ export function documentNotification(event: DocumentEvent): DocumentNotification
       const d = event.data;
       return {
         kind: 'document.created',
-        data: { document_id: d.document_id, state: d.document.state, direction: d.document.direction, document_type: d.document.document_type, invoice_id: d.document.invoice_id },
+        data: {
+          document_id: d.document_id,
+          state: d.recorded_lifecycle?.state ?? 'DRAFT',
+          direction: d.recorded_lifecycle?.direction ?? 'OUTBOUND',
+          document_type: d.header.document_type,
+          invoice_id: d.header.invoice_id,
+        },
       };
     }
     case 'SendRequested': {
@@ -33,7 +39,7 @@ export function documentNotification(event: DocumentEvent): DocumentNotification
       const d = event.data;
       return {
         kind: 'document.received',
-        data: { document_id: d.document_id, state: 'RECEIVED', direction: 'INBOUND', document_type: d.document.document_type, invoice_id: d.document.invoice_id, sender_peppol_id: d.sender.peppol_id },
+        data: { document_id: d.document_id, state: 'RECEIVED', direction: 'INBOUND', document_type: d.header.document_type, invoice_id: d.header.invoice_id, sender_peppol_id: d.sender.peppol_id },
       };
     }
     case 'DocumentAccepted':

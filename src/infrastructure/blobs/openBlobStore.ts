@@ -9,8 +9,11 @@ import { S3BlobStore } from './s3BlobStore.js';
 /**
  * The blob store BLOB_STORE names, ready for use (its folder made, its bucket checked), and how to
  * let it go. `pool` is the service's PostgreSQL pool, on which the schema (table `blobs`) is
- * applied at start. Nothing calls this yet: the events still carry their payloads.
+ * applied at start. The composition (container.ts) opens it once per service.
  */
+/** The opened blob store (`{ store, close }`), closed with the service. */
+export const BLOBS = Symbol('Blobs');
+
 export async function openBlobStore(
   config: BlobStoreConfig,
   resources: { pool: pg.Pool; s3Credentials?: S3ClientConfig['credentials'] },

@@ -42,7 +42,7 @@ export class EmailTransport implements Transport {
 
   message(request: DeliveryRequest): SendMailOptions {
     const { document: record } = request;
-    const d = record.document;
+    const d = record.header;
     const kind = d.document_type.replace(/_/g, ' ').toLowerCase();
     return {
       from: this.options.from,
@@ -63,7 +63,7 @@ export class EmailTransport implements Transport {
         `The UBL file is attached (${record.file_name}).`,
       ].join('\n'),
       // Bytes in base64, stated: nodemailer otherwise scans the text to choose an encoding.
-      attachments: [{ filename: record.file_name, content: Buffer.from(record.ubl, 'utf8'), contentType: 'application/xml', contentTransferEncoding: 'base64' }],
+      attachments: [{ filename: record.file_name, content: Buffer.from(request.ubl, 'utf8'), contentType: 'application/xml', contentTransferEncoding: 'base64' }],
     };
   }
 

@@ -104,8 +104,8 @@ export function readDocument(ubl: string): DocumentJson {
   return toDocumentJson(readUbl(ubl));
 }
 
-export function attachmentUbl(document: DocumentJson, currentUbl: string): string {
-  return ublWithAttachments(document, currentUbl);
+export function attachmentUbl(document: DocumentJson, currentUbl: string, extraBytes = 0): string {
+  return ublWithAttachments(document, currentUbl, extraBytes);
 }
 
 export function renderPdf(document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array> {

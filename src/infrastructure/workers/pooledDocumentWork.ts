@@ -63,10 +63,10 @@ export class PooledDocumentWork implements DocumentWork {
     return this.pool.run(owner, 'readDocument', [ubl], { large: ubl.length > this.sizes.largeBytes });
   }
 
-  async ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string): Promise<string> {
+  async ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string, extraBytes: number): Promise<string> {
     const size = currentUbl.length + document.attachments.reduce((sum, a) => sum + (a.file_data?.length ?? 0), 0);
-    if (size <= this.sizes.inlineBytes) return tasks.attachmentUbl(document, currentUbl);
-    return this.pool.run(owner, 'attachmentUbl', [document, currentUbl], { large: size > this.sizes.largeBytes });
+    if (size <= this.sizes.inlineBytes) return tasks.attachmentUbl(document, currentUbl, extraBytes);
+    return this.pool.run(owner, 'attachmentUbl', [document, currentUbl, extraBytes], { large: size > this.sizes.largeBytes });
   }
 
   renderPdf(owner: WorkOwner, document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array> {

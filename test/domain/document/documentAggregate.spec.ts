@@ -1,30 +1,32 @@
 import { expect } from 'chai';
 import { deciderSpec } from '../../support/deciderSpec.js';
-import { documentDecider, documentWithAttachment, documentWithoutAttachment, type DocumentEvent, type StoredAttachment } from '../../../src/domain/document/lifecycle/documentAggregate.js';
-import { emptyDocument } from '../../../src/domain/document/invoice/documentModel.js';
-import { fromDocumentJson, toDocumentJson } from '../../../src/domain/document/invoice/documentJson.js';
-import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
+import { documentDecider, type DocumentEvent } from '../../../src/domain/document/lifecycle/documentAggregate.js';
+import { fold } from '../../../src/domain/decider.js';
+import { attachment, contentRef, createdData, header, recordedAs, ublRef } from './documentFacts.js';
 
 const spec = deciderSpec(documentDecider);
 const now = '2026-05-01T10:00:00.000Z';
-const document = toDocumentJson({ ...emptyDocument(), invoice_id: 'INV-1' });
-const created: DocumentEvent = {
-  type: 'DocumentCreated',
-  data: { document_id: 'd1', tenant_id: 't1', source: 'json', document, ubl: writeUbl(fromDocumentJson(document)), file_name: 'INV-1.xml', created_at: now },
-};
-const attachment: StoredAttachment = { id: 'a1', file_name: 'x.pdf', file_type: 'application/pdf', file_size: 3, file_data: 'YWJj' };
-/** The UBL an attachment command carries (written by the application; the decider records it). */
-const ubl = '<Invoice>with the attachment</Invoice>';
-const nonDraft = (state: 'TRANSIT' | 'SENT' | 'RECEIVED' | 'FAILED'): DocumentEvent => ({
-  ...created,
-  data: { ...created.data, document: { ...document, state } },
-} as DocumentEvent);
+const created: DocumentEvent = { type: 'DocumentCreated', data: { ...createdData(), created_at: now } };
+const pdf = attachment('a1', 'x.pdf');
+/** The UBL an attachment command carries (written and stored by the application; the decider records it). */
+const ubl = ublRef('with the attachment', [pdf]);
+const nonDraft = (state: 'TRANSIT' | 'SENT' | 'RECEIVED' | 'FAILED'): DocumentEvent => recordedAs(created, state, state === 'RECEIVED' ? 'INBOUND' : 'OUTBOUND');
 
 describe('Document decider', () => {
-  it('creates a document once', () => {
-    const { created_at, ...data } = created.data as Extract<DocumentEvent, { type: 'DocumentCreated' }>['data'];
-    spec.given([]).when({ type: 'CreateDocument', data: { ...data, now: created_at } }).then([created]);
-    spec.given([created]).when({ type: 'CreateDocument', data: { ...data, now } }).thenRefuses('conflict');
+  it('creates a draft once', () => {
+    spec.given([]).when({ type: 'CreateDraft', data: { ...createdData(), now } }).then([created]);
+    spec.given([created]).when({ type: 'CreateDraft', data: { ...createdData(), now } }).thenRefuses('conflict');
+  });
+
+  it('records no state or direction a caller slips into CreateDraft: a draft is an outbound DRAFT', () => {
+    const slipped = { ...createdData(), now, state: 'SENT', direction: 'INBOUND', recorded_lifecycle: { state: 'SENT', direction: 'INBOUND' } };
+    spec.given([]).when({ type: 'CreateDraft', data: slipped as never }).then([created]);
+  });
+
+  it('makes a created document an outbound DRAFT: the command names neither', () => {
+    expect(fold(documentDecider, [created])).to.deep.include({ state: 'DRAFT', direction: 'OUTBOUND' });
+    // What a document created before the service owned the lifecycle was recorded as, it stays.
+    expect(fold(documentDecider, [recordedAs(created, 'SENT')])).to.deep.include({ state: 'SENT', direction: 'OUTBOUND' });
   });
 
   it('deletes a DRAFT or FAILED document, and refuses to delete one that left or arrived', () => {
@@ -38,43 +40,39 @@ describe('Document decider', () => {
   it('treats a deleted document as gone', () => {
     const deleted: DocumentEvent = { type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } };
     spec.given([created, deleted]).when({ type: 'DeleteDocument', data: { now } }).thenRefuses('not_found');
-    spec.given([created, deleted]).when({ type: 'AddAttachment', data: { attachment, ubl, now } }).thenRefuses('not_found');
+    spec.given([created, deleted]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } }).thenRefuses('not_found');
   });
 
-  it('adds and removes attachments on drafts, writing the UBL again with them; an unknown attachment is not found', () => {
-    const withAttachment = writeUbl(fromDocumentJson(documentWithAttachment(document, attachment)));
-    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment, ubl: withAttachment, added_at: now } };
-    spec.given([created]).when({ type: 'AddAttachment', data: { attachment, ubl: withAttachment, now } }).then([added]);
-    expect(withAttachment).to.contain('<cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="x.pdf">YWJj</cbc:EmbeddedDocumentBinaryObject>');
-    expect(documentWithoutAttachment(documentWithAttachment(document, attachment), 'a1')).to.deep.equal(document);
-    spec.given([created, added]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl: created.data.ubl, now } }).then([
-      { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl: created.data.ubl, removed_at: now } },
+  it('adds and removes attachments on drafts, recording the UBL written again with them; an unknown attachment is not found', () => {
+    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment: pdf, ubl_ref: ubl, added_at: now } };
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } }).then([added]);
+    spec.given([created, added]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl_ref: created.data.ubl_ref, now } }).then([
+      { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl_ref: created.data.ubl_ref, removed_at: now } },
     ]);
-    spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'zz', ubl, now } }).thenRefuses('not_found');
-    spec.given([nonDraft('SENT')]).when({ type: 'AddAttachment', data: { attachment, ubl, now } }).thenRefuses('invalid_state');
+    spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'zz', ubl_ref: ubl, now } }).thenRefuses('not_found');
+    spec.given([nonDraft('SENT')]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } }).thenRefuses('invalid_state');
   });
 
-  it('keeps the UBL that is sent and the document in step with the attachments', () => {
-    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment, ubl: '<Invoice>with</Invoice>', added_at: now } };
-    const removed: DocumentEvent = { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl: '<Invoice>without</Invoice>', removed_at: now } };
+  it('keeps the UBL that is sent and the attachments in step', () => {
+    const withIt = ublRef('with', [pdf]);
+    const without = ublRef('without');
+    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment: pdf, ubl_ref: withIt, added_at: now } };
+    const removed: DocumentEvent = { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl_ref: without, removed_at: now } };
     const state = (events: DocumentEvent[]) => events.reduce(documentDecider.evolve, documentDecider.initialState());
-    expect(state([created, added])).to.deep.include({ ubl: '<Invoice>with</Invoice>', attachments: [attachment] });
-    expect(state([created, added])).to.have.nested.property('document.attachments[0].id', 'a1');
-    expect(state([created, added, removed])).to.deep.include({ ubl: '<Invoice>without</Invoice>', attachments: [] });
-    expect(state([created, added, removed])).to.have.nested.property('document.attachments').that.is.empty;
+    expect(state([created, added])).to.deep.include({ ubl_ref: withIt, attachments: [pdf] });
+    expect(state([created, added, removed])).to.deep.include({ ubl_ref: without, attachments: [] });
     // Events recorded before attachments went into the UBL leave it as it was.
-    const { ubl: _ubl, ...legacy } = added.data as Extract<DocumentEvent, { type: 'AttachmentAdded' }>['data'];
-    expect(state([created, { type: 'AttachmentAdded', data: legacy }])).to.include({ ubl: created.data.ubl });
+    const { ubl_ref: _ubl, ...legacy } = added.data as Extract<DocumentEvent, { type: 'AttachmentAdded' }>['data'];
+    expect(state([created, { type: 'AttachmentAdded', data: legacy }])).to.deep.include({ ubl_ref: created.data.ubl_ref, attachments: [pdf] });
   });
 
   it('refuses attachments Peppol cannot carry, and any change to a document uploaded as UBL', () => {
-    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_type: 'text/plain' }, ubl, now } }).thenRefuses('invalid', /only carry attachments of these types: application\/pdf, image\/png/);
-    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...attachment, file_size: 0, file_data: '' }, ubl, now } }).thenRefuses('invalid', /empty/);
-    const uploaded: DocumentEvent = { ...created, data: { ...created.data, source: 'ubl' } } as DocumentEvent;
-    const fromUpload = toDocumentJson({ ...emptyDocument(), invoice_id: 'INV-1', attachments: [{ ...attachment, file_url: null }] });
-    const uploadedWithAttachment: DocumentEvent = { ...created, data: { ...created.data, source: 'ubl', document: fromUpload } } as DocumentEvent;
-    spec.given([uploaded]).when({ type: 'AddAttachment', data: { attachment, ubl, now } }).thenRefuses('invalid_state', /uploaded UBL: it is sent as uploaded/);
-    spec.given([uploadedWithAttachment]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl, now } }).thenRefuses('invalid_state', /uploaded UBL/);
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...pdf, file_type: 'text/plain' }, ubl_ref: ubl, now } }).thenRefuses('invalid', /only carry attachments of these types: application\/pdf, image\/png/);
+    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...pdf, file_size: 0, content: contentRef('') }, ubl_ref: ubl, now } }).thenRefuses('invalid', /empty/);
+    const uploaded: DocumentEvent = { type: 'DocumentCreated', data: { ...createdData(), source: 'ubl', created_at: now } };
+    const uploadedWithAttachment: DocumentEvent = { type: 'DocumentCreated', data: { ...createdData([pdf]), source: 'ubl', created_at: now } };
+    spec.given([uploaded]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } }).thenRefuses('invalid_state', /uploaded UBL: it is sent as uploaded/);
+    spec.given([uploadedWithAttachment]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl_ref: ubl, now } }).thenRefuses('invalid_state', /uploaded UBL/);
   });
 
   it('records a validation run', () => {
@@ -151,11 +149,19 @@ describe('Document decider', () => {
 
   describe('inbound documents and responses', () => {
     const sender = { peppol_id: '0208:0123456749', tenant_id: 't1', document_id: 'd1' };
-    const receive = { document_id: 'r1', tenant_id: 't2', document: { ...document, direction: 'INBOUND' as const }, ubl: '<Invoice/>', file_name: 'INV-1.xml', message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender };
+    const receive = {
+      document_id: 'r1', tenant_id: 't2', header, document_ref: contentRef('content of r1'), ubl_ref: ublRef('ubl of r1'), attachments: [],
+      file_name: 'INV-1.xml', message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender,
+    };
     const received: DocumentEvent = { type: 'DocumentReceived', data: { ...receive, received_at: now } };
 
-    it('receives a message once: the same message again changes nothing', () => {
+    it('records no state or direction a caller slips into ReceiveDocument', () => {
+      spec.given([]).when({ type: 'ReceiveDocument', data: { ...receive, now, state: 'SENT', direction: 'OUTBOUND' } as never }).then([received]);
+    });
+
+    it('receives a message once, as an inbound RECEIVED document: the same message again changes nothing', () => {
       spec.given([]).when({ type: 'ReceiveDocument', data: { ...receive, now } }).then([received]);
+      expect(fold(documentDecider, [received])).to.deep.include({ state: 'RECEIVED', direction: 'INBOUND', source: 'peppol' });
       spec.given([received]).when({ type: 'ReceiveDocument', data: { ...receive, now } }).thenNothingHappens();
       spec.given([received]).when({ type: 'ReceiveDocument', data: { ...receive, message_id: 'other', now } }).thenRefuses('conflict');
     });
@@ -176,7 +182,7 @@ describe('Document decider', () => {
       const sent: DocumentEvent[] = [
         nonDraft('SENT'),
       ];
-      const response = { code: 'RE' as const, reason: 'wrong PO', responder_peppol_id: '0208:0987654321', invoice_response: '<ApplicationResponse/>' };
+      const response = { code: 'RE' as const, reason: 'wrong PO', responder_peppol_id: '0208:0987654321', invoice_response_ref: contentRef('<ApplicationResponse/>', 'application/xml') };
       const recorded: DocumentEvent = { type: 'ResponseReceived', data: { ...response, document_id: 'd1', received_at: now } };
       spec.given(sent).when({ type: 'RecordResponse', data: { ...response, now } }).then([recorded]);
       spec.given([nonDraft('TRANSIT')]).when({ type: 'RecordResponse', data: { ...response, now } }).then([recorded]);

@@ -1,7 +1,6 @@
 import { deciderSpec } from '../../support/deciderSpec.js';
 import { documentDecider, type DocumentEvent } from '../../../src/domain/document/lifecycle/documentAggregate.js';
-import { emptyDocument, type Attachment } from '../../../src/domain/document/invoice/documentModel.js';
-import { toDocumentJson } from '../../../src/domain/document/invoice/documentJson.js';
+import { attachment, contentRef, createdData, header, recordedAs, ublRef } from './documentFacts.js';
 
 /**
  * Given events, when a command the document cannot take (or has taken already), then the refusal
@@ -9,35 +8,30 @@ import { toDocumentJson } from '../../../src/domain/document/invoice/documentJso
  */
 const spec = deciderSpec(documentDecider);
 const now = '2026-05-01T10:00:00.000Z';
-const terms: Attachment = { id: null, file_name: 'terms.pdf', file_type: 'application/pdf', file_size: 3, file_data: 'YWJj', file_url: null };
-const document = toDocumentJson({ ...emptyDocument(), invoice_id: 'INV-1', attachments: [terms] });
-const created: DocumentEvent = {
-  type: 'DocumentCreated',
-  data: { document_id: 'd1', tenant_id: 't1', source: 'json', document, ubl: '<Invoice/>', file_name: 'INV-1.xml', created_at: now },
-};
+/** Given at creation without an id: the file name identifies it. */
+const terms = attachment('terms.pdf', 'terms.pdf');
+const created: DocumentEvent = { type: 'DocumentCreated', data: { ...createdData([terms]), created_at: now } };
 /** A document created in another state or direction: recorded before the service owned the lifecycle. */
-const legacy = (state: 'DRAFT' | 'SENT', direction: 'OUTBOUND' | 'INBOUND'): DocumentEvent => ({
-  ...created,
-  data: { ...created.data, document: { ...document, state, direction } },
-} as DocumentEvent);
+const legacy = (state: 'DRAFT' | 'SENT', direction: 'OUTBOUND' | 'INBOUND'): DocumentEvent => recordedAs(created, state, direction);
 const deleted: DocumentEvent = { type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } };
-const { created_at: _createdAt, ...create } = created.data as Extract<DocumentEvent, { type: 'DocumentCreated' }>['data'];
+const without = ublRef('without');
 
 describe('Document decider refusals and repeats', () => {
   describe('creating', () => {
-    it('When a document is created in a state other than DRAFT, then it is refused on the state field', () => {
-      spec.given([]).when({ type: 'CreateDocument', data: { ...create, document: { ...document, state: 'SENT' }, now } })
-        .thenRefuses('invalid', /^A created document is a DRAFT; its state changes by sending it$/, ['body', 'state']);
+    it('Given a document, or one deleted, when a draft is created under its id again, then it already exists', () => {
+      spec.given([created]).when({ type: 'CreateDraft', data: { ...createdData(), now } }).thenRefuses('conflict', /^Document already exists$/);
+      spec.given([created, deleted]).when({ type: 'CreateDraft', data: { ...createdData(), now } }).thenRefuses('conflict', /^Document already exists$/);
     });
 
-    it('When an inbound document is created, then it is refused on the direction field', () => {
-      spec.given([]).when({ type: 'CreateDocument', data: { ...create, document: { ...document, direction: 'INBOUND' }, now } })
-        .thenRefuses('invalid', /^A created document is OUTBOUND; inbound documents come only from delivery$/, ['body', 'direction']);
-    });
-
-    it('Given a document, or one deleted, when it is created again, then it already exists', () => {
-      spec.given([created]).when({ type: 'CreateDocument', data: { ...create, now } }).thenRefuses('conflict', /^Document already exists$/);
-      spec.given([created, deleted]).when({ type: 'CreateDocument', data: { ...create, now } }).thenRefuses('conflict', /^Document already exists$/);
+    it('Given a received document under the id, when a draft is created under it, then it already exists', () => {
+      const received: DocumentEvent = {
+        type: 'DocumentReceived',
+        data: {
+          document_id: 'd1', tenant_id: 't1', header, document_ref: contentRef('in'), ubl_ref: ublRef('in'), attachments: [], file_name: 'INV-1.xml',
+          message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender: { peppol_id: null, tenant_id: null, document_id: null }, received_at: now,
+        },
+      };
+      spec.given([received]).when({ type: 'CreateDraft', data: { ...createdData(), now } }).thenRefuses('conflict', /^Document already exists$/);
     });
 
     it('Given no document, when a validation is recorded, then the document is not found', () => {
@@ -47,23 +41,23 @@ describe('Document decider refusals and repeats', () => {
   });
 
   describe('attachments', () => {
-    const pdf = { id: 'a1', file_name: 'x.pdf', file_type: 'application/pdf', file_size: 3, file_data: 'YWJj' };
+    const pdf = attachment('a1', 'x.pdf');
 
     it('Given a SENT document, when an attachment is added or removed, then it is refused naming the state', () => {
-      spec.given([legacy('SENT', 'OUTBOUND')]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl: '<Invoice/>', now } })
+      spec.given([legacy('SENT', 'OUTBOUND')]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: without, now } })
         .thenRefuses('invalid_state', /^Attachments can only be added to a DRAFT document; this one is SENT$/);
-      spec.given([legacy('SENT', 'OUTBOUND')]).when({ type: 'RemoveAttachment', data: { attachment_id: 'terms.pdf', ubl: '<Invoice/>', now } })
+      spec.given([legacy('SENT', 'OUTBOUND')]).when({ type: 'RemoveAttachment', data: { attachment_id: 'terms.pdf', ubl_ref: without, now } })
         .thenRefuses('invalid_state', /^Attachments can only be removed from a DRAFT document; this one is SENT$/);
     });
 
     it('Given a draft with an attachment, when another one is removed, then it is not found', () => {
-      spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'other.pdf', ubl: '<Invoice/>', now } })
+      spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'other.pdf', ubl_ref: without, now } })
         .thenRefuses('not_found', /^Attachment not found$/);
     });
 
     it('Given an attachment created without an id, when it is removed by its file name, then it is removed', () => {
-      spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'terms.pdf', ubl: '<Invoice>without</Invoice>', now } }).then([
-        { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'terms.pdf', ubl: '<Invoice>without</Invoice>', removed_at: now } },
+      spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'terms.pdf', ubl_ref: without, now } }).then([
+        { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'terms.pdf', ubl_ref: without, removed_at: now } },
       ]);
     });
   });
@@ -113,7 +107,10 @@ describe('Document decider refusals and repeats', () => {
 
   describe('inbound documents and responses', () => {
     const sender = { peppol_id: '0208:0123456749', tenant_id: 't1', document_id: 'd1' };
-    const receive = { document_id: 'd1', tenant_id: 't1', document: { ...document, direction: 'INBOUND' as const }, ubl: '<Invoice/>', file_name: 'INV-1.xml', message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender };
+    const receive = {
+      document_id: 'd1', tenant_id: 't1', header, document_ref: contentRef('content of d1'), ubl_ref: ublRef('ubl of d1'), attachments: [],
+      file_name: 'INV-1.xml', message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender,
+    };
     const received: DocumentEvent = { type: 'DocumentReceived', data: { ...receive, received_at: now } };
 
     it('Given an outbound document under the same id, when a message is received, then the document already exists', () => {
@@ -131,12 +128,12 @@ describe('Document decider refusals and repeats', () => {
     });
 
     it('Given a received document, when a receiver response is recorded on it, then it is refused', () => {
-      spec.given([received]).when({ type: 'RecordResponse', data: { code: 'AP', reason: null, responder_peppol_id: null, invoice_response: '<ApplicationResponse/>', now } })
+      spec.given([received]).when({ type: 'RecordResponse', data: { code: 'AP', reason: null, responder_peppol_id: null, invoice_response_ref: contentRef('<ApplicationResponse/>', 'application/xml'), now } })
         .thenRefuses('invalid_state', /^Responses are recorded on outbound documents$/);
     });
 
     describe('a second Invoice Response', () => {
-      const response = { responder_peppol_id: '0208:0987654321', invoice_response: '<ApplicationResponse/>' };
+      const response = { responder_peppol_id: '0208:0987654321', invoice_response_ref: contentRef('<ApplicationResponse/>', 'application/xml') };
       const recorded = (code: 'AP' | 'RE', reason: string | null): DocumentEvent => ({ type: 'ResponseReceived', data: { ...response, code, reason, document_id: 'd1', received_at: now } });
 
       it('Given a rejection, when a rejection with a different reason arrives, then it conflicts', () => {

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { fold } from '../../../src/domain/decider.js';
 import { documentDecider, documentStream, type DocumentEvent, type StoredAttachment } from '../../../src/domain/document/lifecycle/documentAggregate.js';
-import { emptyDocument, type Attachment } from '../../../src/domain/document/invoice/documentModel.js';
-import { toDocumentJson } from '../../../src/domain/document/invoice/documentJson.js';
+import { attachment, contentRef, createdData, header, ublRef } from './documentFacts.js';
 
 /**
  * Given events, then the document as the aggregate (and the documents read model, which folds
@@ -11,15 +10,11 @@ import { toDocumentJson } from '../../../src/domain/document/invoice/documentJso
 const stateOf = (events: DocumentEvent[]) => fold(documentDecider, events);
 const at = (minute: number) => `2026-05-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
-/** An attachment given at creation with only its name (id, type, size and content unknown). */
-const bare: Attachment = { id: null, file_name: 'terms.pdf', file_type: null, file_size: null, file_data: null, file_url: 'https://example.com/terms.pdf' };
-const given: Attachment = { id: 'a0', file_name: 'photo.png', file_type: 'image/png', file_size: 3, file_data: 'YWJj', file_url: null };
-const document = toDocumentJson({ ...emptyDocument(), invoice_id: 'INV-1', attachments: [bare, given] });
-const created: DocumentEvent = {
-  type: 'DocumentCreated',
-  data: { document_id: 'd1', tenant_id: 't1', source: 'json', document, ubl: '<Invoice>created</Invoice>', file_name: 'INV-1.xml', created_at: at(0) },
-};
-const storedGiven: StoredAttachment = { id: 'a0', file_name: 'photo.png', file_type: 'image/png', file_size: 3, file_data: 'YWJj' };
+/** An attachment given at creation as a link only: its name identifies it, no content, type unknown. */
+const bare: StoredAttachment = { id: 'terms.pdf', file_name: 'terms.pdf', file_type: 'application/octet-stream', file_size: 0, content: null };
+const storedGiven = attachment('a0', 'photo.png', 'image/png');
+const created: DocumentEvent = { type: 'DocumentCreated', data: { ...createdData([bare, storedGiven]), created_at: at(0) } };
+const { ubl_ref: createdUbl, document_ref: createdContent } = created.data as Extract<DocumentEvent, { type: 'DocumentCreated' }>['data'];
 
 const request = { delivery_id: 'dl1', message_id: 'm1@test', transport: 'peppol', sender_peppol_id: '0208:0123456749', receiver_peppol_id: '0208:0987654321', email: null } as const;
 const sendRequested: DocumentEvent = { type: 'SendRequested', data: { ...request, document_id: 'd1', requested_at: at(1) } };
@@ -37,15 +32,11 @@ describe('Document state', () => {
     expect(documentStream('d1')).to.equal('document-d1');
   });
 
-  it('Given a created document, then it is an outbound DRAFT with the attachments of its content, unknown details defaulted', () => {
+  it('Given a created document, then it is an outbound DRAFT with its facts, references and attachments', () => {
     expect(stateOf([created])).to.deep.equal({
       status: 'present', id: 'd1', tenant_id: 't1', source: 'json', state: 'DRAFT', direction: 'OUTBOUND',
-      document, ubl: '<Invoice>created</Invoice>', file_name: 'INV-1.xml',
-      attachments: [
-        // Without an id the file name identifies the attachment; without a type it is generic binary.
-        { id: 'terms.pdf', file_name: 'terms.pdf', file_type: 'application/octet-stream', file_size: 0, file_data: '' },
-        storedGiven,
-      ],
+      header, document_ref: createdContent, ubl_ref: createdUbl, file_name: 'INV-1.xml',
+      attachments: [bare, storedGiven],
       created_at: at(0), updated_at: at(0), validated_at: null, delivery: null, inbound: null, response: null,
     });
   });
@@ -56,24 +47,17 @@ describe('Document state', () => {
   });
 
   describe('attachments', () => {
-    const added: StoredAttachment = { id: 'a1', file_name: 'x.pdf', file_type: 'application/pdf', file_size: 3, file_data: 'YWJj' };
-    const attachmentAdded: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment: added, ubl: '<Invoice>with</Invoice>', added_at: at(1) } };
-    const removed = (id: string, minute: number): DocumentEvent => ({ type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: id, ubl: `<Invoice>without ${id}</Invoice>`, removed_at: at(minute) } });
+    const added = attachment('a1', 'x.pdf');
+    const attachmentAdded: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment: added, ubl_ref: ublRef('with', [storedGiven, added]), added_at: at(1) } };
+    const removed = (id: string, minute: number): DocumentEvent => ({ type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: id, ubl_ref: ublRef(`without ${id}`), removed_at: at(minute) } });
 
-    it('Given an attachment removed, then the others stay, in the list and in the content the UBL is written from', () => {
-      const state = stateOf([created, attachmentAdded, removed('a1', 2)]);
-      expect(state).to.deep.include({
-        attachments: [{ id: 'terms.pdf', file_name: 'terms.pdf', file_type: 'application/octet-stream', file_size: 0, file_data: '' }, storedGiven],
-        ubl: '<Invoice>without a1</Invoice>',
-        updated_at: at(2),
-      });
-      expect(state).to.have.nested.property('document').that.deep.equals(document);
+    it('Given an attachment removed, then the others stay, in order (the order the UBL is written in), with the UBL recorded', () => {
+      expect(stateOf([created, attachmentAdded, removed('a1', 2)])).to.deep.include({ attachments: [bare, storedGiven], ubl_ref: ublRef('without a1'), updated_at: at(2) });
     });
 
-    it('Given an attachment without an id removed by its file name, then only that one is gone', () => {
+    it('Given an attachment without an id removed by its file name, then only that one is gone; the content stays as created', () => {
       const state = stateOf([created, attachmentAdded, removed('terms.pdf', 2)]);
-      expect(state).to.deep.include({ attachments: [storedGiven, added], updated_at: at(2) });
-      expect(state).to.have.nested.property('document.attachments').that.deep.equals([given, { ...added, file_url: null }]);
+      expect(state).to.deep.include({ attachments: [storedGiven, added], document_ref: createdContent, updated_at: at(2) });
     });
   });
 
@@ -122,16 +106,16 @@ describe('Document state', () => {
 
   describe('inbound documents and responses', () => {
     const sender = { peppol_id: '0208:0123456749', tenant_id: 't1', document_id: 'd1' };
-    const inbound = { ...document, direction: 'INBOUND' as const, attachments: [given] };
+    const inbound = { header, document_ref: contentRef('content of r1'), ubl_ref: ublRef('in', [storedGiven]), attachments: [storedGiven] };
     const received: DocumentEvent = {
       type: 'DocumentReceived',
-      data: { document_id: 'r1', tenant_id: 't2', document: inbound, ubl: '<Invoice>in</Invoice>', file_name: 'INV-1.xml', message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender, received_at: at(4) },
+      data: { document_id: 'r1', tenant_id: 't2', ...inbound, file_name: 'INV-1.xml', message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender, received_at: at(4) },
     };
 
     it('Given a received document, then it is an inbound RECEIVED document from Peppol with its sender', () => {
       expect(stateOf([received])).to.deep.equal({
         status: 'present', id: 'r1', tenant_id: 't2', source: 'peppol', state: 'RECEIVED', direction: 'INBOUND',
-        document: inbound, ubl: '<Invoice>in</Invoice>', file_name: 'INV-1.xml', attachments: [storedGiven],
+        ...inbound, file_name: 'INV-1.xml',
         created_at: at(4), updated_at: at(4), validated_at: null, delivery: null,
         inbound: { ...sender, message_id: 'm1@test', received_at: at(4), receiver_peppol_id: '0208:0987654321' },
         response: null,
@@ -149,7 +133,7 @@ describe('Document state', () => {
       const sent: DocumentEvent = { type: 'DocumentSent', data: { document_id: 'd1', delivery_id: 'dl1', message_id: 'm1@test', sent_at: at(3) } };
       const response: DocumentEvent = {
         type: 'ResponseReceived',
-        data: { document_id: 'd1', code: 'RE', reason: 'wrong PO', responder_peppol_id: '0208:0987654321', invoice_response: '<ApplicationResponse/>', received_at: at(9) },
+        data: { document_id: 'd1', code: 'RE', reason: 'wrong PO', responder_peppol_id: '0208:0987654321', invoice_response_ref: contentRef('<ApplicationResponse/>', 'application/xml'), received_at: at(9) },
       };
       expect(stateOf([created, sendRequested, attempted(1, 'delivered', at(2), null), sent, response])).to.deep.include({
         state: 'SENT',
@@ -164,15 +148,15 @@ describe('Document state', () => {
     /** Every event that is not a document's first, as if it arrived for a document not (or no longer) there. */
     const later: DocumentEvent[] = [
       { type: 'DocumentValidated', data: { document_id: 'd1', validation_id: 'v1', is_valid: true, fatal: 0, warnings: 0, validated_at: at(6) } },
-      { type: 'AttachmentAdded', data: { document_id: 'd1', attachment: storedGiven, ubl: '<Invoice/>', added_at: at(6) } },
-      { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a0', ubl: '<Invoice/>', removed_at: at(6) } },
+      { type: 'AttachmentAdded', data: { document_id: 'd1', attachment: storedGiven, ubl_ref: ublRef('later'), added_at: at(6) } },
+      { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a0', ubl_ref: ublRef('later'), removed_at: at(6) } },
       sendRequested,
       attempted(1, 'retryable', at(6), at(7)),
       { type: 'DocumentSent', data: { document_id: 'd1', delivery_id: 'dl1', message_id: 'm1@test', sent_at: at(6) } },
       { type: 'DocumentFailed', data: { document_id: 'd1', delivery_id: 'dl1', reason: 'r', failed_at: at(6) } },
       { type: 'DocumentAccepted', data: { document_id: 'd1', note: null, accepted_at: at(6) } },
       { type: 'DocumentRejected', data: { document_id: 'd1', reason: 'r', rejected_at: at(6) } },
-      { type: 'ResponseReceived', data: { document_id: 'd1', code: 'AP', reason: null, responder_peppol_id: null, invoice_response: '<ApplicationResponse/>', received_at: at(6) } },
+      { type: 'ResponseReceived', data: { document_id: 'd1', code: 'AP', reason: null, responder_peppol_id: null, invoice_response_ref: contentRef('<ApplicationResponse/>', 'application/xml'), received_at: at(6) } },
       deleted,
     ];
 

@@ -72,7 +72,7 @@ describe('Document notifications', () => {
       kind: 'document.sent',
       data: { document_id: 'd1', state: 'SENT', direction: 'OUTBOUND', message_id: 'm' },
     });
-    expect(documentNotification({ type: 'ResponseReceived', data: { document_id: 'd1', code: 'RE', reason: 'no PO', responder_peppol_id: null, invoice_response: '', received_at: now } })?.kind).to.equal('document.rejected');
+    expect(documentNotification({ type: 'ResponseReceived', data: { document_id: 'd1', code: 'RE', reason: 'no PO', responder_peppol_id: null, invoice_response_ref: { sha256: '0'.repeat(64), size: 0, media_type: 'application/xml' }, received_at: now } })?.kind).to.equal('document.rejected');
     expect(documentNotification({ type: 'DocumentValidated', data: { document_id: 'd1', validation_id: 'v', is_valid: true, fatal: 0, warnings: 0, validated_at: now } })).to.equal(null);
   });
 });

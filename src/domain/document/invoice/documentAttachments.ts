@@ -58,10 +58,13 @@ const fatalRules = (ubl: string) => validateOwnUbl(ubl).filter((issue) => issue.
  * pass it (no rule about attachments may start failing, e.g. DE-R-022's unique file names); a
  * draft that did not pass yet (a PDF draft still incomplete) is checked again when it is sent.
  * The validator's size limit is a limit here too: a UBL it cannot read, receivers would not either.
+ * No rule reads a binary's content, so a UBL written with stand-ins for it is judged the same.
  */
-export function ublWithAttachments(document: DocumentJson, currentUbl: string): string {
+export function ublWithAttachments(document: DocumentJson, currentUbl: string, extraBytes = 0): string {
   const ubl = writeUbl(fromDocumentJson(document));
-  const size = Buffer.byteLength(ubl);
+  // `extraBytes`: what the UBL grows by when the stand-ins it was written with (the application
+  // writes attachments' blob keys in place of their base64) are replaced by the base64.
+  const size = Buffer.byteLength(ubl) + extraBytes;
   const max = xmlLimits().maxBytes;
   if (size > max) throw invalid(`With its attachments the document's UBL would be ${size} bytes, above the limit of ${max} bytes (${XML_LIMIT_SETTINGS.maxBytes})`, FILE);
   const fatal = fatalRules(ubl);

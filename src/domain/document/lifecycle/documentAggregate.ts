@@ -1,39 +1,66 @@
 import { assertNever, type Decider, type Event } from '../../decider.js';
 import { MAX_ATTEMPTS } from './deliverySchedule.js';
-import { conflict, invalid, invalidState, notFound } from '../../errors.js';
+import { conflict, invalidState, notFound } from '../../errors.js';
 import type { Direction, DocumentState } from '../invoice/documentModel.js';
-import type { DocumentJson } from '../invoice/documentJson.js';
 import { requireTransmittable } from '../invoice/documentAttachments.js';
+import type { ContentRef, DocumentHeader, UblRef } from './documentContent.js';
 
 /**
  * The Document aggregate: one stream per document, owned by one tenant. Its events are the
- * audit trail of the document ("what happened to this invoice").
+ * audit trail of the document ("what happened to this invoice"). They carry facts (ids, names,
+ * amounts, sizes, hashes): the content, the UBL, the attachments' bytes and Invoice Responses are
+ * in the blob store, named by their SHA-256 (documentContent.ts).
+ *
+ * The aggregate owns the lifecycle: a created document is an outbound DRAFT and a received one an
+ * inbound RECEIVED document because the decider says so; no command carries a state or direction.
  */
 export type DocumentSource = 'json' | 'ubl' | 'pdf' | 'peppol';
+/** Where a draft's content came from; received documents come from Peppol (ReceiveDocument). */
+export type DraftSource = Exclude<DocumentSource, 'peppol'>;
 
 export interface StoredAttachment {
+  /** The attachment's id, or for one given without an id, its file name. */
   id: string;
   file_name: string;
   file_type: string;
+  /** As given (uploads: the bytes received). */
   file_size: number;
-  /** Base64 content. */
-  file_data: string;
+  /** The blob of its bytes; null for an attachment without content (a link). */
+  content: ContentRef | null;
 }
 
 export type DocumentCreated = Event<
   'DocumentCreated',
-  { document_id: string; tenant_id: string; source: DocumentSource; document: DocumentJson; ubl: string; file_name: string; created_at: string }
+  {
+    document_id: string;
+    tenant_id: string;
+    source: DocumentSource;
+    file_name: string;
+    header: DocumentHeader;
+    /** The document's content, as JSON (attachments' bytes by reference). */
+    document_ref: ContentRef;
+    /** The UBL that is validated, served and sent. */
+    ubl_ref: UblRef;
+    attachments: StoredAttachment[];
+    created_at: string;
+    /**
+     * Only on documents created before the service owned the lifecycle, as the upcaster reads
+     * them: the state and direction their content said. Nothing decided now records one.
+     */
+    recorded_lifecycle?: { state: DocumentState; direction: Direction };
+  }
 >;
 export type DocumentValidated = Event<
   'DocumentValidated',
   { document_id: string; validation_id: string; is_valid: boolean; fatal: number; warnings: number; validated_at: string }
 >;
 /**
- * `ubl`: the document's UBL with its attachments as they are now, i.e. what will be sent. Absent
- * from events recorded before added attachments went into the UBL (those left the UBL as it was).
+ * `ubl_ref`: the document's UBL with its attachments as they are now, i.e. what will be sent.
+ * Absent from events recorded before added attachments went into the UBL (those left the UBL as
+ * it was).
  */
-export type AttachmentAdded = Event<'AttachmentAdded', { document_id: string; attachment: StoredAttachment; ubl?: string; added_at: string }>;
-export type AttachmentRemoved = Event<'AttachmentRemoved', { document_id: string; attachment_id: string; ubl?: string; removed_at: string }>;
+export type AttachmentAdded = Event<'AttachmentAdded', { document_id: string; attachment: StoredAttachment; ubl_ref?: UblRef; added_at: string }>;
+export type AttachmentRemoved = Event<'AttachmentRemoved', { document_id: string; attachment_id: string; ubl_ref?: UblRef; removed_at: string }>;
 export type DocumentDeleted = Event<'DocumentDeleted', { document_id: string; deleted_at: string }>;
 
 
@@ -85,9 +112,12 @@ export type DocumentReceived = Event<
   {
     document_id: string;
     tenant_id: string;
-    document: DocumentJson;
-    ubl: string;
     file_name: string;
+    header: DocumentHeader;
+    document_ref: ContentRef;
+    /** The UBL as it travelled. */
+    ubl_ref: UblRef;
+    attachments: StoredAttachment[];
     message_id: string;
     receiver_peppol_id: string;
     sender: InboundSender;
@@ -99,7 +129,7 @@ export type DocumentRejected = Event<'DocumentRejected', { document_id: string; 
 /** The receiver's Invoice Response reached the sender's outbound document. */
 export type ResponseReceived = Event<
   'ResponseReceived',
-  { document_id: string; code: ResponseCode; reason: string | null; responder_peppol_id: string | null; invoice_response: string; received_at: string }
+  { document_id: string; code: ResponseCode; reason: string | null; responder_peppol_id: string | null; invoice_response_ref: ContentRef; received_at: string }
 >;
 
 /** Every event type of the stream, for subscribers that follow whole documents. */
@@ -137,16 +167,23 @@ export type DocumentEvent =
   | DocumentRejected
   | ResponseReceived;
 
+/**
+ * What is asked of a document: create a draft, attach, send (and record each attempt), receive,
+ * answer, record the receiver's answer. Each names an intent, never the state it leads to.
+ */
 export type DocumentCommand =
-  | { type: 'CreateDocument'; data: Omit<DocumentCreated['data'], 'created_at'> & { now: string } }
+  | {
+      type: 'CreateDraft';
+      data: Omit<DocumentCreated['data'], 'created_at' | 'recorded_lifecycle' | 'source'> & { source: DraftSource; now: string };
+    }
   | { type: 'RecordValidation'; data: Omit<DocumentValidated['data'], 'validated_at' | 'document_id'> & { now: string } }
   /**
-   * `ubl`: the document's UBL written again with the attachment (documentWithAttachment), checked
-   * by the application off the event loop (documentAttachments.ublWithAttachments): the rule
-   * engine's cost grows with the document, and deciding stays cheap.
+   * `ubl_ref`: the document's UBL written again with the attachment, checked by the application
+   * off the event loop (documentAttachments.ublWithAttachments): the rule engine's cost grows with
+   * the document, and deciding stays cheap.
    */
-  | { type: 'AddAttachment'; data: { attachment: StoredAttachment; ubl: string; now: string } }
-  | { type: 'RemoveAttachment'; data: { attachment_id: string; ubl: string; now: string } }
+  | { type: 'AddAttachment'; data: { attachment: StoredAttachment; ubl_ref: UblRef; now: string } }
+  | { type: 'RemoveAttachment'; data: { attachment_id: string; ubl_ref: UblRef; now: string } }
   | { type: 'DeleteDocument'; data: { now: string } }
   | { type: 'RequestSend'; data: Omit<SendRequested['data'], 'document_id' | 'requested_at'> & { now: string } }
   /** `retry_at`: when a retry would be due (null past the schedule); the decider decides whether there is one. */
@@ -162,8 +199,9 @@ export interface DocumentRecord {
   source: DocumentSource;
   state: DocumentState;
   direction: Direction;
-  document: DocumentJson;
-  ubl: string;
+  header: DocumentHeader;
+  document_ref: ContentRef;
+  ubl_ref: UblRef;
   file_name: string;
   attachments: StoredAttachment[];
   created_at: string;
@@ -188,34 +226,6 @@ export type DeliveryState = Omit<SendRequested['data'], 'document_id'> & {
 export type DocumentAggregateState = { status: 'absent' } | { status: 'deleted'; id: string; tenant_id: string } | ({ status: 'present' } & DocumentRecord);
 
 export const documentStream = (id: string) => `document-${id}`;
-
-type DocumentAttachment = DocumentJson['attachments'][number];
-
-const attachmentIdOf = (a: DocumentAttachment): string => a.id ?? a.file_name;
-
-function storedAttachment(a: DocumentAttachment): StoredAttachment {
-  return {
-    id: attachmentIdOf(a),
-    file_name: a.file_name,
-    file_type: a.file_type ?? 'application/octet-stream',
-    file_size: a.file_size ?? 0,
-    file_data: a.file_data ?? '',
-  };
-}
-
-const documentAttachment = (a: StoredAttachment): DocumentAttachment => ({ ...a, file_url: null });
-
-/** The document as it is with one more attachment: what its new UBL is written from. */
-export const documentWithAttachment = (document: DocumentJson, attachment: StoredAttachment): DocumentJson => ({
-  ...document,
-  attachments: [...document.attachments, documentAttachment(attachment)],
-});
-
-/** The document as it is without one attachment. */
-export const documentWithoutAttachment = (document: DocumentJson, attachmentId: string): DocumentJson => ({
-  ...document,
-  attachments: document.attachments.filter((a) => attachmentIdOf(a) !== attachmentId),
-});
 
 /**
  * Uploaded UBL is the document its seller issued and is sent exactly as uploaded: adding or
@@ -288,14 +298,19 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
 
   decide(command, state) {
     switch (command.type) {
-      case 'CreateDocument': {
+      case 'CreateDraft': {
         if (state.status !== 'absent') throw conflict('Document already exists');
-        const { now, ...data } = command.data;
-        // The lifecycle is the service's: a created document starts as an outbound draft, and
-        // inbound documents come only from delivery (ReceiveDocument).
-        if (data.document.state !== 'DRAFT') throw invalid('A created document is a DRAFT; its state changes by sending it', ['body', 'state']);
-        if (data.document.direction !== 'OUTBOUND') throw invalid('A created document is OUTBOUND; inbound documents come only from delivery', ['body', 'direction']);
-        return [{ type: 'DocumentCreated', data: { ...data, created_at: now } }];
+        // The lifecycle is the service's: a created document starts as an outbound draft (evolve
+        // says so), and inbound documents come only from delivery (ReceiveDocument). The event is
+        // made of the named facts only, so nothing else a caller passes is ever recorded.
+        const d = command.data;
+        return [{
+          type: 'DocumentCreated',
+          data: {
+            document_id: d.document_id, tenant_id: d.tenant_id, source: d.source, file_name: d.file_name, header: d.header,
+            document_ref: d.document_ref, ubl_ref: d.ubl_ref, attachments: d.attachments, created_at: d.now,
+          },
+        }];
       }
       case 'RecordValidation': {
         present(state);
@@ -305,16 +320,16 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
       case 'AddAttachment': {
         present(state);
         requireAttachmentsEditable(state, 'added to');
-        const { attachment, ubl, now } = command.data;
+        const { attachment, ubl_ref, now } = command.data;
         requireTransmittable(attachment);
-        return [{ type: 'AttachmentAdded', data: { document_id: state.id, attachment, ubl, added_at: now } }];
+        return [{ type: 'AttachmentAdded', data: { document_id: state.id, attachment, ubl_ref, added_at: now } }];
       }
       case 'RemoveAttachment': {
         present(state);
-        const { attachment_id, ubl, now } = command.data;
+        const { attachment_id, ubl_ref, now } = command.data;
         if (!state.attachments.some((a) => a.id === attachment_id)) throw notFound('Attachment not found');
         requireAttachmentsEditable(state, 'removed from');
-        return [{ type: 'AttachmentRemoved', data: { document_id: state.id, attachment_id, ubl, removed_at: now } }];
+        return [{ type: 'AttachmentRemoved', data: { document_id: state.id, attachment_id, ubl_ref, removed_at: now } }];
       }
       case 'DeleteDocument':
         present(state);
@@ -336,8 +351,15 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         // The stream id derives from the message id: a second delivery of the same message is a no-op.
         if (state.status === 'present' && state.inbound?.message_id === command.data.message_id) return [];
         if (state.status !== 'absent') throw conflict('Document already exists');
-        const { now, ...data } = command.data;
-        return [{ type: 'DocumentReceived', data: { ...data, received_at: now } }];
+        const d = command.data;
+        return [{
+          type: 'DocumentReceived',
+          data: {
+            document_id: d.document_id, tenant_id: d.tenant_id, file_name: d.file_name, header: d.header, document_ref: d.document_ref,
+            ubl_ref: d.ubl_ref, attachments: d.attachments, message_id: d.message_id, receiver_peppol_id: d.receiver_peppol_id,
+            sender: d.sender, received_at: d.now,
+          },
+        }];
       }
       case 'AcceptDocument':
         present(state);
@@ -374,12 +396,13 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           id: d.document_id,
           tenant_id: d.tenant_id,
           source: d.source,
-          state: d.document.state,
-          direction: d.document.direction,
-          document: d.document,
-          ubl: d.ubl,
+          state: d.recorded_lifecycle?.state ?? 'DRAFT',
+          direction: d.recorded_lifecycle?.direction ?? 'OUTBOUND',
+          header: d.header,
+          document_ref: d.document_ref,
+          ubl_ref: d.ubl_ref,
           file_name: d.file_name,
-          attachments: d.document.attachments.map(storedAttachment),
+          attachments: d.attachments,
           created_at: d.created_at,
           updated_at: d.created_at,
           validated_at: null,
@@ -397,10 +420,11 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           source: 'peppol',
           state: 'RECEIVED',
           direction: 'INBOUND',
-          document: d.document,
-          ubl: d.ubl,
+          header: d.header,
+          document_ref: d.document_ref,
+          ubl_ref: d.ubl_ref,
           file_name: d.file_name,
-          attachments: d.document.attachments.map(storedAttachment),
+          attachments: d.attachments,
           created_at: d.received_at,
           updated_at: d.received_at,
           validated_at: null,
@@ -437,28 +461,17 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           : state;
       case 'DocumentValidated':
         return state.status === 'present' ? { ...state, validated_at: event.data.validated_at } : state;
-      // The document's JSON keeps its attachments too: it is what the UBL is written again from.
+      // The attachments in order (the document's own first, then those added) are what the UBL
+      // is written again from, with the content.
       case 'AttachmentAdded': {
         if (state.status !== 'present') return state;
-        const { attachment, ubl, added_at } = event.data;
-        return {
-          ...state,
-          document: documentWithAttachment(state.document, attachment),
-          attachments: [...state.attachments, attachment],
-          ubl: ubl ?? state.ubl,
-          updated_at: added_at,
-        };
+        const { attachment, ubl_ref, added_at } = event.data;
+        return { ...state, attachments: [...state.attachments, attachment], ubl_ref: ubl_ref ?? state.ubl_ref, updated_at: added_at };
       }
       case 'AttachmentRemoved': {
         if (state.status !== 'present') return state;
-        const { attachment_id, ubl, removed_at } = event.data;
-        return {
-          ...state,
-          document: documentWithoutAttachment(state.document, attachment_id),
-          attachments: state.attachments.filter((a) => a.id !== attachment_id),
-          ubl: ubl ?? state.ubl,
-          updated_at: removed_at,
-        };
+        const { attachment_id, ubl_ref, removed_at } = event.data;
+        return { ...state, attachments: state.attachments.filter((a) => a.id !== attachment_id), ubl_ref: ubl_ref ?? state.ubl_ref, updated_at: removed_at };
       }
       case 'DocumentDeleted':
         return state.status === 'present' ? { status: 'deleted', id: state.id, tenant_id: state.tenant_id } : state;

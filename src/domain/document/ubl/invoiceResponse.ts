@@ -12,8 +12,8 @@ export interface InvoiceResponseInput {
   issueDate: string;
   code: ResponseCode;
   reason: string | null;
-  /** The invoice as received: the buyer answers, the seller is told. */
-  invoice: DocumentJson;
+  /** The invoice as received (its number, date, type and parties): the buyer answers, the seller is told. */
+  invoice: Pick<DocumentJson, 'invoice_id' | 'invoice_date' | 'document_type' | 'customer_name' | 'vendor_name'>;
   buyerPeppolId: string | null;
   sellerPeppolId: string | null;
 }

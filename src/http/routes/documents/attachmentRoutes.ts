@@ -47,11 +47,11 @@ export function attachmentRoutes(
       const attachment = await documents.addAttachment(
         tenantOf(res).tenantId,
         id(req.params),
-        { file_name: file.fileName, file_type: attachmentType(file.mimeType, file.fileName), file_size: file.buffer.length, file_data: file.buffer.toString('base64') },
+        { file_name: file.fileName, file_type: attachmentType(file.mimeType, file.fileName), file_size: file.buffer.length, bytes: file.buffer },
         commandMetadata(req, res),
       );
-      const { file_data: _data, ...meta } = attachment;
-      res.json({ ...meta, file_url: `/api/documents/${id(req.params)}/attachments/${attachment.id}` });
+      const { id: attachmentKey, file_name, file_type, file_size } = attachment;
+      res.json({ id: attachmentKey, file_name, file_type, file_size, file_url: `/api/documents/${id(req.params)}/attachments/${attachment.id}` });
     },
   });
   routes.add({
@@ -64,10 +64,8 @@ export function attachmentRoutes(
       const attachmentId = String(req.params.attachmentId);
       // The content is read from where it is kept (the document's stream); the metadata from the read model.
       if (req.query.download === 'true') {
-        const record = await documents.get(tenantOf(res).tenantId, id(req.params));
-        const attachment = record.attachments.find((a) => a.id === attachmentId);
-        if (!attachment) throw new HttpError(404, 'Attachment not found');
-        res.type(attachment.file_type).attachment(attachment.file_name).send(Buffer.from(attachment.file_data, 'base64'));
+        const { attachment, bytes } = await documents.attachment(tenantOf(res).tenantId, id(req.params), attachmentId);
+        res.type(attachment.file_type).attachment(attachment.file_name).send(await bytes());
         return;
       }
       await readYourWrites();

@@ -15,18 +15,18 @@ export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): v
     tag: 'documents',
     auth: 'tenant',
     handler: async (req, res) => {
-      const record = await documents.get(tenantOf(res).tenantId, id(req.params));
+      const { record, ubl } = await documents.ubl(tenantOf(res).tenantId, id(req.params));
       if (req.query.format === 'xml' || (req.accepts(['application/json', 'application/xml']) === 'application/xml' && !req.accepts('json'))) {
-        res.type('application/xml').attachment(record.file_name).send(record.ubl);
+        res.type('application/xml').attachment(record.file_name).send(ubl);
         return;
       }
-      const [senderScheme, senderId] = splitPeppolId(record.document.vendor_peppol_id);
-      const [receiverScheme, receiverId] = splitPeppolId(record.document.customer_peppol_id);
+      const [senderScheme, senderId] = splitPeppolId(record.header.vendor_peppol_id);
+      const [receiverScheme, receiverId] = splitPeppolId(record.header.customer_peppol_id);
       res.json({
         id: record.id,
         file_name: record.file_name,
-        file_hash: sha256(record.ubl),
-        file_size: Buffer.byteLength(record.ubl),
+        file_hash: sha256(ubl),
+        file_size: Buffer.byteLength(ubl),
         sender_peppol_scheme: senderScheme,
         sender_peppol_id: senderId,
         receiver_peppol_scheme: receiverScheme,
