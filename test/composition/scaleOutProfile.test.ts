@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { READ_MODEL_STORE } from '../../src/application/ports/readModelStore.js';
-import { EVENT_STORE } from '../../src/application/ports/eventStore.js';
+import { RECORDED_EVENT_STORE } from '../../src/application/ports/eventStore.js';
 import { MongoReadModelStore } from '../../src/infrastructure/mongo/mongoReadModelStore.js';
 import { PgEventStore } from '../../src/infrastructure/postgres/pgEventStore.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
@@ -35,7 +35,7 @@ describeWithMongo(what, () => describe(what, function () {
 
   it('is composed with the MongoDB read-model store and the PostgreSQL event store', () => {
     expect(t.service.resolve(READ_MODEL_STORE)).to.be.instanceOf(MongoReadModelStore);
-    expect(t.service.resolve(EVENT_STORE)).to.be.instanceOf(PgEventStore);
+    expect(t.service.resolve(RECORDED_EVENT_STORE)).to.be.instanceOf(PgEventStore);
   });
 
   it('creates, reads (from the read model in MongoDB), lists and sends a document', async () => {
