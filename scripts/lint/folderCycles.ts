@@ -5,7 +5,8 @@
  * run time); layering is about folders and about types too: application/documents importing a type
  * of application/delivery while delivery imports documents ties the two folders into one, which no
  * file-level rule reports. Each folder is a node (its own files, not its subfolders'); an import of
- * any kind (value, type, re-export, dynamic) between two files is an edge between their folders.
+ * any kind (value, type, re-export, dynamic) between two files is an edge between their folders,
+ * unless one folder holds the other (see nestedIn).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,6 +56,14 @@ export function findFolderCycles(imports: readonly FileImport[]): FolderCycle[] 
   return cycles.sort((a, b) => a.folders[0].localeCompare(b.folders[0]) || a.folders.length - b.folders.length);
 }
 
+/**
+ * Whether `inner` is a folder under `outer`. A folder holds its subfolders: its own files are
+ * their entry (an index that registers them) and their shared kernel (errors, context), so an
+ * import between a folder and one of its subfolders stays inside the folder and is no edge
+ * between two folders. Siblings and folders on different branches are what can form a cycle.
+ */
+const nestedIn = (inner: string, outer: string) => inner.startsWith(`${outer}/`);
+
 /** Tarjan's strongly connected components of more than one node, each file mapped to its node. */
 function stronglyConnected(imports: readonly FileImport[], nodeOf: (file: string) => string): FolderCycle[] {
   const edges = new Map<string, Map<string, FileImport[]>>();
@@ -63,7 +72,7 @@ function stronglyConnected(imports: readonly FileImport[], nodeOf: (file: string
     const from = nodeOf(fileImport.from);
     const to = nodeOf(fileImport.to);
     nodes.add(from).add(to);
-    if (from === to) continue;
+    if (from === to || nestedIn(from, to) || nestedIn(to, from)) continue;
     const targets = edges.get(from) ?? new Map<string, FileImport[]>();
     edges.set(from, targets);
     const held = targets.get(to) ?? [];

@@ -148,12 +148,30 @@ describe('Lint: cycles between folders', () => {
   it('finds a loop of three folders once, at the deepest level it appears', () => {
     const cycles = findFolderCycles([
       edge('src/domain/validation/rules/cen/core.ts', 'src/domain/validation/xml/tree.ts'),
-      edge('src/domain/validation/xml/tree.ts', 'src/domain/validation/context.ts'),
-      edge('src/domain/validation/context.ts', 'src/domain/validation/rules/cen/codeLists.ts'),
+      edge('src/domain/validation/xml/tree.ts', 'src/domain/validation/limits/limits.ts'),
+      edge('src/domain/validation/limits/limits.ts', 'src/domain/validation/rules/cen/codeLists.ts'),
     ]);
     expect(cycles.map((cycle) => cycle.folders)).to.deep.equal([
-      ['src/domain/validation', 'src/domain/validation/rules/cen', 'src/domain/validation/xml'],
+      ['src/domain/validation/limits', 'src/domain/validation/rules/cen', 'src/domain/validation/xml'],
     ]);
+  });
+
+  it('takes a folder and its subfolders as one: an index above them and a kernel they share make no cycle', () => {
+    expect(
+      findFolderCycles([
+        edge('src/domain/validation/index.ts', 'src/domain/validation/rules/cen/index.ts'),
+        edge('src/domain/validation/rules/cen/core.ts', 'src/domain/validation/context.ts'),
+        edge('src/http/app.ts', 'src/http/routes/index.ts'),
+        edge('src/http/routes/documents/documentRoutes.ts', 'src/http/errors.ts'),
+      ]),
+    ).to.deep.equal([]);
+    // ...while two of its subfolders importing each other still do.
+    expect(
+      findFolderCycles([
+        edge('src/domain/validation/rules/national/de.ts', 'src/domain/validation/rules/peppol/shared.ts'),
+        edge('src/domain/validation/rules/peppol/index.ts', 'src/domain/validation/rules/national/index.ts'),
+      ]).map((cycle) => cycle.folders),
+    ).to.deep.equal([['src/domain/validation/rules/national', 'src/domain/validation/rules/peppol']]);
   });
 
   it('finds nothing where the imports point one way', () => {

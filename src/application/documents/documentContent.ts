@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { DocumentWithContent } from '../readModels/documentView.js';
 import { BLOB_STORE, blobMediaType, DEFAULT_BLOB_MEDIA_TYPE, type BlobStore } from '../ports/blobStore.js';
 import { inject, injectable } from '../injection.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
@@ -7,7 +8,7 @@ import { headerOf, type ContentRef, type DocumentHeader, type UblRef } from '../
 import { base64Length, canonicalBytes, cutBinaries, putBack, type CutBinary } from './storedUbl.js';
 
 /** A document's record with its content, for what shows or writes the document itself. */
-export type DocumentWithContent = DocumentRecord & { document: DocumentJson };
+export type { DocumentWithContent };
 
 type DocumentAttachment = DocumentJson['attachments'][number];
 

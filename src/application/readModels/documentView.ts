@@ -1,5 +1,4 @@
 import type { DocumentRecord } from '../../domain/document/lifecycle/documentAggregate.js';
-import type { DocumentWithContent } from '../documents/documentContent.js';
 import { fromDocumentJson, lineIn, type DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import { lineItemResponse, toResponse, type DocumentResponse } from '../../domain/document/invoice/documentModel.js';
 import type { Versioned } from '../ports/projection.js';
@@ -8,6 +7,9 @@ import type { Versioned } from '../ports/projection.js';
  * The documents read model (written by projections/documentsProjection.ts) in two collections:
  * a small row per document, rewritten on every state change, and its content, written once.
  */
+/** A document with its content read back from the blob store: what the API shows of one. */
+export type DocumentWithContent = DocumentRecord & { document: DocumentJson };
+
 export const DOCUMENTS = 'documents';
 export const DOCUMENT_CONTENTS = 'document_contents';
 
