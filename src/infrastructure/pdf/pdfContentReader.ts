@@ -2,7 +2,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { EmbeddedFile, PdfContent, PdfReader, PdfUnreadableReason } from '../../application/documents/pdfPorts.js';
 import { PdfUnreadable } from '../../application/documents/pdfPorts.js';
-import { FairQueue } from '../workers/fairQueue.js';
+import { FairQueue } from '../fairness/fairQueue.js';
 import { inject, injectable } from '../../application/injection.js';
 
 /*

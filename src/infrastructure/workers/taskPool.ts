@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { WorkRefused, type WorkOwner } from '../../application/documents/documentWork.js';
 import type { TaskName } from './documentTasks.js';
 import { reviveError, type SerializedError } from './taskErrors.js';
-import { FairQueue } from './fairQueue.js';
+import { FairQueue } from '../fairness/fairQueue.js';
 import { processCpuMs } from './processCpu.js';
 import { xmlLimits } from '../../domain/validation/index.js';
 import { inject, injectable } from '../../application/injection.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FairQueue } from '../../../src/infrastructure/workers/fairQueue.js';
+import { FairQueue } from '../../../src/infrastructure/fairness/fairQueue.js';
 
 describe('FairQueue: tenants take turns', () => {
   const drain = (queue: FairQueue<string>, eligible?: (tenantId: string, item: string) => boolean) => {
