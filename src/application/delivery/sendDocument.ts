@@ -10,7 +10,7 @@ import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/docu
 import type { Tenant } from '../../domain/tenant/tenant.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';
-import { validateOwnUbl } from '../../domain/validation/index.js';
+import type { StoredUblRules } from '../ports/storedUblRules.js';
 
 /** The send call's optional query: identifiers that override the document's, and the client's `email`. */
 export interface SendOptions {
@@ -118,9 +118,9 @@ function senderOf(tenant: Tenant, override: string | null): string | null {
  * Documents created from JSON or UBL passed validation to exist at all; a draft read from a PDF
  * keeps what was found even when it does not validate, so it is checked again before it leaves.
  */
-function requireValidUbl(document: DocumentRecord): void {
+function requireValidUbl(document: DocumentRecord, rules: StoredUblRules): void {
   if (document.source !== 'pdf') return;
-  const fatal = validateOwnUbl(document.ubl).filter((issue) => issue.flag === 'fatal');
+  const fatal = rules.check(document.ubl).filter((issue) => issue.flag === 'fatal');
   if (fatal.length === 0) return;
   throw invalid(`The document does not pass validation and cannot be sent; complete it first: ${fatalRuleSummary(fatal)}${fatal.length > 5 ? ` (and ${fatal.length - 5} more)` : ''}`, ['document', 'ubl']);
 }
@@ -131,6 +131,8 @@ export class SendDocument {
     private readonly store: EventStore,
     /** Starts the delivery's first attempt (the delivery process manager's `startNow`), from the document as the send left it. */
     private readonly startDelivery: (delivery: { document_id: string; delivery_id: string }, known: StreamSnapshot<DocumentAggregateState>) => void,
+    /** A PDF draft's stored UBL is checked again before it leaves (requireValidUbl). */
+    private readonly ublRules: StoredUblRules,
   ) {}
 
   /**
@@ -156,7 +158,7 @@ export class SendDocument {
       const document = loaded.state;
       if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
       if (document.ubl !== checkedUbl) {
-        requireValidUbl(document);
+        requireValidUbl(document, this.ublRules);
         checkedUbl = document.ubl;
       }
       const route = routeOf(tenant, document, options);

@@ -1,4 +1,5 @@
-import { agg, leaf, serialize, type XNode } from '../document/ubl/xmlTree.js';
+import { agg, element, leaf, writeXml } from '../xml/xmlWriter.js';
+import type { XNode } from '../xml/xmlTree.js';
 
 /** Peppol SMP 1.x (busdox) namespaces and identifier schemes. */
 export const SMP_NS = 'http://busdox.org/serviceMetadata/publishing/1.0/';
@@ -72,20 +73,20 @@ export interface BusinessCard {
 /** `busdox-docid-qns::<value>`, the form of a document type id in SMP URLs. */
 export const documentTypeUri = (value: string) => `${DOCUMENT_ID_SCHEME}::${value}`;
 
-const identifier = (name: string, id: Identifier): XNode => ({ name, attrs: { scheme: id.scheme }, text: id.value, children: [] });
+const identifier = (name: string, id: Identifier): XNode => element(name, { scheme: id.scheme }, id.value);
 /** Elements the schema requires even when we have nothing to say (an empty string is schema-valid). */
-const required = (name: string, value: string | null): XNode => ({ name, attrs: {}, text: value ?? '', children: [] });
+const required = (name: string, value: string | null): XNode => element(name, {}, value ?? '');
 
 /** GET /{participant}: the participant and one reference per document type it receives. */
 export function serviceGroupXml(participant: Identifier, references: readonly string[]): string {
-  return serialize('smp:ServiceGroup', { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS }, [
+  return writeXml('smp:ServiceGroup', { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS }, [
     identifier('ids:ParticipantIdentifier', participant),
-    {
-      name: 'smp:ServiceMetadataReferenceCollection',
-      attrs: {},
-      text: null,
-      children: references.map((href) => ({ name: 'smp:ServiceMetadataReference', attrs: { href }, text: null, children: [] })),
-    },
+    element(
+      'smp:ServiceMetadataReferenceCollection',
+      {},
+      '',
+      references.map((href) => element('smp:ServiceMetadataReference', { href }, '')),
+    ),
   ]);
 }
 
@@ -111,7 +112,7 @@ function endpointNode(endpoint: SmpEndpoint): XNode {
  * root's last child by the signer, as the SMP 1.x schema orders it.
  */
 export function signedServiceMetadataXml(info: ServiceInformation): string {
-  return serialize('smp:SignedServiceMetadata', { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS }, [
+  return writeXml('smp:SignedServiceMetadata', { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS }, [
     agg(
       'smp:ServiceMetadata',
       agg(
@@ -131,7 +132,7 @@ export function signedServiceMetadataXml(info: ServiceInformation): string {
 
 /** GET /businesscard/{participant}: the Peppol Directory business card (v3, 2018-06-21 schema). */
 export function businessCardXml(card: BusinessCard): string {
-  return serialize('BusinessCard', { '': BUSINESS_CARD_NS }, [
+  return writeXml('BusinessCard', { '': BUSINESS_CARD_NS }, [
     identifier('ParticipantIdentifier', card.participant),
     card.entities.map((entity) => {
       const node = agg(

@@ -12,6 +12,7 @@ import { ParticipantSearch } from '../../application/peppol/participantSearch.js
 import { PeppolRegistrations } from '../../application/peppol/peppolRegistration.js';
 import { base64Der, readCertificateFile, readCertificates } from './certificates.js';
 import { SmpXmlSignatures, SmpXmlSigner } from './xmlSignatures.js';
+import { SmpXmlReader } from './remoteXml.js';
 import { FetchHttpGetter } from './httpGetter.js';
 import { DnsSmlLocator } from './dnsSmlLocator.js';
 import { PeppolDirectoryClient } from './directoryClient.js';
@@ -58,6 +59,7 @@ export function wirePeppol(
     sml: new DnsSmlLocator(config.smlDnsZone, config.smlDnsServer, config.lookupTimeoutMs),
     http,
     signatures: new SmpXmlSignatures(config.trustedCaFiles.flatMap(readCertificates)),
+    xml: new SmpXmlReader(),
   });
   const search = new ParticipantSearch(registry, config.directoryUrl ? new PeppolDirectoryClient(config.directoryUrl, http) : null);
   const sml =
