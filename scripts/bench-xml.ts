@@ -15,14 +15,13 @@ import type { Document } from '../src/domain/document/invoice/documentModel.js';
 import { checkDocument } from '../src/domain/document/rules/documentCheck.js';
 import { writeUbl } from '../src/domain/document/ubl/ublWriter.js';
 import { checkUbl } from '../src/infrastructure/workers/documentTasks.js';
-import { readUblText } from '../src/infrastructure/xml/ublText.js';
-import { validateUbl } from '../src/infrastructure/xml/ublText.js';
+import { readUblText, validateUbl } from '../src/infrastructure/xml/ublText.js';
 import { invoiceWithLines } from './benchDocuments.js';
 
 const sizes = (process.env.SIZES ?? '280,2800,28000').split(',').map(Number);
 
 function documentOf(lines: number): Document {
-  const decoded = decodeDocumentInput(invoiceWithLines(lines), { maxLines: lines, maxRenderedLines: lines } as never);
+  const decoded = decodeDocumentInput(invoiceWithLines(lines), { maxLines: lines, maxAttachments: 50, maxRenderedLines: lines });
   if (!decoded.ok) throw new Error(JSON.stringify(decoded.errors.slice(0, 3)));
   return decoded.value;
 }
