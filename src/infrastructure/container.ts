@@ -34,7 +34,7 @@ import { wirePeppol } from './peppol/peppolWiring.js';
 import { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import { TaskPool } from './workers/taskPool.js';
 import { useXmlLimits } from '../domain/validation/index.js';
-import { storedUblRules } from './xml/ublText.js';
+import { StoredUblValidator } from './xml/ublText.js';
 import { PooledDocumentWork } from './workers/pooledDocumentWork.js';
 import { PdfContentReader } from './pdf/pdfContentReader.js';
 
@@ -191,7 +191,7 @@ export async function wire(options: WiringOptions): Promise<DependencyContainer>
     useValue: new SendDocument(eventStore, (requested, known) => {
       failpoint('send:after-request');
       delivery.startNow(requested, known);
-    }, storedUblRules),
+    }, new StoredUblValidator()),
   });
   container.register(TOKENS.InboxCommands, { useValue: new InboxCommands(eventStore) });
   container.register(TOKENS.DocumentHistory, { useValue: new DocumentHistory(eventStore) });

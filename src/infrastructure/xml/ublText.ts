@@ -41,9 +41,11 @@ export function parseOwnUbl(xml: string): UblTree {
 }
 
 /** The rules over UBL this service stored (SendDocument checks a PDF draft's before it leaves). */
-export const storedUblRules: StoredUblRules = {
-  check: (ubl) => validateUblTree(parseOwnUbl(ubl)),
-};
+export class StoredUblValidator implements StoredUblRules {
+  check(ubl: string): ValidationIssue[] {
+    return validateUblTree(parseOwnUbl(ubl));
+  }
+}
 
 /**
  * Untrusted XML for the readers: refused as UblReadError, as readers say it (not well-formed, over

@@ -26,11 +26,13 @@ export interface ParsedXml {
   native: libxmljs.XMLDocument;
 }
 
-/** libxml2 refused the text: `detail` is what it said (with line and column). */
+/**
+ * libxml2 refused the text: `detail` is what it said (with line and column), for readers that word
+ * it their own way. Its name stays XmlInputError's, the class a worker's error is revived as.
+ */
 export class MalformedXml extends XmlInputError {
   constructor(readonly detail: string) {
     super(`malformed XML: ${detail}`.trim());
-    this.name = 'MalformedXml';
   }
 }
 
