@@ -93,12 +93,17 @@ const schemaIssues = (native: Parameters<typeof schemaIssuesOf>[0]): ValidationR
 export function checkUbl(xml: Uint8Array | string, options: { read: boolean }): UblCheckResult {
   // Bytes (an upload) are decoded strictly once, so UTF-8 and UTF-16 give the same result and the
   // same stored text (declared UTF-8, which is what it is stored as).
-  const parsed = parseUbl(xml);
-  const schema = schemaIssues(parsed.native);
-  const rules = validateUblTree(parsed.tree).map(issueFromRule);
+  const { text, tree, schema } = parsedWithSchema(xml);
+  const rules = validateUblTree(tree).map(issueFromRule);
   const issues = [...schema, ...rules];
-  const document = options.read && !issues.some(isFatal) ? toDocumentJson(readUbl(parsed.tree.root)) : null;
-  return { text: typeof xml === 'string' ? xml : parsed.text, issues, document };
+  const document = options.read && !issues.some(isFatal) ? toDocumentJson(readUbl(tree.root)) : null;
+  return { text: typeof xml === 'string' ? xml : text, issues, document };
+}
+
+/** The upload's one parse and the schema's verdict on it; libxml2's document is let go on return, before the rules run. */
+function parsedWithSchema(xml: Uint8Array | string) {
+  const { text, tree, native } = parseUbl(xml);
+  return { text, tree, schema: schemaIssues(native) };
 }
 
 export function readDocument(ubl: string): DocumentJson {

@@ -1,9 +1,11 @@
 import type { DocumentJson } from '../invoice/documentJson.js';
 import type { ResponseCode } from '../lifecycle/documentAggregate.js';
 import { ublKindOf, NS } from './ublNames.js';
-import { agg, leaf, writeXml } from '../../xml/xmlWriter.js';
+import { writeXml, xmlBuilder } from '../../xml/xmlWriter.js';
 
 const APPLICATION_RESPONSE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
+const { agg, leaf } = xmlBuilder({ cac: NS.cac, cbc: NS.cbc });
+
 export const INVOICE_RESPONSE_CUSTOMIZATION_ID = 'urn:fdc:peppol.eu:poacc:trns:invoice_response:3';
 export const INVOICE_RESPONSE_PROFILE_ID = 'urn:fdc:peppol.eu:poacc:bis:invoice_response:3';
 

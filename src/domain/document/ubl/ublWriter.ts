@@ -12,10 +12,12 @@ import type { PeppolId } from '../invoice/peppolId.js';
 import { buyerIdentificationOf, legalIdOf, vatIdentifierOf } from '../invoice/partyIdentifiers.js';
 import { hasIbanShape } from './syntaxValues.js';
 import { NS, ublKindOf } from './ublNames.js';
-import { agg, leaf, serialize, xmlDocument, type Child } from '../../xml/xmlWriter.js';
+import { serialize, xmlBuilder, xmlDocument, type Child } from '../../xml/xmlWriter.js';
 import type { XNode } from '../../xml/xmlTree.js';
 import type { UblTree } from '../../validation/ublTree.js';
 import { compactId, vatCountry } from '../invoice/vatNumber.js';
+
+const { agg, leaf } = xmlBuilder({ cac: NS.cac, cbc: NS.cbc });
 
 /*
  * Document -> UBL 2.1 (Peppol BIS Billing 3.0). Each function below emits one UBL aggregate with its
