@@ -85,7 +85,10 @@ export function everyElement(n: XNode, out: XNode[] = []): XNode[] {
   return out;
 }
 
-/** XPath string value: own text plus all descendant text. */
+/**
+ * XPath string value: own text plus all descendant text. The tree keeps one text per element, so
+ * an element's own text comes first: exact for UBL, whose elements hold text or elements, never both.
+ */
 export function str(n: XNode | undefined): string {
   if (!n) return '';
   if (n.children.length === 0) return n.text;

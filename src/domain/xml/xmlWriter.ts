@@ -126,7 +126,8 @@ export const serialize = (root: XNode, namespaces: Readonly<Record<string, strin
       for (const c of node.children) write(c, `${indent}  `);
       out.push(indent, '</', node.name, '>\n');
     } else {
-      // A leaf: its text may have been nothing but characters XML cannot carry, and is written empty.
+      // A childless element: its text, even none (a schema may want it empty, or a value was nothing
+      // but characters XML cannot carry). One form for all: <x></x>.
       out.push('>', node.text.replace(TEXT_SPECIAL, (c) => ENTITY[c]!), '</', node.name, '>\n');
     }
   };
