@@ -9,13 +9,13 @@
 import { readFile } from 'node:fs/promises';
 import { checkDocument } from '../src/domain/document/rules/documentCheck.js';
 import type { DocumentCheck } from '../src/domain/document/rules/documentCheck.js';
-import { embeddedDocumentOf } from '../src/domain/document/ubl/embeddedDocument.js';
 import { recoverFromText } from '../src/domain/document/pdf-text/recoverDocument.js';
 import { PdfmakeRenderer } from '../src/infrastructure/pdf/invoicePdf.js';
 import { PdfContentReader } from '../src/infrastructure/pdf/pdfContentReader.js';
 import { realisticDocuments } from '../test/domain/document/fixtures/realisticDocuments.js';
 import { checked, longInvoice } from '../test/support/pdfSamples.js';
 import { stripEmbeddedFiles } from '../test/support/pdfFiles.js';
+import { readEmbeddedDocument } from '../src/infrastructure/xml/embeddedXml.js';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const renderer = new PdfmakeRenderer();
@@ -38,9 +38,9 @@ const render = (check: DocumentCheck) => renderer.render(check.document, [{ file
 
 /** What POST /api/documents/pdf does before recording: embedded data first, else the text. */
 async function extract(pdf: Buffer): Promise<string> {
-  let embedded: ReturnType<typeof embeddedDocumentOf> = { found: null, problems: [] };
+  let embedded: ReturnType<typeof readEmbeddedDocument> = { found: null, problems: [] };
   const content = await reader.read(pdf, (files) => {
-    embedded = embeddedDocumentOf(files);
+    embedded = readEmbeddedDocument(files);
     return embedded.found === null;
   });
   const document = embedded.found ? embedded.found.document : recoverFromText(content.pages, { vendorTaxId: null, customerTaxId: null }).document;

@@ -4,7 +4,7 @@
 // a 500-line variant of it by repeating its first invoice line.
 import fs from 'node:fs';
 import path from 'node:path';
-import { validateUbl } from '../src/domain/validation/index.js';
+import { validateUbl } from '../src/infrastructure/xml/ublText.js';
 
 function time(label: string, xml: string, iterations: number): void {
   for (let i = 0; i < Math.min(50, iterations); i++) validateUbl(xml); // warm-up

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from './container.js';
 import type { PeppolConfig } from '../infrastructure/peppolConfig.js';
-import { HTTP_GETTER, PEPPOL_DIRECTORY, SML_LOCATOR, SML_PUBLISHER, XML_SIGNATURES, XML_SIGNER } from '../application/ports/peppolNetwork.js';
+import { HTTP_GETTER, PEPPOL_DIRECTORY, REMOTE_XML_READER, SML_LOCATOR, SML_PUBLISHER, XML_SIGNATURES, XML_SIGNER } from '../application/ports/peppolNetwork.js';
+import { SmpXmlReader } from '../infrastructure/peppol/remoteXml.js';
 import { ParticipantRegistry } from '../application/peppol/participantRegistry.js';
 import { SMP_SETTINGS, SmpPublication, type SmpSettings } from '../application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
@@ -46,6 +47,7 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
   container.register(HTTP_GETTER, { useValue: http });
   container.register(SML_LOCATOR, { useValue: new DnsSmlLocator(config.smlDnsZone, config.smlDnsServer, config.lookupTimeoutMs) });
   container.register(XML_SIGNATURES, { useValue: new SmpXmlSignatures(config.trustedCaFiles.flatMap(readCertificates)) });
+  container.register(REMOTE_XML_READER, { useValue: new SmpXmlReader() });
   const directory = config.directoryUrl ? new PeppolDirectoryClient(config.directoryUrl, http) : null;
   container.register(PEPPOL_DIRECTORY, { useFactory: () => directory });
   container.register(SML_PUBLISHER, { useValue: sml });

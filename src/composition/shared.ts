@@ -48,6 +48,8 @@ import { ResponseRouter } from '../application/inbox/responseRouter.js';
 import { WEBHOOK_DISPATCH_OPTIONS, WebhookDispatch, type WebhookDispatchOptions } from '../application/webhooks/webhookDispatch.js';
 import { WEBHOOKS_ALLOW_PRIVATE_NETWORKS, WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { useXmlLimits } from '../domain/validation/index.js';
+import { STORED_UBL_RULES } from '../application/ports/storedUblRules.js';
+import { StoredUblValidator } from '../infrastructure/xml/ublText.js';
 import { BLOBS, openBlobStore } from '../infrastructure/blobs/openBlobStore.js';
 import { BLOB_STORE } from '../application/ports/blobStore.js';
 import { EVENT_STORE } from '../application/ports/eventStore.js';
@@ -176,6 +178,7 @@ function registerDelivery(container: DependencyContainer, options: CompositionOp
     afterTransport: () => failpoint('delivery:after-transport'),
   };
   container.register(DELIVERY_OPTIONS, { useValue: delivery });
+  container.register(STORED_UBL_RULES, { useValue: new StoredUblValidator() });
   container.register(EMAIL_TRANSPORT_OPTIONS, { useValue: { smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: path.join(config.dataDir, 'mail') } });
   container.registerSingleton(EmailTransport);
   container.registerSingleton(LOCAL_PARTICIPANTS, RegisteredParticipants);

@@ -1,3 +1,4 @@
+import { parseOwnUbl } from '../../src/infrastructure/xml/ublText.js';
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -114,7 +115,7 @@ describe('Document content in the blob store', () => {
       const toWrite = content.documentToWrite(await content.document(stored.document_ref), now);
       expect(toWrite.count).to.equal(1);
       const before = writeUbl(fromDocumentJson(json));
-      const text = ublWithAttachments(toWrite.document, before, toWrite.extraBytes);
+      const text = ublWithAttachments(toWrite.document, () => parseOwnUbl(before), toWrite.extraBytes);
       expect(text).to.contain(`>${added.content!.sha256}</cbc:EmbeddedDocumentBinaryObject>`);
       const ref = await content.storeTemplate({ ...toWrite, text });
       const full = writeUbl(fromDocumentJson({ ...json, attachments: [attachments[1]!, attachments[2]!, { ...added, file_data: Buffer.from('\x89PNG', 'latin1').toString('base64'), file_url: null }] }));
@@ -127,7 +128,7 @@ describe('Document content in the blob store', () => {
     it('refuses a UBL that lost a stand-in: it would be sent in place of the file', async () => {
       const stored = await content.storeDocument(json);
       const toWrite = content.documentToWrite(await content.document(stored.document_ref), stored.attachments);
-      const text = ublWithAttachments(toWrite.document, writeUbl(fromDocumentJson(json)));
+      const text = ublWithAttachments(toWrite.document, () => parseOwnUbl(writeUbl(fromDocumentJson(json))));
       let error: unknown;
       await content.storeTemplate({ ...toWrite, text: text.replace(stored.attachments[0]!.content!.sha256, 'QUJD') }).catch((e: unknown) => (error = e));
       expect(error).to.be.instanceOf(Error);

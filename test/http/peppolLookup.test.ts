@@ -17,6 +17,7 @@ import { ParticipantLookup } from '../../src/application/peppol/participantLooku
 import { DnsSmlLocator } from '../../src/infrastructure/peppol/dnsSmlLocator.js';
 import { FetchHttpGetter } from '../../src/infrastructure/peppol/httpGetter.js';
 import { SmpXmlSignatures } from '../../src/infrastructure/peppol/xmlSignatures.js';
+import { SmpXmlReader } from '../../src/infrastructure/peppol/remoteXml.js';
 import type { LookupResult } from '../../src/application/peppol/lookupResult.js';
 import { sharedDir } from '../domain/document/sharedDir.js';
 
@@ -188,6 +189,7 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
       new DnsSmlLocator(ZONE, dns.address, 3000),
       new FetchHttpGetter(3000),
       new SmpXmlSignatures(),
+      new SmpXmlReader(),
       { resolveLocally: false },
     );
     const result = await viaNetwork.lookup(idOf(ownId), 'http://unused.test', 'test');

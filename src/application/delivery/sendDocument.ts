@@ -13,9 +13,9 @@ import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/docu
 import type { Tenant } from '../../domain/tenant/tenant.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';
-import { validateOwnUbl } from '../../domain/validation/index.js';
 import { sameUbl, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
 import { DocumentContent, type DocumentWithContent } from '../documents/documentContent.js';
+import { STORED_UBL_RULES, type StoredUblRules } from '../ports/storedUblRules.js';
 
 /** The send call's optional query: identifiers that override the document's, and the client's `email`. */
 export interface SendOptions {
@@ -123,8 +123,8 @@ function senderOf(tenant: Tenant, override: string | null): string | null {
  * Documents created from JSON or UBL passed validation to exist at all; a draft read from a PDF
  * keeps what was found even when it does not validate, so it is checked again before it leaves.
  */
-function requireValidUbl(ubl: string): void {
-  const fatal = validateOwnUbl(ubl).filter((issue) => issue.flag === 'fatal');
+function requireValidUbl(ubl: string, rules: StoredUblRules): void {
+  const fatal = rules.check(ubl).filter((issue) => issue.flag === 'fatal');
   if (fatal.length === 0) return;
   throw invalid(`The document does not pass validation and cannot be sent; complete it first: ${fatalRuleSummary(fatal)}${fatal.length > 5 ? ` (and ${fatal.length - 5} more)` : ''}`, ['document', 'ubl']);
 }
@@ -138,6 +138,8 @@ export class SendDocument {
     @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'ubl' | 'withContent'>,
     /** Starts the delivery's first attempt (the delivery process manager), from the document as the send left it. */
     @inject(DELIVERY_STARTER) private readonly delivery: DeliveryStarter,
+    /** A PDF draft's stored UBL is checked again before it leaves (requireValidUbl). */
+    @inject(STORED_UBL_RULES) private readonly ublRules: StoredUblRules,
   ) {}
 
   /**
@@ -163,7 +165,7 @@ export class SendDocument {
       const document = loaded.state;
       if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
       if (document.source === 'pdf' && (checkedUbl === null || !sameUbl(document.ubl_ref, checkedUbl))) {
-        requireValidUbl(await this.content.ubl(document.ubl_ref));
+        requireValidUbl(await this.content.ubl(document.ubl_ref), this.ublRules);
         checkedUbl = document.ubl_ref;
       }
       const route = routeOf(tenant, document, options);

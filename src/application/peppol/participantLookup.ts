@@ -2,9 +2,19 @@ import { performance } from 'node:perf_hooks';
 import { formatPeppolId, type PeppolId } from '../../domain/document/invoice/peppolId.js';
 import { PARTICIPANT_SCHEME, participantKey, participantUri } from '../../domain/peppol/participantId.js';
 import { smlDnsName } from './smlDnsName.js';
-import { parseUntrustedXml, readBusinessCard, readServiceGroup, readServiceMetadata } from '../../domain/peppol/smpReader.js';
+import { readBusinessCard, readServiceGroup, readServiceMetadata } from '../../domain/peppol/smpReader.js';
 import type { BusinessCard, ServiceInformation } from '../../domain/peppol/smpDocuments.js';
-import { HTTP_GETTER, SML_LOCATOR, XML_SIGNATURES, type CertificateReport, type HttpGetter, type SmlLocator, type XmlSignatures } from '../ports/peppolNetwork.js';
+import {
+  HTTP_GETTER,
+  REMOTE_XML_READER,
+  SML_LOCATOR,
+  XML_SIGNATURES,
+  type CertificateReport,
+  type HttpGetter,
+  type RemoteXmlReader,
+  type SmlLocator,
+  type XmlSignatures,
+} from '../ports/peppolNetwork.js';
 import { SmpPublication, type PublishedParticipant } from './smpPublication.js';
 import { inject, injectable } from '../injection.js';
 import type { LookupEndpoint, LookupResult, LookupServiceEndpoint } from './lookupResult.js';
@@ -17,6 +27,8 @@ export interface LookupDependencies {
   sml: SmlLocator;
   http: HttpGetter;
   signatures: XmlSignatures;
+  /** SMP answers are parsed at the edge: the readers take the tree. */
+  xml: RemoteXmlReader;
   /** Participants of this instance's registry are answered from it, without DNS or HTTP (default). */
   resolveLocally?: boolean;
 }
@@ -38,9 +50,10 @@ export class ParticipantLookup {
     @inject(SML_LOCATOR) sml: SmlLocator,
     @inject(HTTP_GETTER) http: HttpGetter,
     @inject(XML_SIGNATURES) signatures: XmlSignatures,
+    @inject(REMOTE_XML_READER) xml: RemoteXmlReader,
     options: Pick<LookupDependencies, 'resolveLocally'> = {},
   ) {
-    this.deps = { smp, sml, http, signatures, ...options };
+    this.deps = { smp, sml, http, signatures, xml, ...options };
   }
 
   /** `version` is reported in queryMetadata (the API version of this service). */
@@ -113,7 +126,7 @@ export class ParticipantLookup {
       const group = await http.get(`${smpUrl}/${uri}`);
       if (group.status === 404) throw new Error(`the SMP at ${smpUrl} does not know ${formatPeppolId(id)}`);
       if (group.status !== 200) throw new Error(`the SMP at ${smpUrl} answered HTTP ${group.status} for the ServiceGroup`);
-      const serviceGroup = readServiceGroup(parseUntrustedXml(group.body));
+      const serviceGroup = readServiceGroup(this.deps.xml.read(group.body));
       if (participantKey(serviceGroup.participant.value) !== participantKey(formatPeppolId(id))) {
         throw new Error(`the SMP's ServiceGroup is for ${serviceGroup.participant.value}, not ${formatPeppolId(id)}`);
       }
@@ -138,7 +151,7 @@ export class ParticipantLookup {
     try {
       const card = await http.get(`${smpUrl}/businesscard/${uri}`);
       if (card.status !== 200) throw new Error(card.status === 404 ? 'the SMP publishes no business card for this participant' : `HTTP ${card.status}`);
-      result.businessCard = { ...this.cardEntities(readBusinessCard(parseUntrustedXml(card.body))), status: 'success', queryTimeMs: 0, error: null };
+      result.businessCard = { ...this.cardEntities(readBusinessCard(this.deps.xml.read(card.body))), status: 'success', queryTimeMs: 0, error: null };
     } catch (error) {
       result.businessCard = { status: 'error', entities: [], queryTimeMs: 0, error: message(error) };
     }
@@ -160,7 +173,7 @@ export class ParticipantLookup {
       const signature = this.deps.signatures.verify(body);
       if (signature.certificate) this.addCertificate(result, signature.certificate);
       if (signature.signed && !signature.valid) return failed(`invalid signature: ${signature.error}`);
-      const content = readServiceMetadata(parseUntrustedXml(signature.signedXml ?? body));
+      const content = readServiceMetadata(this.deps.xml.read(signature.signedXml ?? body));
       if (content.kind === 'redirect') {
         if (redirected) return failed('a redirect to a redirect is not followed');
         return this.fetchServiceMetadata(content.href, id, result, true);

@@ -2,6 +2,7 @@
  * Ports to the Peppol network: the SML (DNS), SMPs (HTTP), XML signatures, the Peppol Directory
  * and the SML's management service. The adapters are in src/infrastructure/peppol.
  */
+import type { XNode } from '../../domain/xml/xmlTree.js';
 
 /** A certificate as lookups report it (the e-invoice-api client's Certificate shape). */
 export interface CertificateReport {
@@ -25,6 +26,16 @@ export interface XmlSignatures {
   verify(xml: string): SignatureReport;
   describeCertificate(base64Der: string, purpose: string): CertificateReport;
 }
+
+/**
+ * XML another server sent (an SMP's answer), read into the tree the SMP readers take: parsed at
+ * the edge with no DOCTYPE, entities or network, bounded; SmpFormatError when it is not acceptable.
+ */
+export interface RemoteXmlReader {
+  read(xml: string): XNode;
+}
+/** Injection token of the `RemoteXmlReader`. */
+export const REMOTE_XML_READER = Symbol('RemoteXmlReader');
 
 export interface XmlSigner {
   /** Appends an enveloped signature as the last child of the root element. */

@@ -1,4 +1,5 @@
-import { agg, leaf, serialize, type XNode } from '../document/ubl/xmlTree.js';
+import { setAttribute, writeXml, xmlBuilder } from '../xml/xmlWriter.js';
+import type { XNode } from '../xml/xmlTree.js';
 
 /** Peppol SMP 1.x (busdox) namespaces and identifier schemes. */
 export const SMP_NS = 'http://busdox.org/serviceMetadata/publishing/1.0/';
@@ -72,20 +73,24 @@ export interface BusinessCard {
 /** `busdox-docid-qns::<value>`, the form of a document type id in SMP URLs. */
 export const documentTypeUri = (value: string) => `${DOCUMENT_ID_SCHEME}::${value}`;
 
-const identifier = (name: string, id: Identifier): XNode => ({ name, attrs: { scheme: id.scheme }, text: id.value, children: [] });
+const SMP = { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS };
+const { agg, leaf, element } = xmlBuilder(SMP);
+const card = xmlBuilder({ '': BUSINESS_CARD_NS });
+
+const identifier = (name: string, id: Identifier, build = element): XNode => build(name, { scheme: id.scheme }, id.value);
 /** Elements the schema requires even when we have nothing to say (an empty string is schema-valid). */
-const required = (name: string, value: string | null): XNode => ({ name, attrs: {}, text: value ?? '', children: [] });
+const required = (name: string, value: string | null): XNode => element(name, {}, value ?? '');
 
 /** GET /{participant}: the participant and one reference per document type it receives. */
 export function serviceGroupXml(participant: Identifier, references: readonly string[]): string {
-  return serialize('smp:ServiceGroup', { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS }, [
+  return writeXml('smp:ServiceGroup', SMP, [
     identifier('ids:ParticipantIdentifier', participant),
-    {
-      name: 'smp:ServiceMetadataReferenceCollection',
-      attrs: {},
-      text: null,
-      children: references.map((href) => ({ name: 'smp:ServiceMetadataReference', attrs: { href }, text: null, children: [] })),
-    },
+    element(
+      'smp:ServiceMetadataReferenceCollection',
+      {},
+      '',
+      references.map((href) => element('smp:ServiceMetadataReference', { href }, '')),
+    ),
   ]);
 }
 
@@ -101,7 +106,7 @@ function endpointNode(endpoint: SmpEndpoint): XNode {
     required('smp:TechnicalContactUrl', endpoint.technicalContactUrl),
     leaf('smp:TechnicalInformationUrl', endpoint.technicalInformationUrl),
   )!;
-  node.attrs.transportProfile = endpoint.transportProfile;
+  setAttribute(node, 'transportProfile', endpoint.transportProfile);
   return node;
 }
 
@@ -111,7 +116,7 @@ function endpointNode(endpoint: SmpEndpoint): XNode {
  * root's last child by the signer, as the SMP 1.x schema orders it.
  */
 export function signedServiceMetadataXml(info: ServiceInformation): string {
-  return serialize('smp:SignedServiceMetadata', { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS }, [
+  return writeXml('smp:SignedServiceMetadata', SMP, [
     agg(
       'smp:ServiceMetadata',
       agg(
@@ -130,20 +135,20 @@ export function signedServiceMetadataXml(info: ServiceInformation): string {
 }
 
 /** GET /businesscard/{participant}: the Peppol Directory business card (v3, 2018-06-21 schema). */
-export function businessCardXml(card: BusinessCard): string {
-  return serialize('BusinessCard', { '': BUSINESS_CARD_NS }, [
-    identifier('ParticipantIdentifier', card.participant),
-    card.entities.map((entity) => {
-      const node = agg(
+export function businessCardXml(businessCard: BusinessCard): string {
+  return writeXml('BusinessCard', { '': BUSINESS_CARD_NS }, [
+    identifier('ParticipantIdentifier', businessCard.participant, card.element),
+    businessCard.entities.map((entity) => {
+      const node = card.agg(
         'BusinessEntity',
-        entity.names.map((name) => leaf('Name', name)),
-        leaf('CountryCode', entity.countryCode),
-        leaf('GeographicalInformation', entity.geographicalInformation),
-        entity.identifiers.map((id) => leaf('Identifier', id.value, { scheme: id.scheme })),
-        entity.websites.map((site) => leaf('WebsiteURI', site)),
-        leaf('AdditionalInformation', entity.additionalInformation),
+        entity.names.map((name) => card.leaf('Name', name)),
+        card.leaf('CountryCode', entity.countryCode),
+        card.leaf('GeographicalInformation', entity.geographicalInformation),
+        entity.identifiers.map((id) => card.leaf('Identifier', id.value, { scheme: id.scheme })),
+        entity.websites.map((site) => card.leaf('WebsiteURI', site)),
+        card.leaf('AdditionalInformation', entity.additionalInformation),
       )!;
-      if (entity.registrationDate) node.attrs.registrationDate = entity.registrationDate;
+      if (entity.registrationDate) setAttribute(node, 'registrationDate', entity.registrationDate);
       return node;
     }),
   ]);

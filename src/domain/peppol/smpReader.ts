@@ -1,5 +1,5 @@
-import libxmljs from 'libxmljs';
-import type { XMLElement as Element, XMLDocument } from 'libxmljs';
+import { xmlPath } from '../xml/xmlPath.js';
+import { str, type XNode as Element } from '../xml/xmlTree.js';
 import {
   BUSINESS_CARD_NAMESPACES,
   IDS_NS,
@@ -23,51 +23,40 @@ export class SmpFormatError extends Error {
 /** SMP responses are a few kB; anything far larger is refused before parsing. */
 export const MAX_SMP_RESPONSE_BYTES = 2 * 1024 * 1024;
 
-/**
- * Parses XML from another server: no DOCTYPE at all, no entity substitution, no DTD loading,
- * no network (as the UBL parser does).
+/*
+ * SMP responses and business cards, read from the tree the edge parsed them into
+ * (infrastructure/peppol/smpXml.ts: no DOCTYPE, no entities, no network, bounded).
  */
-export function parseUntrustedXml(text: string): XMLDocument {
-  if (text.length > MAX_SMP_RESPONSE_BYTES) throw new SmpFormatError(`response too large (${text.length} characters)`);
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new SmpFormatError('DTD / DOCTYPE declarations are not accepted');
-  let doc: XMLDocument;
-  try {
-    doc = libxmljs.parseXml(text, { replaceEntities: false, validateEntities: false, nonet: true, recover: false, flags: [libxmljs.XMLParseFlags.XML_PARSE_NONET] });
-  } catch (error) {
-    throw new SmpFormatError(`malformed XML: ${(error as Error).message.trim()}`);
-  }
-  if (!doc.root()) throw new SmpFormatError('document has no root element');
-  return doc;
-}
 
-const NS = { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS };
+const { all, one, attr } = xmlPath({ smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS });
 
 const text = (element: Element | null | undefined): string | null => {
-  const value = element?.text().trim();
+  const value = element ? str(element).trim() : '';
   return value ? value : null;
 };
 
-const child = (parent: Element, xpath: string): Element | null => (parent.get(xpath, NS) as Element | null) ?? null;
+const child = (parent: Element, path: string): Element | null => one(parent, path);
+
+/** An attribute as written, untrimmed ('' when absent). */
+const attribute = (element: Element, name: string): string => element.attrs[name] ?? '';
 
 function identifierOf(element: Element | null, what: string): Identifier {
   const value = text(element);
   if (!element || !value) throw new SmpFormatError(`${what} is missing`);
-  return { scheme: element.getAttribute('scheme')?.value() ?? '', value };
+  return { scheme: attribute(element, 'scheme'), value };
 }
 
-function rootIs(doc: XMLDocument, name: string, namespaces: readonly string[]): Element {
-  const root = doc.root()!;
-  const ns = root.namespace()?.href() ?? '';
-  if (root.name() !== name || !namespaces.includes(ns)) throw new SmpFormatError(`expected {${namespaces[0]}}${name}, got {${ns}}${root.name()}`);
+function rootIs(root: Element, name: string, namespaces: readonly string[]): Element {
+  if (root.local !== name || !namespaces.includes(root.ns)) throw new SmpFormatError(`expected {${namespaces[0]}}${name}, got {${root.ns}}${root.local}`);
   return root;
 }
 
 /** A ServiceGroup: the participant and the hrefs of its service metadata. */
-export function readServiceGroup(doc: XMLDocument): { participant: Identifier; references: string[] } {
-  const root = rootIs(doc, 'ServiceGroup', [SMP_NS]);
+export function readServiceGroup(tree: Element): { participant: Identifier; references: string[] } {
+  const root = rootIs(tree, 'ServiceGroup', [SMP_NS]);
   const participant = identifierOf(child(root, 'ids:ParticipantIdentifier'), 'ParticipantIdentifier');
-  const references = (root.find('smp:ServiceMetadataReferenceCollection/smp:ServiceMetadataReference', NS) as Element[])
-    .map((ref) => ref.getAttribute('href')?.value().trim() ?? '')
+  const references = all(root, 'smp:ServiceMetadataReferenceCollection/smp:ServiceMetadataReference')
+    .map((ref) => attr(ref, 'href') ?? '')
     .filter((href) => href !== '');
   return { participant, references };
 }
@@ -80,7 +69,7 @@ function endpointOf(element: Element): SmpEndpoint {
   const address = text(child(element, 'wsa:EndpointReference/wsa:Address'));
   if (!address) throw new SmpFormatError('Endpoint without EndpointReference/Address');
   return {
-    transportProfile: element.getAttribute('transportProfile')?.value() ?? '',
+    transportProfile: attribute(element, 'transportProfile'),
     address,
     requireBusinessLevelSignature: text(child(element, 'smp:RequireBusinessLevelSignature')) === 'true',
     activationDate: text(child(element, 'smp:ServiceActivationDate')),
@@ -93,16 +82,15 @@ function endpointOf(element: Element): SmpEndpoint {
 }
 
 /** SignedServiceMetadata (or a bare ServiceMetadata): the service information, or a redirect. */
-export function readServiceMetadata(doc: XMLDocument): ServiceMetadataContent {
-  const root = doc.root()!;
+export function readServiceMetadata(root: Element): ServiceMetadataContent {
   const metadata =
-    root.name() === 'SignedServiceMetadata' && root.namespace()?.href() === SMP_NS
+    root.local === 'SignedServiceMetadata' && root.ns === SMP_NS
       ? child(root, 'smp:ServiceMetadata')
-      : rootIs(doc, 'ServiceMetadata', [SMP_NS]);
+      : rootIs(root, 'ServiceMetadata', [SMP_NS]);
   if (!metadata) throw new SmpFormatError('SignedServiceMetadata without ServiceMetadata');
   const redirect = child(metadata, 'smp:Redirect');
   if (redirect) {
-    const href = redirect.getAttribute('href')?.value().trim();
+    const href = attr(redirect, 'href');
     if (!href) throw new SmpFormatError('Redirect without href');
     return { kind: 'redirect', href, certificateUid: text(child(redirect, 'smp:CertificateUID')) };
   }
@@ -113,28 +101,38 @@ export function readServiceMetadata(doc: XMLDocument): ServiceMetadataContent {
     information: {
       participant: identifierOf(child(information, 'ids:ParticipantIdentifier'), 'ParticipantIdentifier'),
       documentType: identifierOf(child(information, 'ids:DocumentIdentifier'), 'DocumentIdentifier'),
-      processes: (information.find('smp:ProcessList/smp:Process', NS) as Element[]).map((process) => ({
+      processes: all(information, 'smp:ProcessList/smp:Process').map((process) => ({
         processId: identifierOf(child(process, 'ids:ProcessIdentifier'), 'ProcessIdentifier'),
-        endpoints: (process.find('smp:ServiceEndpointList/smp:Endpoint', NS) as Element[]).map(endpointOf),
+        endpoints: all(process, 'smp:ServiceEndpointList/smp:Endpoint').map(endpointOf),
       })),
     },
   };
 }
 
 /** A Peppol Directory business card of any published version (v1 2016-01, v2 2016-11, v3 2018-06). */
-export function readBusinessCard(doc: XMLDocument): BusinessCard {
-  const root = rootIs(doc, 'BusinessCard', BUSINESS_CARD_NAMESPACES);
-  const bc = { bc: root.namespace()!.href() };
-  const participant = identifierOf(root.get('bc:ParticipantIdentifier', bc) as Element | null, 'ParticipantIdentifier');
-  const all = (parent: Element, xpath: string) => parent.find(xpath, bc) as Element[];
-  const entities: BusinessEntity[] = all(root, 'bc:BusinessEntity').map((entity) => ({
-    names: all(entity, 'bc:Name').map((name) => text(name)).filter((name): name is string => name !== null),
-    countryCode: text(entity.get('bc:CountryCode', bc) as Element | null),
-    registrationDate: entity.getAttribute('registrationDate')?.value() ?? text(entity.get('bc:RegistrationDate', bc) as Element | null),
-    geographicalInformation: text(entity.get('bc:GeographicalInformation', bc) as Element | null),
-    identifiers: all(entity, 'bc:Identifier').map((id) => ({ scheme: id.getAttribute('scheme')?.value() ?? '', value: text(id) ?? '' })),
-    websites: all(entity, 'bc:WebsiteURI').map((site) => text(site)).filter((site): site is string => site !== null),
-    additionalInformation: text(entity.get('bc:AdditionalInformation', bc) as Element | null)?.replace(/\s+/g, ' ') ?? null,
+export function readBusinessCard(tree: Element): BusinessCard {
+  const root = rootIs(tree, 'BusinessCard', BUSINESS_CARD_NAMESPACES);
+  const bc = businessCardPaths(root.ns);
+  const participant = identifierOf(bc.one(root, 'bc:ParticipantIdentifier'), 'ParticipantIdentifier');
+  const entities: BusinessEntity[] = bc.all(root, 'bc:BusinessEntity').map((entity) => ({
+    names: bc.all(entity, 'bc:Name').map((name) => text(name)).filter((name): name is string => name !== null),
+    countryCode: text(bc.one(entity, 'bc:CountryCode')),
+    registrationDate: entity.attrs.registrationDate ?? text(bc.one(entity, 'bc:RegistrationDate')),
+    geographicalInformation: text(bc.one(entity, 'bc:GeographicalInformation')),
+    identifiers: bc.all(entity, 'bc:Identifier').map((id) => ({ scheme: attribute(id, 'scheme'), value: text(id) ?? '' })),
+    websites: bc.all(entity, 'bc:WebsiteURI').map((site) => text(site)).filter((site): site is string => site !== null),
+    additionalInformation: text(bc.one(entity, 'bc:AdditionalInformation'))?.replace(/\s+/g, ' ') ?? null,
   }));
   return { participant, entities };
+}
+
+// The business card's elements are in its version's namespace: one set of paths per version.
+const cardPaths = new Map<string, ReturnType<typeof xmlPath>>();
+function businessCardPaths(ns: string): ReturnType<typeof xmlPath> {
+  let paths = cardPaths.get(ns);
+  if (!paths) {
+    paths = xmlPath({ bc: ns });
+    cardPaths.set(ns, paths);
+  }
+  return paths;
 }

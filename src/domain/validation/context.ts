@@ -1,6 +1,6 @@
 import { decOf } from './decimal.js';
 import type { RuleFlag, ValidationIssue } from './types.js';
-import { all, attr, kid, kids, locationOf, normSpace, str, type XNode } from './xml/tree.js';
+import { all, attr, kid, kids, locationOf, normSpace, str, type XNode } from '../xml/xmlTree.js';
 
 export interface Rule {
   id: string;

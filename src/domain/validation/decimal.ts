@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { str, type XNode } from './xml/tree.js';
+import { str, type XNode } from '../xml/xmlTree.js';
 
 export { Decimal };
 

@@ -1,7 +1,7 @@
 import type { EbmsError } from '../../domain/peppol/as4/ebmsError.js';
 import type { Receipt } from '../../domain/peppol/as4/signalMessage.js';
 import type { MessageInfo, Property, UserMessage } from '../../domain/peppol/as4/userMessage.js';
-import { escapeAttribute as attr, escapeText as text } from '../../domain/document/ubl/xmlTree.js';
+import { escapeAttribute as attr, escapeText as text } from '../../domain/xml/xmlWriter.js';
 import { NS } from './namespaces.js';
 import { referenceXml } from './wsSecurityTokens.js';
 

@@ -1,5 +1,5 @@
 import { XMLSerializer } from '@xmldom/xmldom';
-import { escapeAttribute as attr, escapeText as text } from '../../domain/document/ubl/xmlTree.js';
+import { escapeAttribute as attr, escapeText as text } from '../../domain/xml/xmlWriter.js';
 import { checkSbdh, type Sbdh, type SbdhCheck, type SbdhFields } from '../../domain/peppol/as4/sbdh.js';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol/participantId.js';
 import { DOCUMENT_ID_SCHEME, PROCESS_ID_SCHEME } from '../../domain/peppol/smpDocuments.js';

@@ -1,6 +1,6 @@
 import { constants, createCipheriv, createDecipheriv, privateDecrypt, publicEncrypt, randomBytes, type X509Certificate } from 'node:crypto';
 import { contentIdOfHref } from '../../domain/peppol/as4/userMessage.js';
-import { escapeAttribute } from '../../domain/document/ubl/xmlTree.js';
+import { escapeAttribute } from '../../domain/xml/xmlWriter.js';
 import { As4Failure } from './as4Failure.js';
 import { ALGORITHM, NS, TOKEN } from './namespaces.js';
 import type { AttachmentContent, SigningKey } from './wsSecuritySignature.js';

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { PartDigest, ReferenceTransform } from '../../domain/peppol/as4/signalMessage.js';
-import { escapeAttribute, escapeText } from '../../domain/document/ubl/xmlTree.js';
+import { escapeAttribute, escapeText } from '../../domain/xml/xmlWriter.js';
 import { ALGORITHM, NS, TOKEN } from './namespaces.js';
 import { allElements, attributeOf, childElements, firstChild, textOf } from './xmlDom.js';
 

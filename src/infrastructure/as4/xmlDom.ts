@@ -1,7 +1,8 @@
 import { DOMParser } from '@xmldom/xmldom';
 import libxmljs from 'libxmljs';
 import { XmlLimitExceeded } from '../../domain/validation/errors.js';
-import { checkXmlLimits, checkXmlSize, DEFAULT_XML_LIMITS, type XmlLimits } from '../../domain/validation/xml/limits.js';
+import { DEFAULT_XML_LIMITS, type XmlLimits } from '../../domain/validation/xml/limits.js';
+import { checkXmlLimits, checkXmlSize } from '../xml/xmlLimitsScan.js';
 
 /** XML that is not well-formed, too large, or uses what AS4 messages never need (DTDs, processing instructions). */
 export class UntrustedXmlError extends Error {

@@ -2,10 +2,10 @@ import http from 'node:http';
 import https from 'node:https';
 import type { XMLElement } from 'libxmljs';
 import { SmlRefusedError, type SmlPublisher } from '../../application/ports/peppolNetwork.js';
-import { escapeAttribute, escapeText } from '../../domain/document/ubl/xmlTree.js';
+import { escapeAttribute, escapeText } from '../../domain/xml/xmlWriter.js';
 import { IDS_NS } from '../../domain/peppol/smpDocuments.js';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol/participantId.js';
-import { parseUntrustedXml } from '../../domain/peppol/smpReader.js';
+import { parseRemoteXml } from './remoteXml.js';
 
 const SOAP_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 const LOCATOR_NS = 'http://busdox.org/serviceMetadata/locator/1.0/';
@@ -88,7 +88,7 @@ function faultOf(status: number, body: string): SmlRefusedError {
   let message = `SML answered HTTP ${status}`;
   let code: SmlRefusedError['faultCode'] = 'other';
   try {
-    const doc = parseUntrustedXml(body);
+    const doc = parseRemoteXml(body);
     const fault = doc.get('//S:Fault', { S: SOAP_NS }) as XMLElement | null;
     if (fault) {
       const faultString = (fault.get('faultstring') as XMLElement | null)?.text().trim();

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import type { XMLElement } from 'libxmljs';
 import type { CertificateReport, SignatureReport, XmlSignatures, XmlSigner } from '../../application/ports/peppolNetwork.js';
-import { parseUntrustedXml } from '../../domain/peppol/smpReader.js';
+import { parseRemoteXml } from './remoteXml.js';
 import { DSIG_NS } from '../../domain/peppol/smpDocuments.js';
 import { checkCertificate } from './certificates.js';
 
@@ -31,7 +31,7 @@ export class SmpXmlSignatures implements XmlSignatures {
 
   verify(xml: string): SignatureReport {
     const unsigned = (error: string | null): SignatureReport => ({ signed: error !== null, valid: false, error, certificate: null, signedXml: null });
-    const doc = parseUntrustedXml(xml);
+    const doc = parseRemoteXml(xml);
     const signatures = doc.root()!.find('ds:Signature', { ds: DSIG_NS }) as XMLElement[];
     if (signatures.length === 0) return unsigned(null);
     if (signatures.length > 1) return unsigned('more than one signature');

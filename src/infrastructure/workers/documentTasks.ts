@@ -11,13 +11,14 @@ import { toDocumentJson, type DocumentJson } from '../../domain/document/invoice
 import type { Attachment, Document, DocumentState } from '../../domain/document/invoice/documentModel.js';
 import { completeDocument } from '../../domain/document/invoice/documentTotals.js';
 import { ublWithAttachments } from '../../domain/document/invoice/documentAttachments.js';
-import { embeddedDocumentOf } from '../../domain/document/ubl/embeddedDocument.js';
 import { recoverFromText } from '../../domain/document/pdf-text/recoverDocument.js';
 import { readUbl } from '../../domain/document/ubl/ublReader.js';
-import { writeUbl } from '../../domain/document/ubl/ublWriter.js';
-import { decodeXmlBytes, validateOwnUbl, validateUbl } from '../../domain/validation/index.js';
+import { serializeUbl, writeUblTree } from '../../domain/document/ubl/ublWriter.js';
+import { validateUblTree } from '../../domain/validation/index.js';
 import { PdfmakeRenderer, renderDocumentPdf } from '../pdf/invoicePdf.js';
-import { validateAgainstSchema } from '../xml/schemaValidator.js';
+import { readEmbeddedDocument } from '../xml/embeddedXml.js';
+import { schemaIssuesOf } from '../xml/schemaValidator.js';
+import { parseOwnUbl, parseUbl, readUblText } from '../xml/ublText.js';
 
 /*
  * The document work itself, as plain functions of plain data: the worker processes run them
@@ -75,8 +76,8 @@ function parseBody(bytes: Uint8Array): unknown {
   }
 }
 
-const schemaIssues = (xml: string): ValidationResultIssue[] =>
-  validateAgainstSchema(xml).map((issue) => ({
+const schemaIssues = (native: Parameters<typeof schemaIssuesOf>[0]): ValidationResultIssue[] =>
+  schemaIssuesOf(native).map((issue) => ({
     message: issue.message,
     type: 'error',
     flag: 'fatal',
@@ -86,26 +87,34 @@ const schemaIssues = (xml: string): ValidationResultIssue[] =>
   }));
 
 /**
- * Uploaded (or stored) UBL: the rules first, which refuse XML that is not acceptable (XmlInputError),
- * then the schema. UBL we write ourselves is not run through the XSD on every request: the writer
- * emits the schema's element order by construction, and the suite proves its output schema-valid.
+ * Uploaded (or stored) UBL, parsed once (refused there when it is not acceptable XML: XmlInputError):
+ * the schema on libxml2's document of that parse, the rules and the reading on its tree. UBL we
+ * write ourselves is not run through the XSD on every request: the writer emits the schema's
+ * element order by construction, and the suite proves its output schema-valid.
  */
 export function checkUbl(xml: Uint8Array | string, options: { read: boolean }): UblCheckResult {
   // Bytes (an upload) are decoded strictly once, so UTF-8 and UTF-16 give the same result and the
   // same stored text (declared UTF-8, which is what it is stored as).
-  const text = typeof xml === 'string' ? xml : decodeXmlBytes(Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength));
-  const rules = validateUbl(text).map(issueFromRule);
-  const issues = [...schemaIssues(text), ...rules];
-  const document = options.read && !issues.some(isFatal) ? toDocumentJson(readUbl(text)) : null;
-  return { text, issues, document };
+  const { text, tree, schema } = parsedWithSchema(xml);
+  const rules = validateUblTree(tree).map(issueFromRule);
+  const issues = [...schema, ...rules];
+  const document = options.read && !issues.some(isFatal) ? toDocumentJson(readUbl(tree.root)) : null;
+  return { text: typeof xml === 'string' ? xml : text, issues, document };
+}
+
+/** The upload's one parse and the schema's verdict on it; libxml2's document is let go on return, before the rules run. */
+function parsedWithSchema(xml: Uint8Array | string) {
+  const { text, tree, native } = parseUbl(xml);
+  return { text, tree, schema: schemaIssues(native) };
 }
 
 export function readDocument(ubl: string): DocumentJson {
-  return toDocumentJson(readUbl(ubl));
+  return toDocumentJson(readUblText(ubl));
 }
 
+/** The current UBL is ours (stored): it is parsed only if the new one breaks a rule, to compare. */
 export function attachmentUbl(document: DocumentJson, currentUbl: string, extraBytes = 0): string {
-  return ublWithAttachments(document, currentUbl, extraBytes);
+  return ublWithAttachments(document, () => parseOwnUbl(currentUbl), extraBytes);
 }
 
 export function renderPdf(document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array> {
@@ -123,9 +132,9 @@ const pdfIssue = (ruleId: string, message: string): ValidationResultIssue => ({
  */
 function checkEmbedded(document: Document): DocumentCheck {
   const { document: completed } = completeDocument(document, 'rules');
-  const ubl = writeUbl(completed);
-  const issues = validateOwnUbl(ubl).map(issueFromRule);
-  return { document: completed, ubl, issues, isValid: !issues.some(isFatal) };
+  const tree = writeUblTree(completed);
+  const issues = validateUblTree(tree).map(issueFromRule);
+  return { document: completed, ubl: serializeUbl(tree), issues, isValid: !issues.some(isFatal) };
 }
 
 /**
@@ -133,7 +142,7 @@ function checkEmbedded(document: Document): DocumentCheck {
  * its text says. Without the text read yet and no structured data found, asks for the text.
  */
 export function pdfDraft(input: PdfDraftInput): PdfDraftResult {
-  const embedded = embeddedDocumentOf(input.files.map((f) => ({ ...f, content: Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength) })));
+  const embedded = readEmbeddedDocument(input.files);
   const warnings = [...(input.warnings ?? []), ...embedded.problems];
   let document: Document;
   let method: 'embedded_ubl' | 'embedded_cii' | 'text';

@@ -42,7 +42,10 @@ const schemaFor = (root: 'Invoice' | 'CreditNote'): XMLDocument => {
   return schema;
 };
 
-/** Validates a UBL Invoice or CreditNote against our Peppol BIS subset schema; an empty array means valid. */
+/**
+ * Validates a UBL Invoice or CreditNote given as text against our Peppol BIS subset schema; an empty
+ * array means valid. Uploads are not parsed again for this: see schemaIssuesOf.
+ */
 export const validateAgainstSchema = (xml: string): SchemaIssue[] => {
   if (/<!DOCTYPE/i.test(xml)) return [{ message: 'DOCTYPE declarations are not accepted' }];
   let doc: XMLDocument;
@@ -51,6 +54,11 @@ export const validateAgainstSchema = (xml: string): SchemaIssue[] => {
   } catch (e) {
     return [{ message: `not well-formed XML: ${(e as Error).message.trim()}` }];
   }
+  return schemaIssuesOf(doc);
+};
+
+/** The schema's verdict on a document libxml2 parsed already (the upload's one parse, xmlParser.ts). */
+export const schemaIssuesOf = (doc: XMLDocument): SchemaIssue[] => {
   const root = doc.root();
   const ns = root?.namespace()?.href() ?? '';
   const kind = root?.name() === 'Invoice' && ns === INVOICE_NS ? 'Invoice' : root?.name() === 'CreditNote' && ns === CREDIT_NOTE_NS ? 'CreditNote' : null;

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
-import { documentTypeOfCii, readCii } from '../../../src/domain/document/ubl/ciiReader.js';
+import { documentTypeOfCii } from '../../../src/domain/document/ubl/ciiReader.js';
 import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
-import { embeddedDocumentOf } from '../../../src/domain/document/ubl/embeddedDocument.js';
 import { toResponse } from '../../../src/domain/document/invoice/documentModel.js';
 import { UblReadError } from '../../../src/domain/document/ubl/ublReader.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { realisticDocuments } from './fixtures/realisticDocuments.js';
+import { readCiiText } from '../../../src/infrastructure/xml/ublText.js';
+import { readEmbeddedDocument } from '../../../src/infrastructure/xml/embeddedXml.js';
 
 const NS = 'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"';
 
@@ -62,7 +63,7 @@ const creditNote = `<?xml version="1.0" encoding="UTF-8"?>
 
 describe('CII (Factur-X / ZUGFeRD) → document model', () => {
   it('Given an EN 16931 CII credit note, When read, Then every field lands where the UBL reader would put it, and it validates', () => {
-    const doc = readCii(creditNote);
+    const doc = readCiiText(creditNote);
     const r = toResponse(doc);
     expect(r).to.include({
       document_type: 'CREDIT_NOTE', invoice_id: 'CN-9', invoice_date: '2025-04-10', note: 'Returned goods', purchase_order: 'INV-2025-77', currency: 'EUR',
@@ -92,8 +93,8 @@ describe('CII (Factur-X / ZUGFeRD) → document model', () => {
   });
 
   it('refuses hostile XML and other roots', () => {
-    expect(() => readCii(`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><rsm:CrossIndustryInvoice ${NS}>&e;</rsm:CrossIndustryInvoice>`)).to.throw(UblReadError);
-    expect(() => readCii('<Invoice/>')).to.throw(UblReadError, /CrossIndustryInvoice/);
+    expect(() => readCiiText(`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><rsm:CrossIndustryInvoice ${NS}>&e;</rsm:CrossIndustryInvoice>`)).to.throw(UblReadError);
+    expect(() => readCiiText('<Invoice/>')).to.throw(UblReadError, /CrossIndustryInvoice/);
   });
 });
 
@@ -105,20 +106,20 @@ describe('Structured data embedded in a PDF', () => {
   };
 
   it('recognises UBL and CII by their root element, trying Factur-X names first', () => {
-    const found = embeddedDocumentOf([
+    const found = readEmbeddedDocument([
       { fileName: 'notes.xml', mimeType: 'text/xml', content: Buffer.from('<notes/>') },
       { fileName: 'invoice.xml', mimeType: null, content: Buffer.from(ubl()) },
       { fileName: 'factur-x.xml', mimeType: 'text/xml', content: Buffer.from(creditNote) },
     ]);
     expect(found.found?.format).to.equal('cii');
     expect(found.found?.document.invoice_id).to.equal('CN-9');
-    const onlyUbl = embeddedDocumentOf([{ fileName: 'data.bin', mimeType: 'application/octet-stream', content: Buffer.from(`\ufeff${ubl()}`) }]);
+    const onlyUbl = readEmbeddedDocument([{ fileName: 'data.bin', mimeType: 'application/octet-stream', content: Buffer.from(`\ufeff${ubl()}`) }]);
     expect(onlyUbl.found?.format).to.equal('ubl');
     expect(onlyUbl.found?.document.invoice_id).to.equal('ACME-2025-0001');
   });
 
   it('explains the XML files it could not use, and ignores files that are not XML', () => {
-    const result = embeddedDocumentOf([
+    const result = readEmbeddedDocument([
       { fileName: 'ZUGFeRD-invoice.xml', mimeType: 'text/xml', content: Buffer.from('<rsm:CrossIndustryDocument xmlns:rsm="urn:ferd:CrossIndustryDocument:invoice:1p0"/>') },
       { fileName: 'broken.xml', mimeType: 'text/xml', content: Buffer.from('<Invoice><unclosed></Invoice>') },
       { fileName: 'photo.png', mimeType: 'image/png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },

@@ -2,7 +2,8 @@
 // time, must make the validator report exactly the rule concerned (and not report it on the valid variant).
 // Documents keep cac:LegalMonetaryTotal: without it the official rules do not apply BR-CO-10/11/12/13/16.
 import { expect } from 'chai';
-import { validateUbl, type ValidationIssue } from '../../../src/domain/validation/index.js';
+import { type ValidationIssue } from '../../../src/domain/validation/index.js';
+import { validateUbl } from '../../../src/infrastructure/xml/ublText.js';
 
 const VAT_S = '<cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>25</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>';
 

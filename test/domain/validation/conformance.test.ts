@@ -3,8 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { validateUbl, type ValidationIssue } from '../../../src/domain/validation/index.js';
+import { type ValidationIssue } from '../../../src/domain/validation/index.js';
 import { listTestSets, parseTestSet, readExpected, sharedDir, type TestSet, type UnitTest } from './conformance/corpus.js';
+import { validateUbl } from '../../../src/infrastructure/xml/ublText.js';
 
 const shared = sharedDir();
 const unitDir = path.join(shared, 'conformance', 'unit');

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
-import { validateUbl } from '../../../src/domain/validation/index.js';
 import { realisticDocuments } from '../document/fixtures/realisticDocuments.js';
+import { validateUbl } from '../../../src/infrastructure/xml/ublText.js';
 
 const BILLING_CUSTOMIZATION = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
 const SELFBILLING_CUSTOMIZATION = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:selfbilling:3.0';

@@ -1,6 +1,7 @@
 // API and input-safety tests for validateUbl (independent of the shared conformance corpus).
-import { validateUbl, XmlInputError } from '../../../src/domain/validation/index.js';
+import { XmlInputError } from '../../../src/domain/validation/index.js';
 import { expect } from 'chai';
+import { validateUbl } from '../../../src/infrastructure/xml/ublText.js';
 
 const NS = 'xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"';
 

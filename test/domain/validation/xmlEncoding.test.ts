@@ -2,8 +2,10 @@
 import { expect } from 'chai';
 import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
-import { decodeXmlBytes, validateUbl, XmlEncodingError } from '../../../src/domain/validation/index.js';
+import { XmlEncodingError } from '../../../src/domain/validation/index.js';
 import { invoiceWithLines } from '../../../scripts/benchDocuments.js';
+import { validateUbl } from '../../../src/infrastructure/xml/ublText.js';
+import { decodeXmlBytes } from '../../../src/infrastructure/xml/xmlEncoding.js';
 
 const decoded = decodeDocumentInput({ ...invoiceWithLines(2), vendor_name: 'Ærø Café — 東京 𝄞' });
 if (!decoded.ok) throw new Error('document does not decode');

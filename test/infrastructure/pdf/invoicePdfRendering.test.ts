@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { expect } from 'chai';
-import { embeddedDocumentOf } from '../../../src/domain/document/ubl/embeddedDocument.js';
 import { rowsOfPages } from '../../../src/domain/document/pdf-text/textLayout.js';
 import { PdfmakeRenderer, renderDocumentPdf, renderTaskOf } from '../../../src/infrastructure/pdf/invoicePdf.js';
 import type { PdfRenderTask } from '../../../src/infrastructure/pdf/invoicePdf.js';
 import { PdfContentReader } from '../../../src/infrastructure/pdf/pdfContentReader.js';
 import { checked, longInvoice } from '../../support/pdfSamples.js';
+import { readEmbeddedDocument } from '../../../src/infrastructure/xml/embeddedXml.js';
 
 const reader = new PdfContentReader();
 const textOf = async (pdf: Uint8Array) => rowsOfPages((await reader.read(Buffer.from(pdf), () => true)).pages).map((r) => r.text);
@@ -44,7 +44,7 @@ describe('Rendering off the event loop: renderDocumentPdf', function () {
     const here = await new PdfmakeRenderer().render(check.document, embed);
     expect(await textOf(pdf)).to.deep.equal(await textOf(here));
     const content = await reader.read(Buffer.from(pdf), () => false);
-    expect(embeddedDocumentOf(content.embeddedFiles).found!.xml).to.equal(check.ubl);
+    expect(readEmbeddedDocument(content.embeddedFiles).found!.xml).to.equal(check.ubl);
   });
 
   it('takes time linear in the number of lines (20, 200, 2,000 lines: far from quadratic)', async () => {

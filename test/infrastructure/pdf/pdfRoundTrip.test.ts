@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
 import type { DocumentCheck } from '../../../src/domain/document/rules/documentCheck.js';
-import { embeddedDocumentOf } from '../../../src/domain/document/ubl/embeddedDocument.js';
 import { recoverFromText } from '../../../src/domain/document/pdf-text/recoverDocument.js';
 import { rowsOfPages } from '../../../src/domain/document/pdf-text/textLayout.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
@@ -10,6 +9,7 @@ import { PdfmakeRenderer } from '../../../src/infrastructure/pdf/invoicePdf.js';
 import { PdfContentReader } from '../../../src/infrastructure/pdf/pdfContentReader.js';
 import { realisticDocuments } from '../../domain/document/fixtures/realisticDocuments.js';
 import { checked, longInvoice } from '../../support/pdfSamples.js';
+import { readEmbeddedDocument } from '../../../src/infrastructure/xml/embeddedXml.js';
 
 const renderer = new PdfmakeRenderer();
 const reader = new PdfContentReader();
@@ -28,7 +28,7 @@ describe('Our renderings read back (pdfmake → pdf-lib/pdfjs), for every realis
       const { pdf, content } = await renderAndRead(check);
       expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
 
-      const embedded = embeddedDocumentOf(content.embeddedFiles);
+      const embedded = readEmbeddedDocument(content.embeddedFiles);
       expect(embedded.found?.format).to.equal('ubl');
       expect(embedded.found!.xml).to.equal(check.ubl);
       expect(writeUbl(embedded.found!.document)).to.equal(check.ubl);

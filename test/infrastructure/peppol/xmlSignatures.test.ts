@@ -4,9 +4,10 @@ import { expect } from 'chai';
 import { SmpXmlSignatures, SmpXmlSigner } from '../../../src/infrastructure/peppol/xmlSignatures.js';
 import { readCertificateFile, readCertificates } from '../../../src/infrastructure/peppol/certificates.js';
 import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, signedServiceMetadataXml, type ServiceInformation } from '../../../src/domain/peppol/smpDocuments.js';
-import { parseUntrustedXml, readServiceMetadata } from '../../../src/domain/peppol/smpReader.js';
+import { readServiceMetadata } from '../../../src/domain/peppol/smpReader.js';
 import { sharedDir } from '../../domain/document/sharedDir.js';
 import { makeTestCertificate, type TestCertificate } from '../../support/testCertificate.js';
+import { remoteXmlTree } from '../../../src/infrastructure/peppol/remoteXml.js';
 
 const commons = path.join(sharedDir(), 'peppol-vectors', 'peppol-commons');
 const smpCa = path.join(commons, 'certs', 'trustedca', '2018', 'Peppol_ServiceMetadataPublisher_CA.cer');
@@ -48,7 +49,7 @@ describe('SMP XML signatures (xml-crypto + X509Certificate)', () => {
     expect(report.certificate?.status).to.equal('success');
     expect(report.certificate?.details).to.include({ trusted: null, purpose: 'smp-signature' });
     expect((report.certificate?.details as { subject: string }).subject).to.include('CN=smp.example.test');
-    const content = readServiceMetadata(parseUntrustedXml(report.signedXml!));
+    const content = readServiceMetadata(remoteXmlTree(report.signedXml!));
     expect(content).to.deep.equal({ kind: 'information', information });
   });
 
@@ -89,7 +90,7 @@ describe('SMP XML signatures (xml-crypto + X509Certificate)', () => {
         expect(report, name).to.include({ signed: true, valid: true, error: null });
         expect(report.certificate, name).to.include({ status: 'success' });
         expect(report.certificate?.details, name).to.include({ trusted: true });
-        const content = readServiceMetadata(parseUntrustedXml(report.signedXml!));
+        const content = readServiceMetadata(remoteXmlTree(report.signedXml!));
         expect(content.kind === 'information' && content.information.participant.value).to.equal(participant);
       }
     });
@@ -107,7 +108,7 @@ describe('SMP XML signatures (xml-crypto + X509Certificate)', () => {
     });
 
     it('reads both endpoints of file 3 with their dates and certificates', () => {
-      const content = readServiceMetadata(parseUntrustedXml(fs.readFileSync(file('signed-service-metadata3-c14n-inclusive.xml'), 'utf8')));
+      const content = readServiceMetadata(remoteXmlTree(fs.readFileSync(file('signed-service-metadata3-c14n-inclusive.xml'), 'utf8')));
       if (content.kind !== 'information') throw new Error('expected service information');
       const endpoints = content.information.processes.flatMap((p) => p.endpoints);
       expect(endpoints.map((e) => [e.transportProfile, e.address])).to.deep.equal([

@@ -1,10 +1,10 @@
 import { invalid } from '../../errors.js';
 import { mimeTypes } from '../../validation/codelists/mimeTypes.js';
-import { XML_LIMIT_SETTINGS, validateOwnUbl, xmlLimits } from '../../validation/index.js';
+import { XML_LIMIT_SETTINGS, validateUblTree, xmlLimits, type UblTree } from '../../validation/index.js';
 import { fatalRuleSummary } from '../rules/documentCheck.js';
 import { fromDocumentJson, type DocumentJson } from './documentJson.js';
 import type { Attachment } from './documentModel.js';
-import { writeUbl } from '../ubl/ublWriter.js';
+import { serializeUbl, writeUblTree } from '../ubl/ublWriter.js';
 import { ownEntry } from '../../ownEntry.js';
 
 /** Where a refused attachment is reported: the upload's `file` field. */
@@ -49,7 +49,7 @@ export function requireTransmittable(attachment: Pick<Attachment, 'file_type' | 
 }
 
 /** Both UBLs compared are ours (documents uploaded as UBL take no attachments here). */
-const fatalRules = (ubl: string) => validateOwnUbl(ubl).filter((issue) => issue.flag === 'fatal');
+const fatalRules = (tree: UblTree) => validateUblTree(tree).filter((issue) => issue.flag === 'fatal');
 
 /**
  * The UBL of a document we wrote (from JSON or a PDF) with the attachments it has now: written
@@ -59,16 +59,19 @@ const fatalRules = (ubl: string) => validateOwnUbl(ubl).filter((issue) => issue.
  * draft that did not pass yet (a PDF draft still incomplete) is checked again when it is sent.
  * The validator's size limit is a limit here too: a UBL it cannot read, receivers would not either.
  * No rule reads a binary's content, so a UBL written with stand-ins for it is judged the same.
+ * `currentUbl` gives the tree of the UBL as it is (parsed at the edge), asked for only when the new
+ * one breaks a rule.
  */
-export function ublWithAttachments(document: DocumentJson, currentUbl: string, extraBytes = 0): string {
-  const ubl = writeUbl(fromDocumentJson(document));
+export function ublWithAttachments(document: DocumentJson, currentUbl: () => UblTree, extraBytes = 0): string {
+  const tree = writeUblTree(fromDocumentJson(document));
+  const ubl = serializeUbl(tree);
   // `extraBytes`: what the UBL grows by when the stand-ins it was written with (the application
   // writes attachments' blob keys in place of their base64) are replaced by the base64.
   const size = Buffer.byteLength(ubl) + extraBytes;
   const max = xmlLimits().maxBytes;
   if (size > max) throw invalid(`With its attachments the document's UBL would be ${size} bytes, above the limit of ${max} bytes (${XML_LIMIT_SETTINGS.maxBytes})`, FILE);
-  const fatal = fatalRules(ubl);
-  if (fatal.length > 0 && fatalRules(currentUbl).length === 0) {
+  const fatal = fatalRules(tree);
+  if (fatal.length > 0 && fatalRules(currentUbl()).length === 0) {
     throw invalid(`With this attachment the document would no longer pass validation: ${fatalRuleSummary(fatal)}`, FILE);
   }
   return ubl;

@@ -1,8 +1,8 @@
-import { validateOwnUbl, type ValidationIssue } from '../../validation/index.js';
+import { validateUblTree, type ValidationIssue } from '../../validation/index.js';
 import type { Document } from '../invoice/documentModel.js';
 import { completeDocument } from '../invoice/documentTotals.js';
 import { missingRequiredFields } from './documentCompleteness.js';
-import { writeUbl } from '../ubl/ublWriter.js';
+import { serializeUbl, writeUblTree } from '../ubl/ublWriter.js';
 
 /** One problem as the Validation result lists it (the client's UblDocumentValidation.Issue). */
 export interface ValidationResultIssue {
@@ -43,11 +43,13 @@ export function issueFromRule(issue: ValidationIssue): ValidationResultIssue {
 
 /**
  * JSON document → completed totals → UBL → every EN 16931 and Peppol rule. A document is
- * valid when neither our field checks nor any fatal rule object.
+ * valid when neither our field checks nor any fatal rule object. The rules check the tree the
+ * writer built, the one its text is serialised from: our own UBL is never parsed back.
  */
 export function checkDocument(input: Document): DocumentCheck {
   const completed = completeDocument(input, 'strict');
-  const ubl = writeUbl(completed.document);
+  const tree = writeUblTree(completed.document);
+  const ubl = serializeUbl(tree);
   const fieldIssues: ValidationResultIssue[] = [...missingRequiredFields(input), ...completed.problems].map((p) => ({
     message: `${p.field}: ${p.message}`,
     type: 'error',
@@ -56,7 +58,7 @@ export function checkDocument(input: Document): DocumentCheck {
     location: p.field,
     schematron: 'JSON',
   }));
-  const ruleIssues = validateOwnUbl(ubl).map(issueFromRule);
+  const ruleIssues = validateUblTree(tree).map(issueFromRule);
   const issues = [...fieldIssues, ...ruleIssues];
   return { document: completed.document, ubl, issues, isValid: !issues.some((i) => i.flag === 'fatal') };
 }

@@ -1,14 +1,14 @@
-import type { XMLElement } from 'libxmljs';
 import { formatAddress } from '../invoice/addressParser.js';
 import type { Currency, VatexCode } from '../invoice/codeLists.js';
 import { emptyDocument, emptyLineItem, isCreditNote } from '../invoice/documentModel.js';
 import type { AllowanceCharge, Attachment, Document, DocumentType, LineItem, PaymentDetail, TaxDetail } from '../invoice/documentModel.js';
-import { Dec } from '../invoice/money.js';
+import { Dec, parseDecimal } from '../invoice/money.js';
 import { companyIdText } from '../invoice/partyIdentifiers.js';
 import { derivePeppolId, formatPeppolId } from '../invoice/peppolId.js';
 import { base64Size, documentVatCategory, hasIbanShape, taxCodeOf, unitPriceOf, withoutCategory } from './syntaxValues.js';
-import { UblReadError, parseUblXml } from './ublReader.js';
-import { xmlPath } from './xmlPath.js';
+import { UblReadError } from './ublReader.js';
+import { xmlPath } from '../../xml/xmlPath.js';
+import { str, type XNode } from '../../xml/xmlTree.js';
 
 /*
  * UN/CEFACT Cross Industry Invoice (CII D16B, the syntax of Factur-X and ZUGFeRD 2.x, and of
@@ -23,8 +23,12 @@ export const CII_NS = {
   udt: 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
 } as const;
 
-type El = XMLElement;
-const { all, one, text, attr, dec } = xmlPath(CII_NS);
+type El = XNode;
+const { all, one, text, attr } = xmlPath(CII_NS);
+const dec = (e: El | null, path?: string) => {
+  const t = text(e, path);
+  return t === null ? null : parseDecimal(t);
+};
 
 /** udt:DateTimeString format 102 (YYYYMMDD) → YYYY-MM-DD; other formats as given. */
 const dateOf = (e: El | null, path: string): string | null => {
@@ -161,7 +165,7 @@ const readAttachment = (ref: El): Attachment | null => {
   const binary = one(ref, 'ram:AttachmentBinaryObject');
   const uri = text(ref, 'ram:URIID');
   if (!binary && !uri) return null;
-  const data = binary ? binary.text().replace(/\s+/g, '') : null;
+  const data = binary ? str(binary).replace(/\s+/g, '') : null;
   const id = text(ref, 'ram:IssuerAssignedID');
   return {
     id,
@@ -174,15 +178,14 @@ const readAttachment = (ref: El): Attachment | null => {
 };
 
 /** Whether XML is a CII invoice (the root element and its namespace). */
-export const isCiiRoot = (root: El): boolean => root.name() === 'CrossIndustryInvoice' && (root.namespace()?.href() ?? '') === CII_NS.rsm;
+export const isCiiRoot = (root: El): boolean => root.local === 'CrossIndustryInvoice' && root.ns === CII_NS.rsm;
 
 /**
- * CII XML → document model. Hostile XML is refused as for UBL (no DOCTYPE, no entities, no network);
- * given the root of an already parsed document, it is not parsed again.
+ * The tree of a CII invoice → document model. The text was parsed at the edge, once, and hostile
+ * XML refused there as for UBL (infrastructure/xml).
  */
-export const readCii = (xml: string | El): Document => {
-  const root = typeof xml === 'string' ? parseUblXml(xml) : xml;
-  if (!isCiiRoot(root)) throw new UblReadError(`root element must be a CII CrossIndustryInvoice, got ${root.name()}`);
+export const readCii = (root: El): Document => {
+  if (!isCiiRoot(root)) throw new UblReadError(`root element must be a CII CrossIndustryInvoice, got ${root.local}`);
   const doc = emptyDocument();
   const header = one(root, 'rsm:ExchangedDocument');
   const transaction = one(root, 'rsm:SupplyChainTradeTransaction');

@@ -1,9 +1,11 @@
 import type { DocumentJson } from '../invoice/documentJson.js';
 import type { ResponseCode } from '../lifecycle/documentAggregate.js';
 import { ublKindOf, NS } from './ublNames.js';
-import { agg, leaf, serialize } from './xmlTree.js';
+import { writeXml, xmlBuilder } from '../../xml/xmlWriter.js';
 
 const APPLICATION_RESPONSE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
+const { agg, leaf } = xmlBuilder({ cac: NS.cac, cbc: NS.cbc });
+
 export const INVOICE_RESPONSE_CUSTOMIZATION_ID = 'urn:fdc:peppol.eu:poacc:trns:invoice_response:3';
 export const INVOICE_RESPONSE_PROFILE_ID = 'urn:fdc:peppol.eu:poacc:bis:invoice_response:3';
 
@@ -33,7 +35,7 @@ const party = (name: string, peppolId: string | null, registrationName: string |
  */
 export function writeInvoiceResponse(input: InvoiceResponseInput): string {
   const { invoice } = input;
-  return serialize('ApplicationResponse', { '': APPLICATION_RESPONSE_NS, cac: NS.cac, cbc: NS.cbc }, [
+  return writeXml('ApplicationResponse', { '': APPLICATION_RESPONSE_NS, cac: NS.cac, cbc: NS.cbc }, [
     leaf('cbc:CustomizationID', INVOICE_RESPONSE_CUSTOMIZATION_ID),
     leaf('cbc:ProfileID', INVOICE_RESPONSE_PROFILE_ID),
     leaf('cbc:ID', input.id),

@@ -1,8 +1,8 @@
 import type { DocumentType } from '../invoice/documentModel.js';
 import { assertNever } from '../../decider.js';
 
-// The UBL 2.1 namespaces, one copy: the rule engine's, as for the code lists (codeLists.ts).
-export { NS } from '../../validation/xml/namespaces.js';
+// The UBL 2.1 namespaces, one copy: the XML tree's (domain/xml), which the rule engine shares.
+export { NS } from '../../xml/xmlNames.js';
 
 export const BILLING_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
 export const BILLING_PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';

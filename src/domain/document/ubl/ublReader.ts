@@ -1,18 +1,15 @@
-import libxmljs from 'libxmljs';
-import type { XMLElement } from 'libxmljs';
 import { formatAddress } from '../invoice/addressParser.js';
 import type { Currency, VatexCode } from '../invoice/codeLists.js';
 import { emptyDocument, emptyLineItem } from '../invoice/documentModel.js';
 import type { AllowanceCharge, Attachment, Document, LineItem, PaymentDetail, TaxDetail } from '../invoice/documentModel.js';
-import { Dec } from '../invoice/money.js';
+import { Dec, parseDecimal } from '../invoice/money.js';
 import { companyIdText } from '../invoice/partyIdentifiers.js';
 import { derivePeppolId, formatPeppolId } from '../invoice/peppolId.js';
 import type { PeppolId } from '../invoice/peppolId.js';
 import { base64Size, documentVatCategory, hasIbanShape, taxCodeOf, unitPriceOf, withoutCategory } from './syntaxValues.js';
 import { NS, documentTypeOf } from './ublNames.js';
-import { xmlPath } from './xmlPath.js';
-import { XmlInputError } from '../../validation/errors.js';
-import { checkedText } from '../../validation/xml/parse.js';
+import { xmlPath } from '../../xml/xmlPath.js';
+import { str, type XNode } from '../../xml/xmlTree.js';
 
 const idText = (id: PeppolId | null): string | null => (id ? formatPeppolId(id) : null);
 
@@ -24,9 +21,13 @@ export class UblReadError extends Error {
   }
 }
 
-type El = XMLElement;
+type El = XNode;
 
-const { all, one, text, attr, dec } = xmlPath({ cac: NS.cac, cbc: NS.cbc });
+const { all, one, text, attr } = xmlPath({ cac: NS.cac, cbc: NS.cbc });
+const dec = (e: El | null, path?: string) => {
+  const t = text(e, path);
+  return t === null ? null : parseDecimal(t);
+};
 
 /** Whether a PartyTaxScheme is the VAT one (TaxScheme/ID VAT, trimmed, case-insensitive). */
 const isVatScheme = (pts: El): boolean => (text(pts, 'cac:TaxScheme/cbc:ID') ?? '').toUpperCase() === 'VAT';
@@ -114,7 +115,7 @@ const readAttachment = (ref: El): Attachment | null => {
   const uri = text(ref, 'cac:Attachment/cac:ExternalReference/cbc:URI');
   if (!binary && !uri) return null;
   const id = text(ref, 'cbc:ID');
-  const data = binary ? binary.text().replace(/\s+/g, '') : null;
+  const data = binary ? str(binary).replace(/\s+/g, '') : null;
   return {
     id,
     file_name: attr(binary, 'filename') ?? id ?? 'attachment',
@@ -144,37 +145,12 @@ const readPaymentDetail = (pm: El): PaymentDetail | null => {
 };
 
 /**
- * Parses the XML safely: within the validator's limits (checked before libxml2 sees it, so the
- * cost is bounded whoever sends it), no DTD, no entity expansion, no network.
+ * The tree of a UBL Invoice/CreditNote -> document model (the inverse of writeUbl for what the model
+ * can hold). The text was parsed at the edge (infrastructure/xml/ublText.ts), once.
  */
-export const parseUblXml = (xml: string): El => {
-  let text: string;
-  try {
-    text = checkedText(xml);
-  } catch (e) {
-    if (e instanceof XmlInputError) throw new UblReadError(e.message);
-    throw e;
-  }
-  let doc;
-  try {
-    doc = libxmljs.parseXml(text, { nonet: true, replaceEntities: false, validateEntities: false });
-  } catch (e) {
-    throw new UblReadError(`not well-formed XML: ${(e as Error).message}`);
-  }
-  const root = doc.root();
-  if (!root) throw new UblReadError('document has no root element');
-  return root;
-};
-
-/**
- * UBL Invoice/CreditNote XML -> document model (the inverse of writeUbl for what the model can hold);
- * given the root of an already parsed document, it is not parsed again.
- */
-export const readUbl = (xml: string | El): Document => {
-  const root = typeof xml === 'string' ? parseUblXml(xml) : xml;
-  const rootNs = root.namespace()?.href() ?? '';
-  const kind = root.name() === 'Invoice' && rootNs === NS.invoice ? 'Invoice' : root.name() === 'CreditNote' && rootNs === NS.creditNote ? 'CreditNote' : null;
-  if (!kind) throw new UblReadError(`root element must be a UBL 2.1 Invoice or CreditNote, got ${root.name()}`);
+export const readUbl = (root: XNode): Document => {
+  const kind = root.local === 'Invoice' && root.ns === NS.invoice ? 'Invoice' : root.local === 'CreditNote' && root.ns === NS.creditNote ? 'CreditNote' : null;
+  if (!kind) throw new UblReadError(`root element must be a UBL 2.1 Invoice or CreditNote, got ${root.local}`);
   const creditNote = kind === 'CreditNote';
   const doc = emptyDocument();
 

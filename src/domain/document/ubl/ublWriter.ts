@@ -12,9 +12,12 @@ import type { PeppolId } from '../invoice/peppolId.js';
 import { buyerIdentificationOf, legalIdOf, vatIdentifierOf } from '../invoice/partyIdentifiers.js';
 import { hasIbanShape } from './syntaxValues.js';
 import { NS, ublKindOf } from './ublNames.js';
-import { agg, leaf, serialize } from './xmlTree.js';
-import type { Child, XNode } from './xmlTree.js';
+import { serialize, xmlBuilder, xmlDocument, type Child } from '../../xml/xmlWriter.js';
+import type { XNode } from '../../xml/xmlTree.js';
+import type { UblTree } from '../../validation/ublTree.js';
 import { compactId, vatCountry } from '../invoice/vatNumber.js';
+
+const { agg, leaf } = xmlBuilder({ cac: NS.cac, cbc: NS.cbc });
 
 /*
  * Document -> UBL 2.1 (Peppol BIS Billing 3.0). Each function below emits one UBL aggregate with its
@@ -292,11 +295,14 @@ const buyerReferenceOf = (d: Document, creditNote: boolean): string | null => {
   return d.customer_id ?? d.purchase_order ?? d.invoice_id;
 };
 
+/** The namespaces a UBL document of each kind declares. */
+const namespacesOf = (kind: UblTree['kind']): Record<string, string> => ({ '': kind === 'CreditNote' ? NS.creditNote : NS.invoice, cac: NS.cac, cbc: NS.cbc });
+
 /**
- * Document -> UBL 2.1 XML string in the Peppol BIS Billing 3.0 (or self-billing) profile. The
- * document is expected to be validated already.
+ * Document -> UBL 2.1 tree in the Peppol BIS Billing 3.0 (or self-billing) profile: the tree the
+ * rule engine checks (no parse of our own text) and serializeUbl writes out.
  */
-export const writeUbl = (input: Document): string => {
+export const writeUblTree = (input: Document): UblTree => {
   const { document: doc, totals } = completeDocument(input, 'rules');
   const kind = ublKindOf(doc.document_type);
   const creditNote = isCreditNote(doc.document_type);
@@ -335,5 +341,14 @@ export const writeUbl = (input: Document): string => {
     monetaryTotal(ctx),
     doc.items.map((l, i) => lineNode(l, i, ctx)),
   ];
-  return serialize(kind.root, { '': creditNote ? NS.creditNote : NS.invoice, cac: NS.cac, cbc: NS.cbc }, children);
+  return { root: xmlDocument(kind.root, namespacesOf(kind.root), children), kind: kind.root };
 };
+
+/** A UBL tree (writeUblTree's) as the text we store and send. */
+export const serializeUbl = (tree: UblTree): string => serialize(tree.root, namespacesOf(tree.kind));
+
+/**
+ * Document -> UBL 2.1 XML string in the Peppol BIS Billing 3.0 (or self-billing) profile. The
+ * document is expected to be validated already.
+ */
+export const writeUbl = (input: Document): string => serializeUbl(writeUblTree(input));

@@ -2,7 +2,7 @@
 import { Ctx, cenChargeIndicator, isVatScheme, rule, vatIds } from '../../context.js';
 import { Decimal, dec, round0, round2, sum } from '../../decimal.js';
 import { vatIdPrefixes } from '../../codelists/index.js';
-import { all, attr, has, kid, kids, nonBlank, str, type XNode } from '../../xml/tree.js';
+import { all, attr, has, kid, kids, nonBlank, str, type XNode } from '../../../xml/xmlTree.js';
 import { hasReason } from './core.js';
 
 const R = {

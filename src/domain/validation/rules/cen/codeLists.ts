@@ -1,7 +1,7 @@
 // EN 16931 code list rules BR-CL-*. One firing per offending element or attribute.
 import { Ctx, cenChargeIndicator, rule } from '../../context.js';
 import * as CL from '../../codelists/index.js';
-import { attr, hasAncestor, kid, kids, normSpace, str, type XNode } from '../../xml/tree.js';
+import { attr, hasAncestor, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 
 const R = {
   CL01: rule('BR-CL-01', 'fatal', 'The document type code MUST be coded by the invoice and credit note related code lists of UNTDID 1001.'),

@@ -1,7 +1,7 @@
 // EN 16931 core business rules BR-01 … BR-67 (presence and basic consistency).
 import { Ctx, cenChargeIndicator, dateOf, isVatScheme, normSpaceEq, rule } from '../../context.js';
 import { dec } from '../../decimal.js';
-import { all, attr, has, kid, kids, nonBlank, norm, one, str, type XNode } from '../../xml/tree.js';
+import { all, attr, has, kid, kids, nonBlank, norm, one, str, type XNode } from '../../../xml/xmlTree.js';
 
 const R = {
   BR01: rule('BR-01', 'fatal', 'An Invoice shall have a Specification identifier (BT-24).'),

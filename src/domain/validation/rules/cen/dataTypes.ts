@@ -1,7 +1,7 @@
 // UBL data type rules UBL-DT-*: amount precision, binary object attributes, attributes outside the subset.
 import { Ctx, rule, type Rule } from '../../context.js';
 import { decimalsInText } from '../../decimal.js';
-import { attr, type XNode } from '../../xml/tree.js';
+import { attr, type XNode } from '../../../xml/xmlTree.js';
 
 const DT01 = rule('UBL-DT-01', 'fatal', 'Amount shall be decimal up to two fraction digits');
 const DT06 = rule('UBL-DT-06', 'fatal', 'Binary object elements shall contain the mime code attribute');

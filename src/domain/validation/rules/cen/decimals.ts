@@ -1,7 +1,7 @@
 // EN 16931 decimal precision rules BR-DEC-*: at most two characters after the decimal point.
 import { Ctx, cenChargeIndicator, rule, type Rule } from '../../context.js';
 import { decimalsInText } from '../../decimal.js';
-import { kids, type XNode } from '../../xml/tree.js';
+import { kids, type XNode } from '../../../xml/xmlTree.js';
 
 const r = (id: string, bt: string) => rule(id, 'fatal', `The allowed maximum number of decimals for ${bt} is 2.`);
 

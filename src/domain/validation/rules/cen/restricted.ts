@@ -1,6 +1,6 @@
 // UBL-CR rules: UBL elements and attributes outside the EN 16931 subset (warnings, except UBL-CR-666/673).
 import { Ctx, rule, type Rule } from '../../context.js';
-import { all, attr, kid, kids, normSpace, str, type XNode } from '../../xml/tree.js';
+import { all, attr, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 import { RESTRICTED, type RestrictedScope } from './restrictedTable.js';
 
 interface Compiled {

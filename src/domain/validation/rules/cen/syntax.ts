@@ -1,6 +1,6 @@
 // UBL syntax binding cardinality rules UBL-SR-* (EN 16931 restricts UBL repetitions).
 import { Ctx, cenChargeIndicator, isVatScheme, rule, type Rule } from '../../context.js';
-import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../xml/tree.js';
+import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 
 const sr = (n: string, what: string) => rule(`UBL-SR-${n}`, 'fatal', what);
 

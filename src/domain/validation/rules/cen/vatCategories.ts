@@ -2,7 +2,7 @@
 // The categories share one shape (rules -01 … -10); the table below captures how each differs.
 import { Ctx, catId, cenChargeIndicator, isVatScheme, rule, vatIds, type Rule } from '../../context.js';
 import { Decimal, dec, round2, sum } from '../../decimal.js';
-import { all, has, kid, kids, str, type XNode } from '../../xml/tree.js';
+import { all, has, kid, kids, str, type XNode } from '../../../xml/xmlTree.js';
 
 type Presence = 'atLeastOneIfUsed' | 'exactlyOneIfOccurs';
 type SellerIds = 'anySellerOrRep' | 'anySellerOrRepPlusBuyerIdOrLegal' | 'vatSellerOrRepPlusBuyerVat' | 'vatSellerOrRep' | 'noVatIds';

@@ -1,6 +1,6 @@
 // Norwegian national rules (NO-R-*): seller country NO (from the VAT identifier, see countries.ts).
 import { Ctx, rule } from '../../context.js';
-import { all, kids, normSpace, str } from '../../xml/tree.js';
+import { all, kids, normSpace, str } from '../../../xml/xmlTree.js';
 import { noOrgOk } from '../peppol/identifiers.js';
 import { supplierCountryByVat, vatCompanyIds } from './countries.js';
 

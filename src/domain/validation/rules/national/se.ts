@@ -1,7 +1,7 @@
 // Swedish national rules (SE-R-*): seller postal country SE.
 import { Ctx, rule } from '../../context.js';
 import { dec } from '../../decimal.js';
-import { all, attr, kid, kids, normSpace, str, type XNode } from '../../xml/tree.js';
+import { all, attr, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 import { seOrgOk } from '../peppol/identifiers.js';
 import { postalCountry, vatCompanyIds } from './countries.js';
 

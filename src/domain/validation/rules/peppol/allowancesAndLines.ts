@@ -1,7 +1,7 @@
 // Peppol allowance/charge arithmetic and line-level rules (R040-R046, R120, R121, R130).
 import { Ctx, peppolChargeIndicator, rule } from '../../context.js';
 import { Decimal, dec, round2 } from '../../decimal.js';
-import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../xml/tree.js';
+import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 
 const R = {
   R040: rule('PEPPOL-EN16931-R040', 'fatal', 'Allowance/charge amount must equal base amount * percentage/100 if base amount and percentage exists'),

@@ -1,7 +1,7 @@
 // Peppol code-list, date-format and profile/type-code rules (CL*, F001, P01xx).
 import { Ctx, rule } from '../../context.js';
 import * as CL from '../../codelists/index.js';
-import { attr, kid, kids, normSpace, str } from '../../xml/tree.js';
+import { attr, kid, kids, normSpace, str } from '../../../xml/xmlTree.js';
 import { buyerCountry, profileOf, sellerCountry } from './shared.js';
 
 const R = {

@@ -1,7 +1,7 @@
 // Peppol document-level rules: profile/customization, parties, tax totals, references, periods, empty elements.
 import { Ctx, dateOf, rule } from '../../context.js';
 import { dec } from '../../decimal.js';
-import { all, attr, has, kid, kids, normSpace, str } from '../../xml/tree.js';
+import { all, attr, has, kid, kids, normSpace, str } from '../../../xml/xmlTree.js';
 import { buyerCountry, PROFILE_LOOSE_RE, sellerCountry } from './shared.js';
 
 const R = {

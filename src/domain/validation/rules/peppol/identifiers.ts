@@ -1,6 +1,6 @@
 // PEPPOL-COMMON-R0xx: syntax and check digits of national identifiers, keyed by schemeID (ICD / EAS code).
 import { Ctx, rule, type Rule } from '../../context.js';
-import { attr, normSpace, str, type XNode } from '../../xml/tree.js';
+import { attr, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 
 const digits = (s: string) => [...s].map((c) => c.charCodeAt(0) - 48);
 

@@ -1,6 +1,6 @@
 // Facts the Peppol rule file derives once per document (its "let" variables).
 import type { Ctx } from '../../context.js';
-import { all, normSpace, str } from '../../xml/tree.js';
+import { all, normSpace, str } from '../../../xml/xmlTree.js';
 
 const PROFILE_RE = /urn:fdc:peppol\.eu:2017:poacc:billing:([0-9]{2}):1\.0/;
 const PROFILE_LOOSE_RE = /urn:fdc:peppol.eu:2017:poacc:billing:([0-9]{2}):1.0/;

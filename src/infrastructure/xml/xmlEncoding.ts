@@ -1,4 +1,4 @@
-import { XmlEncodingError } from '../errors.js';
+import { XmlEncodingError } from '../../domain/validation/errors.js';
 
 /**
  * The bytes of an XML document as a JS string: the encoding is found the way XML 1.0 Appendix F

@@ -14,3 +14,12 @@ export const CANONICAL_PREFIX: ReadonlyMap<string, string> = new Map([
   [NS.invoice, ''],
   [NS.creditNote, ''],
 ]);
+
+/**
+ * The name an element of a parsed tree has (XNode.name): the canonical prefix of a UBL namespace
+ * ('cbc:ID', 'Invoice'), `{uri}local` in any other namespace, the bare local name in none.
+ */
+export function treeName(uri: string, local: string): string {
+  const canon = CANONICAL_PREFIX.get(uri);
+  return canon !== undefined ? canon + local : uri ? `{${uri}}${local}` : local;
+}

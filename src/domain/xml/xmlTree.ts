@@ -1,15 +1,23 @@
-// A plain, immutable-by-convention JS element tree built once per document. Rules walk it with
-// the small helpers below instead of running XPath across the native boundary.
+// The one XML element tree of the service: the readers (UBL, CII, SMP, the rule engine) walk
+// trees the edge parsed (infrastructure/xml), the writers (UBL, Invoice Response, SMP) build them
+// (xmlWriter.ts) and serialise them once. Plain objects: walking them costs no native calls.
 
 export interface XNode {
-  /** Canonical qualified name: 'cbc:ID', 'cac:Party', 'ext:UBLExtensions'; the document root is 'Invoice' / 'CreditNote'. */
+  /**
+   * The element's name. In a parsed tree: the canonical qualified name ('cbc:ID', 'cac:Party',
+   * 'ext:UBLExtensions'; the Invoice / CreditNote root and its siblings in that namespace bare),
+   * `{uri}local` in other namespaces (xmlNames.treeName). In a written tree: the qualified name it
+   * is written with, its prefix declared on the root.
+   */
   name: string;
   /** Local name (without prefix), used by rules that match on name suffixes (…Amount, …BinaryObject). */
   local: string;
-  /** Attributes by (unprefixed) name; xmlns declarations are not kept. */
+  /** Namespace URI, '' when none. */
+  ns: string;
+  /** Attributes by name as written (unprefixed for UBL's); xmlns declarations are not kept. */
   attrs: Record<string, string>;
   children: XNode[];
-  /** Concatenated direct text content (entities already decoded). */
+  /** Concatenated direct text content (entities already decoded), '' when none. */
   text: string;
   parent: XNode | null;
 }
@@ -77,7 +85,10 @@ export function everyElement(n: XNode, out: XNode[] = []): XNode[] {
   return out;
 }
 
-/** XPath string value: own text plus all descendant text. */
+/**
+ * XPath string value: own text plus all descendant text. The tree keeps one text per element, so
+ * an element's own text comes first: exact for UBL, whose elements hold text or elements, never both.
+ */
 export function str(n: XNode | undefined): string {
   if (!n) return '';
   if (n.children.length === 0) return n.text;
