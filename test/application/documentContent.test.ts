@@ -9,7 +9,7 @@ import { cutBinaries, putBack } from '../../src/application/documents/storedUbl.
 import { FsBlobStore } from '../../src/infrastructure/blobs/fsBlobStore.js';
 import { fromDocumentJson, toDocumentJson, type DocumentJson } from '../../src/domain/document/invoice/documentJson.js';
 import { writeUbl } from '../../src/domain/document/ubl/ublWriter.js';
-import { ublWithAttachments } from '../../src/domain/document/invoice/documentAttachments.js';
+import { ublWithAttachments } from '../../src/domain/document/rules/documentAttachments.js';
 import { checkDocument } from '../../src/domain/document/rules/documentCheck.js';
 import { decodeDocumentInput } from '../../src/http/codecs/documentCodec.js';
 import type { StoredAttachment } from '../../src/domain/document/lifecycle/documentAggregate.js';

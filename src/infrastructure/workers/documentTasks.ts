@@ -10,7 +10,7 @@ import { decodeDocumentInput } from '../../http/codecs/documentCodec.js';
 import { toDocumentJson, type DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { Attachment, Document, DocumentState } from '../../domain/document/invoice/documentModel.js';
 import { completeDocument } from '../../domain/document/invoice/documentTotals.js';
-import { ublWithAttachments } from '../../domain/document/invoice/documentAttachments.js';
+import { ublWithAttachments } from '../../domain/document/rules/documentAttachments.js';
 import { recoverFromText } from '../../domain/document/pdf-text/recoverDocument.js';
 import { readUbl } from '../../domain/document/ubl/ublReader.js';
 import { serializeUbl, writeUblTree } from '../../domain/document/ubl/ublWriter.js';

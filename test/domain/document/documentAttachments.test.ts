@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
-import { attachmentType, requireTransmittable, ublWithAttachments } from '../../../src/domain/document/invoice/documentAttachments.js';
+import { attachmentType, requireTransmittable, ublWithAttachments } from '../../../src/domain/document/rules/documentAttachments.js';
 import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { fromDocumentJson, toDocumentJson, type DocumentJson } from '../../../src/domain/document/invoice/documentJson.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';

@@ -104,3 +104,6 @@ export const COUNTRY_CODES: ReadonlySet<string> = iso3166;
  * ISO 3166-1 alpha-2 code. Exact match: callers normalise user input first.
  */
 export const isCountryCode = (code: string): boolean => COUNTRY_CODES.has(code) && code !== '1A';
+
+/** Invoice Response codes (UNCL 4343 subset): AP accepted, RE rejected. */
+export type ResponseCode = 'AP' | 'RE';

@@ -1,8 +1,9 @@
+import type { ResponseCode } from '../invoice/codeLists.js';
 import { assertNever, type Decider, type Event } from '../../decider.js';
 import { MAX_ATTEMPTS } from './deliverySchedule.js';
 import { conflict, invalidState, notFound } from '../../errors.js';
 import type { Direction, DocumentState } from '../invoice/documentModel.js';
-import { requireTransmittable } from '../invoice/documentAttachments.js';
+import { requireTransmittable } from '../rules/documentAttachments.js';
 import type { ContentRef, DocumentHeader, UblRef } from './documentContent.js';
 
 /**
@@ -68,8 +69,7 @@ export type DocumentDeleted = Event<'DocumentDeleted', { document_id: string; de
 export type TransportKind = 'email' | 'peppol';
 /** A retryable failure is tried again on the schedule; a permanent one fails the delivery at once. */
 export type AttemptOutcome = 'delivered' | 'retryable' | 'permanent';
-/** Invoice Response codes (UNCL 4343 subset): AP accepted, RE rejected. */
-export type ResponseCode = 'AP' | 'RE';
+export type { ResponseCode };
 
 export type SendRequested = Event<
   'SendRequested',

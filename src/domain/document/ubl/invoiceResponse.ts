@@ -1,5 +1,5 @@
 import type { DocumentJson } from '../invoice/documentJson.js';
-import type { ResponseCode } from '../lifecycle/documentAggregate.js';
+import type { ResponseCode } from '../invoice/codeLists.js';
 import { ublKindOf, NS } from './ublNames.js';
 import { writeXml, xmlBuilder } from '../../xml/xmlWriter.js';
 

@@ -1,6 +1,6 @@
 import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
-import { attachmentType } from '../../../domain/document/invoice/documentAttachments.js';
+import { attachmentType } from '../../../domain/document/rules/documentAttachments.js';
 import { tenantOf } from '../../auth.js';
 import { HttpError } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';

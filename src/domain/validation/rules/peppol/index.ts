@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.js';
-import { nationalRules } from '../national/index.js';
+import { nationalRules } from './national/index.js';
 import { allowanceAndLineRules } from './allowancesAndLines.js';
 import { codeRules } from './codes.js';
 import { documentRules } from './document.js';

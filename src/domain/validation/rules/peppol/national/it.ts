@@ -1,6 +1,6 @@
 // Italian national rules (IT-R-*): seller country IT (from the VAT identifier, see countries.ts).
-import { Ctx, rule } from '../../context.js';
-import { all, has, kids, normSpace, str } from '../../../xml/xmlTree.js';
+import { Ctx, rule } from '../../../context.js';
+import { all, has, kids, normSpace, str } from '../../../../xml/xmlTree.js';
 import { supplierCountryByVat } from './countries.js';
 
 const R = {

@@ -1,7 +1,7 @@
 // Dutch national rules (NL-R-*): seller postal country NL.
-import { Ctx, rule } from '../../context.js';
-import { dec } from '../../decimal.js';
-import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
+import { Ctx, rule } from '../../../context.js';
+import { dec } from '../../../decimal.js';
+import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
 
 const R = {
   R001: rule('NL-R-001', 'fatal', 'For suppliers in the Netherlands, if the document is a creditnote, the document MUST contain an invoice reference (cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID)'),

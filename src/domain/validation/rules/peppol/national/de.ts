@@ -1,8 +1,8 @@
 // German national rules (DE-R-*, the XRechnung CIUS within Peppol): only when seller and buyer
 // postal countries are both DE.
-import { Ctx, catId, rule } from '../../context.js';
-import { all, attr, has, kid, kids, nonBlank, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
-import { buyerCountry, sellerCountry } from '../peppol/shared.js';
+import { Ctx, catId, rule } from '../../../context.js';
+import { all, attr, has, kid, kids, nonBlank, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
+import { buyerCountry, sellerCountry } from '../shared.js';
 
 const r = (id: string, flag: 'fatal' | 'warning', m: string) => rule(id, flag, m);
 const R = {

@@ -1,9 +1,9 @@
 import { invalid } from '../../errors.js';
 import { mimeTypes } from '../../validation/codelists/mimeTypes.js';
 import { XML_LIMIT_SETTINGS, validateUblTree, xmlLimits, type UblTree } from '../../validation/index.js';
-import { fatalRuleSummary } from '../rules/documentCheck.js';
-import { fromDocumentJson, type DocumentJson } from './documentJson.js';
-import type { Attachment } from './documentModel.js';
+import { fatalRuleSummary } from './documentCheck.js';
+import { fromDocumentJson, type DocumentJson } from '../invoice/documentJson.js';
+import type { Attachment } from '../invoice/documentModel.js';
 import { serializeUbl, writeUblTree } from '../ubl/ublWriter.js';
 import { ownEntry } from '../../ownEntry.js';
 

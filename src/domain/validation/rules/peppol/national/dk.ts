@@ -1,7 +1,7 @@
 // Danish national rules (DK-R-*): apply when the seller postal country is DK (most also need a DK buyer).
-import { Ctx, rule } from '../../context.js';
-import { dec } from '../../decimal.js';
-import { all, attr, kid, kids, normSpace, str } from '../../../xml/xmlTree.js';
+import { Ctx, rule } from '../../../context.js';
+import { dec } from '../../../decimal.js';
+import { all, attr, kid, kids, normSpace, str } from '../../../../xml/xmlTree.js';
 import { postalCountry } from './countries.js';
 
 const R = {
@@ -74,4 +74,4 @@ export function dkRules(ctx: Ctx): void {
     }
 }
 
-import { one } from '../../../xml/xmlTree.js';
+import { one } from '../../../../xml/xmlTree.js';

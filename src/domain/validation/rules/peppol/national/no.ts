@@ -1,7 +1,7 @@
 // Norwegian national rules (NO-R-*): seller country NO (from the VAT identifier, see countries.ts).
-import { Ctx, rule } from '../../context.js';
-import { all, kids, normSpace, str } from '../../../xml/xmlTree.js';
-import { noOrgOk } from '../peppol/identifiers.js';
+import { Ctx, rule } from '../../../context.js';
+import { all, kids, normSpace, str } from '../../../../xml/xmlTree.js';
+import { noOrgOk } from '../identifiers.js';
 import { supplierCountryByVat, vatCompanyIds } from './countries.js';
 
 const R001 = rule('NO-R-001', 'fatal', 'For Norwegian suppliers, a VAT number MUST be the syntax of NO + 9 digit organisation number + MVA. Use the identifier "MVA" in TaxScheme/ID.');

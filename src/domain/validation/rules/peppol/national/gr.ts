@@ -1,8 +1,8 @@
 // Greek national rules (GR-R-*, GR-S-*).
 // Triggers: the document-number and seller rules use the VAT-based seller country (GR or EL); the
 // invoice-mark / invoice-URL and endpoint rules use the seller postal country; buyer rules need both Greek.
-import { Ctx, rule } from '../../context.js';
-import { all, attr, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
+import { Ctx, rule } from '../../../context.js';
+import { all, attr, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
 import { customerCountryByVat, postalCountry, supplierCountryByVat, vatCompanyIds } from './countries.js';
 
 const R = {

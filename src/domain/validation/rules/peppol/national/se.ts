@@ -1,8 +1,8 @@
 // Swedish national rules (SE-R-*): seller postal country SE.
-import { Ctx, rule } from '../../context.js';
-import { dec } from '../../decimal.js';
-import { all, attr, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
-import { seOrgOk } from '../peppol/identifiers.js';
+import { Ctx, rule } from '../../../context.js';
+import { dec } from '../../../decimal.js';
+import { all, attr, kid, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
+import { seOrgOk } from '../identifiers.js';
 import { postalCountry, vatCompanyIds } from './countries.js';
 
 const R = {

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../context.js';
+import type { Ctx } from '../../../context.js';
 import { deRules } from './de.js';
 import { dkRules } from './dk.js';
 import { grRules } from './gr.js';

@@ -1,6 +1,6 @@
 // Country triggers used by the national rules of the Peppol 3.0.19 rule file.
-import type { Ctx } from '../../context.js';
-import { all, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
+import type { Ctx } from '../../../context.js';
+import { all, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
 
 /** PartyTaxScheme with TaxScheme/ID exactly 'VAT' (the Peppol file compares without trimming). */
 function vatCompanyIds(party: XNode | undefined): XNode[] {
