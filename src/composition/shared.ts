@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { AgendaBackend } from 'agenda';
 import { instanceCachingFactory, type DependencyContainer } from './container.js';
@@ -48,6 +49,8 @@ import { ResponseRouter } from '../application/inbox/responseRouter.js';
 import { WEBHOOK_DISPATCH_OPTIONS, WebhookDispatch, type WebhookDispatchOptions } from '../application/webhooks/webhookDispatch.js';
 import { WEBHOOKS_ALLOW_PRIVATE_NETWORKS, WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { useXmlLimits } from '../domain/validation/index.js';
+import { useDocumentDecoder } from '../infrastructure/workers/documentTasks.js';
+import { decodeDocumentInput } from '../http/codecs/documentCodec.js';
 import { STORED_UBL_RULES } from '../application/ports/storedUblRules.js';
 import { StoredUblValidator } from '../infrastructure/xml/ublText.js';
 import { BLOBS, openBlobStore } from '../infrastructure/blobs/openBlobStore.js';
@@ -56,6 +59,9 @@ import { EVENT_STORE } from '../application/ports/eventStore.js';
 import { DocumentContent } from '../application/documents/documentContent.js';
 import { DocumentUpcaster } from '../application/documents/documentUpcaster.js';
 import { UPCASTER, UpcastingEventStore } from '../application/upcastingEventStore.js';
+
+/** The worker processes' entry: their own composition root. */
+const TASK_PROCESS = fileURLToPath(new URL('./taskProcess.js', import.meta.url));
 
 /*
  * What every storage profile shares. A profile's composition root (embeddedPostgres.ts,
@@ -119,6 +125,8 @@ export async function registerService(container: DependencyContainer, options: C
   container.register(OPERATOR_KEY, { useValue: await loadOperatorKey(config) });
   // The XML limits in force for every parse of untrusted XML, in this process and the workers.
   useXmlLimits(config.xmlLimits);
+  // The request codec for bodies decoded on this thread (the workers' entry gives it to them).
+  useDocumentDecoder(decodeDocumentInput);
 
   // Every read of the log goes through the upcaster: events recorded before payloads left them
   // read in today's shape.
@@ -151,7 +159,7 @@ export async function registerService(container: DependencyContainer, options: C
 /** The document use cases, and the task pool and PDF reader their heavy steps run on. */
 function registerDocuments(container: DependencyContainer, config: Config): void {
   container.register(TASK_POOL_OPTIONS, {
-    useValue: { workers: config.work.workers, taskTimeoutMs: config.work.taskTimeoutMs, maxHeapMb: config.work.heapMb, maxWaitingPerTenant: config.work.maxWaitingPerTenant },
+    useValue: { workers: config.work.workers, entry: TASK_PROCESS, taskTimeoutMs: config.work.taskTimeoutMs, maxHeapMb: config.work.heapMb, maxWaitingPerTenant: config.work.maxWaitingPerTenant },
   });
   container.register(PDF_READER_LIMITS, { useValue: config.pdfReader });
   container.register(DOCUMENT_LIMITS, { useValue: { ...config.documentLimits, text: config.text } });

@@ -4,8 +4,7 @@ import { toDomainEvent } from '../application/commandHandler.js';
 import type { DocumentContent } from '../application/documents/documentContent.js';
 import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/lifecycle/documentAggregate.js';
 import type { ContentRef, DocumentHeader, UblRef } from '../domain/document/lifecycle/documentContent.js';
-import type { DocumentJson } from '../domain/document/invoice/documentJson.js';
-import { contentResponse, summaryOf, DOCUMENT_CONTENTS, DOCUMENTS, type DocumentContentView, type DocumentSummary, type DocumentView } from '../application/readModels/documentView.js';
+import { contentResponse, summaryOf, DOCUMENT_CONTENTS, DOCUMENTS, type DocumentContentView, type DocumentView } from '../application/readModels/documentView.js';
 import type { Projection } from '../application/ports/projection.js';
 
 /**

@@ -13,10 +13,14 @@ import { bearer, eventually, startTestService, waitForState, type TestService } 
 interface Recorded {
   events: RawEvent[];
 }
+
+/** What the API answered for one document (recorded as JSON): the PDF's facts are read by name. */
+type Answers = Record<string, unknown> & { ubl_xml?: string; pdf?: { carried?: boolean; content_type?: string; disposition?: string } };
+
 interface Expected {
   keys: Record<'seller' | 'buyer' | 'mailer', string>;
   read_models: Record<string, Array<{ id: string; doc: string }>>;
-  documents: Record<string, { id: string; tenant: 'seller' | 'buyer' | 'mailer'; answers: Record<string, any> }>;
+  documents: Record<string, { id: string; tenant: 'seller' | 'buyer' | 'mailer'; answers: Answers }>;
   lists: Record<'seller' | 'buyer' | 'mailer', Record<string, unknown>>;
 }
 

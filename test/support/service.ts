@@ -10,7 +10,6 @@ import { expect } from 'chai';
 import { loadConfig, type Config } from '../../src/infrastructure/config.js';
 import { Service } from '../../src/service.js';
 import { freshDatabase } from './postgres.js';
-import type pg from 'pg';
 import type { CompositionOptions } from '../../src/composition/options.js';
 
 export interface TestService {

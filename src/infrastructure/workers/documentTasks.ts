@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { MalformedBody, type JsonCheckOptions, type JsonCheckResult, type PdfDraftInput, type PdfDraftResult, type UblCheckResult } from '../../application/documents/documentWork.js';
-import { DEFAULT_HYGIENE_LIMITS, jsonProblems } from '../../domain/inputText.js';
+import { DEFAULT_HYGIENE_LIMITS, jsonProblems, type InputProblem } from '../../domain/inputText.js';
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import { DocumentRejected, fileNameOf, safeFileName } from '../../application/documents/documentCommands.js';
 import { checkDocument, issueFromRule, type DocumentCheck, type ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
-import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage } from '../../domain/document/invoice/documentLimits.js';
+import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage, type DocumentSizeLimits } from '../../domain/document/invoice/documentLimits.js';
 // The request codec is the HTTP edge's; this worker runs it so a large body is decoded off the event loop.
-import { decodeDocumentInput } from '../../http/codecs/documentCodec.js';
 import { toDocumentJson, type DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { Attachment, Document, DocumentState } from '../../domain/document/invoice/documentModel.js';
 import { completeDocument } from '../../domain/document/invoice/documentTotals.js';
@@ -42,6 +41,20 @@ const checked = (check: DocumentCheck): JsonCheckResult => ({
   ok: true, document: toDocumentJson(check.document), ubl: check.ubl, issues: check.issues, isValid: check.isValid,
 });
 
+/** A create or validate request body decoded into the domain's document, or the problems found. */
+export type DocumentDecoder = (body: unknown, limits?: DocumentSizeLimits) => { ok: true; value: Document } | { ok: false; errors: InputProblem[] };
+
+let decodeDocument: DocumentDecoder | null = null;
+
+/**
+ * The request codec is the HTTP edge's (http/codecs/documentCodec.ts), which this layer may not
+ * import: each process's composition root gives it here (composition/shared.ts for the service's
+ * own thread, composition/taskProcess.ts for the worker processes), as it gives the XML limits.
+ */
+export function useDocumentDecoder(decoder: DocumentDecoder): void {
+  decodeDocument = decoder;
+}
+
 /**
  * A create or validate request body: decoded, completed, written as UBL and checked. With
  * `renderPdf` (construct_pdf=true) the rendering is attached and embedded in the UBL; the PDF
@@ -54,7 +67,8 @@ export async function checkJson(input: unknown, options: JsonCheckOptions): Prom
     const problems = jsonProblems(body, options.text ?? DEFAULT_HYGIENE_LIMITS);
     if (problems.length > 0) return { ok: false, errors: problems };
   }
-  const decoded = decodeDocumentInput(body, options.limits);
+  if (!decodeDocument) throw new Error('No document decoder: the composition root gives one (useDocumentDecoder)');
+  const decoded = decodeDocument(body, options.limits);
   if (!decoded.ok) return { ok: false, errors: decoded.errors };
   const maxRendered = options.limits?.maxRenderedLines ?? DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines;
   if (options.renderPdf && decoded.value.items.length > maxRendered) {

@@ -1,6 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { WorkRefused, type WorkOwner } from '../../application/documents/documentWork.js';
 import type { TaskName } from './documentTasks.js';
 import { reviveError, type SerializedError } from './taskErrors.js';
@@ -15,6 +14,8 @@ export const XML_LIMITS_ENV = 'INVOICING_WORKER_XML_LIMITS';
 export interface TaskPoolOptions {
   /** Worker processes. */
   workers: number;
+  /** The worker processes' entry module (a composition root: composition/taskProcess.ts). */
+  entry: string;
   /** A task using more CPU time than this is ended (its process is killed and replaced) and refused. */
   taskTimeoutMs: number;
   /** V8 heap of each worker process; a task needing more ends its process and is refused. */
@@ -41,7 +42,6 @@ interface Worker {
   busy: { id: number; tenantId: string; task: Waiting; timer: NodeJS.Timeout | null; cpuAtStart: number | null; startedAt: number } | null;
 }
 
-const WORKER = fileURLToPath(new URL('./taskProcess.js', import.meta.url));
 const BUDGET_CHECK_MS = 100;
 const WALL_FACTOR = 3;
 
@@ -118,7 +118,7 @@ export class TaskPool {
     if (idle) return idle;
     if (this.workers.length >= this.options.workers) return null;
     const worker: Worker = {
-      process: fork(WORKER, [], {
+      process: fork(this.options.entry, [], {
         execArgv: [`--max-old-space-size=${this.options.maxHeapMb}`, '--enable-source-maps'],
         serialization: 'advanced',
         env: { ...process.env, [XML_LIMITS_ENV]: JSON.stringify(xmlLimits()) },

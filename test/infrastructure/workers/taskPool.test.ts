@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { TaskPool } from '../../../src/infrastructure/workers/taskPool.js';
 import { WorkRefused } from '../../../src/application/documents/documentWork.js';
@@ -6,11 +7,13 @@ import { XmlInputError } from '../../../src/domain/validation/index.js';
 import { invoiceWithLines } from '../../../scripts/benchDocuments.js';
 
 /** The task pool with real worker processes: budgets, errors across the boundary, and turns between tenants. */
+const TASK_PROCESS = fileURLToPath(new URL('../../../src/composition/taskProcess.js', import.meta.url));
+
 describe('TaskPool (worker processes)', function () {
   this.timeout(60_000);
 
   it('ends a task over its time budget with a refusal naming the limit, and serves the next task on a fresh worker', async () => {
-    const pool = new TaskPool({ workers: 1, taskTimeoutMs: 150, maxHeapMb: 256, maxWaitingPerTenant: 4 });
+    const pool = new TaskPool({ workers: 1, entry: TASK_PROCESS, taskTimeoutMs: 150, maxHeapMb: 256, maxWaitingPerTenant: 4 });
     try {
       // A 9,000-line invoice takes seconds of CPU to check: far over 150 ms.
       const error = await pool.run({ tenantId: 'a' }, 'checkJson', [invoiceWithLines(9_000), { renderPdf: false }]).catch((e: unknown) => e);
@@ -25,7 +28,7 @@ describe('TaskPool (worker processes)', function () {
   });
 
   it('brings errors back as their own classes, with their fields', async () => {
-    const pool = new TaskPool({ workers: 1, taskTimeoutMs: 30_000, maxHeapMb: 256, maxWaitingPerTenant: 4 });
+    const pool = new TaskPool({ workers: 1, entry: TASK_PROCESS, taskTimeoutMs: 30_000, maxHeapMb: 256, maxWaitingPerTenant: 4 });
     try {
       const malformed = await pool.run({ tenantId: 'a' }, 'checkUbl', ['<Invoice', { read: false }]).catch((e: unknown) => e);
       expect(malformed).to.be.instanceOf(XmlInputError);
@@ -38,7 +41,7 @@ describe('TaskPool (worker processes)', function () {
   });
 
   it('takes tenants in turn: a tenant with a backlog does not hold up another tenant behind all of it', async () => {
-    const pool = new TaskPool({ workers: 1, taskTimeoutMs: 30_000, maxHeapMb: 256, maxWaitingPerTenant: 8 });
+    const pool = new TaskPool({ workers: 1, entry: TASK_PROCESS, taskTimeoutMs: 30_000, maxHeapMb: 256, maxWaitingPerTenant: 8 });
     try {
       const done: string[] = [];
       const task = (tenantId: string, label: string) =>

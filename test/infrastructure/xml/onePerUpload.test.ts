@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { checkJson, checkUbl, pdfDraft, readDocument } from '../../../src/infrastructure/workers/documentTasks.js';
+import { useDocumentDecoder } from '../../../src/infrastructure/workers/documentTasks.js';
+import { decodeDocumentInput as httpDecoder } from '../../../src/http/codecs/documentCodec.js';
 import { parseCounts } from '../../../src/infrastructure/xml/xmlParser.js';
 import { realisticDocuments } from '../../domain/document/fixtures/realisticDocuments.js';
 import { bearer, createOrganization, createTenant, startTestService, type TestService } from '../../support/service.js';
@@ -24,6 +26,9 @@ async function ublOf(body: unknown): Promise<string> {
   if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
   return checked.ubl;
 }
+
+// What the composition root does in every process: the tasks decode with the HTTP edge's codec.
+useDocumentDecoder(httpDecoder);
 
 describe('One parse per uploaded document', function () {
   let ubl: string;

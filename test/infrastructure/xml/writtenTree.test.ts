@@ -5,6 +5,8 @@ import { serializeUbl, writeUbl, writeUblTree } from '../../../src/domain/docume
 import { validateUblTree } from '../../../src/domain/validation/index.js';
 import type { XNode } from '../../../src/domain/xml/xmlTree.js';
 import { checkJson } from '../../../src/infrastructure/workers/documentTasks.js';
+import { useDocumentDecoder } from '../../../src/infrastructure/workers/documentTasks.js';
+import { decodeDocumentInput as httpDecoder } from '../../../src/http/codecs/documentCodec.js';
 import { parseOwnUbl, readUblText } from '../../../src/infrastructure/xml/ublText.js';
 import { realisticDocuments } from '../../domain/document/fixtures/realisticDocuments.js';
 import { expectedExamples, readExample } from '../../domain/document/sharedDir.js';
@@ -49,6 +51,9 @@ function expectSameAsParsed(document: Document, what: string): void {
   expect(parentsAreSet(tree.root), what).to.equal(true);
   expect(validateUblTree(tree), what).to.deep.equal(validateUblTree(parsed));
 }
+
+// What the composition root does in every process: the tasks decode with the HTTP edge's codec.
+useDocumentDecoder(httpDecoder);
 
 describe('The tree the UBL writer builds is the tree its text parses into', function () {
   const fixtures = realisticDocuments();

@@ -1,16 +1,20 @@
-import { documentTasks, type TaskName } from './documentTasks.js';
-import { serializeError } from './taskErrors.js';
-import { XML_LIMITS_ENV, type TaskReply } from './taskPool.js';
-import { useXmlLimits } from '../../domain/validation/index.js';
+import { documentTasks, useDocumentDecoder, type TaskName } from '../infrastructure/workers/documentTasks.js';
+import { serializeError } from '../infrastructure/workers/taskErrors.js';
+import { XML_LIMITS_ENV, type TaskReply } from '../infrastructure/workers/taskPool.js';
+import { useXmlLimits } from '../domain/validation/index.js';
+import { decodeDocumentInput } from '../http/codecs/documentCodec.js';
 
 /*
- * A task pool's worker process. Child processes rather than worker threads: libxmljs (the XML
+ * A task pool's worker process, and its composition root: the tasks decode large request bodies
+ * off the service's event loop with the HTTP edge's codec, which this entry gives them (the
+ * infrastructure may not import the HTTP edge). Child processes rather than worker threads: libxmljs (the XML
  * parser and XSD validator) is not safe to load in more than one thread of a process, and a
  * process can be killed outright, taking every byte it allocated with it. Each request is
  * answered with a value or an error as data, so the error's class and fields survive the trip.
  */
 const limits = process.env[XML_LIMITS_ENV];
 if (limits) useXmlLimits(JSON.parse(limits));
+useDocumentDecoder(decodeDocumentInput);
 
 process.on('message', (message: { id: number; name: TaskName; args: unknown[] }) => {
   void (async () => {
