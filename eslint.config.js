@@ -47,10 +47,7 @@ const edgeLibraries = [
 ];
 /** A package name and its subpaths (`io-ts` and `io-ts/PathReporter`). */
 const withSubpaths = (names) => names.flatMap((name) => (name.endsWith('/*') ? [name] : [name, `${name}/*`]));
-const restrictedPackages = (names, message) => [
-  'error',
-  { patterns: [{ group: withSubpaths(names), message }] },
-];
+const restrictedPackages = (names, message) => ['error', { patterns: [{ group: withSubpaths(names), message }] }];
 // The restricted-imports rules see static imports only; these layers name packages statically
 // so that the rules see every one (a dynamic import of a relative path stays allowed).
 const noDynamicPackageImport = {

@@ -25,7 +25,11 @@ async function main() {
   let url = process.env.DATABASE_URL;
   if (!url) {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-es-'));
-    const server = await startEmbeddedPostgres({ dataDir, port: 54_400 + Math.floor(Math.random() * 500), logger: pino({ level: 'warn' }) });
+    const server = await startEmbeddedPostgres({
+      dataDir,
+      port: 54_400 + Math.floor(Math.random() * 500),
+      logger: pino({ level: 'warn' }),
+    });
     stopServer = () => server.stop();
     const name = `bench_${Date.now()}`;
     await ensureDatabase(server.connectionString('postgres'), name);
@@ -36,11 +40,20 @@ async function main() {
   const store = new PgEventStore(pool, url);
 
   // A realistic event body: a document-sized JSON payload with metadata.
-  const data = { document_id: randomUUID(), state: 'DRAFT', invoice_total: '1234.56', items: Array.from({ length: 5 }, (_, i) => ({ i, amount: '10.00' })) };
+  const data = {
+    document_id: randomUUID(),
+    state: 'DRAFT',
+    invoice_total: '1234.56',
+    items: Array.from({ length: 5 }, (_, i) => ({ i, amount: '10.00' })),
+  };
   const metadata = { tenantId: randomUUID(), actor: 'bench', requestId: randomUUID() };
 
   // Warm-up, so connection set-up is not measured.
-  await Promise.all(Array.from({ length: writers }, () => store.append(`warm-${randomUUID()}`, [{ type: 'Warm', data, metadata }], 'no_stream')));
+  await Promise.all(
+    Array.from({ length: writers }, () =>
+      store.append(`warm-${randomUUID()}`, [{ type: 'Warm', data, metadata }], 'no_stream'),
+    ),
+  );
 
   const perWriter = Math.ceil(appends / writers);
   const latencies: number[] = [];
@@ -58,7 +71,8 @@ async function main() {
   const writeSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const total = perWriter * writers;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
 
   const readStarted = process.hrtime.bigint();
   let after = -1n;

@@ -86,7 +86,11 @@ async function tenantA(): Promise<void> {
         headers['Content-Type'] = 'application/json';
       } else if (input.multipart) {
         const form = new FormData();
-        form.append('file', new Blob([input.body! as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), 'bomb.pdf');
+        form.append(
+          'file',
+          new Blob([input.body! as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }),
+          'bomb.pdf',
+        );
         body = form;
       } else if (input.body) {
         body = input.body as Uint8Array<ArrayBuffer>;
@@ -95,7 +99,12 @@ async function tenantA(): Promise<void> {
       const started = now();
       let status: string;
       try {
-        const response = await fetch(`${base}${input.path}`, { method: input.method, headers, body, signal: AbortSignal.timeout(120_000) });
+        const response = await fetch(`${base}${input.path}`, {
+          method: input.method,
+          headers,
+          body,
+          signal: AbortSignal.timeout(120_000),
+        });
         const bytes = Buffer.from(await response.arrayBuffer());
         status = String(response.status);
         samples[`${input.kind}|${status}`] ??= bytes.subarray(0, 300).toString('latin1');
@@ -135,7 +144,8 @@ async function deflatedZeros(bytes: number): Promise<Buffer> {
   const done = new Promise((resolve) => deflate.on('end', resolve));
   const chunk = Buffer.alloc(16 * 1024 * 1024);
   for (let written = 0; written < bytes; written += chunk.length) {
-    if (!deflate.write(chunk.subarray(0, Math.min(chunk.length, bytes - written)))) await new Promise((r) => deflate.once('drain', r));
+    if (!deflate.write(chunk.subarray(0, Math.min(chunk.length, bytes - written))))
+      await new Promise((r) => deflate.once('drain', r));
   }
   deflate.end();
   await done;
@@ -193,7 +203,8 @@ async function treeRssKb(root: number): Promise<number> {
     if (stat) parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
   }
   const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid, hops = 0; p && hops < 64; p = parent.get(p), hops++) if (p === root) return true;
+    for (let p: number | undefined = pid, hops = 0; p && hops < 64; p = parent.get(p), hops++)
+      if (p === root) return true;
     return false;
   };
   let total = 0;
@@ -222,15 +233,29 @@ interface PhaseResult {
 
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-isolation-'));
-  const pg = await startEmbeddedPostgres({ dataDir, port: 54_900 + Math.floor(Math.random() * 90), logger: pino({ level: 'warn' }) });
+  const pg = await startEmbeddedPostgres({
+    dataDir,
+    port: 54_900 + Math.floor(Math.random() * 90),
+    logger: pino({ level: 'warn' }),
+  });
   await ensureDatabase(pg.connectionString('postgres'), 'bench');
   const operatorKey = 'op_bench_isolation_key';
   const port = 19_000 + Math.floor(Math.random() * 1000);
-  const running = await startBenchService({ databaseUrl: pg.connectionString('bench'), dataDir, port, operatorKey, env: { JSON_BODY_LIMIT: '8388608', MAX_DOCUMENT_LINES: String(Math.max(10_000, bigLines)) } });
+  const running = await startBenchService({
+    databaseUrl: pg.connectionString('bench'),
+    dataDir,
+    port,
+    operatorKey,
+    env: { JSON_BODY_LIMIT: '8388608', MAX_DOCUMENT_LINES: String(Math.max(10_000, bigLines)) },
+  });
   const service = running.process;
   const base = running.base;
   const call = async (method: string, route: string, key: string, payload?: unknown) => {
-    const response = await fetch(`${base}${route}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: payload ? JSON.stringify(payload) : undefined });
+    const response = await fetch(`${base}${route}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: payload ? JSON.stringify(payload) : undefined,
+    });
     const body = (await response.json()) as Record<string, any>;
     if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(body).slice(0, 500)}`);
     return body;
@@ -248,28 +273,62 @@ async function main() {
   process.stdout.write('preparing inputs…\n');
   const small = JSON.stringify(invoiceWithLines(3));
   const smallCheck = await call('POST', '/api/validate/json', keyB, JSON.parse(small));
-  if (!smallCheck.ubl_document) throw new Error(`the small invoice is not valid: ${JSON.stringify(smallCheck).slice(0, 500)}`);
+  if (!smallCheck.ubl_document)
+    throw new Error(`the small invoice is not valid: ${JSON.stringify(smallCheck).slice(0, 500)}`);
   const smallUbl = smallCheck.ubl_document as string;
   const mid = invoiceWithLines(5000);
   const midUbl = (await call('POST', '/api/validate/json', keyA, mid)).ubl_document as string;
   if (!midUbl) throw new Error('the 5,000-line invoice is not valid');
-  const pdfDocument = (await call('POST', '/api/documents', keyA, { ...invoiceWithLines(2000), invoice_id: 'A-PDF-2000' })).id as string;
+  const pdfDocument = (
+    await call('POST', '/api/documents', keyA, { ...invoiceWithLines(2000), invoice_id: 'A-PDF-2000' })
+  ).id as string;
   const bomb = await pdfBomb(4, 384 * 1024 * 1024);
   const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
   const inputs: HostileInput[] = [
-    { kind: `POST /api/documents ${bigLines.toLocaleString('en')} lines`, method: 'POST', path: '/api/documents', template: template(invoiceWithLines(bigLines)) },
-    { kind: 'POST /api/validate/json 5,000 lines', method: 'POST', path: '/api/validate/json', template: template(mid) },
-    { kind: 'POST /api/validate/ubl 5,000 lines', method: 'POST', path: '/api/validate/ubl', contentType: 'application/xml', body: Buffer.from(midUbl, 'utf8') },
+    {
+      kind: `POST /api/documents ${bigLines.toLocaleString('en')} lines`,
+      method: 'POST',
+      path: '/api/documents',
+      template: template(invoiceWithLines(bigLines)),
+    },
+    {
+      kind: 'POST /api/validate/json 5,000 lines',
+      method: 'POST',
+      path: '/api/validate/json',
+      template: template(mid),
+    },
+    {
+      kind: 'POST /api/validate/ubl 5,000 lines',
+      method: 'POST',
+      path: '/api/validate/ubl',
+      contentType: 'application/xml',
+      body: Buffer.from(midUbl, 'utf8'),
+    },
     { kind: 'GET /api/documents/{id}/pdf 2,000 lines', method: 'GET', path: `/api/documents/${pdfDocument}/pdf` },
-    { kind: 'UBL 1,000,000 <x/> in cbc:Note', method: 'POST', path: '/api/validate/ubl', contentType: 'application/xml', body: withNote(smallUbl, `<cbc:Note>${'<x/>'.repeat(1_000_000)}</cbc:Note>`) },
+    {
+      kind: 'UBL 1,000,000 <x/> in cbc:Note',
+      method: 'POST',
+      path: '/api/validate/ubl',
+      contentType: 'application/xml',
+      body: withNote(smallUbl, `<cbc:Note>${'<x/>'.repeat(1_000_000)}</cbc:Note>`),
+    },
     {
       kind: 'UBL element with 100,000 attributes',
       method: 'POST',
       path: '/api/validate/ubl',
       contentType: 'application/xml',
-      body: withNote(smallUbl, `<cbc:Note ${Array.from({ length: 100_000 }, (_, i) => `a${i}=""`).join(' ')}>x</cbc:Note>`),
+      body: withNote(
+        smallUbl,
+        `<cbc:Note ${Array.from({ length: 100_000 }, (_, i) => `a${i}=""`).join(' ')}>x</cbc:Note>`,
+      ),
     },
-    { kind: 'UBL nesting 100,000 deep', method: 'POST', path: '/api/validate/ubl', contentType: 'application/xml', body: withNote(smallUbl, `<cbc:Note>${'<x>'.repeat(100_000)}${'</x>'.repeat(100_000)}</cbc:Note>`) },
+    {
+      kind: 'UBL nesting 100,000 deep',
+      method: 'POST',
+      path: '/api/validate/ubl',
+      contentType: 'application/xml',
+      body: withNote(smallUbl, `<cbc:Note>${'<x>'.repeat(100_000)}${'</x>'.repeat(100_000)}</cbc:Note>`),
+    },
     {
       kind: 'POST /api/documents 1 MB invoice_id',
       method: 'POST',
@@ -277,12 +336,28 @@ async function main() {
       contentType: 'application/json',
       body: Buffer.from(JSON.stringify({ ...invoiceWithLines(3), invoice_id: 'X'.repeat(1024 * 1024) })),
     },
-    { kind: 'POST /api/validate/json JSON 100,000 deep', method: 'POST', path: '/api/validate/json', contentType: 'application/json', body: Buffer.from(`{"invoice_id":"DEEP","items":${nested(100_000)}}`) },
-    { kind: `POST /api/documents/pdf FlateDecode bomb (${(bomb.length / 1024).toFixed(0)} kB → 1.5 GB)`, method: 'POST', path: '/api/documents/pdf', body: bomb, multipart: true },
+    {
+      kind: 'POST /api/validate/json JSON 100,000 deep',
+      method: 'POST',
+      path: '/api/validate/json',
+      contentType: 'application/json',
+      body: Buffer.from(`{"invoice_id":"DEEP","items":${nested(100_000)}}`),
+    },
+    {
+      kind: `POST /api/documents/pdf FlateDecode bomb (${(bomb.length / 1024).toFixed(0)} kB → 1.5 GB)`,
+      method: 'POST',
+      path: '/api/documents/pdf',
+      body: bomb,
+      multipart: true,
+    },
   ];
   // EXCLUDE=bomb leaves out the inputs whose kind contains any of the (comma-separated) words.
-  const exclude = (process.env.EXCLUDE ?? '').split(',').map((w) => w.trim()).filter(Boolean);
-  if (exclude.length > 0) inputs.splice(0, inputs.length, ...inputs.filter((input) => !exclude.some((w) => input.kind.includes(w))));
+  const exclude = (process.env.EXCLUDE ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
+  if (exclude.length > 0)
+    inputs.splice(0, inputs.length, ...inputs.filter((input) => !exclude.some((w) => input.kind.includes(w))));
   for (const input of inputs) {
     const size = input.template ? input.template[0].length + input.template[1].length : (input.body?.length ?? 0);
     process.stdout.write(`  ${input.kind}: ${(size / 1024 / 1024).toFixed(2)} MB\n`);
@@ -313,11 +388,19 @@ async function main() {
       seed,
       request: (i) => {
         starts[i] = now();
-        return { method: 'POST', path: '/api/validate/json', headers: { Authorization: `Bearer ${keyB}`, 'Content-Type': 'application/json' }, body: small };
+        return {
+          method: 'POST',
+          path: '/api/validate/json',
+          headers: { Authorization: `Bearer ${keyB}`, 'Content-Type': 'application/json' },
+          body: small,
+        };
       },
     });
     const sorted = [...result.latencies].sort((a, b) => a - b);
-    const ok = Object.entries(result.statusCounts).reduce((n, [s, c]) => n + (Number(s) >= 200 && Number(s) < 300 ? c : 0), 0);
+    const ok = Object.entries(result.statusCounts).reduce(
+      (n, [s, c]) => n + (Number(s) >= 200 && Number(s) < 300 ? c : 0),
+      0,
+    );
     return {
       phase,
       requests: count,
@@ -339,10 +422,12 @@ async function main() {
   process.stdout.write(`phase 2: B at ${rate}/s for ${duration} s, A hostile (${loops} loops)…\n`);
   const worker = new Worker(new URL(import.meta.url), { workerData: { base, key: keyA, inputs } });
   await new Promise((resolve) => worker.once('message', resolve));
-  const aDone = new Promise<{ results: Record<string, KindResult>; samples: Record<string, string> }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  const aDone = new Promise<{ results: Record<string, KindResult>; samples: Record<string, string> }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    },
+  );
   worker.postMessage('go');
   const hostile = await runB('hostile', 2);
   const bEnded = now();
@@ -356,13 +441,19 @@ async function main() {
   // Phase tables.
   const rows = [quiet, hostile];
   console.log('\n### Tenant B: POST /api/validate/json (3 lines), open loop at %d/s for %d s\n', rate, duration);
-  console.log('| phase | requests | p50 ms | p90 ms | p99 ms | max ms | errors | statuses | max service RSS (MB, incl. workers) |');
+  console.log(
+    '| phase | requests | p50 ms | p90 ms | p99 ms | max ms | errors | statuses | max service RSS (MB, incl. workers) |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---|---:|');
   for (const r of rows) {
-    console.log(`| ${r.phase} | ${r.requests} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.errors} | ${JSON.stringify(r.statuses)} | ${r.maxRssMb.toFixed(0)} |`);
+    console.log(
+      `| ${r.phase} | ${r.requests} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.errors} | ${JSON.stringify(r.statuses)} | ${r.maxRssMb.toFixed(0)} |`,
+    );
   }
-  console.log(`\n### Tenant A: ${loops} closed loops during phase 2 (last answers ${(aDrainMs / 1000).toFixed(1)} s after B's end)\n`);
-  console.log("| input | count | statuses | A p50 ms | A max ms | B p99 ms while in flight (B requests overlapping) |");
+  console.log(
+    `\n### Tenant A: ${loops} closed loops during phase 2 (last answers ${(aDrainMs / 1000).toFixed(1)} s after B's end)\n`,
+  );
+  console.log('| input | count | statuses | A p50 ms | A max ms | B p99 ms while in flight (B requests overlapping) |');
   console.log('|---|---:|---|---:|---:|---:|');
   for (const input of inputs) {
     const r = a[input.kind];
@@ -371,18 +462,26 @@ async function main() {
       continue;
     }
     const sorted = [...r.latencies].sort((x, y) => x - y);
-    const overlapping = hostile.intervals.flatMap(([s, e], i) => (r.intervals.some(([as, ae]) => s < ae && e > as) ? [hostile.latencies[i]!] : [])).sort((x, y) => x - y);
+    const overlapping = hostile.intervals
+      .flatMap(([s, e], i) => (r.intervals.some(([as, ae]) => s < ae && e > as) ? [hostile.latencies[i]!] : []))
+      .sort((x, y) => x - y);
     console.log(
       `| ${input.kind} | ${r.count} | ${Object.entries(r.statuses)
         .map(([s, c]) => `${s}×${c}`)
-        .join(' ')} | ${ms(percentile(sorted, 50))} | ${ms(sorted[sorted.length - 1]!)} | ${ms(percentile(overlapping, 99))} (${overlapping.length}) |`,
+        .join(
+          ' ',
+        )} | ${ms(percentile(sorted, 50))} | ${ms(sorted[sorted.length - 1]!)} | ${ms(percentile(overlapping, 99))} (${overlapping.length}) |`,
     );
   }
   console.log("\nA's first answer per input and status (start of body):");
   for (const [k, v] of Object.entries(samples)) console.log(`  ${k}: ${v.replace(/[^\x20-\x7e]/g, '.').slice(0, 300)}`);
   const target = hostile.p99 < 100 && hostile.errors === 0;
-  console.log(`\nTarget (B p99 < 100 ms and no errors while A is hostile): ${target ? 'met' : 'NOT met'} (p99 ${ms(hostile.p99)} ms, ${hostile.errors} errors)`);
-  console.log(`Max service RSS (service + work processes) from phase 1 to A's last answer: ${(rssOverallKb / 1024).toFixed(0)} MB`);
+  console.log(
+    `\nTarget (B p99 < 100 ms and no errors while A is hostile): ${target ? 'met' : 'NOT met'} (p99 ${ms(hostile.p99)} ms, ${hostile.errors} errors)`,
+  );
+  console.log(
+    `Max service RSS (service + work processes) from phase 1 to A's last answer: ${(rssOverallKb / 1024).toFixed(0)} MB`,
+  );
   console.log(`A's requests in all: ${Object.values(a).reduce((n, r) => n + r.count, 0)}`);
 
   await running.stop();

@@ -34,7 +34,10 @@ async function median(run: () => Promise<unknown>, runs = RUNS): Promise<number>
   return times[Math.floor(times.length / 2)]!;
 }
 
-const render = (check: DocumentCheck) => renderer.render(check.document, [{ fileName: 'invoice.xml', mimeType: 'application/xml', content: Buffer.from(check.ubl) }]);
+const render = (check: DocumentCheck) =>
+  renderer.render(check.document, [
+    { fileName: 'invoice.xml', mimeType: 'application/xml', content: Buffer.from(check.ubl) },
+  ]);
 
 /** What POST /api/documents/pdf does before recording: embedded data first, else the text. */
 async function extract(pdf: Buffer): Promise<string> {
@@ -43,7 +46,9 @@ async function extract(pdf: Buffer): Promise<string> {
     embedded = readEmbeddedDocument(files);
     return embedded.found === null;
   });
-  const document = embedded.found ? embedded.found.document : recoverFromText(content.pages, { vendorTaxId: null, customerTaxId: null }).document;
+  const document = embedded.found
+    ? embedded.found.document
+    : recoverFromText(content.pages, { vendorTaxId: null, customerTaxId: null }).document;
   checkDocument(document);
   return embedded.found ? `embedded ${embedded.found.format}` : 'text';
 }
@@ -75,7 +80,14 @@ async function main(): Promise<void> {
     cases.push([`ours, ${name}, embedded UBL`, pdf]);
     cases.push([`ours, ${name}, text layer only`, await stripEmbeddedFiles(pdf)]);
   }
-  for (const file of ['facturx-en16931-de.pdf', 'zugferd-reverse-charge-nl.pdf', 'lo-en-invoice.pdf', 'lo-nl-factuur.pdf', 'lo-en-long-reverse-charge.pdf', 'scanned-invoice.pdf']) {
+  for (const file of [
+    'facturx-en16931-de.pdf',
+    'zugferd-reverse-charge-nl.pdf',
+    'lo-en-invoice.pdf',
+    'lo-nl-factuur.pdf',
+    'lo-en-long-reverse-charge.pdf',
+    'scanned-invoice.pdf',
+  ]) {
     cases.push([file, await readFile(new URL(`../../test/fixtures/pdf/${file}`, import.meta.url))]);
   }
   for (const [name, pdf] of cases) {

@@ -51,9 +51,16 @@ async function startService(dataDir: string, databaseUrl: string, peppol: Partia
   /** A tenant registered as `peppolId`; returns its key. */
   const registered = async (peppolId: string | null) => {
     const org = await call('POST', '/api/operator/organizations', config.operatorKey!, { name: 'bench' });
-    const tenant = await call('POST', '/api/admin/tenants', org.admin_key.key, { name: `bench-${Math.random().toString(36).slice(2)}` });
-    if (peppolId) await call('POST', `/api/admin/tenants/${tenant.id}/peppol/register`, org.admin_key.key, { peppol_id: peppolId, company_name: 'Bench NV' });
-    return (await call('POST', `/api/admin/tenants/${tenant.id}/api-keys`, org.admin_key.key, { name: 'bench' })).key as string;
+    const tenant = await call('POST', '/api/admin/tenants', org.admin_key.key, {
+      name: `bench-${Math.random().toString(36).slice(2)}`,
+    });
+    if (peppolId)
+      await call('POST', `/api/admin/tenants/${tenant.id}/peppol/register`, org.admin_key.key, {
+        peppol_id: peppolId,
+        company_name: 'Bench NV',
+      });
+    return (await call('POST', `/api/admin/tenants/${tenant.id}/api-keys`, org.admin_key.key, { name: 'bench' }))
+      .key as string;
   };
   return { service, base, call, registered };
 }
@@ -61,19 +68,39 @@ async function startService(dataDir: string, databaseUrl: string, peppol: Partia
 function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => +sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
-  return { lookups: samples.length, mean_ms: +(samples.reduce((a, b) => a + b, 0) / samples.length).toFixed(1), p50_ms: at(0.5), p99_ms: at(0.99) };
+  return {
+    lookups: samples.length,
+    mean_ms: +(samples.reduce((a, b) => a + b, 0) / samples.length).toFixed(1),
+    p50_ms: at(0.5),
+    p99_ms: at(0.99),
+  };
 }
 
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-peppol-'));
-  const pg = await startEmbeddedPostgres({ dataDir, port: 54_900 + Math.floor(Math.random() * 90), logger: pino({ level: 'warn' }) });
+  const pg = await startEmbeddedPostgres({
+    dataDir,
+    port: 54_900 + Math.floor(Math.random() * 90),
+    logger: pino({ level: 'warn' }),
+  });
   await ensureDatabase(pg.connectionString('postgres'), 'bench_remote');
   await ensureDatabase(pg.connectionString('postgres'), 'bench_local');
   const dns = await startDnsServer();
-  const [signing, ap] = await Promise.all([makeTestCertificate('smp.bench.test'), makeTestCertificate('ap.bench.test')]);
-  const signed = { smpSigningKeyFile: signing.keyFile, smpSigningCertificateFile: signing.certificateFile, as4CertificateFile: ap.certificateFile };
+  const [signing, ap] = await Promise.all([
+    makeTestCertificate('smp.bench.test'),
+    makeTestCertificate('ap.bench.test'),
+  ]);
+  const signed = {
+    smpSigningKeyFile: signing.keyFile,
+    smpSigningCertificateFile: signing.certificateFile,
+    as4CertificateFile: ap.certificateFile,
+  };
   const remote = await startService(path.join(dataDir, 'remote'), pg.connectionString('bench_remote'), signed);
-  const local = await startService(path.join(dataDir, 'local'), pg.connectionString('bench_local'), { ...signed, smlDnsZone: ZONE, smlDnsServer: dns.address });
+  const local = await startService(path.join(dataDir, 'local'), pg.connectionString('bench_local'), {
+    ...signed,
+    smlDnsZone: ZONE,
+    smlDnsServer: dns.address,
+  });
 
   const remoteId = '0208:0123456749';
   await remote.registered(remoteId);
@@ -94,7 +121,8 @@ async function main() {
       const started = performance.now();
       const result = await local.call('GET', `/api/lookup?peppol_id=${encodeURIComponent(peppolId)}`, key);
       samples.push(performance.now() - started);
-      if (result.status !== 'success' || result.queryMetadata.source !== expectSource) throw new Error(JSON.stringify(result.errors));
+      if (result.status !== 'success' || result.queryMetadata.source !== expectSource)
+        throw new Error(JSON.stringify(result.errors));
     }
     return summary(samples);
   };

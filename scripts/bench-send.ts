@@ -40,7 +40,10 @@ const connections = Number(process.env.CONNECTIONS ?? 16);
 async function cpuMs(pid: number, withChildren: boolean): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
   if (!stat) return 0;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   // Fields 14-17 of proc(5), counted from the state field (3): utime, stime, cutime, cstime, in ticks of 10 ms.
   const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
   return (utime + stime + (withChildren ? cutime + cstime : 0)) * 10;
@@ -52,11 +55,11 @@ async function postgresCpuMs(dataDir: string): Promise<number> {
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) total += await cpuMs(Number(entry), false);
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster)
+      total += await cpuMs(Number(entry), false);
   }
   return total;
 }
-
 
 async function main() {
   const sink = fork(fileURLToPath(new URL('./smtpSink.js', import.meta.url)));
@@ -77,24 +80,44 @@ async function main() {
   // The service runs as `npm start` does, in a process of its own: the load generator and the
   // measuring subscription below do not share its event loop.
   const port = 18_000 + Math.floor(Math.random() * 1000);
-  const running = await startBenchService({ databaseUrl: pg.connectionString('bench'), dataDir, port, operatorKey, env: { SMTP_URL: smtpUrl } });
+  const running = await startBenchService({
+    databaseUrl: pg.connectionString('bench'),
+    dataDir,
+    port,
+    operatorKey,
+    env: { SMTP_URL: smtpUrl },
+  });
   const service = running.process;
   const base = running.base;
   const pool = new pgClient.Pool({ connectionString: pg.connectionString('bench'), max: 4 });
   const events = new PgEventStore(pool, pg.connectionString('bench'));
   const call = async (method: string, route: string, key: string, payload?: unknown) =>
-    (await fetch(`${base}${route}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: payload ? JSON.stringify(payload) : undefined })).json() as Promise<Record<string, any>>;
+    (
+      await fetch(`${base}${route}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: payload ? JSON.stringify(payload) : undefined,
+      })
+    ).json() as Promise<Record<string, any>>;
 
   const org = await call('POST', '/api/operator/organizations', operatorKey, { name: 'bench' });
   const tenant = await call('POST', '/api/admin/tenants', org.admin_key.key, { name: 'bench-sender' });
-  const key = (await call('POST', `/api/admin/tenants/${tenant.id}/api-keys`, org.admin_key.key, { name: 'bench' })).key as string;
-  await call('PUT', `/api/operator/tenants/${tenant.id}/test-mode`, operatorKey, { test_mode: true, email: 'bench@receiver.test' });
+  const key = (await call('POST', `/api/admin/tenants/${tenant.id}/api-keys`, org.admin_key.key, { name: 'bench' }))
+    .key as string;
+  await call('PUT', `/api/operator/tenants/${tenant.id}/test-mode`, operatorKey, {
+    test_mode: true,
+    email: 'bench@receiver.test',
+  });
 
   process.stdout.write(`creating ${documents} documents…\n`);
   const ids: string[] = [];
   const body = invoiceWithLines(10);
   for (let i = 0; i < documents; i += 50) {
-    const batch = await Promise.all(Array.from({ length: Math.min(50, documents - i) }, (_, j) => call('POST', '/api/documents/', key, { ...body, invoice_id: `SEND-${i + j}` })));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, documents - i) }, (_, j) =>
+        call('POST', '/api/documents/', key, { ...body, invoice_id: `SEND-${i + j}` }),
+      ),
+    );
     ids.push(...batch.map((d) => d.id as string));
   }
 
@@ -143,7 +166,11 @@ async function main() {
     rate,
     count: documents,
     connections,
-    request: (i) => ({ method: 'POST', path: `/api/documents/${ids[i]}/send`, headers: { Authorization: `Bearer ${key}` } }),
+    request: (i) => ({
+      method: 'POST',
+      path: `/api/documents/${ids[i]}/send`,
+      headers: { Authorization: `Bearer ${key}` },
+    }),
   });
   const sendCallsDone = Date.now();
   const sendLatency = [...result.latencies].sort((a, b) => a - b);
@@ -156,7 +183,9 @@ async function main() {
   const mails = (await counted).accepted;
 
   const endToEnd = [...sentAt.entries()].map(([id, at]) => at - (requestedAt.get(id) ?? at)).sort((a, b) => a - b);
-  const waiting = [...attemptStarted.entries()].map(([id, at]) => at - (requestedAt.get(id) ?? at)).sort((a, b) => a - b);
+  const waiting = [...attemptStarted.entries()]
+    .map(([id, at]) => at - (requestedAt.get(id) ?? at))
+    .sort((a, b) => a - b);
   attemptMs.sort((a, b) => a - b);
   console.log(
     JSON.stringify(
@@ -169,15 +198,26 @@ async function main() {
           statuses: result.statusCounts,
           errors: result.errors,
           requests_per_second: Math.round((documents / (sendCallsDone - started)) * 1000),
-          latency_ms: Object.fromEntries([50, 90, 99, 99.9, 100].map((p) => [p === 100 ? 'max' : `p${p}`, +percentile(sendLatency, p).toFixed(1)])),
+          latency_ms: Object.fromEntries(
+            [50, 90, 99, 99.9, 100].map((p) => [p === 100 ? 'max' : `p${p}`, +percentile(sendLatency, p).toFixed(1)]),
+          ),
         },
         documents_per_second_send_to_sent: Math.round((documents / (finished - started)) * 1000),
-        send_to_sent_ms: { p50: percentile(endToEnd, 50), p99: percentile(endToEnd, 99), max: endToEnd[endToEnd.length - 1] },
+        send_to_sent_ms: {
+          p50: percentile(endToEnd, 50),
+          p99: percentile(endToEnd, 99),
+          max: endToEnd[endToEnd.length - 1],
+        },
         // Where that time goes: waiting for the delivery job to start, then the SMTP exchange.
         send_to_attempt_start_ms: { p50: percentile(waiting, 50), p99: percentile(waiting, 99) },
         smtp_attempt_ms: { p50: percentile(attemptMs, 50), p99: percentile(attemptMs, 99) },
         // From the first send call to the last SENT: what one document costs the machine.
-        cpu_ms_per_document: Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, +((v - cpuBefore[k as keyof typeof cpuBefore]) / documents).toFixed(2)])),
+        cpu_ms_per_document: Object.fromEntries(
+          Object.entries(cpuAfter).map(([k, v]) => [
+            k,
+            +((v - cpuBefore[k as keyof typeof cpuBefore]) / documents).toFixed(2),
+          ]),
+        ),
       },
       null,
       2,

@@ -11,7 +11,9 @@ function time(label: string, xml: string, iterations: number): void {
   const start = process.hrtime.bigint();
   for (let i = 0; i < iterations; i++) validateUbl(xml);
   const ms = Number(process.hrtime.bigint() - start) / 1e6 / iterations;
-  console.log(`${label.padEnd(28)} ${ms.toFixed(3)} ms/document (${iterations} iterations, ${(xml.length / 1024).toFixed(0)} KiB)`);
+  console.log(
+    `${label.padEnd(28)} ${ms.toFixed(3)} ms/document (${iterations} iterations, ${(xml.length / 1024).toFixed(0)} KiB)`,
+  );
 }
 
 const shared = process.env.SHARED_DIR ?? path.resolve(process.cwd(), '..', 'shared');

@@ -38,15 +38,28 @@ function inProcess(body: Record<string, unknown>, minMs = 3000) {
     n++;
     elapsed = Number(process.hrtime.bigint() - started) / 1e6;
   }
-  return { documents: n, ms_per_document: +(elapsed / n).toFixed(3), documents_per_second: Math.round((n / elapsed) * 1000) };
+  return {
+    documents: n,
+    ms_per_document: +(elapsed / n).toFixed(3),
+    documents_per_second: Math.round((n / elapsed) * 1000),
+  };
 }
 
 async function overHttp(body: Record<string, unknown>) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-validate-'));
-  const pg = await startEmbeddedPostgres({ dataDir, port: 54_900 + Math.floor(Math.random() * 90), logger: pino({ level: 'warn' }) });
+  const pg = await startEmbeddedPostgres({
+    dataDir,
+    port: 54_900 + Math.floor(Math.random() * 90),
+    logger: pino({ level: 'warn' }),
+  });
   await ensureDatabase(pg.connectionString('postgres'), 'bench');
   // Rate limits are for tenants' fair use, not for this measurement.
-  for (const name of ['RATE_LIMIT_STANDARD_PER_MINUTE', 'RATE_LIMIT_PREMIUM_PER_MINUTE', 'RATE_LIMIT_ADMIN_PER_MINUTE', 'RATE_LIMIT_ADMIN_PER_HOUR']) {
+  for (const name of [
+    'RATE_LIMIT_STANDARD_PER_MINUTE',
+    'RATE_LIMIT_PREMIUM_PER_MINUTE',
+    'RATE_LIMIT_ADMIN_PER_MINUTE',
+    'RATE_LIMIT_ADMIN_PER_HOUR',
+  ]) {
     process.env[name] = '100000000';
   }
   const operatorKey = 'op_bench_validate_key';
@@ -59,7 +72,13 @@ async function overHttp(body: Record<string, unknown>) {
   const server = await service.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const post = async (route: string, key: string, payload: unknown) =>
-    (await fetch(`${base}${route}`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(payload) })).json() as Promise<Record<string, any>>;
+    (
+      await fetch(`${base}${route}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload),
+      })
+    ).json() as Promise<Record<string, any>>;
   const org = await post('/api/operator/organizations', operatorKey, { name: 'bench' });
   const tenant = await post('/api/admin/tenants', org.admin_key.key, { name: 'bench-tenant' });
   const key = await post(`/api/admin/tenants/${tenant.id}/api-keys`, org.admin_key.key, { name: 'bench' });

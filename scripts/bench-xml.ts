@@ -22,7 +22,11 @@ import { invoiceWithLines } from './benchDocuments.js';
 const sizes = (process.env.SIZES ?? '280,2800,28000').split(',').map(Number);
 
 function documentOf(lines: number): Document {
-  const decoded = decodeDocumentInput(invoiceWithLines(lines), { maxLines: lines, maxAttachments: 50, maxRenderedLines: lines });
+  const decoded = decodeDocumentInput(invoiceWithLines(lines), {
+    maxLines: lines,
+    maxAttachments: 50,
+    maxRenderedLines: lines,
+  });
   if (!decoded.ok) throw new Error(JSON.stringify(decoded.errors.slice(0, 3)));
   return decoded.value;
 }

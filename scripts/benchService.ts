@@ -14,7 +14,13 @@ export interface BenchService {
  * use, not what a benchmark measures). SERVICE_NODE_ARGS passes flags to its node, e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof". Resolves once it answers /healthz.
  */
-export async function startBenchService(options: { databaseUrl: string; dataDir: string; port: number; operatorKey: string; env?: Record<string, string> }): Promise<BenchService> {
+export async function startBenchService(options: {
+  databaseUrl: string;
+  dataDir: string;
+  port: number;
+  operatorKey: string;
+  env?: Record<string, string>;
+}): Promise<BenchService> {
   const nodeArgs = (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const service = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL('../src/main.js', import.meta.url))], {
     env: {

@@ -113,13 +113,19 @@ function ciiParty(tag: string, p: Party, full: boolean): string {
   return [
     `<ram:${tag}>`,
     `<ram:Name>${esc(p.name)}</ram:Name>`,
-    p.legal ? `<ram:SpecifiedLegalOrganization><ram:ID${p.legal.scheme ? ` schemeID="${p.legal.scheme}"` : ''}>${esc(p.legal.id)}</ram:ID></ram:SpecifiedLegalOrganization>` : '',
+    p.legal
+      ? `<ram:SpecifiedLegalOrganization><ram:ID${p.legal.scheme ? ` schemeID="${p.legal.scheme}"` : ''}>${esc(p.legal.id)}</ram:ID></ram:SpecifiedLegalOrganization>`
+      : '',
     full && (p.contact || p.email)
       ? `<ram:DefinedTradeContact>${p.contact ? `<ram:PersonName>${esc(p.contact)}</ram:PersonName>` : ''}${p.email ? `<ram:EmailURIUniversalCommunication><ram:URIID>${esc(p.email)}</ram:URIID></ram:EmailURIUniversalCommunication>` : ''}</ram:DefinedTradeContact>`
       : '',
     address,
-    full && p.endpoint ? `<ram:URIUniversalCommunication><ram:URIID schemeID="${p.endpoint.scheme}">${esc(p.endpoint.id)}</ram:URIID></ram:URIUniversalCommunication>` : '',
-    p.vat ? `<ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">${esc(p.vat)}</ram:ID></ram:SpecifiedTaxRegistration>` : '',
+    full && p.endpoint
+      ? `<ram:URIUniversalCommunication><ram:URIID schemeID="${p.endpoint.scheme}">${esc(p.endpoint.id)}</ram:URIID></ram:URIUniversalCommunication>`
+      : '',
+    p.vat
+      ? `<ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">${esc(p.vat)}</ram:ID></ram:SpecifiedTaxRegistration>`
+      : '',
     `</ram:${tag}>`,
   ].join('');
 }
@@ -127,29 +133,48 @@ function ciiParty(tag: string, p: Party, full: boolean): string {
 function cii(inv: InvoiceData): string {
   const t = totalsOf(inv);
   const full = inv.profile !== 'minimum';
-  const lines = inv.profile === 'minimum' ? [] : inv.lines.map((l, i) => [
-    '<ram:IncludedSupplyChainTradeLineItem>',
-    `<ram:AssociatedDocumentLineDocument><ram:LineID>${i + 1}</ram:LineID></ram:AssociatedDocumentLineDocument>`,
-    `<ram:SpecifiedTradeProduct>${l.code ? `<ram:SellerAssignedID>${esc(l.code)}</ram:SellerAssignedID>` : ''}<ram:Name>${esc(l.name)}</ram:Name></ram:SpecifiedTradeProduct>`,
-    `<ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>${l.price}</ram:ChargeAmount></ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement>`,
-    `<ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="${l.unit}">${l.qty}</ram:BilledQuantity></ram:SpecifiedLineTradeDelivery>`,
-    '<ram:SpecifiedLineTradeSettlement>',
-    `<ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>${l.category ?? 'S'}</ram:CategoryCode><ram:RateApplicablePercent>${l.rate}</ram:RateApplicablePercent></ram:ApplicableTradeTax>`,
-    `<ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>${m(t.nets[i]!)}</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation>`,
-    '</ram:SpecifiedLineTradeSettlement>',
-    '</ram:IncludedSupplyChainTradeLineItem>',
-  ].join(''));
-  const taxes = inv.profile === 'minimum' ? [] : t.vat.map((v) => [
-    '<ram:ApplicableTradeTax>',
-    `<ram:CalculatedAmount>${m(v.tax)}</ram:CalculatedAmount><ram:TypeCode>VAT</ram:TypeCode>`,
-    inv.exemption && v.category !== 'S' ? `<ram:ExemptionReason>${esc(inv.exemption.reason)}</ram:ExemptionReason>` : '',
-    `<ram:BasisAmount>${m(v.basis)}</ram:BasisAmount><ram:CategoryCode>${v.category}</ram:CategoryCode>`,
-    inv.exemption && v.category !== 'S' ? `<ram:ExemptionReasonCode>${inv.exemption.code}</ram:ExemptionReasonCode>` : '',
-    `<ram:RateApplicablePercent>${v.rate}</ram:RateApplicablePercent>`,
-    '</ram:ApplicableTradeTax>',
-  ].join(''));
-  const allowances = inv.profile === 'minimum' ? [] : (inv.allowances ?? []).map((a) =>
-    `<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>false</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>${a.amount}</ram:ActualAmount><ram:Reason>${esc(a.reason)}</ram:Reason><ram:CategoryTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>${a.category ?? 'S'}</ram:CategoryCode><ram:RateApplicablePercent>${a.rate}</ram:RateApplicablePercent></ram:CategoryTradeTax></ram:SpecifiedTradeAllowanceCharge>`);
+  const lines =
+    inv.profile === 'minimum'
+      ? []
+      : inv.lines.map((l, i) =>
+          [
+            '<ram:IncludedSupplyChainTradeLineItem>',
+            `<ram:AssociatedDocumentLineDocument><ram:LineID>${i + 1}</ram:LineID></ram:AssociatedDocumentLineDocument>`,
+            `<ram:SpecifiedTradeProduct>${l.code ? `<ram:SellerAssignedID>${esc(l.code)}</ram:SellerAssignedID>` : ''}<ram:Name>${esc(l.name)}</ram:Name></ram:SpecifiedTradeProduct>`,
+            `<ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>${l.price}</ram:ChargeAmount></ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement>`,
+            `<ram:SpecifiedLineTradeDelivery><ram:BilledQuantity unitCode="${l.unit}">${l.qty}</ram:BilledQuantity></ram:SpecifiedLineTradeDelivery>`,
+            '<ram:SpecifiedLineTradeSettlement>',
+            `<ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>${l.category ?? 'S'}</ram:CategoryCode><ram:RateApplicablePercent>${l.rate}</ram:RateApplicablePercent></ram:ApplicableTradeTax>`,
+            `<ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>${m(t.nets[i]!)}</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation>`,
+            '</ram:SpecifiedLineTradeSettlement>',
+            '</ram:IncludedSupplyChainTradeLineItem>',
+          ].join(''),
+        );
+  const taxes =
+    inv.profile === 'minimum'
+      ? []
+      : t.vat.map((v) =>
+          [
+            '<ram:ApplicableTradeTax>',
+            `<ram:CalculatedAmount>${m(v.tax)}</ram:CalculatedAmount><ram:TypeCode>VAT</ram:TypeCode>`,
+            inv.exemption && v.category !== 'S'
+              ? `<ram:ExemptionReason>${esc(inv.exemption.reason)}</ram:ExemptionReason>`
+              : '',
+            `<ram:BasisAmount>${m(v.basis)}</ram:BasisAmount><ram:CategoryCode>${v.category}</ram:CategoryCode>`,
+            inv.exemption && v.category !== 'S'
+              ? `<ram:ExemptionReasonCode>${inv.exemption.code}</ram:ExemptionReasonCode>`
+              : '',
+            `<ram:RateApplicablePercent>${v.rate}</ram:RateApplicablePercent>`,
+            '</ram:ApplicableTradeTax>',
+          ].join(''),
+        );
+  const allowances =
+    inv.profile === 'minimum'
+      ? []
+      : (inv.allowances ?? []).map(
+          (a) =>
+            `<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>false</udt:Indicator></ram:ChargeIndicator><ram:ActualAmount>${a.amount}</ram:ActualAmount><ram:Reason>${esc(a.reason)}</ram:Reason><ram:CategoryTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>${a.category ?? 'S'}</ram:CategoryCode><ram:RateApplicablePercent>${a.rate}</ram:RateApplicablePercent></ram:CategoryTradeTax></ram:SpecifiedTradeAllowanceCharge>`,
+        );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">',
@@ -161,7 +186,9 @@ function cii(inv: InvoiceData): string {
     inv.buyerReference ? `<ram:BuyerReference>${esc(inv.buyerReference)}</ram:BuyerReference>` : '',
     ciiParty('SellerTradeParty', inv.seller, full),
     ciiParty('BuyerTradeParty', inv.buyer, full),
-    inv.order ? `<ram:BuyerOrderReferencedDocument><ram:IssuerAssignedID>${esc(inv.order)}</ram:IssuerAssignedID></ram:BuyerOrderReferencedDocument>` : '',
+    inv.order
+      ? `<ram:BuyerOrderReferencedDocument><ram:IssuerAssignedID>${esc(inv.order)}</ram:IssuerAssignedID></ram:BuyerOrderReferencedDocument>`
+      : '',
     '</ram:ApplicableHeaderTradeAgreement>',
     '<ram:ApplicableHeaderTradeDelivery/>',
     '<ram:ApplicableHeaderTradeSettlement>',
@@ -183,7 +210,9 @@ function cii(inv: InvoiceData): string {
     `<ram:GrandTotalAmount>${m(t.grand)}</ram:GrandTotalAmount>`,
     `<ram:DuePayableAmount>${m(t.grand)}</ram:DuePayableAmount>`,
     '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>',
-    inv.precedingInvoice ? `<ram:InvoiceReferencedDocument><ram:IssuerAssignedID>${esc(inv.precedingInvoice)}</ram:IssuerAssignedID></ram:InvoiceReferencedDocument>` : '',
+    inv.precedingInvoice
+      ? `<ram:InvoiceReferencedDocument><ram:IssuerAssignedID>${esc(inv.precedingInvoice)}</ram:IssuerAssignedID></ram:InvoiceReferencedDocument>`
+      : '',
     '</ram:ApplicableHeaderTradeSettlement>',
     '</rsm:SupplyChainTradeTransaction>',
     '</rsm:CrossIndustryInvoice>',
@@ -233,7 +262,9 @@ const summary = (inv: InvoiceData): string[] => {
     `To: ${inv.buyer.name}, ${inv.buyer.street}, ${inv.buyer.postcode} ${inv.buyer.city}`,
     `No. ${inv.id}   Date ${inv.date}`,
     '',
-    ...(inv.profile === 'minimum' ? [] : inv.lines.map((l, i) => `${l.name}   ${l.qty} x ${l.price}   ${l.rate}%   ${m(t.nets[i]!)}`)),
+    ...(inv.profile === 'minimum'
+      ? []
+      : inv.lines.map((l, i) => `${l.name}   ${l.qty} x ${l.price}   ${l.rate}%   ${m(t.nets[i]!)}`)),
     '',
     `Net ${m(t.basis)}   VAT ${m(t.taxTotal)}   Total ${m(t.grand)} ${inv.currency}`,
     inv.iban ? `IBAN ${inv.iban}` : '',
@@ -244,34 +275,82 @@ const summary = (inv: InvoiceData): string[] => {
 // The Factur-X / ZUGFeRD set.
 
 const bergmann: Party = {
-  name: 'Bergmann Werkzeuge GmbH', street: 'Industriestraße 12', postcode: '70565', city: 'Stuttgart', country: 'DE',
-  vat: 'DE136695976', email: 'rechnung@bergmann-werkzeuge.de', contact: 'Petra Lange', legal: { id: 'HRB 725841' },
+  name: 'Bergmann Werkzeuge GmbH',
+  street: 'Industriestraße 12',
+  postcode: '70565',
+  city: 'Stuttgart',
+  country: 'DE',
+  vat: 'DE136695976',
+  email: 'rechnung@bergmann-werkzeuge.de',
+  contact: 'Petra Lange',
+  legal: { id: 'HRB 725841' },
 };
 const acme: Party = {
-  name: 'Acme Solutions BV', street: 'Rue de la Loi 16', postcode: '1000', city: 'Brussels', country: 'BE',
-  vat: 'BE0403013026', legal: { id: '0403013026', scheme: '0208' }, endpoint: { id: '0403013026', scheme: '0208' },
+  name: 'Acme Solutions BV',
+  street: 'Rue de la Loi 16',
+  postcode: '1000',
+  city: 'Brussels',
+  country: 'BE',
+  vat: 'BE0403013026',
+  legal: { id: '0403013026', scheme: '0208' },
+  endpoint: { id: '0403013026', scheme: '0208' },
 };
 const dubois: Party = {
-  name: 'Atelier Dubois SARL', street: '8 rue des Tanneurs', postcode: '67000', city: 'Strasbourg', country: 'FR',
-  vat: 'FR44732829320', legal: { id: '73282932000017', scheme: '0009' }, email: 'compta@atelier-dubois.fr',
+  name: 'Atelier Dubois SARL',
+  street: '8 rue des Tanneurs',
+  postcode: '67000',
+  city: 'Strasbourg',
+  country: 'FR',
+  vat: 'FR44732829320',
+  legal: { id: '73282932000017', scheme: '0009' },
+  email: 'compta@atelier-dubois.fr',
 };
 const librairie: Party = {
-  name: 'Librairie du Parc SRL', street: 'Place Saint-Lambert 5', postcode: '4000', city: 'Liège', country: 'BE', vat: 'BE0712345630',
+  name: 'Librairie du Parc SRL',
+  street: 'Place Saint-Lambert 5',
+  postcode: '4000',
+  city: 'Liège',
+  country: 'BE',
+  vat: 'BE0712345630',
 };
 const vanDijk: Party = {
-  name: 'Van Dijk Installatietechniek B.V.', street: 'Stationsweg 21', postcode: '3811 MK', city: 'Amersfoort', country: 'NL',
-  vat: 'NL004495445B01', legal: { id: '32145678', scheme: '0106' }, email: 'facturen@vandijk-installatie.nl',
+  name: 'Van Dijk Installatietechniek B.V.',
+  street: 'Stationsweg 21',
+  postcode: '3811 MK',
+  city: 'Amersfoort',
+  country: 'NL',
+  vat: 'NL004495445B01',
+  legal: { id: '32145678', scheme: '0106' },
+  email: 'facturen@vandijk-installatie.nl',
 };
 const vandenberghe: Party = {
-  name: 'Bouwbedrijf Vandenberghe BV', street: 'Kortrijksesteenweg 200', postcode: '9000', city: 'Gent', country: 'BE', vat: 'BE0876543270',
+  name: 'Bouwbedrijf Vandenberghe BV',
+  street: 'Kortrijksesteenweg 200',
+  postcode: '9000',
+  city: 'Gent',
+  country: 'BE',
+  vat: 'BE0876543270',
 };
 
 const facturX: Array<{ file: string; xmlName: string; profile: string; inv: InvoiceData }> = [
   {
-    file: 'facturx-en16931-de.pdf', xmlName: 'factur-x.xml', profile: 'EN 16931',
+    file: 'facturx-en16931-de.pdf',
+    xmlName: 'factur-x.xml',
+    profile: 'EN 16931',
     inv: {
-      id: 'RE-2025-00817', typeCode: '380', date: '2025-04-02', due: '2025-05-02', currency: 'EUR', seller: bergmann, buyer: acme,
-      buyerReference: 'PO-5521', order: 'PO-5521', terms: '30 Tage netto', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', paymentReference: 'RE-2025-00817',
+      id: 'RE-2025-00817',
+      typeCode: '380',
+      date: '2025-04-02',
+      due: '2025-05-02',
+      currency: 'EUR',
+      seller: bergmann,
+      buyer: acme,
+      buyerReference: 'PO-5521',
+      order: 'PO-5521',
+      terms: '30 Tage netto',
+      iban: 'DE89370400440532013000',
+      bic: 'COBADEFFXXX',
+      paymentReference: 'RE-2025-00817',
       lines: [
         { name: 'Drehmomentschlüssel 40-200 Nm', qty: '4', unit: 'C62', price: '189.00', rate: '19', code: 'DS-200' },
         { name: 'Bitsatz 32-teilig', qty: '10', unit: 'C62', price: '24.50', rate: '19', code: 'BS-32' },
@@ -283,10 +362,19 @@ const facturX: Array<{ file: string; xmlName: string; profile: string; inv: Invo
     },
   },
   {
-    file: 'facturx-basic-credit-note-fr.pdf', xmlName: 'factur-x.xml', profile: 'BASIC',
+    file: 'facturx-basic-credit-note-fr.pdf',
+    xmlName: 'factur-x.xml',
+    profile: 'BASIC',
     inv: {
-      id: 'AV-2025-0042', typeCode: '381', date: '2025-04-10', currency: 'EUR', seller: dubois, buyer: librairie,
-      precedingInvoice: 'FA-2025-0388', note: 'Retour de marchandise défectueuse', iban: 'FR1420041010050500013M02606',
+      id: 'AV-2025-0042',
+      typeCode: '381',
+      date: '2025-04-10',
+      currency: 'EUR',
+      seller: dubois,
+      buyer: librairie,
+      precedingInvoice: 'FA-2025-0388',
+      note: 'Retour de marchandise défectueuse',
+      iban: 'FR1420041010050500013M02606',
       lines: [
         { name: 'Cartes postales (lot de 50)', qty: '2', unit: 'C62', price: '35.00', rate: '20' },
         { name: 'Guide de voyage Alsace', qty: '1', unit: 'C62', price: '18.50', rate: '5.5' },
@@ -295,10 +383,21 @@ const facturX: Array<{ file: string; xmlName: string; profile: string; inv: Invo
     },
   },
   {
-    file: 'zugferd-reverse-charge-nl.pdf', xmlName: 'zugferd-invoice.xml', profile: 'EN 16931',
+    file: 'zugferd-reverse-charge-nl.pdf',
+    xmlName: 'zugferd-invoice.xml',
+    profile: 'EN 16931',
     inv: {
-      id: 'VD-2025-1187', typeCode: '380', date: '2025-03-28', due: '2025-04-27', currency: 'EUR', seller: vanDijk, buyer: vandenberghe,
-      buyerReference: 'Project Gent-Noord', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A', paymentReference: 'VD-2025-1187',
+      id: 'VD-2025-1187',
+      typeCode: '380',
+      date: '2025-03-28',
+      due: '2025-04-27',
+      currency: 'EUR',
+      seller: vanDijk,
+      buyer: vandenberghe,
+      buyerReference: 'Project Gent-Noord',
+      iban: 'NL91ABNA0417164300',
+      bic: 'ABNANL2A',
+      paymentReference: 'VD-2025-1187',
       exemption: { code: 'VATEX-EU-AE', reason: 'BTW verlegd' },
       lines: [
         { name: 'Installatie warmtepomp', qty: '1', unit: 'C62', price: '4850.00', rate: '0', category: 'AE' },
@@ -308,9 +407,17 @@ const facturX: Array<{ file: string; xmlName: string; profile: string; inv: Invo
     },
   },
   {
-    file: 'facturx-minimum.pdf', xmlName: 'factur-x.xml', profile: 'MINIMUM',
+    file: 'facturx-minimum.pdf',
+    xmlName: 'factur-x.xml',
+    profile: 'MINIMUM',
     inv: {
-      id: 'MIN-2025-7', typeCode: '380', date: '2025-04-05', currency: 'EUR', seller: bergmann, buyer: acme, buyerReference: 'PO-5530',
+      id: 'MIN-2025-7',
+      typeCode: '380',
+      date: '2025-04-05',
+      currency: 'EUR',
+      seller: bergmann,
+      buyer: acme,
+      buyerReference: 'PO-5530',
       lines: [{ name: 'Werkzeugkoffer', qty: '1', unit: 'C62', price: '200.00', rate: '21' }],
       profile: 'minimum',
     },
@@ -503,8 +610,20 @@ ${Array.from({ length: 45 }, (_, i) => {
   return `<tr><td>${i + 1}</td><td>Renovation work package ${i + 1}</td><td class="r">${qty}</td><td class="r">${price.toFixed(2)}</td><td class="r">${price.times(qty).toFixed(2)}</td></tr>`;
 }).join('\n')}
 </table>
-<p>Total excl. VAT: EUR ${Array.from({ length: 45 }, (_, i) => d(40).plus(i * 3.5).times((i % 5) + 1)).reduce((s, x) => s.plus(x), d(0)).toFixed(2)}<br>
-VAT 0%: EUR 0.00<br>Total: EUR ${Array.from({ length: 45 }, (_, i) => d(40).plus(i * 3.5).times((i % 5) + 1)).reduce((s, x) => s.plus(x), d(0)).toFixed(2)}</p>
+<p>Total excl. VAT: EUR ${Array.from({ length: 45 }, (_, i) =>
+      d(40)
+        .plus(i * 3.5)
+        .times((i % 5) + 1),
+    )
+      .reduce((s, x) => s.plus(x), d(0))
+      .toFixed(2)}<br>
+VAT 0%: EUR 0.00<br>Total: EUR ${Array.from({ length: 45 }, (_, i) =>
+      d(40)
+        .plus(i * 3.5)
+        .times((i % 5) + 1),
+    )
+      .reduce((s, x) => s.plus(x), d(0))
+      .toFixed(2)}</p>
 <p>Reverse charge: VAT to be accounted for by the recipient (article 196, Directive 2006/112/EC).</p>
 <p>IBAN: BE68 5390 0754 7034</p>`),
   },
@@ -539,7 +658,16 @@ function run(cmd: string, args: string[]): void {
 }
 
 async function libreOffice(work: string, input: string, filter: string, outName: string): Promise<void> {
-  run('soffice', ['--headless', `-env:UserInstallation=file://${work}/lo-profile`, `--infilter=${filter}`, '--convert-to', 'pdf:writer_pdf_Export', '--outdir', work, input]);
+  run('soffice', [
+    '--headless',
+    `-env:UserInstallation=file://${work}/lo-profile`,
+    `--infilter=${filter}`,
+    '--convert-to',
+    'pdf:writer_pdf_Export',
+    '--outdir',
+    work,
+    input,
+  ]);
   await writeFile(path.join(OUT, outName), await readFile(input.replace(/\.[a-z]+$/, '.pdf')));
 }
 
@@ -551,8 +679,19 @@ async function main(): Promise<void> {
       const pdf = await visiblePdf(f.inv.typeCode === '381' ? 'AVOIR' : 'RECHNUNG / INVOICE', summary(f.inv));
       await writeFile(path.join(OUT, f.file), await withXml(pdf, f.xmlName, cii(f.inv), f.profile));
     }
-    const ubl = await visiblePdf('INVOICE LU-2025-019', ['Moselle Data Services S.à r.l., Luxembourg', 'To: Acme Solutions BV', 'Total EUR 1,380.60', 'The structured invoice (UBL) is attached.']);
-    await ubl.attach(Buffer.from(foreignUbl, 'utf8'), 'LU-2025-019.xml', { mimeType: 'application/xml', description: 'UBL invoice', creationDate: STAMP, modificationDate: STAMP, afRelationship: AFRelationship.Data });
+    const ubl = await visiblePdf('INVOICE LU-2025-019', [
+      'Moselle Data Services S.à r.l., Luxembourg',
+      'To: Acme Solutions BV',
+      'Total EUR 1,380.60',
+      'The structured invoice (UBL) is attached.',
+    ]);
+    await ubl.attach(Buffer.from(foreignUbl, 'utf8'), 'LU-2025-019.xml', {
+      mimeType: 'application/xml',
+      description: 'UBL invoice',
+      creationDate: STAMP,
+      modificationDate: STAMP,
+      afRelationship: AFRelationship.Data,
+    });
     await writeFile(path.join(OUT, 'embedded-ubl-lu.pdf'), await ubl.save({ useObjectStreams: false }));
 
     for (const h of htmlInvoices) {
@@ -565,7 +704,15 @@ async function main(): Promise<void> {
     await libreOffice(work, txt, 'Text (encoded):UTF8,LF,Liberation Mono,fr-FR', 'lo-txt-credit-note.pdf');
 
     // A "scan": the English invoice as a grey image, no text layer.
-    run('pdftoppm', ['-r', '70', '-gray', '-jpeg', '-singlefile', path.join(OUT, 'lo-en-invoice.pdf'), path.join(work, 'scan')]);
+    run('pdftoppm', [
+      '-r',
+      '70',
+      '-gray',
+      '-jpeg',
+      '-singlefile',
+      path.join(OUT, 'lo-en-invoice.pdf'),
+      path.join(work, 'scan'),
+    ]);
     const scan = await PDFDocument.create({ updateMetadata: false });
     scan.setCreationDate(STAMP);
     const jpg = await scan.embedJpg(await readFile(path.join(work, 'scan.jpg')));
@@ -573,12 +720,32 @@ async function main(): Promise<void> {
     await writeFile(path.join(OUT, 'scanned-invoice.pdf'), await scan.save());
 
     // Encrypted: one needs a password to open; the other only restricts editing (opens without one).
-    run('qpdf', ['--encrypt', 'open-sesame', 'owner-secret', '256', '--', path.join(OUT, 'lo-en-invoice.pdf'), path.join(OUT, 'encrypted-password.pdf')]);
-    run('qpdf', ['--encrypt', '', 'owner-secret', '256', '--modify=none', '--', path.join(OUT, 'lo-nl-factuur.pdf'), path.join(OUT, 'encrypted-no-password-nl.pdf')]);
+    run('qpdf', [
+      '--encrypt',
+      'open-sesame',
+      'owner-secret',
+      '256',
+      '--',
+      path.join(OUT, 'lo-en-invoice.pdf'),
+      path.join(OUT, 'encrypted-password.pdf'),
+    ]);
+    run('qpdf', [
+      '--encrypt',
+      '',
+      'owner-secret',
+      '256',
+      '--modify=none',
+      '--',
+      path.join(OUT, 'lo-nl-factuur.pdf'),
+      path.join(OUT, 'encrypted-no-password-nl.pdf'),
+    ]);
 
     // Corrupt: a PDF header, then the middle of a real file.
     const real = await readFile(path.join(OUT, 'lo-en-invoice.pdf'));
-    await writeFile(path.join(OUT, 'corrupt.pdf'), Buffer.concat([Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n'), real.subarray(4000, 9000)]));
+    await writeFile(
+      path.join(OUT, 'corrupt.pdf'),
+      Buffer.concat([Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n'), real.subarray(4000, 9000)]),
+    );
     console.log(`PDF fixtures written to ${OUT}`);
   } finally {
     await rm(work, { recursive: true, force: true });

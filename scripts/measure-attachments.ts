@@ -25,11 +25,23 @@ const sizeOf = (i: number) => Math.round((minKb + ((maxKb - minKb) * i) / Math.m
 
 async function main() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'measure-attachments-'));
-  const server = await startEmbeddedPostgres({ dataDir: dir, port: 54_900 + Math.floor(Math.random() * 90), logger: pino({ level: 'warn' }) });
+  const server = await startEmbeddedPostgres({
+    dataDir: dir,
+    port: 54_900 + Math.floor(Math.random() * 90),
+    logger: pino({ level: 'warn' }),
+  });
   await ensureDatabase(server.connectionString('postgres'), 'measure');
   const databaseUrl = server.connectionString('measure');
   const operatorKey = `op_measure_${randomBytes(16).toString('hex')}`;
-  const config = { ...loadConfig({}), dataDir: dir, operatorKey, rateLimitStandardPerMinute: 0, rateLimitPremiumPerMinute: 0, rateLimitAdminPerMinute: 0, rateLimitAdminPerHour: 0 };
+  const config = {
+    ...loadConfig({}),
+    dataDir: dir,
+    operatorKey,
+    rateLimitStandardPerMinute: 0,
+    rateLimitPremiumPerMinute: 0,
+    rateLimitAdminPerMinute: 0,
+    rateLimitAdminPerHour: 0,
+  };
   const service = await Service.create({ config, logger: pino({ level: 'warn' }), databaseUrl });
   await service.start();
   const http = service.app.listen(0, '127.0.0.1');
@@ -40,7 +52,10 @@ async function main() {
     const call = async (method: string, url: string, key: string, body?: unknown) => {
       const res = await fetch(`${base}${url}`, {
         method,
-        headers: { Authorization: `Bearer ${key}`, ...(body instanceof FormData ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${key}`,
+          ...(body instanceof FormData ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
       });
       if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
@@ -48,14 +63,19 @@ async function main() {
     };
     const org = await call('POST', '/api/operator/organizations', operatorKey, { name: 'Measure' });
     const tenant = await call('POST', '/api/admin/tenants', org.admin_key.key, { name: 'measure' });
-    const key = (await call('POST', `/api/admin/tenants/${tenant.id}/api-keys`, org.admin_key.key, { name: 'app' })).key as string;
+    const key = (await call('POST', `/api/admin/tenants/${tenant.id}/api-keys`, org.admin_key.key, { name: 'app' }))
+      .key as string;
     const doc = await call('POST', '/api/documents', key, invoiceWithLines(10));
     let fileBytes = 0;
     for (let i = 0; i < attachments; i++) {
       const content = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(sizeOf(i) - 9)]);
       fileBytes += content.length;
       const form = new FormData();
-      form.append('file', new Blob([content], { type: 'application/pdf' }), `attachment-${String(i + 1).padStart(2, '0')}.pdf`);
+      form.append(
+        'file',
+        new Blob([content], { type: 'application/pdf' }),
+        `attachment-${String(i + 1).padStart(2, '0')}.pdf`,
+      );
       await call('POST', `/api/documents/${doc.id}/attachments`, key, form);
     }
     const { rows: events } = await pool.query<{ type: string; bytes: string; stored: string }>(
@@ -64,19 +84,33 @@ async function main() {
     );
     const added = events.filter((e) => e.type === 'AttachmentAdded').map((e) => Number(e.bytes));
     const blobs = (await pool.query<{ to_regclass: string | null }>(`SELECT to_regclass('blobs')`)).rows[0]?.to_regclass
-      ? (await pool.query<{ n: string; bytes: string | null }>('SELECT count(*)::text AS n, sum(size)::text AS bytes FROM blobs')).rows[0]!
+      ? (
+          await pool.query<{ n: string; bytes: string | null }>(
+            'SELECT count(*)::text AS n, sum(size)::text AS bytes FROM blobs',
+          )
+        ).rows[0]!
       : { n: '0', bytes: '0' };
-    console.log(JSON.stringify({
-      attachments,
-      attachment_bytes: fileBytes,
-      event_store: {
-        document_stream_bytes: events.reduce((n, e) => n + Number(e.bytes), 0),
-        document_stream_bytes_after_toast: events.reduce((n, e) => n + Number(e.stored), 0),
-        created_bytes: Number(events[0]!.bytes),
-        attachment_event_bytes: { min: Math.min(...added), mean: Math.round(added.reduce((a, b) => a + b, 0) / added.length), max: Math.max(...added) },
-      },
-      blobs: { count: Number(blobs.n), bytes: Number(blobs.bytes ?? 0) },
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          attachments,
+          attachment_bytes: fileBytes,
+          event_store: {
+            document_stream_bytes: events.reduce((n, e) => n + Number(e.bytes), 0),
+            document_stream_bytes_after_toast: events.reduce((n, e) => n + Number(e.stored), 0),
+            created_bytes: Number(events[0]!.bytes),
+            attachment_event_bytes: {
+              min: Math.min(...added),
+              mean: Math.round(added.reduce((a, b) => a + b, 0) / added.length),
+              max: Math.max(...added),
+            },
+          },
+          blobs: { count: Number(blobs.n), bytes: Number(blobs.bytes ?? 0) },
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await new Promise<void>((resolve) => http.close(() => resolve()));
     await pool.end();

@@ -46,7 +46,11 @@ const oneLine = (s: string, max = 110): string => {
 /** An explanation applies when file, mutator and replacement match and the original contains its snippet. */
 const explanationOf = (file: string, m: Mutant, original: string): ExplainedMutant | undefined =>
   EQUIVALENT_MUTANTS.find(
-    (e) => e.file === file && e.mutator === m.mutatorName && (e.replacement === undefined || e.replacement === m.replacement) && oneLine(original, 10_000).includes(e.original),
+    (e) =>
+      e.file === file &&
+      e.mutator === m.mutatorName &&
+      (e.replacement === undefined || e.replacement === m.replacement) &&
+      oneLine(original, 10_000).includes(e.original),
   );
 
 interface ModuleResult {
@@ -61,14 +65,25 @@ interface ModuleResult {
 const results: ModuleResult[] = Object.entries(report.files)
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([file, { source, mutants }]) => {
-    const counts = { Killed: 0, Survived: 0, NoCoverage: 0, Timeout: 0, CompileError: 0, RuntimeError: 0, Ignored: 0, Pending: 0 };
+    const counts = {
+      Killed: 0,
+      Survived: 0,
+      NoCoverage: 0,
+      Timeout: 0,
+      CompileError: 0,
+      RuntimeError: 0,
+      Ignored: 0,
+      Pending: 0,
+    };
     for (const m of mutants) counts[m.status] += 1;
     // Stryker's mutation score: detected / valid mutants (compile and runtime errors and ignored ones are not valid).
     const detected = counts.Killed + counts.Timeout;
     const valid = detected + counts.Survived + counts.NoCoverage;
     const open = mutants
       .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
-      .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)
+      .sort(
+        (a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column,
+      )
       .map((m) => {
         const original = originalOf(source, m.location);
         return { m, original, why: explanationOf(file, m, original) };
@@ -96,7 +111,7 @@ const md: string[] = [
   '',
   `Written by \`npm run mutation\` (StrykerJS, configuration in \`stryker.config.mjs\`) on ${new Date().toISOString().slice(0, 10)} at commit \`${commit}\`.`,
   'A mutant is a small deliberate bug placed in the code; the suites kill it when a test fails. The score is killed (or timed out) over all',
-  'mutants that compiled; the run fails below a module\'s threshold, or when a mutant survives that is not explained in',
+  "mutants that compiled; the run fails below a module's threshold, or when a mutant survives that is not explained in",
   '`scripts/mutation/equivalentMutants.ts`. The full interactive report is `reports/mutation/mutation.html` after a run (not committed).',
   '',
   '| module | mutants | killed | timeout | survived | no coverage | ignored | score | threshold |',
@@ -122,7 +137,8 @@ for (const r of results) {
   }
   if (r.ignored.length > 0) {
     const reasons = new Map<string, number>();
-    for (const m of r.ignored) reasons.set(m.statusReason ?? 'ignored', (reasons.get(m.statusReason ?? 'ignored') ?? 0) + 1);
+    for (const m of r.ignored)
+      reasons.set(m.statusReason ?? 'ignored', (reasons.get(m.statusReason ?? 'ignored') ?? 0) + 1);
     md.push('Mutants excluded by configuration (a `// Stryker disable` comment in the source, with its reason):', '');
     for (const [reason, n] of reasons) md.push(`- ${n} × ${reason}`);
     md.push('');
@@ -136,13 +152,21 @@ for (const r of results) {
   const unexplained = r.open.filter((o) => !o.why);
   const ok = r.score >= r.threshold && unexplained.length === 0;
   if (!ok) failed = true;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${r.file}: ${r.score.toFixed(1)} % (threshold ${r.threshold} %), ${r.open.length} alive, ${unexplained.length} not explained`);
-  for (const { m, original } of unexplained) console.log(`       line ${m.location.start.line} ${m.mutatorName}: ${oneLine(original, 80)} -> ${oneLine(m.replacement ?? '', 60)}`);
+  console.log(
+    `${ok ? 'ok  ' : 'FAIL'} ${r.file}: ${r.score.toFixed(1)} % (threshold ${r.threshold} %), ${r.open.length} alive, ${unexplained.length} not explained`,
+  );
+  for (const { m, original } of unexplained)
+    console.log(
+      `       line ${m.location.start.line} ${m.mutatorName}: ${oneLine(original, 80)} -> ${oneLine(m.replacement ?? '', 60)}`,
+    );
 }
 // An explanation no surviving mutant matches is stale (the code changed, or a test kills it now).
 const used = new Set(results.flatMap((r) => r.open.map((o) => o.why)));
 for (const e of EQUIVALENT_MUTANTS) {
-  if (report.files[e.file] && !used.has(e)) console.log(`note ${e.file}: the explanation of ${e.mutator} \`${e.original}\` matched no surviving mutant; remove it`);
+  if (report.files[e.file] && !used.has(e))
+    console.log(
+      `note ${e.file}: the explanation of ${e.mutator} \`${e.original}\` matched no surviving mutant; remove it`,
+    );
 }
 for (const file of Object.keys(THRESHOLDS)) {
   if (!report.files[file]) {

@@ -75,7 +75,14 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
     new Promise<void>((resolve) => {
       const { method, path, headers, body } = options.request(index);
       const request = http.request(
-        { agent, host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) } },
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          method,
+          path,
+          headers: { ...headers, ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) },
+        },
         (response) => {
           response.on('data', () => undefined);
           response.on('end', () => {

@@ -32,16 +32,21 @@ async function main() {
   const container = await compose({ config, logger });
   const events = container.resolve<EventStore>(EVENT_STORE);
   const readModels = container.resolve<ReadModelStore>(READ_MODEL_STORE);
-  const projections = allProjections(container.resolve(DocumentContent)).filter((p) => target === '--all' || p.name === target);
+  const projections = allProjections(container.resolve(DocumentContent)).filter(
+    (p) => target === '--all' || p.name === target,
+  );
 
   const started = Date.now();
   for (const projection of projections) await resetProjection(readModels, projection);
   const runner = new ProjectionRunner(events, readModels, projections, logger);
   await runner.start();
   const head = await events.headPosition();
-  while (!(await runner.waitFor(head, 60_000))) logger.info({ at: String(runner.lowestPosition()), head: String(head) }, 'rebuilding');
+  while (!(await runner.waitFor(head, 60_000)))
+    logger.info({ at: String(runner.lowestPosition()), head: String(head) }, 'rebuilding');
   await runner.stop();
-  console.log(`rebuilt ${projections.map((p) => p.name).join(', ')} up to position ${head} in ${Date.now() - started} ms`);
+  console.log(
+    `rebuilt ${projections.map((p) => p.name).join(', ')} up to position ${head} in ${Date.now() - started} ms`,
+  );
 
   await readModels.close();
   await events.close();

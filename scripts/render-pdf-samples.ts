@@ -21,8 +21,11 @@ async function main(): Promise<void> {
     const decoded = decodeDocumentInput(sample.body);
     if (!decoded.ok) throw new Error(`${sample.name}: ${JSON.stringify(decoded.errors)}`);
     const check = checkDocument(decoded.value);
-    if (!check.isValid) throw new Error(`${sample.name}: ${JSON.stringify(check.issues.filter((i) => i.flag === 'fatal'))}`);
-    const pdf = await renderer.render(check.document, [{ fileName: 'invoice.xml', mimeType: 'application/xml', content: Buffer.from(check.ubl) }]);
+    if (!check.isValid)
+      throw new Error(`${sample.name}: ${JSON.stringify(check.issues.filter((i) => i.flag === 'fatal'))}`);
+    const pdf = await renderer.render(check.document, [
+      { fileName: 'invoice.xml', mimeType: 'application/xml', content: Buffer.from(check.ubl) },
+    ]);
     await writeFile(path.join(out, `${sample.name}.pdf`), pdf);
     console.log(`${sample.name}.pdf ${pdf.length} bytes`);
   }

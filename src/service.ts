@@ -59,7 +59,9 @@ export class Service {
     const config = this.resolve<Config>(CONFIG);
     const logger = this.resolve<Logger>(LOGGER);
     if (config.bootstrapAdminKey) {
-      const created = await this.resolve(AccountCommands).bootstrapOrganization(config.bootstrapAdminKey, { actor: 'bootstrap' });
+      const created = await this.resolve(AccountCommands).bootstrapOrganization(config.bootstrapAdminKey, {
+        actor: 'bootstrap',
+      });
       if (created) logger.info('created the bootstrap organization for BOOTSTRAP_ADMIN_KEY');
     }
     await this.projections.start();
@@ -121,5 +123,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
         ? [408, 'Request Timeout', 'Request not received in time']
         : [400, 'Bad Request', 'Malformed HTTP request'];
   const body = JSON.stringify({ detail });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

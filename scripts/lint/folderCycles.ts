@@ -39,7 +39,10 @@ const ancestorAt = (folder: string, depth: number) => folder.split('/').slice(0,
  * close that loop. Each loop is reported once, at the deepest level it appears.
  */
 export function findFolderCycles(imports: readonly FileImport[]): FolderCycle[] {
-  const deepest = Math.max(0, ...imports.flatMap(({ from, to }) => [folderOf(from), folderOf(to)]).map((f) => f.split('/').length));
+  const deepest = Math.max(
+    0,
+    ...imports.flatMap(({ from, to }) => [folderOf(from), folderOf(to)]).map((f) => f.split('/').length),
+  );
   const seen = new Set<string>();
   const cycles: FolderCycle[] = [];
   for (let depth = deepest; depth >= 2; depth -= 1) {
@@ -105,7 +108,8 @@ function stronglyConnected(imports: readonly FileImport[], nodeOf: (file: string
         const successor = frame.successors[frame.at];
         frame.at += 1;
         if (!index.has(successor)) visit(successor);
-        else if (onStack.has(successor)) lowLink.set(frame.node, Math.min(lowLink.get(frame.node)!, index.get(successor)!));
+        else if (onStack.has(successor))
+          lowLink.set(frame.node, Math.min(lowLink.get(frame.node)!, index.get(successor)!));
         continue;
       }
       work.pop();
@@ -139,7 +143,9 @@ function stronglyConnected(imports: readonly FileImport[], nodeOf: (file: string
 function resolveRelative(fromFile: string, specifier: string): string | undefined {
   const base = path.resolve(path.dirname(fromFile), specifier);
   const candidates = [base.replace(/\.(m|c)?js$/, '.$1ts'), base, `${base}.ts`, path.join(base, 'index.ts')];
-  return candidates.find((candidate) => candidate.endsWith('.ts') && fs.existsSync(candidate) && fs.statSync(candidate).isFile());
+  return candidates.find(
+    (candidate) => candidate.endsWith('.ts') && fs.existsSync(candidate) && fs.statSync(candidate).isFile(),
+  );
 }
 
 /** Every import between TypeScript files under root (packages are not folders of ours). */

@@ -68,7 +68,8 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
     mutator: 'StringLiteral',
     original: "'-'",
     replacement: '""',
-    reason: "the grouping key of a category without a rate: the key is only compared with other keys, and rate.toFixed(4) is never empty, so 'S|' is as distinct from 'S|21.0000' as 'S|-' is.",
+    reason:
+      "the grouping key of a category without a rate: the key is only compared with other keys, and rate.toFixed(4) is never empty, so 'S|' is as distinct from 'S|21.0000' as 'S|-' is.",
   },
   // calculations.ts
   {
@@ -82,7 +83,8 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   {
     file: 'src/domain/validation/rules/cen/calculations.ts',
     mutator: 'StringLiteral',
-    original: "'In case the Amount due for payment (BT-115) is positive, either the Payment due date (BT-9) or the Payment terms (BT-20) shall be present.'",
+    original:
+      "'In case the Amount due for payment (BT-115) is positive, either the Payment due date (BT-9) or the Payment terms (BT-20) shall be present.'",
     replacement: '""',
     reason:
       'To be changed by the rules update (issue 17): this is the message of BR-CO-25, shown only when BR-CO-25 fires; the rule was removed in CEN 1.3.16 and goes with that update, so no test may rely on it firing. The messages of the other BR-CO rules are asserted (test/domain/validation/calculationRules.test.ts).',

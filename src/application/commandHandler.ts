@@ -25,7 +25,8 @@ export interface StreamSnapshot<State> {
 export const MAX_CONFLICT_RETRIES = 20;
 
 /** A little back-off, with jitter, before deciding again, so that many contending writers spread out. */
-export const backOff = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+export const backOff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
 
 /**
  * Load the stream, decide, append with the revision the decision was based on. When another
@@ -50,7 +51,10 @@ export async function handleCommand<State, Command, E extends Event>(
     current ??= snapshotOf(decider, await store.readStream(streamName));
     const { state, revision } = current;
     // A command may depend on the state (e.g. where a document goes): it is made again on a retry.
-    const newEvents = decider.decide(typeof command === 'function' ? (command as (state: State) => Command)(state) : command, state);
+    const newEvents = decider.decide(
+      typeof command === 'function' ? (command as (state: State) => Command)(state) : command,
+      state,
+    );
     if (newEvents.length === 0) return { state, newEvents, position: null, stream: current };
     try {
       const result = await store.append(
@@ -59,7 +63,12 @@ export async function handleCommand<State, Command, E extends Event>(
         revision ?? 'no_stream',
       );
       const after = newEvents.reduce(decider.evolve, state);
-      return { state: after, newEvents, position: result.lastGlobalPosition, stream: { state: after, revision: result.nextExpectedRevision } };
+      return {
+        state: after,
+        newEvents,
+        position: result.lastGlobalPosition,
+        stream: { state: after, revision: result.nextExpectedRevision },
+      };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
       current = undefined;
@@ -89,8 +98,14 @@ export async function loadState<State, E extends Event>(
   return (await loadStream(store, decider, streamName)).state;
 }
 
-function snapshotOf<State, E extends Event>(decider: Pick<Decider<State, unknown, E>, 'evolve' | 'initialState'>, events: RecordedEvent[]): StreamSnapshot<State> {
-  return { state: fold(decider, events.map(toDomainEvent<E>)), revision: events.length === 0 ? null : events[events.length - 1]!.revision };
+function snapshotOf<State, E extends Event>(
+  decider: Pick<Decider<State, unknown, E>, 'evolve' | 'initialState'>,
+  events: RecordedEvent[],
+): StreamSnapshot<State> {
+  return {
+    state: fold(decider, events.map(toDomainEvent<E>)),
+    revision: events.length === 0 ? null : events[events.length - 1]!.revision,
+  };
 }
 
 export function toDomainEvent<E extends Event>(recorded: RecordedEvent): E {

@@ -56,7 +56,10 @@ export class UpcastingEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeToAllOptions): AllSubscription {
-    return this.inner.subscribeToAll({ ...options, onEvents: async (events) => options.onEvents(await this.upcastAll(events)) });
+    return this.inner.subscribeToAll({
+      ...options,
+      onEvents: async (events) => options.onEvents(await this.upcastAll(events)),
+    });
   }
 
   headPosition(): Promise<bigint> {
@@ -71,13 +74,15 @@ export class UpcastingEventStore implements EventStore {
   private async upcastAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     if (!events.some((e) => this.upcaster.isOld(e))) return events;
     const out: RecordedEvent[] = [];
-    for (const event of events) out.push(this.upcaster.isOld(event) ? await this.upcaster.upcast(event, () => this.whole(event)) : event);
+    for (const event of events)
+      out.push(this.upcaster.isOld(event) ? await this.upcaster.upcast(event, () => this.whole(event)) : event);
     return out;
   }
 
   private async whole(event: RecordedEvent): Promise<RecordedEvent> {
     const [whole] = await this.inner.readStream(event.streamName, { fromRevision: event.revision, maxCount: 1 });
-    if (!whole || whole.id !== event.id) throw new Error(`event ${event.id} (${event.streamName}@${event.revision}) cannot be read again`);
+    if (!whole || whole.id !== event.id)
+      throw new Error(`event ${event.id} (${event.streamName}@${event.revision}) cannot be read again`);
     return whole;
   }
 }

@@ -11,7 +11,12 @@ import { composeOnPostgres } from './postgresServer.js';
  */
 export async function composeEmbeddedPostgres(options: CompositionOptions): Promise<DependencyContainer> {
   const { config, logger } = options;
-  const database = await openDatabase({ databaseUrl: null, dataDir: config.dataDir, embeddedPort: config.embeddedPostgresPort, logger });
+  const database = await openDatabase({
+    databaseUrl: null,
+    dataDir: config.dataDir,
+    embeddedPort: config.embeddedPostgresPort,
+    logger,
+  });
   try {
     return await composeOnPostgres(options, database);
   } catch (error) {

@@ -27,7 +27,10 @@ export interface CompositionOptions {
  */
 export type StorageProfile = 'embedded-postgres' | 'postgres-server' | 'scale-out';
 
-export function storageProfileOf(config: Pick<Config, 'databaseUrl' | 'eventStoreUrl' | 'mongodbUrl'>, databaseUrl?: string): StorageProfile {
+export function storageProfileOf(
+  config: Pick<Config, 'databaseUrl' | 'eventStoreUrl' | 'mongodbUrl'>,
+  databaseUrl?: string,
+): StorageProfile {
   if (config.eventStoreUrl || config.mongodbUrl) return 'scale-out';
   return (databaseUrl ?? config.databaseUrl) ? 'postgres-server' : 'embedded-postgres';
 }

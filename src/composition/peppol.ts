@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from './container.js';
 import type { PeppolConfig } from '../infrastructure/peppolConfig.js';
-import { HTTP_GETTER, PEPPOL_DIRECTORY, REMOTE_XML_READER, SML_LOCATOR, SML_PUBLISHER, XML_SIGNATURES, XML_SIGNER } from '../application/ports/peppolNetwork.js';
+import {
+  HTTP_GETTER,
+  PEPPOL_DIRECTORY,
+  REMOTE_XML_READER,
+  SML_LOCATOR,
+  SML_PUBLISHER,
+  XML_SIGNATURES,
+  XML_SIGNER,
+} from '../application/ports/peppolNetwork.js';
 import { SmpXmlReader } from '../infrastructure/peppol/remoteXml.js';
 import { ParticipantRegistry } from '../application/peppol/participantRegistry.js';
 import { SMP_SETTINGS, SmpPublication, type SmpSettings } from '../application/peppol/smpPublication.js';
@@ -24,11 +32,22 @@ import { SmlSoapPublisher, smlPublishingOff } from '../infrastructure/peppol/sml
 export function registerPeppol(container: DependencyContainer, config: PeppolConfig, logger: Logger): void {
   const read = (file: string) => fs.readFileSync(file, 'utf8');
   const signer =
-    config.smpSigningKeyFile && config.smpSigningCertificateFile ? new SmpXmlSigner(read(config.smpSigningKeyFile), read(config.smpSigningCertificateFile)) : null;
-  if (!signer) logger.warn('SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse');
+    config.smpSigningKeyFile && config.smpSigningCertificateFile
+      ? new SmpXmlSigner(read(config.smpSigningKeyFile), read(config.smpSigningCertificateFile))
+      : null;
+  if (!signer)
+    logger.warn(
+      'SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse',
+    );
   const as4Certificate = config.as4CertificateFile ? base64Der(readCertificateFile(config.as4CertificateFile)) : null;
-  if (!as4Certificate) logger.warn('AS4_CERTIFICATE_FILE is not set: ServiceMetadata publishes an empty endpoint certificate');
-  const smp: SmpSettings = { publicUrl: config.publicUrl, as4EndpointUrl: config.as4EndpointUrl, as4Certificate, technicalContactUrl: config.smpTechnicalContactUrl };
+  if (!as4Certificate)
+    logger.warn('AS4_CERTIFICATE_FILE is not set: ServiceMetadata publishes an empty endpoint certificate');
+  const smp: SmpSettings = {
+    publicUrl: config.publicUrl,
+    as4EndpointUrl: config.as4EndpointUrl,
+    as4Certificate,
+    technicalContactUrl: config.smpTechnicalContactUrl,
+  };
   const http = new FetchHttpGetter(config.lookupTimeoutMs);
   const sml =
     config.smlUrl && config.smlSmpId
@@ -45,8 +64,12 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
   // Factories for what may be null: tsyringe takes a null `useValue` for no provider at all.
   container.register(XML_SIGNER, { useFactory: () => signer });
   container.register(HTTP_GETTER, { useValue: http });
-  container.register(SML_LOCATOR, { useValue: new DnsSmlLocator(config.smlDnsZone, config.smlDnsServer, config.lookupTimeoutMs) });
-  container.register(XML_SIGNATURES, { useValue: new SmpXmlSignatures(config.trustedCaFiles.flatMap(readCertificates)) });
+  container.register(SML_LOCATOR, {
+    useValue: new DnsSmlLocator(config.smlDnsZone, config.smlDnsServer, config.lookupTimeoutMs),
+  });
+  container.register(XML_SIGNATURES, {
+    useValue: new SmpXmlSignatures(config.trustedCaFiles.flatMap(readCertificates)),
+  });
   container.register(REMOTE_XML_READER, { useValue: new SmpXmlReader() });
   const directory = config.directoryUrl ? new PeppolDirectoryClient(config.directoryUrl, http) : null;
   container.register(PEPPOL_DIRECTORY, { useFactory: () => directory });

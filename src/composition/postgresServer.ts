@@ -33,7 +33,11 @@ export function usePostgresEvents(container: DependencyContainer): void {
   container.registerSingleton(RECORDED_EVENT_STORE, PgEventStore);
 }
 
-export function usePostgresReadModelsAndJobs(container: DependencyContainer, options: CompositionOptions, pool: pg.Pool): void {
+export function usePostgresReadModelsAndJobs(
+  container: DependencyContainer,
+  options: CompositionOptions,
+  pool: pg.Pool,
+): void {
   container.registerSingleton(READ_MODEL_STORE, PgReadModelStore);
   const scheduler = agendaScheduler(options, new PostgresBackend({ pool }), async () => {
     // Scheduling looks a unique key up among all jobs kept so far: index it.

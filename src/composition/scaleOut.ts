@@ -27,7 +27,8 @@ export async function composeScaleOut(options: CompositionOptions): Promise<Depe
   try {
     const container = rootContainer.createChildContainer();
     const pool = await registerPostgres(container, options, database);
-    if (config.eventStoreUrl) container.register(RECORDED_EVENT_STORE, { useValue: new EsdbEventStore(config.eventStoreUrl) });
+    if (config.eventStoreUrl)
+      container.register(RECORDED_EVENT_STORE, { useValue: new EsdbEventStore(config.eventStoreUrl) });
     else usePostgresEvents(container);
     if (config.mongodbUrl) {
       container.register(READ_MODEL_STORE, { useValue: await MongoReadModelStore.connect(config.mongodbUrl) });
@@ -35,7 +36,8 @@ export async function composeScaleOut(options: CompositionOptions): Promise<Depe
       const scheduler = agendaScheduler(options, backend, async () => {
         // Scheduling looks a unique key up among all jobs kept so far: index it.
         const repository = backend.repository;
-        if (repository instanceof MongoJobRepository) await repository.collection.createIndex({ name: 1, 'data.unique_key': 1 });
+        if (repository instanceof MongoJobRepository)
+          await repository.collection.createIndex({ name: 1, 'data.unique_key': 1 });
       });
       container.register(JOB_SCHEDULER, { useValue: scheduler });
     } else {

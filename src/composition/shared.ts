@@ -34,7 +34,13 @@ import { OPERATOR_KEY, OperatorKey } from '../application/accounts/operatorKey.j
 import { AccountCommands } from '../application/accounts/accountCommands.js';
 import { AccountQueries } from '../application/accounts/accountQueries.js';
 import { Authenticator } from '../application/accounts/authenticate.js';
-import { DOCUMENT_LIMITS, DOCUMENT_WORK, LIST_LINE_BUDGET, MAX_RENDERED_LINES, PDF_READER } from '../application/documents/documentTokens.js';
+import {
+  DOCUMENT_LIMITS,
+  DOCUMENT_WORK,
+  LIST_LINE_BUDGET,
+  MAX_RENDERED_LINES,
+  PDF_READER,
+} from '../application/documents/documentTokens.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
 import { DocumentHistory } from '../application/documents/documentHistory.js';
@@ -46,7 +52,11 @@ import { RegisteredParticipants } from '../application/delivery/registeredPartic
 import { SendDocument } from '../application/delivery/sendDocument.js';
 import { InboxCommands } from '../application/inbox/inboxCommands.js';
 import { ResponseRouter } from '../application/inbox/responseRouter.js';
-import { WEBHOOK_DISPATCH_OPTIONS, WebhookDispatch, type WebhookDispatchOptions } from '../application/webhooks/webhookDispatch.js';
+import {
+  WEBHOOK_DISPATCH_OPTIONS,
+  WebhookDispatch,
+  type WebhookDispatchOptions,
+} from '../application/webhooks/webhookDispatch.js';
 import { WEBHOOKS_ALLOW_PRIVATE_NETWORKS, WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { useXmlLimits } from '../domain/validation/index.js';
 import { useDocumentDecoder } from '../infrastructure/workers/documentTasks.js';
@@ -77,7 +87,11 @@ const TASK_PROCESS = fileURLToPath(new URL('./taskProcess.js', import.meta.url))
  * The PostgreSQL database every profile has (in the scale-out profile too it keeps idempotency
  * keys and rate-limit counters): its pool and schema, and the adapters kept there in every profile.
  */
-export async function registerPostgres(container: DependencyContainer, options: CompositionOptions, database: Database): Promise<pg.Pool> {
+export async function registerPostgres(
+  container: DependencyContainer,
+  options: CompositionOptions,
+  database: Database,
+): Promise<pg.Pool> {
   const { config, logger } = options;
   const pool = new pg.Pool({ connectionString: database.url, max: config.databasePoolSize });
   // While the pool ends, its closing connections may still report the server going away.
@@ -89,7 +103,9 @@ export async function registerPostgres(container: DependencyContainer, options: 
   container.register(DATABASE_URL, { useValue: database.url });
   container.register(PG_POOL, { useValue: pool });
   // A claim whose process died is free again after the longest a request may take.
-  container.register(IDEMPOTENCY_RETENTION, { useValue: { ttlHours: config.idempotencyKeyTtlHours, claimLeaseMs: 5 * 60_000 } });
+  container.register(IDEMPOTENCY_RETENTION, {
+    useValue: { ttlHours: config.idempotencyKeyTtlHours, claimLeaseMs: 5 * 60_000 },
+  });
   container.registerSingleton(IDEMPOTENCY_STORE, PgIdempotencyStore);
   container.registerSingleton(RATE_LIMIT_STORE, PgRateLimitStore);
   container.registerSingleton(HEALTH_PROBE, PgHealthProbe);
@@ -101,7 +117,11 @@ export async function registerPostgres(container: DependencyContainer, options: 
 }
 
 /** Agenda on the profile's backend; `indexJobKeys` indexes the unique key scheduling looks jobs up by. */
-export function agendaScheduler(options: CompositionOptions, backend: AgendaBackend, indexJobKeys: () => Promise<void>): JobScheduler {
+export function agendaScheduler(
+  options: CompositionOptions,
+  backend: AgendaBackend,
+  indexJobKeys: () => Promise<void>,
+): JobScheduler {
   const { config, logger } = options;
   return new AgendaScheduler({
     backend,
@@ -142,7 +162,9 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(InboxCommands);
   registerPeppol(container, config.peppol, logger);
 
-  container.register(READ_MODEL_PROJECTIONS, { useFactory: instanceCachingFactory((c) => allProjections(c.resolve(DocumentContent))) });
+  container.register(READ_MODEL_PROJECTIONS, {
+    useFactory: instanceCachingFactory((c) => allProjections(c.resolve(DocumentContent))),
+  });
   // Process managers follow the log like projections do (and are not rebuilt with them).
   container.register(PROCESS_MANAGERS, {
     useFactory: instanceCachingFactory((c) => [c.resolve(ResponseRouter), c.resolve(WebhookDispatch).dispatcher()]),
@@ -159,7 +181,13 @@ export async function registerService(container: DependencyContainer, options: C
 /** The document use cases, and the task pool and PDF reader their heavy steps run on. */
 function registerDocuments(container: DependencyContainer, config: Config): void {
   container.register(TASK_POOL_OPTIONS, {
-    useValue: { workers: config.work.workers, entry: TASK_PROCESS, taskTimeoutMs: config.work.taskTimeoutMs, maxHeapMb: config.work.heapMb, maxWaitingPerTenant: config.work.maxWaitingPerTenant },
+    useValue: {
+      workers: config.work.workers,
+      entry: TASK_PROCESS,
+      taskTimeoutMs: config.work.taskTimeoutMs,
+      maxHeapMb: config.work.heapMb,
+      maxWaitingPerTenant: config.work.maxWaitingPerTenant,
+    },
   });
   container.register(PDF_READER_LIMITS, { useValue: config.pdfReader });
   container.register(DOCUMENT_LIMITS, { useValue: { ...config.documentLimits, text: config.text } });
@@ -187,12 +215,17 @@ function registerDelivery(container: DependencyContainer, options: CompositionOp
   };
   container.register(DELIVERY_OPTIONS, { useValue: delivery });
   container.register(STORED_UBL_RULES, { useValue: new StoredUblValidator() });
-  container.register(EMAIL_TRANSPORT_OPTIONS, { useValue: { smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: path.join(config.dataDir, 'mail') } });
+  container.register(EMAIL_TRANSPORT_OPTIONS, {
+    useValue: { smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: path.join(config.dataDir, 'mail') },
+  });
   container.registerSingleton(EmailTransport);
   container.registerSingleton(LOCAL_PARTICIPANTS, RegisteredParticipants);
   container.registerSingleton(PeppolTransport);
   container.register(TRANSPORTS, {
-    useFactory: instanceCachingFactory((c) => ({ email: c.resolve(EmailTransport), peppol: c.resolve(PeppolTransport) })),
+    useFactory: instanceCachingFactory((c) => ({
+      email: c.resolve(EmailTransport),
+      peppol: c.resolve(PeppolTransport),
+    })),
   });
   container.registerSingleton(DeliveryProcess);
   container.register(DELIVERY_STARTER, { useToken: DeliveryProcess });
@@ -222,7 +255,8 @@ function loadOperatorKey(config: Config): Promise<OperatorKey> {
   return OperatorKey.load(config.operatorKey, config.dataDir, (key, file) => {
     // Printed once, on the first start, straight to the terminal rather than the structured log.
     process.stdout.write(
-      `\nOperator key generated (shown only now; its hash is stored in ${file}):\n  ${key}\n` + 'Set OPERATOR_KEY to choose your own instead.\n\n',
+      `\nOperator key generated (shown only now; its hash is stored in ${file}):\n  ${key}\n` +
+        'Set OPERATOR_KEY to choose your own instead.\n\n',
     );
   });
 }

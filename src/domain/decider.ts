@@ -8,9 +8,15 @@ export interface Decider<State, Command, Event> {
   initialState(): State;
 }
 
-export type Event<Type extends string = string, Data extends object = object> = Readonly<{ type: Type; data: Readonly<Data> }>;
+export type Event<Type extends string = string, Data extends object = object> = Readonly<{
+  type: Type;
+  data: Readonly<Data>;
+}>;
 
-export function fold<State, Event>(decider: Pick<Decider<State, unknown, Event>, 'evolve' | 'initialState'>, events: Event[]): State {
+export function fold<State, Event>(
+  decider: Pick<Decider<State, unknown, Event>, 'evolve' | 'initialState'>,
+  events: Event[],
+): State {
   return events.reduce(decider.evolve, decider.initialState());
 }
 

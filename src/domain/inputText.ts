@@ -11,7 +11,8 @@ export interface InputProblem {
  * document may contain any of it. So it is refused where input arrives, naming the field,
  * wherever it comes from (path, query, JSON), instead of failing deep inside.
  */
-export const NOT_XML_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const NOT_XML_TEXT =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export interface HygieneLimits {
   /** Longest string anywhere in a JSON body, attachment content excepted (MAX_STRING_LENGTH). */
@@ -62,7 +63,13 @@ export function jsonProblems(body: unknown, limits: HygieneLimits): InputProblem
     if (typeof value === 'string') {
       const key = visit.key;
       if (value.length > limits.maxStringLength && !(typeof key === 'string' && CONTENT_FIELDS.has(key))) {
-        problems.push(problem(locOf(visit), `String should have at most ${limits.maxStringLength} characters (limit MAX_STRING_LENGTH)`, 'string_too_long'));
+        problems.push(
+          problem(
+            locOf(visit),
+            `String should have at most ${limits.maxStringLength} characters (limit MAX_STRING_LENGTH)`,
+            'string_too_long',
+          ),
+        );
       } else if (NOT_XML_TEXT.test(value)) {
         problems.push(problem(locOf(visit), describeBadText(value), 'invalid_character'));
       }
@@ -70,7 +77,13 @@ export function jsonProblems(body: unknown, limits: HygieneLimits): InputProblem
     }
     if (typeof value !== 'object' || value === null) continue;
     if (visit.depth >= limits.maxDepth) {
-      problems.push(problem(locOf(visit), `JSON nested deeper than ${limits.maxDepth} levels (limit MAX_JSON_DEPTH)`, 'limit_exceeded'));
+      problems.push(
+        problem(
+          locOf(visit),
+          `JSON nested deeper than ${limits.maxDepth} levels (limit MAX_JSON_DEPTH)`,
+          'limit_exceeded',
+        ),
+      );
       continue;
     }
     const depth = visit.depth + 1;
@@ -78,7 +91,8 @@ export function jsonProblems(body: unknown, limits: HygieneLimits): InputProblem
       for (let i = value.length - 1; i >= 0; i--) {
         const item: unknown = value[i];
         // Numbers, booleans and nulls need no look: most of a large body is these.
-        if (typeof item === 'string' || (typeof item === 'object' && item !== null)) stack.push({ value: item, parent: visit, key: i, depth });
+        if (typeof item === 'string' || (typeof item === 'object' && item !== null))
+          stack.push({ value: item, parent: visit, key: i, depth });
       }
       continue;
     }
@@ -90,9 +104,9 @@ export function jsonProblems(body: unknown, limits: HygieneLimits): InputProblem
         continue;
       }
       const item: unknown = (value as Record<string, unknown>)[key];
-      if (typeof item === 'string' || (typeof item === 'object' && item !== null)) stack.push({ value: item, parent: visit, key, depth });
+      if (typeof item === 'string' || (typeof item === 'object' && item !== null))
+        stack.push({ value: item, parent: visit, key, depth });
     }
   }
   return problems;
 }
-

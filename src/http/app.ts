@@ -40,7 +40,9 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   );
   // XML bodies stay bytes: their encoding is the document's to say (BOM, declaration), and
   // decodeXmlBytes refuses invalid sequences where a text parser would put U+FFFD.
-  app.use(express.raw({ type: (req) => XML_TYPES.test(req.headers['content-type'] ?? ''), limit: deps.uploadBodyLimit }));
+  app.use(
+    express.raw({ type: (req) => XML_TYPES.test(req.headers['content-type'] ?? ''), limit: deps.uploadBodyLimit }),
+  );
 
   const routes = new RouteRegistry(
     authMiddleware(deps.authenticator),

@@ -17,7 +17,8 @@ function bearer(req: Request): string | null {
 export function authMiddleware(authenticator: Authenticator): AuthMiddleware {
   return (kind) => async (req, res, next) => {
     const key = bearer(req);
-    if (!key) throw unauthorized(req.headers.authorization ? 'Invalid authentication credentials' : 'Not authenticated');
+    if (!key)
+      throw unauthorized(req.headers.authorization ? 'Invalid authentication credentials' : 'Not authenticated');
     if (kind === 'operator') {
       if (!authenticator.isOperator(key)) throw unauthorized();
       res.locals.actor = 'operator';

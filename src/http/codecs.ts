@@ -25,7 +25,10 @@ export const Nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]
 export const Email = new t.RefinementType<t.StringC, string, string, unknown>(
   'Email',
   (u): u is string => typeof u === 'string' && isEmailAddress(u),
-  (u, c) => (typeof u === 'string' && isEmailAddress(u) ? t.success(u) : t.failure(u, c, `Input should be ${EMAIL_ADDRESS_RULE}`)),
+  (u, c) =>
+    typeof u === 'string' && isEmailAddress(u)
+      ? t.success(u)
+      : t.failure(u, c, `Input should be ${EMAIL_ADDRESS_RULE}`),
   t.identity,
   t.string,
   isEmailAddress,
@@ -46,7 +49,10 @@ export const QueryInt = (name: string, min: number, max: number) =>
   );
 
 /** `skip` and `limit` of the offset-paged lists. */
-export const SkipLimitQuery = t.partial({ skip: QueryInt('skip', 0, Number.MAX_SAFE_INTEGER), limit: QueryInt('limit', 1, 1000) });
+export const SkipLimitQuery = t.partial({
+  skip: QueryInt('skip', 0, Number.MAX_SAFE_INTEGER),
+  limit: QueryInt('limit', 1, 1000),
+});
 
 /** `page` and `page_size` of the page-numbered lists. */
 export const PAGE_FIELDS = { page: QueryInt('page', 1, 1_000_000), page_size: QueryInt('page_size', 1, 100) };

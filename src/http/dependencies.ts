@@ -33,7 +33,12 @@ export interface HttpDependencies {
   sending: SendDocument;
   inbox: InboxCommands;
   webhooks: WebhookCommands;
-  peppol: { registrations: PeppolRegistrations; smp: SmpPublication; lookup: ParticipantLookup; search: ParticipantSearch };
+  peppol: {
+    registrations: PeppolRegistrations;
+    smp: SmpPublication;
+    lookup: ParticipantLookup;
+    search: ParticipantSearch;
+  };
   documentPdfs: DocumentPdfs;
   /** Lists (and single reads of the read models) wait for it: a client sees what it just wrote. */
   readModels: ReadModelProgress;

@@ -79,7 +79,11 @@ function toHttp(error: unknown): { status: number; detail: string | FieldProblem
   if (error instanceof DomainError) {
     if (error.kind === 'invalid') {
       // 422 bodies are always a list of field problems, as the spec's error format says.
-      return { status: 422, detail: [{ loc: error.loc ?? ['body'], msg: error.message, type: 'value_error' }], headers: {} };
+      return {
+        status: 422,
+        detail: [{ loc: error.loc ?? ['body'], msg: error.message, type: 'value_error' }],
+        headers: {},
+      };
     }
     const status = { not_found: 404, conflict: 409, invalid_state: 409 }[error.kind];
     return { status, detail: error.message, headers: {} };

@@ -13,7 +13,8 @@ const HEADER = 'Idempotency-Key';
 function fingerprint(req: Request, body: Buffer | string): string {
   const hash = createHash('sha256');
   hash.update(`${req.method}\n${req.path}\n`);
-  for (const [name, value] of Object.entries(req.query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${name}=${JSON.stringify(value)}\n`);
+  for (const [name, value] of Object.entries(req.query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    hash.update(`${name}=${JSON.stringify(value)}\n`);
   hash.update(body);
   return hash.digest('hex');
 }
@@ -22,7 +23,10 @@ function fingerprint(req: Request, body: Buffer | string): string {
 async function bodyOf(req: Request, res: Response, uploadLimit: number): Promise<Buffer | string> {
   if (/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
     const file = await uploadedFile(req, res, uploadLimit, /$^/);
-    return Buffer.concat([Buffer.from(JSON.stringify({ fields: req.body ?? {}, name: file.fileName, type: file.mimeType })), file.buffer]);
+    return Buffer.concat([
+      Buffer.from(JSON.stringify({ fields: req.body ?? {}, name: file.fileName, type: file.mimeType })),
+      file.buffer,
+    ]);
   }
   if (Buffer.isBuffer(req.body) || typeof req.body === 'string') return req.body;
   return JSON.stringify(req.body ?? null);
@@ -40,7 +44,13 @@ export function idempotency(store: IdempotencyStore, uploadLimit: number): Reque
     const key = req.get(HEADER);
     if (key === undefined) return next();
     if (!KEY.test(key)) {
-      throw new HttpError(422, [{ loc: ['header', HEADER], msg: 'Idempotency-Key should be 1 to 255 printable ASCII characters', type: 'value_error' }]);
+      throw new HttpError(422, [
+        {
+          loc: ['header', HEADER],
+          msg: 'Idempotency-Key should be 1 to 255 printable ASCII characters',
+          type: 'value_error',
+        },
+      ]);
     }
     const scope = tenantOf(res).tenantId;
     const claim = await store.claim(scope, key, fingerprint(req, await bodyOf(req, res, uploadLimit)));
@@ -49,7 +59,13 @@ export function idempotency(store: IdempotencyStore, uploadLimit: number): Reque
         res.status(claim.status).set('Idempotent-Replayed', 'true').json(claim.body);
         return;
       case 'mismatch':
-        throw new HttpError(422, [{ loc: ['header', HEADER], msg: 'This Idempotency-Key was already used with a different request', type: 'idempotency_key_reused' }]);
+        throw new HttpError(422, [
+          {
+            loc: ['header', HEADER],
+            msg: 'This Idempotency-Key was already used with a different request',
+            type: 'idempotency_key_reused',
+          },
+        ]);
       case 'in_progress':
         throw new HttpError(409, 'A request with this Idempotency-Key is still being processed; retry it shortly');
       case 'claimed':
@@ -66,7 +82,9 @@ export function idempotency(store: IdempotencyStore, uploadLimit: number): Reque
       recorded = true;
       const keep = res.statusCode < 500 && res.statusCode !== 429;
       (keep ? store.complete(scope, key, res.statusCode, body) : store.release(scope, key))
-        .catch((error: unknown) => req.log?.warn({ err: error }, 'could not record the result of an idempotent request'))
+        .catch((error: unknown) =>
+          req.log?.warn({ err: error }, 'could not record the result of an idempotent request'),
+        )
         .finally(() => json(body));
       return res;
     };

@@ -64,7 +64,12 @@ function storeOf(counter: RateLimitCounter, name: string): Store {
  * so an organization key's answer carries both its minute and its hour policy; a refusal also
  * carries `Retry-After` and the spec's `{"detail": "..."}` body.
  */
-function limiter(store: RateLimitStore, name: string, windowMs: number, limitOf: (res: Response) => number): RequestHandler {
+function limiter(
+  store: RateLimitStore,
+  name: string,
+  windowMs: number,
+  limitOf: (res: Response) => number,
+): RequestHandler {
   const property = `rateLimit_${name.replace(/-/g, '_')}`;
   const per = windowMs === HOUR ? 'hour' : 'minute';
   return rateLimit({

@@ -45,7 +45,10 @@ export class RouteRegistry {
 
   constructor(
     private readonly auth: AuthMiddleware,
-    private readonly json: { documents: RequestHandler; other: RequestHandler } = { documents: passThrough, other: passThrough },
+    private readonly json: { documents: RequestHandler; other: RequestHandler } = {
+      documents: passThrough,
+      other: passThrough,
+    },
     /** Checks every request's path, query and JSON body for text no field may hold (inputHygiene.ts). */
     private readonly hygiene: RequestHandler = passThrough,
     private readonly idempotency: RequestHandler | null = null,
@@ -116,9 +119,13 @@ export class RouteRegistry {
       for (const [status, description] of Object.entries(route.responses ?? { 200: 'OK' })) {
         responses[status] = { description };
       }
-      if (route.auth !== 'none') responses['401'] = { description: 'Missing or invalid credentials', content: errorContent };
+      if (route.auth !== 'none')
+        responses['401'] = { description: 'Missing or invalid credentials', content: errorContent };
       if (this.rateLimitFor(route.auth)) {
-        responses['429'] = { description: 'Rate limit of the key exceeded; see Retry-After and RateLimit headers', content: errorContent };
+        responses['429'] = {
+          description: 'Rate limit of the key exceeded; see Retry-After and RateLimit headers',
+          content: errorContent,
+        };
       }
       if (route.body || route.query) responses['422'] = { description: 'Validation error', content: errorContent };
       (paths[openApiPath] ??= {})[route.method] = {
@@ -130,10 +137,20 @@ export class RouteRegistry {
           ...pathParams,
           ...queryParams,
           ...(route.idempotent
-            ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Repeats of the request with this key answer its first result (kept 24 hours)', schema: { type: 'string', maxLength: 255 } }]
+            ? [
+                {
+                  name: 'Idempotency-Key',
+                  in: 'header',
+                  required: false,
+                  description: 'Repeats of the request with this key answer its first result (kept 24 hours)',
+                  schema: { type: 'string', maxLength: 255 },
+                },
+              ]
             : []),
         ],
-        ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body) } } } } : {}),
+        ...(route.body
+          ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body) } } } }
+          : {}),
         responses,
       };
     }
@@ -158,7 +175,11 @@ export class RouteRegistry {
                     type: 'array',
                     items: {
                       type: 'object',
-                      properties: { loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, msg: { type: 'string' }, type: { type: 'string' } },
+                      properties: {
+                        loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+                        msg: { type: 'string' },
+                        type: { type: 'string' },
+                      },
                     },
                   },
                 ],

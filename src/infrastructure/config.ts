@@ -134,7 +134,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: integer(env, XML_LIMIT_SETTINGS.maxBytes, DEFAULT_XML_LIMITS.maxBytes),
       maxElements: integer(env, XML_LIMIT_SETTINGS.maxElements, DEFAULT_XML_LIMITS.maxElements),
       maxDepth: integer(env, XML_LIMIT_SETTINGS.maxDepth, DEFAULT_XML_LIMITS.maxDepth),
-      maxAttributesPerElement: integer(env, XML_LIMIT_SETTINGS.maxAttributesPerElement, DEFAULT_XML_LIMITS.maxAttributesPerElement),
+      maxAttributesPerElement: integer(
+        env,
+        XML_LIMIT_SETTINGS.maxAttributesPerElement,
+        DEFAULT_XML_LIMITS.maxAttributesPerElement,
+      ),
       maxTextLength: integer(env, XML_LIMIT_SETTINGS.maxTextLength, DEFAULT_XML_LIMITS.maxTextLength),
     },
     pdfReader: {

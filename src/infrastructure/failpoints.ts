@@ -3,7 +3,12 @@
  * kill itself (SIGKILL, no cleanup) the first time it passes that point, so a test can crash it
  * exactly between two steps. Unset in production: then this is a lookup in an empty set.
  */
-const armed = new Set((process.env.FAILPOINTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const armed = new Set(
+  (process.env.FAILPOINTS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 export type Failpoint = 'send:after-request' | 'delivery:after-transport' | 'webhook:after-call';
 

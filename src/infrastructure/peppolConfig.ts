@@ -58,7 +58,10 @@ export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolCo
     smlDnsZone: optional(env.SML_DNS_ZONE) ?? PEPPOL_PRODUCTION_SML_ZONE,
     smlDnsServer: optional(env.SML_DNS_SERVER),
     lookupTimeoutMs: positive(env, 'PEPPOL_LOOKUP_TIMEOUT_MS', 5000),
-    trustedCaFiles: (optional(env.PEPPOL_TRUSTED_CA_FILES) ?? '').split(',').map((f) => f.trim()).filter(Boolean),
+    trustedCaFiles: (optional(env.PEPPOL_TRUSTED_CA_FILES) ?? '')
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean),
     directoryUrl: url(env, 'PEPPOL_DIRECTORY_URL'),
     smlUrl: url(env, 'SML_URL'),
     smlSmpId: optional(env.SML_SMP_ID),
@@ -68,6 +71,6 @@ export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolCo
   if ((config.smpSigningKeyFile === null) !== (config.smpSigningCertificateFile === null)) {
     throw new Error('SMP_SIGNING_KEY_FILE and SMP_SIGNING_CERTIFICATE_FILE are set together');
   }
-  if (config.smlUrl && !config.smlSmpId) throw new Error('SML_URL needs SML_SMP_ID (this SMP\'s id at the SML)');
+  if (config.smlUrl && !config.smlSmpId) throw new Error("SML_URL needs SML_SMP_ID (this SMP's id at the SML)");
   return config;
 }

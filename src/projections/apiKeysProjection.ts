@@ -11,7 +11,10 @@ export const apiKeysProjection: Projection = {
   collections: [
     {
       name: API_KEYS,
-      indexes: [{ fields: [{ field: 'tenant_id' }, { field: 'created_at' }] }, { fields: [{ field: 'organization_id' }] }],
+      indexes: [
+        { fields: [{ field: 'tenant_id' }, { field: 'created_at' }] },
+        { fields: [{ field: 'organization_id' }] },
+      ],
     },
   ],
   handles: ['ApiKeyIssued', 'ApiKeyRenamed', 'ApiKeyRevoked'],

@@ -2,9 +2,22 @@ import type { RecordedEvent } from '../application/ports/eventStore.js';
 import type { ReadModelSession } from '../application/ports/readModelStore.js';
 import { toDomainEvent } from '../application/commandHandler.js';
 import type { DocumentContent } from '../application/documents/documentContent.js';
-import { DOCUMENT_EVENT_TYPES, documentDecider, type DocumentAggregateState, type DocumentEvent, type DocumentRecord } from '../domain/document/lifecycle/documentAggregate.js';
+import {
+  DOCUMENT_EVENT_TYPES,
+  documentDecider,
+  type DocumentAggregateState,
+  type DocumentEvent,
+  type DocumentRecord,
+} from '../domain/document/lifecycle/documentAggregate.js';
 import type { ContentRef, DocumentHeader, UblRef } from '../domain/document/lifecycle/documentContent.js';
-import { contentResponse, summaryOf, DOCUMENT_CONTENTS, DOCUMENTS, type DocumentContentView, type DocumentView } from '../application/readModels/documentView.js';
+import {
+  contentResponse,
+  summaryOf,
+  DOCUMENT_CONTENTS,
+  DOCUMENTS,
+  type DocumentContentView,
+  type DocumentView,
+} from '../application/readModels/documentView.js';
 import type { Projection } from '../application/ports/projection.js';
 
 /**
@@ -22,7 +35,14 @@ export const documentsProjection = (content: Pick<DocumentContent, 'document'>):
     {
       name: DOCUMENTS,
       indexes: [
-        { fields: [{ field: 'tenant_id' }, { field: 'direction' }, { field: 'state' }, { field: 'created_at', direction: 'desc' }] },
+        {
+          fields: [
+            { field: 'tenant_id' },
+            { field: 'direction' },
+            { field: 'state' },
+            { field: 'created_at', direction: 'desc' },
+          ],
+        },
         { fields: [{ field: 'tenant_id' }, { field: 'created_at', direction: 'desc' }] },
         // Delivery recovery looks across tenants for documents in TRANSIT.
         { fields: [{ field: 'state' }] },
@@ -40,7 +60,11 @@ export const documentsProjection = (content: Pick<DocumentContent, 'document'>):
  * only the event that creates a document reads them (for the list fields and the content), and
  * later events only copy them.
  */
-const NOT_KEPT = { header: null as unknown as DocumentHeader, document_ref: null as unknown as ContentRef, ubl_ref: null as unknown as UblRef };
+const NOT_KEPT = {
+  header: null as unknown as DocumentHeader,
+  document_ref: null as unknown as ContentRef,
+  ubl_ref: null as unknown as UblRef,
+};
 
 interface Entry {
   state: DocumentAggregateState;
@@ -60,7 +84,11 @@ const CONTENT_READS = 8;
  * decider (the single definition of what an event means) and written in one statement per
  * collection.
  */
-async function applyBatch(events: RecordedEvent[], session: ReadModelSession, content: Pick<DocumentContent, 'document'>): Promise<void> {
+async function applyBatch(
+  events: RecordedEvent[],
+  session: ReadModelSession,
+  content: Pick<DocumentContent, 'document'>,
+): Promise<void> {
   const rows = session.collection<DocumentView>(DOCUMENTS);
   const contents = session.collection<DocumentContentView>(DOCUMENT_CONTENTS);
   const ids = [...new Set(events.map((e) => (e.data as { document_id: string }).document_id))];
@@ -71,7 +99,13 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession, co
       status: 'present',
       ...summary,
       ...NOT_KEPT,
-      attachments: attachments.map((a) => ({ id: a.id, file_name: a.file_name, file_type: a.file_type, file_size: a.file_size, content: null })),
+      attachments: attachments.map((a) => ({
+        id: a.id,
+        file_name: a.file_name,
+        file_type: a.file_type,
+        file_size: a.file_size,
+        content: null,
+      })),
     };
     current.set(row.id, { state, row, position: BigInt(row.last_position), changed: false, content: null });
   }
@@ -79,11 +113,23 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession, co
   for (const event of events) {
     const domainEvent = toDomainEvent<DocumentEvent>(event);
     const id = domainEvent.data.document_id;
-    const entry = current.get(id) ?? { state: documentDecider.initialState(), row: null, position: -1n, changed: false, content: null };
+    const entry = current.get(id) ?? {
+      state: documentDecider.initialState(),
+      row: null,
+      position: -1n,
+      changed: false,
+      content: null,
+    };
     if (event.globalPosition <= entry.position) continue; // applied before (a redelivered batch)
     const state = documentDecider.evolve(entry.state, domainEvent);
     const created = state.status === 'present' && entry.state.status !== 'present';
-    current.set(id, { state, row: created ? null : entry.row, position: event.globalPosition, changed: true, content: created ? null : entry.content });
+    current.set(id, {
+      state,
+      row: created ? null : entry.row,
+      position: event.globalPosition,
+      changed: true,
+      content: created ? null : entry.content,
+    });
     if (created && state.status === 'present') creations.set(id, state);
   }
   // The content of each document this batch created, read from the blob store a few at a time
@@ -108,7 +154,10 @@ async function applyBatch(events: RecordedEvent[], session: ReadModelSession, co
     } else if (state.status === 'present') {
       const { status: _status, ...record } = state;
       const listFields = row ?? listFieldsOf(record);
-      rowWrites.push([id, { ...listFields, state: state.state, summary: summaryOf(record), last_position: String(position) }]);
+      rowWrites.push([
+        id,
+        { ...listFields, state: state.state, summary: summaryOf(record), last_position: String(position) },
+      ]);
       if (content) contentWrites.push([id, content]);
     }
   }
@@ -131,8 +180,12 @@ function listFieldsOf(record: DocumentRecord): Omit<DocumentView, 'state' | 'sum
     invoice_total_sort: d.invoice_total === null ? null : Number(d.invoice_total),
     customer_name: d.customer_name,
     vendor_name: d.vendor_name,
-    receiver_text: [d.customer_name, d.customer_email, d.customer_tax_id, d.customer_company_id, d.customer_id].filter(Boolean).join(' | '),
-    sender_text: [d.vendor_name, d.vendor_email, d.vendor_tax_id, d.vendor_company_id, d.vendor_peppol_id].filter(Boolean).join(' | '),
+    receiver_text: [d.customer_name, d.customer_email, d.customer_tax_id, d.customer_company_id, d.customer_id]
+      .filter(Boolean)
+      .join(' | '),
+    sender_text: [d.vendor_name, d.vendor_email, d.vendor_tax_id, d.vendor_company_id, d.vendor_peppol_id]
+      .filter(Boolean)
+      .join(' | '),
     search_text: [d.invoice_id, d.vendor_name, d.customer_name].filter(Boolean).join(' | '),
     created_at: record.created_at,
   };

@@ -13,7 +13,10 @@ export const peppolParticipantsProjection: Projection = {
   collections: [
     {
       name: PEPPOL_PARTICIPANTS,
-      indexes: [{ fields: [{ field: 'tenant_id' }] }, { fields: [{ field: 'registered' }, { field: 'country_code' }, { field: 'company_name' }] }],
+      indexes: [
+        { fields: [{ field: 'tenant_id' }] },
+        { fields: [{ field: 'registered' }, { field: 'country_code' }, { field: 'company_name' }] },
+      ],
     },
   ],
   handles: ['TenantPeppolRegistered', 'TenantBusinessCardUpdated', 'TenantPeppolUnregistered', 'TenantDeleted'],
@@ -55,10 +58,17 @@ export const peppolParticipantsProjection: Projection = {
       }
       case 'TenantDeleted': {
         // A deleted tenant receives nothing, even if its unregistration did not complete.
-        const held = await participants.find({ filter: { op: 'eq', field: 'tenant_id', value: domainEvent.data.tenant_id } });
+        const held = await participants.find({
+          filter: { op: 'eq', field: 'tenant_id', value: domainEvent.data.tenant_id },
+        });
         for (const entry of held.items) {
           if (!entry.registered || !isNewer(event, entry)) continue;
-          await participants.upsert(entry.participant_key, { ...entry, registered: false, updated_at: domainEvent.data.deleted_at, last_position: position });
+          await participants.upsert(entry.participant_key, {
+            ...entry,
+            registered: false,
+            updated_at: domainEvent.data.deleted_at,
+            last_position: position,
+          });
         }
         return;
       }

@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import { EVENT_STORE, type AllSubscription, type DataPaths, type EventStore, type RecordedEvent } from '../application/ports/eventStore.js';
+import {
+  EVENT_STORE,
+  type AllSubscription,
+  type DataPaths,
+  type EventStore,
+  type RecordedEvent,
+} from '../application/ports/eventStore.js';
 import { CheckpointConflictError, READ_MODEL_STORE, type ReadModelStore } from '../application/ports/readModelStore.js';
 import {
   checkpointName,
@@ -88,7 +94,16 @@ export class ProjectionRunner implements ReadModelProgress {
     const name = checkpointName(projection);
     const checkpoint = await this.readModels.getCheckpoint(name);
     this.setPosition(name, checkpoint ?? -1n);
-    return { projection, name, handles: new Set(projection.handles), checkpoint, position: checkpoint ?? -1n, pending: 0, tail: Promise.resolve(), detached: false };
+    return {
+      projection,
+      name,
+      handles: new Set(projection.handles),
+      checkpoint,
+      position: checkpoint ?? -1n,
+      pending: 0,
+      tail: Promise.resolve(),
+      detached: false,
+    };
   }
 
   private followTogether(shared: Progress[]): void {
@@ -106,7 +121,10 @@ export class ProjectionRunner implements ReadModelProgress {
           progress.tail = progress.tail.then(async () => {
             if (progress.detached) return;
             try {
-              await this.apply(progress, events.filter((e) => e.globalPosition > progress.position));
+              await this.apply(
+                progress,
+                events.filter((e) => e.globalPosition > progress.position),
+              );
             } catch (error) {
               progress.detached = true;
               shared.splice(shared.indexOf(progress), 1);
@@ -117,7 +135,10 @@ export class ProjectionRunner implements ReadModelProgress {
           });
         }
         for (;;) {
-          const slowest = shared.reduce<Progress | null>((max, p) => (max === null || p.pending > max.pending ? p : max), null);
+          const slowest = shared.reduce<Progress | null>(
+            (max, p) => (max === null || p.pending > max.pending ? p : max),
+            null,
+          );
           if (!slowest || slowest.pending <= READ_AHEAD_BATCHES) break;
           await slowest.tail;
         }
@@ -126,7 +147,10 @@ export class ProjectionRunner implements ReadModelProgress {
         if (!this.running) return;
         this.logger.error({ err: error }, 'projection reader failed; restarting');
         this.subscriptions.delete(SHARED);
-        setTimeout(() => void Promise.all(shared.map((p) => p.tail)).then(() => this.followTogether(shared)), RESTART_DELAY_MS);
+        setTimeout(
+          () => void Promise.all(shared.map((p) => p.tail)).then(() => this.followTogether(shared)),
+          RESTART_DELAY_MS,
+        );
       },
     });
     this.subscriptions.set(SHARED, subscription);
@@ -155,10 +179,19 @@ export class ProjectionRunner implements ReadModelProgress {
   private onFailure(projection: Projection, error: unknown, what: string): void {
     if (!this.running) return;
     if (!(error instanceof CheckpointConflictError)) {
-      this.logger.error({ err: error, projection: projection.name }, `projection failed; it ${what} and restarts from its checkpoint`);
+      this.logger.error(
+        { err: error, projection: projection.name },
+        `projection failed; it ${what} and restarts from its checkpoint`,
+      );
     }
     this.subscriptions.delete(checkpointName(projection));
-    setTimeout(() => void this.followAlone(projection).catch((e: unknown) => this.logger.error({ err: e }, 'projection restart failed')), RESTART_DELAY_MS);
+    setTimeout(
+      () =>
+        void this.followAlone(projection).catch((e: unknown) =>
+          this.logger.error({ err: e }, 'projection restart failed'),
+        ),
+      RESTART_DELAY_MS,
+    );
   }
 
   /** A projection on a subscription of its own, from its stored checkpoint. */

@@ -4,7 +4,12 @@ import { toDomainEvent } from '../application/commandHandler.js';
 import { webhookDecider, type WebhookEvent } from '../domain/webhook/webhook.js';
 import { webhookStatusAfter, type WebhookDeliveryEvent } from '../domain/webhook/webhookDelivery.js';
 import { isNewer, type Projection } from '../application/ports/projection.js';
-import { WEBHOOK_DELIVERIES, WEBHOOKS, type WebhookDeliveryView, type WebhookView } from '../application/readModels/webhookViews.js';
+import {
+  WEBHOOK_DELIVERIES,
+  WEBHOOKS,
+  type WebhookDeliveryView,
+  type WebhookView,
+} from '../application/readModels/webhookViews.js';
 
 export const webhooksProjection: Projection = {
   name: 'webhooks',
@@ -17,7 +22,10 @@ export const webhooksProjection: Projection = {
     const id = domainEvent.data.webhook_id;
     const existing = await webhooks.get(id);
     if (!isNewer(event, existing)) return;
-    const after = webhookDecider.evolve(existing ? { status: 'present', ...existing } : webhookDecider.initialState(), domainEvent);
+    const after = webhookDecider.evolve(
+      existing ? { status: 'present', ...existing } : webhookDecider.initialState(),
+      domainEvent,
+    );
     if (after.status === 'deleted') return webhooks.delete(id);
     if (after.status === 'absent') return;
     const { status: _status, ...webhook } = after;
@@ -29,7 +37,12 @@ export const webhooksProjection: Projection = {
 export const webhookDeliveriesProjection: Projection = {
   name: 'webhook-deliveries',
   version: 1,
-  collections: [{ name: WEBHOOK_DELIVERIES, indexes: [{ fields: [{ field: 'webhook_id' }, { field: 'created_at', direction: 'desc' }] }] }],
+  collections: [
+    {
+      name: WEBHOOK_DELIVERIES,
+      indexes: [{ fields: [{ field: 'webhook_id' }, { field: 'created_at', direction: 'desc' }] }],
+    },
+  ],
   handles: ['WebhookDeliveryScheduled', 'WebhookDeliveryAttempted'],
   async handle(event: RecordedEvent, session: ReadModelSession) {
     const deliveries = session.collection<WebhookDeliveryView>(WEBHOOK_DELIVERIES);
@@ -43,8 +56,18 @@ export const webhookDeliveriesProjection: Projection = {
         const d = domainEvent.data;
         const documentId = typeof d.payload.data.document_id === 'string' ? d.payload.data.document_id : null;
         await deliveries.upsert(id, {
-          id, webhook_id: d.webhook_id, tenant_id: d.tenant_id, event_id: d.event_id, event_type: d.event_type, document_id: documentId,
-          status: 'pending', created_at: d.scheduled_at, last_attempt_at: null, next_attempt_at: null, attempts: [], last_position: position,
+          id,
+          webhook_id: d.webhook_id,
+          tenant_id: d.tenant_id,
+          event_id: d.event_id,
+          event_type: d.event_type,
+          document_id: documentId,
+          status: 'pending',
+          created_at: d.scheduled_at,
+          last_attempt_at: null,
+          next_attempt_at: null,
+          attempts: [],
+          last_position: position,
         });
         return;
       }

@@ -24,7 +24,16 @@ describe('Blob store port: keys and media types', () => {
   });
 
   it('refuses what could not go into a Content-Type header as it is', () => {
-    for (const bad of ['text', 'text/', 'text/plain/x', 'text/plain\nX: y', 'text/plain; a="b\r\nc"', 'text/plain;', 'text /plain', `a/${'b'.repeat(260)}`]) {
+    for (const bad of [
+      'text',
+      'text/',
+      'text/plain/x',
+      'text/plain\nX: y',
+      'text/plain; a="b\r\nc"',
+      'text/plain;',
+      'text /plain',
+      `a/${'b'.repeat(260)}`,
+    ]) {
       expect(() => blobMediaType(bad), JSON.stringify(bad)).to.throw(InvalidBlobMediaTypeError);
     }
   });

@@ -33,12 +33,18 @@ describe('Command handling under contention (real PostgreSQL)', () => {
   it('retries a command that lost a concurrency race, deciding again on the new state', async () => {
     const stream = `counter-${randomUUID()}`;
     const writers = Array.from({ length: 16 }, (_, i) => `writer-${i}`);
-    const results = await Promise.all(writers.map((by) => handleCommand(store, counter, stream, { type: 'Count', by })));
+    const results = await Promise.all(
+      writers.map((by) => handleCommand(store, counter, stream, { type: 'Count', by })),
+    );
     const events = await store.readStream(stream);
     // Every command took effect exactly once, each on top of the previous one.
-    expect(events.map((e) => (e.data as Counted['data']).value)).to.deep.equal(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(events.map((e) => (e.data as Counted['data']).value)).to.deep.equal(
+      Array.from({ length: 16 }, (_, i) => i + 1),
+    );
     expect(new Set(events.map((e) => (e.data as Counted['data']).by))).to.deep.equal(new Set(writers));
-    expect(results.map((r) => r.state).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(results.map((r) => r.state).sort((a, b) => a - b)).to.deep.equal(
+      Array.from({ length: 16 }, (_, i) => i + 1),
+    );
   });
 
   it('starts from the stream a previous command left without reading it, and decides again when someone wrote since', async () => {

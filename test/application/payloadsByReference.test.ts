@@ -11,7 +11,15 @@ import { allReadModelRows } from '../support/documentAnswers.js';
 import { PgReadModelStore } from '../../src/infrastructure/postgres/pgReadModelStore.js';
 import { allProjections } from '../../src/projections/index.js';
 import { resetProjection } from '../../src/projections/projectionRunner.js';
-import { bearer, createOrganization, createTenant, eventually, startTestService, waitForState, type TestService } from '../support/service.js';
+import {
+  bearer,
+  createOrganization,
+  createTenant,
+  eventually,
+  startTestService,
+  waitForState,
+  type TestService,
+} from '../support/service.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const KB = 1024;
@@ -33,19 +41,45 @@ describe('Payloads by reference: the event store grows by facts, each file is st
     pool = new pg.Pool({ connectionString: t.databaseUrl });
     const { adminKey } = await createOrganization(t);
     seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
-    const buyer = await t.http.post('/api/admin/tenants').set(bearer(adminKey)).send({ name: 'the-buyer', peppol_ids: [BUYER_ID] });
-    buyerKey = (await t.http.post(`/api/admin/tenants/${buyer.body.id}/api-keys`).set(bearer(adminKey)).send({ name: 'app' })).body.key;
-    expect((await t.http.post(`/api/admin/tenants/${buyer.body.id}/peppol/register`).set(bearer(adminKey)).send({ peppol_id: BUYER_ID, company_name: 'Buyer' })).status).to.equal(200);
+    const buyer = await t.http
+      .post('/api/admin/tenants')
+      .set(bearer(adminKey))
+      .send({ name: 'the-buyer', peppol_ids: [BUYER_ID] });
+    buyerKey = (
+      await t.http.post(`/api/admin/tenants/${buyer.body.id}/api-keys`).set(bearer(adminKey)).send({ name: 'app' })
+    ).body.key;
+    expect(
+      (
+        await t.http
+          .post(`/api/admin/tenants/${buyer.body.id}/peppol/register`)
+          .set(bearer(adminKey))
+          .send({ peppol_id: BUYER_ID, company_name: 'Buyer' })
+      ).status,
+    ).to.equal(200);
   });
   after(async () => {
     await pool?.end();
     await t?.stop();
   });
 
-  const invoice = (invoiceId: string) => ({ ...(structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>), invoice_id: invoiceId, attachments: [] });
-  const blobSizes = async () => new Map((await pool.query<{ sha256: string; size: string }>('SELECT sha256, size::text AS size FROM blobs')).rows.map((r) => [r.sha256, Number(r.size)]));
+  const invoice = (invoiceId: string) => ({
+    ...(structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>),
+    invoice_id: invoiceId,
+    attachments: [],
+  });
+  const blobSizes = async () =>
+    new Map(
+      (await pool.query<{ sha256: string; size: string }>('SELECT sha256, size::text AS size FROM blobs')).rows.map(
+        (r) => [r.sha256, Number(r.size)],
+      ),
+    );
   const streamRows = async (id: string) =>
-    (await pool.query<{ type: string; bytes: number }>('SELECT type, octet_length(data::text) AS bytes FROM es_events WHERE stream_name = $1 ORDER BY stream_revision', [`document-${id}`])).rows;
+    (
+      await pool.query<{ type: string; bytes: number }>(
+        'SELECT type, octet_length(data::text) AS bytes FROM es_events WHERE stream_name = $1 ORDER BY stream_revision',
+        [`document-${id}`],
+      )
+    ).rows;
 
   it('a document given 20 attachments one by one (50-200 KB each): each file is one blob, each attachment event is under 10 KB, and the UBL is the one written with every file', async () => {
     const blobsBefore = await blobSizes();
@@ -56,7 +90,10 @@ describe('Payloads by reference: the event store grows by facts, each file is st
     for (let i = 0; i < 20; i++) {
       const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(Math.round((50 + (150 * i) / 19) * KB) - 9)]);
       const name = `annex-${String(i + 1).padStart(2, '0')}.pdf`;
-      const res = await t.http.post(`/api/documents/${id}/attachments`).set(bearer(seller.key)).attach('file', bytes, { filename: name, contentType: 'application/pdf' });
+      const res = await t.http
+        .post(`/api/documents/${id}/attachments`)
+        .set(bearer(seller.key))
+        .attach('file', bytes, { filename: name, contentType: 'application/pdf' });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       files.push({ id: res.body.id, name, bytes });
     }
@@ -83,25 +120,48 @@ describe('Payloads by reference: the event store grows by facts, each file is st
     // as it was written before (then stored whole in every event), and it validates.
     const ubl = (await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(seller.key))).text;
     const content = t.service.resolve<DocumentContent>(DocumentContent);
-    const document = await content.document(((await t.service.eventStore.readStream(`document-${id}`))[0]!.data as DocumentCreated['data']).document_ref);
-    const written = files.map((f) => ({ id: f.id, file_name: f.name, file_type: 'application/pdf', file_size: f.bytes.length, file_data: f.bytes.toString('base64'), file_url: null }));
+    const document = await content.document(
+      ((await t.service.eventStore.readStream(`document-${id}`))[0]!.data as DocumentCreated['data']).document_ref,
+    );
+    const written = files.map((f) => ({
+      id: f.id,
+      file_name: f.name,
+      file_type: 'application/pdf',
+      file_size: f.bytes.length,
+      file_data: f.bytes.toString('base64'),
+      file_url: null,
+    }));
     expect(ubl).to.equal(writeUbl(fromDocumentJson({ ...document, attachments: written })));
     const validation = await t.http.post(`/api/documents/${id}/validate`).set(bearer(seller.key));
     expect(validation.body.is_valid, JSON.stringify(validation.body.issues)).to.equal(true);
     for (const file of [files[0]!, files[19]!]) {
-      const download = await t.http.get(`/api/documents/${id}/attachments/${file.id}?download=true`).set(bearer(seller.key)).buffer(true).parse(binary);
+      const download = await t.http
+        .get(`/api/documents/${id}/attachments/${file.id}?download=true`)
+        .set(bearer(seller.key))
+        .buffer(true)
+        .parse(binary);
       expect((download.body as Buffer).equals(file.bytes)).to.equal(true);
     }
   });
 
-  it('a rendering (construct_pdf) is one blob: the attachment, GET …/pdf, the PDF in the UBL, and the receiver\'s copy are the same bytes', async () => {
-    const created = await t.http.post('/api/documents?construct_pdf=true').set(bearer(seller.key)).send(invoice('ONE-PDF'));
+  it("a rendering (construct_pdf) is one blob: the attachment, GET …/pdf, the PDF in the UBL, and the receiver's copy are the same bytes", async () => {
+    const created = await t.http
+      .post('/api/documents?construct_pdf=true')
+      .set(bearer(seller.key))
+      .send(invoice('ONE-PDF'));
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const id = created.body.id as string;
-    const pdf = (await t.http.get(`/api/documents/${id}/pdf`).set(bearer(seller.key)).buffer(true).parse(binary)).body as Buffer;
+    const pdf = (await t.http.get(`/api/documents/${id}/pdf`).set(bearer(seller.key)).buffer(true).parse(binary))
+      .body as Buffer;
     const key = sha256(pdf);
     const attachment = created.body.attachments.find((a: { file_name: string }) => a.file_name === 'ONE-PDF.pdf');
-    const download = (await t.http.get(`/api/documents/${id}/attachments/${attachment.id}?download=true`).set(bearer(seller.key)).buffer(true).parse(binary)).body as Buffer;
+    const download = (
+      await t.http
+        .get(`/api/documents/${id}/attachments/${attachment.id}?download=true`)
+        .set(bearer(seller.key))
+        .buffer(true)
+        .parse(binary)
+    ).body as Buffer;
     expect(sha256(download)).to.equal(key);
     const ubl = (await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(seller.key))).text;
     expect(ubl).to.contain(`filename="ONE-PDF.pdf">${pdf.toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
@@ -119,32 +179,50 @@ describe('Payloads by reference: the event store grows by facts, each file is st
     expect((await t.http.post(`/api/documents/${id}/send`).set(bearer(seller.key))).status).to.equal(200);
     await waitForState(t, seller.key, id, ['SENT']);
     const inbound = await eventually(async () => {
-      const items = (await t.http.get('/api/inbox?search=ONE-PDF').set(bearer(buyerKey))).body.items as Array<{ id: string }>;
+      const items = (await t.http.get('/api/inbox?search=ONE-PDF').set(bearer(buyerKey))).body.items as Array<{
+        id: string;
+      }>;
       return items.length === 1 && items[0];
     }, 'the receiver has it');
-    const received = (await t.service.eventStore.readStream(`document-${inbound.id}`))[0]!.data as { ubl_ref: typeof created0.ubl_ref; attachments: Array<{ content: { sha256: string } | null }> };
+    const received = (await t.service.eventStore.readStream(`document-${inbound.id}`))[0]!.data as {
+      ubl_ref: typeof created0.ubl_ref;
+      attachments: Array<{ content: { sha256: string } | null }>;
+    };
     expect(received.ubl_ref).to.deep.equal(created0.ubl_ref);
     expect(received.attachments.map((a) => a.content?.sha256)).to.include(key);
-    const theirs = (await t.http.get(`/api/documents/${inbound.id}/pdf`).set(bearer(buyerKey)).buffer(true).parse(binary)).body as Buffer;
+    const theirs = (
+      await t.http.get(`/api/documents/${inbound.id}/pdf`).set(bearer(buyerKey)).buffer(true).parse(binary)
+    ).body as Buffer;
     expect(sha256(theirs)).to.equal(key);
     expect((await t.http.get(`/api/documents/${inbound.id}/ubl?format=xml`).set(bearer(buyerKey))).text).to.equal(ubl);
   });
 
-  it('an Invoice Response is a blob the sender\'s event names, not XML in the event', async () => {
+  it("an Invoice Response is a blob the sender's event names, not XML in the event", async () => {
     const created = await t.http.post('/api/documents').set(bearer(seller.key)).send(invoice('ANSWERED'));
     const id = created.body.id as string;
     expect((await t.http.post(`/api/documents/${id}/send`).set(bearer(seller.key))).status).to.equal(200);
     await waitForState(t, seller.key, id, ['SENT']);
     const inbound = await eventually(async () => {
-      const items = (await t.http.get('/api/inbox?search=ANSWERED').set(bearer(buyerKey))).body.items as Array<{ id: string }>;
+      const items = (await t.http.get('/api/inbox?search=ANSWERED').set(bearer(buyerKey))).body.items as Array<{
+        id: string;
+      }>;
       return items.length === 1 && items[0];
     }, 'the receiver has it');
-    expect((await t.http.post(`/api/inbox/${inbound.id}/reject`).set(bearer(buyerKey)).send({ reason: 'Unknown order' })).status).to.equal(200);
-    const response = await eventually(async () => (await t.service.eventStore.readStream(`document-${id}`)).find((e) => e.type === 'ResponseReceived'), 'the response');
-    const ref = (response.data as { invoice_response_ref: { sha256: string; media_type: string } }).invoice_response_ref;
+    expect(
+      (await t.http.post(`/api/inbox/${inbound.id}/reject`).set(bearer(buyerKey)).send({ reason: 'Unknown order' }))
+        .status,
+    ).to.equal(200);
+    const response = await eventually(
+      async () => (await t.service.eventStore.readStream(`document-${id}`)).find((e) => e.type === 'ResponseReceived'),
+      'the response',
+    );
+    const ref = (response.data as { invoice_response_ref: { sha256: string; media_type: string } })
+      .invoice_response_ref;
     expect(ref.media_type).to.equal('application/xml');
     const { rows } = await pool.query<{ content: Buffer }>('SELECT content FROM blobs WHERE sha256 = $1', [ref.sha256]);
-    expect(rows[0]!.content.toString('utf8')).to.contain('<cbc:ResponseCode>RE</cbc:ResponseCode>').and.contain('Unknown order');
+    expect(rows[0]!.content.toString('utf8'))
+      .to.contain('<cbc:ResponseCode>RE</cbc:ResponseCode>')
+      .and.contain('Unknown order');
     expect(JSON.stringify(response.data)).to.not.contain('ApplicationResponse');
   });
 
@@ -155,7 +233,8 @@ describe('Payloads by reference: the event store grows by facts, each file is st
     const url = t.databaseUrl;
     await t.stop();
     const readModels = new PgReadModelStore(pool);
-    for (const projection of allProjections({ document: () => Promise.reject(new Error('not read while resetting')) })) await resetProjection(readModels, projection);
+    for (const projection of allProjections({ document: () => Promise.reject(new Error('not read while resetting')) }))
+      await resetProjection(readModels, projection);
     expect((await allReadModelRows(pool)).rm_document_contents).to.deep.equal([]);
     t = await startTestService({}, url, { deliveryRetryUnitMs: 5 });
     expect(await t.service.projections.catchUp(30_000)).to.equal(true);

@@ -15,7 +15,10 @@ interface Recorded {
 }
 
 /** What the API answered for one document (recorded as JSON): the PDF's facts are read by name. */
-type Answers = Record<string, unknown> & { ubl_xml?: string; pdf?: { carried?: boolean; content_type?: string; disposition?: string } };
+type Answers = Record<string, unknown> & {
+  ubl_xml?: string;
+  pdf?: { carried?: boolean; content_type?: string; disposition?: string };
+};
 
 interface Expected {
   keys: Record<'seller' | 'buyer' | 'mailer', string>;
@@ -30,7 +33,7 @@ interface Expected {
  * today's service started on it: the upcaster reads the old events in today's shape, storing their
  * payloads in the blob store, and every read model and answer is what that service gave.
  */
-describe('A history recorded before payloads left the events, replayed by today\'s code (real PostgreSQL)', function () {
+describe("A history recorded before payloads left the events, replayed by today's code (real PostgreSQL)", function () {
   let recorded: Recorded;
   let expected: Expected;
   let t: TestService;
@@ -54,8 +57,13 @@ describe('A history recorded before payloads left the events, replayed by today\
   it('rebuilds the documents read models byte for byte', async () => {
     const rows = await readModelRows(pool);
     for (const table of ['documents', 'document_contents'] as const) {
-      expect(rows[table].map((r) => r.id), table).to.deep.equal(expected.read_models[table]!.map((r) => r.id));
-      rows[table].forEach((row, i) => expect(row.doc, `${table} ${row.id}`).to.equal(expected.read_models[table]![i]!.doc));
+      expect(
+        rows[table].map((r) => r.id),
+        table,
+      ).to.deep.equal(expected.read_models[table]!.map((r) => r.id));
+      rows[table].forEach((row, i) =>
+        expect(row.doc, `${table} ${row.id}`).to.equal(expected.read_models[table]![i]!.doc),
+      );
     }
   });
 
@@ -70,20 +78,31 @@ describe('A history recorded before payloads left the events, replayed by today\
       if (pdfBefore?.carried) expect(pdf, `${name} PDF`).to.deep.equal(pdfBefore);
       else if (pdfBefore) {
         // A rendering made on demand carries the time it was made: the same kind of file, not the same bytes.
-        expect(pdf, `${name} PDF`).to.deep.include({ status: 200, content_type: pdfBefore.content_type, disposition: pdfBefore.disposition, carried: false });
+        expect(pdf, `${name} PDF`).to.deep.include({
+          status: 200,
+          content_type: pdfBefore.content_type,
+          disposition: pdfBefore.disposition,
+          carried: false,
+        });
       }
     }
   });
 
   it('answers the lists as it did', async () => {
-    for (const tenant of ['seller', 'buyer', 'mailer'] as const) expect(await listAnswers(t, key(tenant)), tenant).to.deep.equal(expected.lists[tenant]);
+    for (const tenant of ['seller', 'buyer', 'mailer'] as const)
+      expect(await listAnswers(t, key(tenant)), tenant).to.deep.equal(expected.lists[tenant]);
   });
 
   it('only reads the history: no event was added or changed', async () => {
-    const { rows } = await pool.query<{ event_id: string; data: string }>('SELECT event_id::text AS event_id, data::text AS data FROM es_events ORDER BY global_position');
+    const { rows } = await pool.query<{ event_id: string; data: string }>(
+      'SELECT event_id::text AS event_id, data::text AS data FROM es_events ORDER BY global_position',
+    );
     expect(rows.map((r) => r.event_id)).to.deep.equal(recorded.events.map((e) => e.event_id));
     // Stored as text by jsonb both times: the same data, key for key.
-    const { rows: original } = await pool.query<{ data: string }>('SELECT data::text AS data FROM jsonb_array_elements($1::jsonb) AS e(data)', [JSON.stringify(recorded.events.map((e) => e.data))]);
+    const { rows: original } = await pool.query<{ data: string }>(
+      'SELECT data::text AS data FROM jsonb_array_elements($1::jsonb) AS e(data)',
+      [JSON.stringify(recorded.events.map((e) => e.data))],
+    );
     expect(rows.map((r) => r.data)).to.deep.equal(original.map((r) => r.data));
   });
 
@@ -91,13 +110,23 @@ describe('A history recorded before payloads left the events, replayed by today\
     const content = t.service.resolve<DocumentContent>(DocumentContent);
     const a = doc('A');
     const stream = await t.service.eventStore.readStream(`document-${a.id}`);
-    const created = stream[0]!.data as { document_ref: { sha256: string }; ubl_ref: { skeleton: { sha256: string }; embeds: unknown[] }; attachments: Array<{ content: { sha256: string } }> };
+    const created = stream[0]!.data as {
+      document_ref: { sha256: string };
+      ubl_ref: { skeleton: { sha256: string }; embeds: unknown[] };
+      attachments: Array<{ content: { sha256: string } }>;
+    };
     expect(created.ubl_ref.embeds).to.have.length(1);
     const { rows } = await pool.query<{ sha256: string; size: string }>('SELECT sha256, size::text AS size FROM blobs');
     const stored = new Set(rows.map((r) => r.sha256));
-    for (const ref of [created.document_ref.sha256, created.ubl_ref.skeleton.sha256, created.attachments[0]!.content.sha256]) expect(stored.has(ref)).to.equal(true);
+    for (const ref of [
+      created.document_ref.sha256,
+      created.ubl_ref.skeleton.sha256,
+      created.attachments[0]!.content.sha256,
+    ])
+      expect(stored.has(ref)).to.equal(true);
     // The UBL put back together is the UBL the event recorded.
-    const old = recorded.events.find((e) => e.stream_name === `document-${a.id}` && e.type === 'DocumentCreated')!.data as { ubl: string };
+    const old = recorded.events.find((e) => e.stream_name === `document-${a.id}` && e.type === 'DocumentCreated')!
+      .data as { ubl: string };
     expect(await content.ubl(created.ubl_ref as never)).to.equal(old.ubl);
   });
 
@@ -105,24 +134,43 @@ describe('A history recorded before payloads left the events, replayed by today\
     const f = doc('F');
     const seller = key('seller');
     const hours = Buffer.from('day;hours\n2025-03-01;8\n');
-    const added = await t.http.post(`/api/documents/${f.id}/attachments`).set(bearer(seller)).attach('file', hours, { filename: 'hours.csv', contentType: 'text/csv' });
+    const added = await t.http
+      .post(`/api/documents/${f.id}/attachments`)
+      .set(bearer(seller))
+      .attach('file', hours, { filename: 'hours.csv', contentType: 'text/csv' });
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
     const ubl = (await t.http.get(`/api/documents/${f.id}/ubl?format=xml`).set(bearer(seller))).text;
     // What the code before wrote: the document as created, with the attachment of the oldest
     // shape (which had left the UBL as it was) and the new one.
     const events = recorded.events.filter((e) => e.stream_name === `document-${f.id}`);
     const created = events.find((e) => e.type === 'DocumentCreated')!.data.document as DocumentJson;
-    const old = events.find((e) => e.type === 'AttachmentAdded')!.data.attachment as DocumentJson['attachments'][number];
-    const fresh = { id: added.body.id, file_name: 'hours.csv', file_type: 'text/csv', file_size: hours.length, file_data: hours.toString('base64'), file_url: null };
-    expect(ubl).to.equal(writeUbl(fromDocumentJson({ ...created, attachments: [...created.attachments, { ...old, file_url: null }, fresh] })));
+    const old = events.find((e) => e.type === 'AttachmentAdded')!.data
+      .attachment as DocumentJson['attachments'][number];
+    const fresh = {
+      id: added.body.id,
+      file_name: 'hours.csv',
+      file_type: 'text/csv',
+      file_size: hours.length,
+      file_data: hours.toString('base64'),
+      file_url: null,
+    };
+    expect(ubl).to.equal(
+      writeUbl(
+        fromDocumentJson({ ...created, attachments: [...created.attachments, { ...old, file_url: null }, fresh] }),
+      ),
+    );
 
     expect((await t.http.post(`/api/documents/${f.id}/send`).set(bearer(seller))).status).to.equal(200);
     await waitForState(t, seller, f.id, ['SENT']);
     const inbound = await eventually(async () => {
-      const items = (await t.http.get('/api/inbox?search=BLOBS-F').set(bearer(key('buyer')))).body.items as Array<{ id: string }>;
+      const items = (await t.http.get('/api/inbox?search=BLOBS-F').set(bearer(key('buyer')))).body.items as Array<{
+        id: string;
+      }>;
       return items.length === 1 && items[0];
     }, 'the receiver has it');
-    expect((await t.http.get(`/api/documents/${inbound.id}/ubl?format=xml`).set(bearer(key('buyer')))).text).to.equal(ubl);
+    expect((await t.http.get(`/api/documents/${inbound.id}/ubl?format=xml`).set(bearer(key('buyer')))).text).to.equal(
+      ubl,
+    );
   });
 
   it('sends an old uploaded UBL exactly as uploaded, its wrapped base64 included', async () => {
@@ -131,7 +179,9 @@ describe('A history recorded before payloads left the events, replayed by today\
     expect((await t.http.post(`/api/documents/${c.id}/send`).set(bearer(seller))).status).to.equal(200);
     await waitForState(t, seller, c.id, ['SENT']);
     const inbound = await eventually(async () => {
-      const items = (await t.http.get('/api/inbox?search=BLOBS-C').set(bearer(key('buyer')))).body.items as Array<{ id: string }>;
+      const items = (await t.http.get('/api/inbox?search=BLOBS-C').set(bearer(key('buyer')))).body.items as Array<{
+        id: string;
+      }>;
       return items.length === 1 && items[0];
     }, 'the receiver has it');
     const received = (await t.http.get(`/api/documents/${inbound.id}/ubl?format=xml`).set(bearer(key('buyer')))).text;
@@ -146,7 +196,8 @@ describe('A history recorded before payloads left the events, replayed by today\
     const url = t.databaseUrl;
     await t.stop();
     const readModels = new PgReadModelStore(pool);
-    for (const projection of allProjections({ document: () => Promise.reject(new Error('not read while resetting')) })) await resetProjection(readModels, projection);
+    for (const projection of allProjections({ document: () => Promise.reject(new Error('not read while resetting')) }))
+      await resetProjection(readModels, projection);
     expect((await allReadModelRows(pool)).rm_documents).to.deep.equal([]);
     t = await startTestService({}, url, { deliveryRetryUnitMs: 5 });
     expect(await t.service.projections.catchUp(30_000)).to.equal(true);

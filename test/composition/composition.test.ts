@@ -34,17 +34,45 @@ import { startTestService, type TestService } from '../support/service.js';
 
 /** What the service itself resolves (Service, createHttpApp) and the ports bound per profile. */
 const ROOTS: Array<InjectionToken<unknown>> = [
-  Authenticator, AccountCommands, AccountQueries, DocumentCommands, DocumentQueries, DocumentHistory, DocumentPdfs, SendDocument,
-  DeliveryProcess, InboxCommands, ResponseRouter, WebhookCommands, WebhookDispatch, PeppolRegistrations, SmpPublication,
-  ParticipantLookup, ParticipantSearch, ProjectionRunner, EmailTransport, TaskPool,
-  EVENT_STORE, READ_MODEL_STORE, JOB_SCHEDULER, HEALTH_PROBE, RATE_LIMIT_STORE, IDEMPOTENCY_STORE, READ_MODEL_PROGRESS, PROCESS_MANAGERS, DELIVERY_STARTER,
+  Authenticator,
+  AccountCommands,
+  AccountQueries,
+  DocumentCommands,
+  DocumentQueries,
+  DocumentHistory,
+  DocumentPdfs,
+  SendDocument,
+  DeliveryProcess,
+  InboxCommands,
+  ResponseRouter,
+  WebhookCommands,
+  WebhookDispatch,
+  PeppolRegistrations,
+  SmpPublication,
+  ParticipantLookup,
+  ParticipantSearch,
+  ProjectionRunner,
+  EmailTransport,
+  TaskPool,
+  EVENT_STORE,
+  READ_MODEL_STORE,
+  JOB_SCHEDULER,
+  HEALTH_PROBE,
+  RATE_LIMIT_STORE,
+  IDEMPOTENCY_STORE,
+  READ_MODEL_PROGRESS,
+  PROCESS_MANAGERS,
+  DELIVERY_STARTER,
 ];
 
 const nameOf = (token: InjectionToken<unknown>): string => (typeof token === 'function' ? token.name : String(token));
 
 /** The tokens of a class's constructor parameters, by position, as its `@inject` decorators named them (tsyringe's metadata). */
 function injectedTokens(type: unknown): Record<string, InjectionToken<unknown>> {
-  const injected = (Reflect.getOwnMetadata('injectionTokens', type as object) ?? {}) as Record<string, { token: InjectionToken<unknown> }>;
+  const injected = (Reflect.getOwnMetadata('injectionTokens', type as object) ?? {}) as Record<
+    string,
+    { token: InjectionToken<unknown> }
+  >;
   return Object.fromEntries(Object.entries(injected).map(([index, { token }]) => [index, token]));
 }
 
@@ -54,7 +82,12 @@ function injectedTokens(type: unknown): Record<string, InjectionToken<unknown>> 
  * hand a constructor `undefined` for a parameter without `@inject`), and every binding resolves to
  * one instance for the whole service.
  */
-function checkGraph(container: DependencyContainer, token: InjectionToken<unknown>, path: string[], seen: Set<unknown>): void {
+function checkGraph(
+  container: DependencyContainer,
+  token: InjectionToken<unknown>,
+  path: string[],
+  seen: Set<unknown>,
+): void {
   const here = [...path, nameOf(token)].join(' → ');
   expect(container.isRegistered(token, true), `${here} is not bound`).to.equal(true);
   if (seen.has(token)) return;
@@ -67,7 +100,8 @@ function checkGraph(container: DependencyContainer, token: InjectionToken<unknow
   // Values (a pool, settings) name nothing; of a class the container constructs, every parameter
   // without a default value is named: one left out would receive undefined.
   if (Object.keys(tokens).length === 0) return;
-  for (let i = 0; i < type.length; i++) expect(tokens[i], `${here}: constructor parameter ${i} has no @inject`).to.not.equal(undefined);
+  for (let i = 0; i < type.length; i++)
+    expect(tokens[i], `${here}: constructor parameter ${i} has no @inject`).to.not.equal(undefined);
   for (const dependency of Object.values(tokens)) checkGraph(container, dependency, [...path, nameOf(token)], seen);
 }
 

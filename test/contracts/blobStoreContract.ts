@@ -32,7 +32,6 @@ async function read(stream: Readable | null): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-
 const hex = sha256(Buffer.from('a key to spoil'));
 
 /** Keys no adapter may use: each must be refused before it becomes a path, a row lookup or an object name. */
@@ -70,8 +69,12 @@ export function blobStoreContract(adapterName: string, create: () => Promise<Blo
     after(async () => fixture?.dispose());
 
     it('keys a blob by the SHA-256 of its bytes', async () => {
-      expect((await store.put(Buffer.alloc(0))).sha256).to.equal('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-      expect((await store.put(Buffer.from('abc'))).sha256).to.equal('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+      expect((await store.put(Buffer.alloc(0))).sha256).to.equal(
+        'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      );
+      expect((await store.put(Buffer.from('abc'))).sha256).to.equal(
+        'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+      );
     });
 
     const samples: Array<[string, () => Buffer]> = [
@@ -117,11 +120,15 @@ export function blobStoreContract(adapterName: string, create: () => Promise<Blo
     it('stores concurrent puts of the same bytes once, whole, leaving nothing behind', async () => {
       const bytes = randomBytes(1024 * 1024);
       const before = await fixture.count();
-      const refs = await Promise.all(Array.from({ length: 8 }, () => store.put(bytes, { mediaType: 'application/pdf' })));
+      const refs = await Promise.all(
+        Array.from({ length: 8 }, () => store.put(bytes, { mediaType: 'application/pdf' })),
+      );
       for (const ref of refs) expect(ref).to.deep.equal(refs[0]);
       expect(await fixture.count()).to.equal(before + 1);
       expect((await store.get(refs[0]!.sha256))!.equals(bytes)).to.equal(true);
-      expect(await fixture.leftovers?.()).to.satisfy((left: string[] | undefined) => left === undefined || left.length === 0);
+      expect(await fixture.leftovers?.()).to.satisfy(
+        (left: string[] | undefined) => left === undefined || left.length === 0,
+      );
     });
 
     it('stores different bytes put at once side by side', async () => {
@@ -141,7 +148,11 @@ export function blobStoreContract(adapterName: string, create: () => Promise<Blo
       const unreachable = fixture.unreachable();
       for (const target of [store, unreachable]) {
         for (const key of MALFORMED_KEYS) {
-          for (const call of [() => target.get(key as string), () => target.has(key as string), () => target.stream(key as string)]) {
+          for (const call of [
+            () => target.get(key as string),
+            () => target.has(key as string),
+            () => target.stream(key as string),
+          ]) {
             const error = await expectRejection(call());
             expect(error, `key ${JSON.stringify(key)}`).to.be.instanceOf(InvalidBlobKeyError);
             expect((error as DomainError).kind).to.equal('invalid');
@@ -156,8 +167,19 @@ export function blobStoreContract(adapterName: string, create: () => Promise<Blo
 
     it('refuses a malformed media type before touching storage', async () => {
       const unreachable = fixture.unreachable();
-      for (const mediaType of ['pdf', 'application/', '/pdf', 'a/b/c', 'text/html\r\nX-Injected: 1', 'text/plain; charset', `application/${'x'.repeat(300)}`, 'tëxt/plain']) {
-        expect(await expectRejection(unreachable.put(Buffer.from('x'), { mediaType })), mediaType).to.be.instanceOf(InvalidBlobMediaTypeError);
+      for (const mediaType of [
+        'pdf',
+        'application/',
+        '/pdf',
+        'a/b/c',
+        'text/html\r\nX-Injected: 1',
+        'text/plain; charset',
+        `application/${'x'.repeat(300)}`,
+        'tëxt/plain',
+      ]) {
+        expect(await expectRejection(unreachable.put(Buffer.from('x'), { mediaType })), mediaType).to.be.instanceOf(
+          InvalidBlobMediaTypeError,
+        );
       }
       expect((await store.put(Buffer.from('x'), { mediaType: '  ' })).mediaType).to.equal('application/octet-stream');
     });

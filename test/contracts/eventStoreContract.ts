@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { expectRejection } from '../support/rejection.js';
-import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '../../src/application/ports/eventStore.js';
+import {
+  type EventStore,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from '../../src/application/ports/eventStore.js';
 
 export interface EventStoreFixture {
   store: EventStore;
@@ -10,7 +14,6 @@ export interface EventStoreFixture {
 
 const stream = (kind = 'contract') => `${kind}-${randomUUID()}`;
 const event = (n: number) => ({ type: 'Happened', data: { n, amount: '12.30' }, metadata: { tenantId: 't1' } });
-
 
 /** The behaviour every event store adapter must have; each adapter's test calls this. */
 export function eventStoreContract(adapterName: string, create: () => Promise<EventStoreFixture>): void {
@@ -63,9 +66,13 @@ export function eventStoreContract(adapterName: string, create: () => Promise<Ev
 
     it("honours 'no_stream', 'stream_exists' and 'any'", async () => {
       const name = stream();
-      expect(await expectRejection(store.append(name, [event(1)], 'stream_exists'))).to.be.instanceOf(WrongExpectedRevisionError);
+      expect(await expectRejection(store.append(name, [event(1)], 'stream_exists'))).to.be.instanceOf(
+        WrongExpectedRevisionError,
+      );
       await store.append(name, [event(1)], 'any');
-      expect(await expectRejection(store.append(name, [event(2)], 'no_stream'))).to.be.instanceOf(WrongExpectedRevisionError);
+      expect(await expectRejection(store.append(name, [event(2)], 'no_stream'))).to.be.instanceOf(
+        WrongExpectedRevisionError,
+      );
       await store.append(name, [event(2)], 'stream_exists');
       await store.append(name, [event(3)], 'any');
       expect((await store.readStream(name)).map((e) => e.revision)).to.deep.equal([0, 1, 2]);
@@ -113,7 +120,9 @@ export function eventStoreContract(adapterName: string, create: () => Promise<Ev
     it('lets exactly one of many concurrent appends with the same expected revision win', async () => {
       const name = stream();
       await store.append(name, [event(0)], 'no_stream');
-      const outcomes = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => store.append(name, [event(i + 1), event(i + 100)], 0)));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => store.append(name, [event(i + 1), event(i + 100)], 0)),
+      );
       const won = outcomes.filter((o) => o.status === 'fulfilled');
       const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       expect(won).to.have.length(1);
@@ -124,7 +133,9 @@ export function eventStoreContract(adapterName: string, create: () => Promise<Ev
 
     it('lets exactly one of concurrent creators of the same new stream win', async () => {
       const name = stream();
-      const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.append(name, [event(i)], 'no_stream')));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => store.append(name, [event(i)], 'no_stream')),
+      );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
       expect((await store.readStream(name)).length).to.equal(1);
     });
@@ -169,7 +180,10 @@ export function eventStoreContract(adapterName: string, create: () => Promise<Ev
           await store.append(name, [event(100 + w * 2), event(101 + w * 2)], 'any');
         }),
       );
-      await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error('subscriber missed events')), 15_000))]);
+      await Promise.race([
+        done,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('subscriber missed events')), 15_000)),
+      ]);
       await subscription.stop();
       expect(seen).to.have.length(42);
       expect(seen.map((e) => e.revision)).to.deep.equal(Array.from({ length: 42 }, (_, i) => i));

@@ -20,8 +20,22 @@ interface Doc {
 }
 
 const docs: Doc[] = [
-  { id: 'a', tenant_id: 't1', name: 'Acme 100% Widgets', total: 100.5, created_at: '2026-01-03T10:00:00Z', party: { country: 'BE' } },
-  { id: 'b', tenant_id: 't1', name: 'beta_corp', total: 20, created_at: '2026-01-01T10:00:00Z', party: { country: 'NL' } },
+  {
+    id: 'a',
+    tenant_id: 't1',
+    name: 'Acme 100% Widgets',
+    total: 100.5,
+    created_at: '2026-01-03T10:00:00Z',
+    party: { country: 'BE' },
+  },
+  {
+    id: 'b',
+    tenant_id: 't1',
+    name: 'beta_corp',
+    total: 20,
+    created_at: '2026-01-01T10:00:00Z',
+    party: { country: 'NL' },
+  },
   { id: 'c', tenant_id: 't1', name: 'Gamma', total: 3, created_at: '2026-01-02T10:00:00Z', party: { country: null } },
   { id: 'd', tenant_id: 't2', name: 'Delta', total: 1000, created_at: '2026-01-04T10:00:00Z' },
 ];
@@ -43,7 +57,10 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       name = `c_${randomBytes(4).toString('hex')}`;
       const definition = {
         name,
-        indexes: [{ fields: [{ field: 'tenant_id' }, { field: 'created_at', direction: 'desc' as const }] }, { fields: [{ field: 'party.country' }] }],
+        indexes: [
+          { fields: [{ field: 'tenant_id' }, { field: 'created_at', direction: 'desc' as const }] },
+          { fields: [{ field: 'party.country' }] },
+        ],
       };
       await store.ensureCollections([definition]);
       await store.ensureCollections([definition]); // idempotent
@@ -88,7 +105,10 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       const ids = async (filter: Parameters<typeof c.find>[0]) => (await c.find(filter)).items.map((d) => d.id).sort();
       expect(await ids({ filter: { op: 'eq', field: 'tenant_id', value: 't1' } })).to.deep.equal(['a', 'b', 'c']);
       expect(await ids({ filter: { op: 'ne', field: 'tenant_id', value: 't1' } })).to.deep.equal(['d']);
-      expect(await ids({ filter: { op: 'in', field: 'name', values: ['Gamma', 'Delta', 'x'] } })).to.deep.equal(['c', 'd']);
+      expect(await ids({ filter: { op: 'in', field: 'name', values: ['Gamma', 'Delta', 'x'] } })).to.deep.equal([
+        'c',
+        'd',
+      ]);
       expect(await ids({ filter: { op: 'in', field: 'name', values: [] } })).to.deep.equal([]);
       expect(await ids({ filter: { op: 'eq', field: 'party.country', value: 'NL' } })).to.deep.equal(['b']);
       expect(await ids({ filter: { op: 'eq', field: 'party.country', value: null } })).to.deep.equal(['c', 'd']);
@@ -100,12 +120,16 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       expect(await ids({ filter: { op: 'gt', field: 'total', value: 20 } })).to.deep.equal(['a', 'd']);
       expect(await ids({ filter: { op: 'gte', field: 'total', value: 20 } })).to.deep.equal(['a', 'b', 'd']);
       expect(await ids({ filter: { op: 'lt', field: 'total', value: 20 } })).to.deep.equal(['c']);
-      expect(await ids({ filter: { op: 'lte', field: 'created_at', value: '2026-01-02T10:00:00Z' } })).to.deep.equal(['b', 'c']);
+      expect(await ids({ filter: { op: 'lte', field: 'created_at', value: '2026-01-02T10:00:00Z' } })).to.deep.equal([
+        'b',
+        'c',
+      ]);
     });
 
     it('matches substrings case-insensitively, with % and _ taken literally', async () => {
       const c = store.collection<Doc>(name);
-      const ids = async (value: string) => (await c.find({ filter: { op: 'contains', field: 'name', value } })).items.map((d) => d.id).sort();
+      const ids = async (value: string) =>
+        (await c.find({ filter: { op: 'contains', field: 'name', value } })).items.map((d) => d.id).sort();
       expect(await ids('ACME')).to.deep.equal(['a']);
       expect(await ids('100%')).to.deep.equal(['a']);
       expect(await ids('a_c')).to.deep.equal(['b']);
@@ -120,7 +144,13 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
           op: 'and',
           filters: [
             { op: 'eq', field: 'tenant_id', value: 't1' },
-            { op: 'or', filters: [{ op: 'contains', field: 'name', value: 'gam' }, { op: 'gt', field: 'total', value: 50 }] },
+            {
+              op: 'or',
+              filters: [
+                { op: 'contains', field: 'name', value: 'gam' },
+                { op: 'gt', field: 'total', value: 50 },
+              ],
+            },
           ],
         },
       });
@@ -142,7 +172,12 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       const beyond = await c.find({ filter: { op: 'eq', field: 'tenant_id', value: 't1' }, skip: 10, limit: 5 });
       expect(beyond.items).to.deep.equal([]);
       expect(beyond.total).to.equal(3);
-      const byName = await c.find({ sort: [{ field: 'tenant_id', direction: 'desc' }, { field: 'name', direction: 'asc' }] });
+      const byName = await c.find({
+        sort: [
+          { field: 'tenant_id', direction: 'desc' },
+          { field: 'name', direction: 'asc' },
+        ],
+      });
       expect(byName.items.map((d) => d.id)).to.deep.equal(['d', 'a', 'c', 'b']);
     });
 
@@ -159,7 +194,10 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       try {
         await store.commitWithCheckpoint(checkpoint, 3n, 9n, async (session) => {
           await session.collection<Doc>(name).upsert('f', { ...docs[0]!, id: 'f' });
-          await session.collection<Doc>(name).upsertMany([['g', { ...docs[0]!, id: 'g' }], ['h', { ...docs[0]!, id: 'h' }]]);
+          await session.collection<Doc>(name).upsertMany([
+            ['g', { ...docs[0]!, id: 'g' }],
+            ['h', { ...docs[0]!, id: 'h' }],
+          ]);
         });
       } catch (e) {
         error = e;
@@ -185,9 +223,11 @@ export function readModelStoreContract(adapterName: string, create: () => Promis
       if (!fixture.atomicCheckpoint) {
         // Not a skip: a non-transactional adapter must still leave the checkpoint unmoved.
         const checkpoint = `cp_fail_${name}`;
-        await store.commitWithCheckpoint(checkpoint, null, 1n, async () => {
-          throw new Error('handler failed');
-        }).catch(() => undefined);
+        await store
+          .commitWithCheckpoint(checkpoint, null, 1n, async () => {
+            throw new Error('handler failed');
+          })
+          .catch(() => undefined);
         expect(await store.getCheckpoint(checkpoint)).to.equal(null);
         return;
       }

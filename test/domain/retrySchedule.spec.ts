@@ -4,18 +4,25 @@ import { retrySchedule } from '../../src/domain/retrySchedule.js';
 
 const minute = 60_000;
 const finishedAt = new Date('2026-05-01T10:00:00.000Z');
-const dueAfter = (at: Date | null): number | null => (at === null ? null : (at.getTime() - finishedAt.getTime()) / minute);
+const dueAfter = (at: Date | null): number | null =>
+  at === null ? null : (at.getTime() - finishedAt.getTime()) / minute;
 
 describe('Retry schedule', () => {
   it('Given delays of 1, 5 and 15 minutes, Then a failed first attempt is retried after 1, the second after 5, the third after 15, and the fourth is the last', () => {
     const schedule = retrySchedule([1, 5, 15]);
     expect(schedule.maxAttempts).to.equal(4);
-    expect([1, 2, 3, 4].map((attempt) => dueAfter(schedule.nextAttemptAt(attempt, finishedAt, minute)))).to.deep.equal([1, 5, 15, null]);
+    expect([1, 2, 3, 4].map((attempt) => dueAfter(schedule.nextAttemptAt(attempt, finishedAt, minute)))).to.deep.equal([
+      1,
+      5,
+      15,
+      null,
+    ]);
   });
 
   it('Given an attempt number outside the schedule (0, negative, past the last), Then no retry is due', () => {
     const schedule = retrySchedule([1, 5, 15]);
-    for (const attempt of [0, -1, 5, 100]) expect(schedule.nextAttemptAt(attempt, finishedAt, minute), `attempt ${attempt}`).to.equal(null);
+    for (const attempt of [0, -1, 5, 100])
+      expect(schedule.nextAttemptAt(attempt, finishedAt, minute), `attempt ${attempt}`).to.equal(null);
   });
 
   it('Given a compressed time unit (tests run a minute as 10 ms), Then the delays scale with it', () => {

@@ -50,19 +50,27 @@ describe('Administrative interface (organization keys)', function () {
 
   describe('tenants', () => {
     it('creates a tenant with checked registration numbers, stored in compact form', async () => {
-      const res = await t.http.post('/api/admin/tenants').set(admin()).send({
-        name: 'numbers-ok',
-        company_number: '0123.456.749',
-        company_tax_id: 'BE 0123 456 749',
-        peppol_ids: ['0208:0123456749'],
-      });
+      const res = await t.http
+        .post('/api/admin/tenants')
+        .set(admin())
+        .send({
+          name: 'numbers-ok',
+          company_number: '0123.456.749',
+          company_tax_id: 'BE 0123 456 749',
+          peppol_ids: ['0208:0123456749'],
+        });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       expect(res.body).to.include({ company_number: BE_NUMBER, company_tax_id: `BE${BE_NUMBER}`, is_deleted: false });
       expect(res.body.peppol_ids).to.deep.equal(['0208:0123456749']);
       const dutch = await t.http
         .post('/api/admin/tenants')
         .set(admin())
-        .send({ name: 'dutch-ok', company_number: '12345678', company_tax_id: 'NL123456789B01', peppol_ids: ['0106:12345678'] });
+        .send({
+          name: 'dutch-ok',
+          company_number: '12345678',
+          company_tax_id: 'NL123456789B01',
+          peppol_ids: ['0106:12345678'],
+        });
       expect(dutch.status, JSON.stringify(dutch.body)).to.equal(201);
     });
 
@@ -79,7 +87,10 @@ describe('Administrative interface (organization keys)', function () {
         [{ peppol_ids: ['0208:0123456749', '0106:12345678'] }, ['body', 'peppol_ids']],
       ];
       for (const [fields, loc] of cases) {
-        const res = await t.http.post('/api/admin/tenants').set(admin()).send({ name: 'bad-numbers', ...fields });
+        const res = await t.http
+          .post('/api/admin/tenants')
+          .set(admin())
+          .send({ name: 'bad-numbers', ...fields });
         expect(res.status, JSON.stringify(fields)).to.equal(422);
         expect(locs(res.body), JSON.stringify(fields)).to.deep.include(loc);
         expect(res.body.detail[0].msg).to.be.a('string');
@@ -91,20 +102,40 @@ describe('Administrative interface (organization keys)', function () {
       const created = await t.http
         .post('/api/admin/tenants')
         .set(admin())
-        .send({ name: 'to-update', description: 'first', company_tax_id: `BE${BE_NUMBER}`, peppol_ids: [`0208:${BE_NUMBER}`] });
+        .send({
+          name: 'to-update',
+          description: 'first',
+          company_tax_id: `BE${BE_NUMBER}`,
+          peppol_ids: [`0208:${BE_NUMBER}`],
+        });
       const path = `/api/admin/tenants/${created.body.id}`;
-      const res = await t.http.put(path).set(admin()).send({
+      const res = await t.http
+        .put(path)
+        .set(admin())
+        .send({
+          name: 'to-update',
+          company_number: OTHER_BE_NUMBER,
+          company_tax_id: `BE${OTHER_BE_NUMBER}`,
+          peppol_ids: [`0208:${OTHER_BE_NUMBER}`],
+        });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.include({
         name: 'to-update',
+        description: 'first',
         company_number: OTHER_BE_NUMBER,
         company_tax_id: `BE${OTHER_BE_NUMBER}`,
-        peppol_ids: [`0208:${OTHER_BE_NUMBER}`],
       });
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.include({ name: 'to-update', description: 'first', company_number: OTHER_BE_NUMBER, company_tax_id: `BE${OTHER_BE_NUMBER}` });
       expect(res.body.peppol_ids).to.deep.equal([`0208:${OTHER_BE_NUMBER}`]);
-      const cleared = await t.http.put(path).set(admin()).send({ description: null, company_number: null, peppol_ids: null });
+      const cleared = await t.http
+        .put(path)
+        .set(admin())
+        .send({ description: null, company_number: null, peppol_ids: null });
       expect(cleared.status).to.equal(200);
-      expect(cleared.body).to.include({ description: null, company_number: null, company_tax_id: `BE${OTHER_BE_NUMBER}` });
+      expect(cleared.body).to.include({
+        description: null,
+        company_number: null,
+        company_tax_id: `BE${OTHER_BE_NUMBER}`,
+      });
       expect(cleared.body.peppol_ids).to.deep.equal([]);
       const read = await t.http.get(path).set(admin());
       expect(read.body).to.deep.equal(cleared.body);
@@ -123,14 +154,20 @@ describe('Administrative interface (organization keys)', function () {
       expect(badType.status).to.equal(422);
       expect(locs(badType.body)).to.deep.equal([['body', 'description']]);
       expect((await t.http.get(path).set(admin())).body).to.include({ name: 'keeps-its-name', description: null });
-      const missing = await t.http.put('/api/admin/tenants/00000000-0000-0000-0000-000000000000').set(admin()).send({ description: 'x' });
+      const missing = await t.http
+        .put('/api/admin/tenants/00000000-0000-0000-0000-000000000000')
+        .set(admin())
+        .send({ description: 'x' });
       expect(missing.status).to.equal(404);
       expect(missing.body.detail).to.match(/Tenant not found/);
     });
 
     it('soft-deletes a tenant: data kept, marked deleted, its keys refused at once with 401', async () => {
       const tenant = await createTenant(t, org.adminKey, 'to-delete');
-      const second = await t.http.post(`/api/admin/tenants/${tenant.id}/api-keys`).set(admin()).send({ name: 'second' });
+      const second = await t.http
+        .post(`/api/admin/tenants/${tenant.id}/api-keys`)
+        .set(admin())
+        .send({ name: 'second' });
       expect((await t.http.get('/api/me').set(bearer(tenant.key))).status).to.equal(200);
       const deleted = await t.http.delete(`/api/admin/tenants/${tenant.id}`).set(admin());
       expect(deleted.status).to.equal(200);
@@ -139,17 +176,29 @@ describe('Administrative interface (organization keys)', function () {
         expect((await t.http.get('/api/me').set(bearer(key))).status).to.equal(401);
       }
       // The data stays readable by its organization, in the tenant and in the lists.
-      expect((await t.http.get(`/api/admin/tenants/${tenant.id}`).set(admin())).body).to.include({ is_deleted: true, name: 'to-delete' });
+      expect((await t.http.get(`/api/admin/tenants/${tenant.id}`).set(admin())).body).to.include({
+        is_deleted: true,
+        name: 'to-delete',
+      });
       const list = await t.http.get('/api/admin/tenants?limit=1000').set(admin());
       expect(list.body.tenants.find((x: { id: string }) => x.id === tenant.id)).to.include({ is_deleted: true });
       expect((await t.http.get(`/api/admin/tenants/${tenant.id}/api-keys`).set(admin())).body.total).to.equal(2);
       // Deleting again answers the same; changing it or giving it keys is a conflict; its name stays taken.
       expect((await t.http.delete(`/api/admin/tenants/${tenant.id}`).set(admin())).body.is_deleted).to.equal(true);
-      expect((await t.http.put(`/api/admin/tenants/${tenant.id}`).set(admin()).send({ description: 'x' })).status).to.equal(409);
-      expect((await t.http.post(`/api/admin/tenants/${tenant.id}/api-keys`).set(admin()).send({ name: 'k' })).status).to.equal(409);
-      expect((await t.http.put(`/api/admin/tenants/${tenant.id}/api-keys/${tenant.keyId}`).set(admin()).send({ name: 'k' })).status).to.equal(409);
+      expect(
+        (await t.http.put(`/api/admin/tenants/${tenant.id}`).set(admin()).send({ description: 'x' })).status,
+      ).to.equal(409);
+      expect(
+        (await t.http.post(`/api/admin/tenants/${tenant.id}/api-keys`).set(admin()).send({ name: 'k' })).status,
+      ).to.equal(409);
+      expect(
+        (await t.http.put(`/api/admin/tenants/${tenant.id}/api-keys/${tenant.keyId}`).set(admin()).send({ name: 'k' }))
+          .status,
+      ).to.equal(409);
       expect((await t.http.post('/api/admin/tenants').set(admin()).send({ name: 'to-delete' })).status).to.equal(409);
-      expect((await t.http.delete('/api/admin/tenants/00000000-0000-0000-0000-000000000000').set(admin())).status).to.equal(404);
+      expect(
+        (await t.http.delete('/api/admin/tenants/00000000-0000-0000-0000-000000000000').set(admin())).status,
+      ).to.equal(404);
     });
   });
 
@@ -165,11 +214,20 @@ describe('Administrative interface (organization keys)', function () {
       expect(first.status).to.equal(201);
       const latest = await t.http.get(`${path}/latest`).set(admin());
       expect(latest.status).to.equal(200);
-      expect(latest.body).to.include({ id: second.body.id, name: 'second', description: 'newest', is_deleted: false, tenant_id: created.body.id });
+      expect(latest.body).to.include({
+        id: second.body.id,
+        name: 'second',
+        description: 'newest',
+        is_deleted: false,
+        tenant_id: created.body.id,
+      });
       expect(latest.body).to.not.have.property('key');
       // A revoked key is still the most recently created record.
       await t.http.delete(`${path}/${second.body.id}`).set(admin());
-      expect((await t.http.get(`${path}/latest`).set(admin())).body).to.include({ id: second.body.id, is_deleted: true });
+      expect((await t.http.get(`${path}/latest`).set(admin())).body).to.include({
+        id: second.body.id,
+        is_deleted: true,
+      });
     });
 
     it('renames and describes a key; omitted fields are kept; the key keeps working', async () => {
@@ -177,7 +235,12 @@ describe('Administrative interface (organization keys)', function () {
       const path = `/api/admin/tenants/${tenant.id}/api-keys/${tenant.keyId}`;
       const described = await t.http.put(path).set(admin()).send({ name: 'erp', description: 'ERP connector' });
       expect(described.status).to.equal(200);
-      expect(described.body).to.include({ id: tenant.keyId, name: 'erp', description: 'ERP connector', is_deleted: false });
+      expect(described.body).to.include({
+        id: tenant.keyId,
+        name: 'erp',
+        description: 'ERP connector',
+        is_deleted: false,
+      });
       expect(described.body).to.not.have.property('key');
       const renamed = await t.http.put(path).set(admin()).send({ name: 'erp-2' });
       expect(renamed.body).to.include({ name: 'erp-2', description: 'ERP connector' });
@@ -195,7 +258,9 @@ describe('Administrative interface (organization keys)', function () {
       const noName = await t.http.post(base).set(admin()).send({ description: 'x' });
       expect(noName.status).to.equal(422);
       expect(noName.body.detail[0]).to.include({ type: 'missing' });
-      expect((await t.http.put(`${base}/00000000-0000-0000-0000-000000000000`).set(admin()).send({ name: 'x' })).status).to.equal(404);
+      expect(
+        (await t.http.put(`${base}/00000000-0000-0000-0000-000000000000`).set(admin()).send({ name: 'x' })).status,
+      ).to.equal(404);
       expect((await t.http.delete(`${base}/00000000-0000-0000-0000-000000000000`).set(admin())).status).to.equal(404);
       await t.http.delete(`${base}/${tenant.keyId}`).set(admin());
       const revoked = await t.http.put(`${base}/${tenant.keyId}`).set(admin()).send({ name: 'x' });
@@ -206,9 +271,12 @@ describe('Administrative interface (organization keys)', function () {
     it("refuses another tenant's key and the organization's own key under a tenant with 404", async () => {
       const a = await createTenant(t, org.adminKey);
       const b = await createTenant(t, org.adminKey);
-      const orgKeyId = (await t.http.post(`/api/operator/organizations/${org.id}/keys`).set(bearer(t.operatorKey))).body.id;
+      const orgKeyId = (await t.http.post(`/api/operator/organizations/${org.id}/keys`).set(bearer(t.operatorKey))).body
+        .id;
       for (const keyId of [b.keyId, orgKeyId]) {
-        expect((await t.http.put(`/api/admin/tenants/${a.id}/api-keys/${keyId}`).set(admin()).send({ name: 'x' })).status).to.equal(404);
+        expect(
+          (await t.http.put(`/api/admin/tenants/${a.id}/api-keys/${keyId}`).set(admin()).send({ name: 'x' })).status,
+        ).to.equal(404);
         expect((await t.http.delete(`/api/admin/tenants/${a.id}/api-keys/${keyId}`).set(admin())).status).to.equal(404);
       }
       expect((await t.http.get('/api/me').set(bearer(b.key))).status).to.equal(200);
@@ -216,7 +284,10 @@ describe('Administrative interface (organization keys)', function () {
 
     it('rotates a key: create the new one, switch over, revoke the old one (old 401, new 200)', async () => {
       const tenant = await createTenant(t, org.adminKey);
-      const fresh = await t.http.post(`/api/admin/tenants/${tenant.id}/api-keys`).set(admin()).send({ name: 'rotated' });
+      const fresh = await t.http
+        .post(`/api/admin/tenants/${tenant.id}/api-keys`)
+        .set(admin())
+        .send({ name: 'rotated' });
       expect(fresh.status).to.equal(201);
       expect(fresh.body.key).to.match(/^ik_/);
       // Both work during the switch-over.
@@ -224,7 +295,9 @@ describe('Administrative interface (organization keys)', function () {
       expect((await t.http.get('/api/me').set(bearer(fresh.body.key))).status).to.equal(200);
       const latest = await t.http.get(`/api/admin/tenants/${tenant.id}/api-keys/latest`).set(admin());
       expect(latest.body.id).to.equal(fresh.body.id);
-      expect((await t.http.delete(`/api/admin/tenants/${tenant.id}/api-keys/${tenant.keyId}`).set(admin())).status).to.equal(200);
+      expect(
+        (await t.http.delete(`/api/admin/tenants/${tenant.id}/api-keys/${tenant.keyId}`).set(admin())).status,
+      ).to.equal(200);
       expect((await t.http.get('/api/me').set(bearer(tenant.key))).status).to.equal(401);
       expect((await t.http.get('/api/me').set(bearer(fresh.body.key))).status).to.equal(200);
     });
@@ -247,7 +320,9 @@ describe('Administrative interface (organization keys)', function () {
       ];
       const before = await t.service.eventStore.headPosition();
       for (const [method, path, body] of calls) {
-        const res = await t.http[method](path).set(foreign).send(body ?? {});
+        const res = await t.http[method](path)
+          .set(foreign)
+          .send(body ?? {});
         expect(res.status, `${method} ${path}`).to.equal(404);
         expect(res.body.detail).to.be.a('string');
       }

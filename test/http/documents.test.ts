@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import EInvoice, { toFile } from 'e-invoice-api';
-import { bearer, createOrganization, createTenant, publicClient, startTestService, type TestService } from '../support/service.js';
+import {
+  bearer,
+  createOrganization,
+  createTenant,
+  publicClient,
+  startTestService,
+  type TestService,
+} from '../support/service.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 
 const fixtures = realisticDocuments();
@@ -24,7 +31,12 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
       const res = await t.http.post('/api/documents/').set(bearer(tenant.key)).send(invoice());
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.id).to.be.a('string');
-      expect(res.body).to.include({ state: 'DRAFT', direction: 'OUTBOUND', document_type: 'INVOICE', invoice_id: 'ACME-2025-0001' });
+      expect(res.body).to.include({
+        state: 'DRAFT',
+        direction: 'OUTBOUND',
+        document_type: 'INVOICE',
+        invoice_id: 'ACME-2025-0001',
+      });
       // 2 × 1250 + 3.5 × 85 = 2797.50; 21% VAT = 587.48 (rounded half up)
       expect(res.body.subtotal).to.equal('2797.50');
       expect(res.body.total_tax).to.equal('587.48');
@@ -39,7 +51,11 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
       body.items[0]!.amount = 9999;
       const res = await t.http.post('/api/documents/').set(bearer(tenant.key)).send(body);
       expect(res.status).to.equal(422);
-      expect(res.body.detail.some((d: { loc: unknown[] }) => JSON.stringify(d.loc) === JSON.stringify(['body', 'items', 0, 'amount']))).to.equal(true);
+      expect(
+        res.body.detail.some(
+          (d: { loc: unknown[] }) => JSON.stringify(d.loc) === JSON.stringify(['body', 'items', 0, 'amount']),
+        ),
+      ).to.equal(true);
       expect(await t.service.eventStore.headPosition()).to.equal(before);
     });
 
@@ -102,16 +118,24 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
     it('adds, lists, downloads and removes attachments; the UBL carries them while they are there, and still validates', async () => {
       const ubl = async () => (await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(tenant.key))).text;
       const original = await ubl();
-      const add = await t.http.post(`/api/documents/${id}/attachments`).set(bearer(tenant.key)).attach('file', Buffer.from('day;hours\n1;8\n'), 'timesheet.csv');
+      const add = await t.http
+        .post(`/api/documents/${id}/attachments`)
+        .set(bearer(tenant.key))
+        .attach('file', Buffer.from('day;hours\n1;8\n'), 'timesheet.csv');
       expect(add.status, JSON.stringify(add.body)).to.equal(200);
       expect(add.body).to.include({ file_name: 'timesheet.csv', file_type: 'text/csv', file_size: 14 });
       const list = await t.http.get(`/api/documents/${id}/attachments`).set(bearer(tenant.key));
       expect(list.body.map((a: { id: string }) => a.id)).to.include(add.body.id);
-      const content = await t.http.get(`/api/documents/${id}/attachments/${add.body.id}?download=true`).set(bearer(tenant.key)).buffer(true);
+      const content = await t.http
+        .get(`/api/documents/${id}/attachments/${add.body.id}?download=true`)
+        .set(bearer(tenant.key))
+        .buffer(true);
       expect(content.text).to.equal('day;hours\n1;8\n');
       const withAttachment = await ubl();
       expect(withAttachment).to.contain(`<cbc:ID>${add.body.id}</cbc:ID>`);
-      expect(withAttachment).to.contain(`<cbc:EmbeddedDocumentBinaryObject mimeCode="text/csv" filename="timesheet.csv">${Buffer.from('day;hours\n1;8\n').toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
+      expect(withAttachment).to.contain(
+        `<cbc:EmbeddedDocumentBinaryObject mimeCode="text/csv" filename="timesheet.csv">${Buffer.from('day;hours\n1;8\n').toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`,
+      );
       const validation = await t.http.post(`/api/documents/${id}/validate`).set(bearer(tenant.key));
       expect(validation.body.is_valid, JSON.stringify(validation.body.issues)).to.equal(true);
       // The history lists the attachment without its content or the UBL.
@@ -120,17 +144,25 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
       expect(added.data).to.not.have.property('ubl');
       expect(added.data.attachment).to.not.have.property('file_data');
 
-      expect((await t.http.delete(`/api/documents/${id}/attachments/${add.body.id}`).set(bearer(tenant.key))).body).to.deep.equal({ is_deleted: true });
-      expect((await t.http.get(`/api/documents/${id}/attachments/${add.body.id}`).set(bearer(tenant.key))).status).to.equal(404);
+      expect(
+        (await t.http.delete(`/api/documents/${id}/attachments/${add.body.id}`).set(bearer(tenant.key))).body,
+      ).to.deep.equal({ is_deleted: true });
+      expect(
+        (await t.http.get(`/api/documents/${id}/attachments/${add.body.id}`).set(bearer(tenant.key))).status,
+      ).to.equal(404);
       expect(await ubl()).to.equal(original);
     });
 
     it('takes an upload of no stated type for what its name says, through the public client too', async () => {
       const { client, close } = await publicClient(t, tenant.key);
       try {
-        const added = await client.documents.attachments.add(id, { file: await toFile(Buffer.from('%PDF-1.4 signed order'), 'order.pdf') });
+        const added = await client.documents.attachments.add(id, {
+          file: await toFile(Buffer.from('%PDF-1.4 signed order'), 'order.pdf'),
+        });
         expect(added).to.include({ file_name: 'order.pdf', file_type: 'application/pdf' });
-        expect((await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(tenant.key))).text).to.contain('mimeCode="application/pdf" filename="order.pdf"');
+        expect((await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(tenant.key))).text).to.contain(
+          'mimeCode="application/pdf" filename="order.pdf"',
+        );
         await client.documents.attachments.delete(added.id, { document_id: id });
       } finally {
         await close();
@@ -139,15 +171,22 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
 
     it('refuses attachments Peppol cannot carry (422), and changes to a document uploaded as UBL (409), recording nothing', async () => {
       const xml = (await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(tenant.key))).text;
-      const uploaded = (await t.http.post('/api/documents/ubl').set(bearer(tenant.key)).set('Content-Type', 'application/xml').send(xml)).body;
+      const uploaded = (
+        await t.http.post('/api/documents/ubl').set(bearer(tenant.key)).set('Content-Type', 'application/xml').send(xml)
+      ).body;
       const before = await t.service.eventStore.headPosition();
       const add = (docId: string, content: Buffer, name: string, contentType?: string) =>
-        t.http.post(`/api/documents/${docId}/attachments`).set(bearer(tenant.key)).attach('file', content, contentType ? { filename: name, contentType } : name);
+        t.http
+          .post(`/api/documents/${docId}/attachments`)
+          .set(bearer(tenant.key))
+          .attach('file', content, contentType ? { filename: name, contentType } : name);
 
       const text = await add(id, Buffer.from('notes'), 'notes.txt', 'text/plain');
       expect(text.status).to.equal(422);
       expect(text.body.detail[0].loc).to.deep.equal(['body', 'file']);
-      expect(text.body.detail[0].msg).to.match(/^Peppol invoices only carry attachments of these types: application\/pdf, image\/png, image\/jpeg, text\/csv, .*; this file is text\/plain$/);
+      expect(text.body.detail[0].msg).to.match(
+        /^Peppol invoices only carry attachments of these types: application\/pdf, image\/png, image\/jpeg, text\/csv, .*; this file is text\/plain$/,
+      );
       const unknown = await add(id, Buffer.from('PK'), 'archive.zip', 'application/octet-stream');
       expect(unknown.status).to.equal(422);
       expect(unknown.body.detail[0].msg).to.match(/this file is application\/octet-stream$/);
@@ -174,15 +213,32 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
     it('creates a document from UBL (raw XML and multipart) that converts back to an equivalent document', async () => {
       const source = await t.http.post('/api/documents/').set(bearer(tenant.key)).send(fixtures[1]!.body);
       const xml = (await t.http.get(`/api/documents/${source.body.id}/ubl?format=xml`).set(bearer(tenant.key))).text;
-      const raw = await t.http.post('/api/documents/ubl').set(bearer(tenant.key)).set('Content-Type', 'application/xml').send(xml);
+      const raw = await t.http
+        .post('/api/documents/ubl')
+        .set(bearer(tenant.key))
+        .set('Content-Type', 'application/xml')
+        .send(xml);
       expect(raw.status, JSON.stringify(raw.body)).to.equal(200);
-      const multipart = await t.http.post('/api/documents/ubl').set(bearer(tenant.key)).attach('file', Buffer.from(xml), 'in.xml');
+      const multipart = await t.http
+        .post('/api/documents/ubl')
+        .set(bearer(tenant.key))
+        .attach('file', Buffer.from(xml), 'in.xml');
       expect(multipart.status).to.equal(200);
-      for (const field of ['invoice_id', 'subtotal', 'total_tax', 'invoice_total', 'vendor_name', 'customer_name', 'currency']) {
+      for (const field of [
+        'invoice_id',
+        'subtotal',
+        'total_tax',
+        'invoice_total',
+        'vendor_name',
+        'customer_name',
+        'currency',
+      ]) {
         expect(raw.body[field], field).to.equal(source.body[field]);
         expect(multipart.body[field], field).to.equal(source.body[field]);
       }
-      expect(raw.body.items.map((i: { amount: string }) => i.amount)).to.deep.equal(source.body.items.map((i: { amount: string }) => i.amount));
+      expect(raw.body.items.map((i: { amount: string }) => i.amount)).to.deep.equal(
+        source.body.items.map((i: { amount: string }) => i.amount),
+      );
     });
 
     it('answers hostile or wrong XML with a 4xx and records nothing', async () => {
@@ -198,7 +254,11 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
           expect(JSON.stringify(res.body)).to.not.include('root:');
         }
       }
-      const huge = await t.http.post('/api/validate/ubl').set(bearer(tenant.key)).set('Content-Type', 'application/xml').send(`<Invoice>${'x'.repeat(50 * 1024 * 1024)}</Invoice>`);
+      const huge = await t.http
+        .post('/api/validate/ubl')
+        .set(bearer(tenant.key))
+        .set('Content-Type', 'application/xml')
+        .send(`<Invoice>${'x'.repeat(50 * 1024 * 1024)}</Invoice>`);
       expect(huge.status).to.equal(413);
       expect(await t.service.eventStore.headPosition()).to.equal(before);
     });
@@ -228,19 +288,33 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
     });
 
     it('validates uploaded UBL with the official rule ids', async () => {
-      const xml = (await t.http.post('/api/validate/json').set(bearer(tenant.key)).send(invoice())).body.ubl_document as string;
-      const broken = xml.replace(/<cbc:DocumentCurrencyCode>EUR<\/cbc:DocumentCurrencyCode>/, '<cbc:DocumentCurrencyCode>QQQ</cbc:DocumentCurrencyCode>');
-      const res = await t.http.post('/api/validate/ubl').set(bearer(tenant.key)).attach('file', Buffer.from(broken), 'broken.xml');
+      const xml = (await t.http.post('/api/validate/json').set(bearer(tenant.key)).send(invoice())).body
+        .ubl_document as string;
+      const broken = xml.replace(
+        /<cbc:DocumentCurrencyCode>EUR<\/cbc:DocumentCurrencyCode>/,
+        '<cbc:DocumentCurrencyCode>QQQ</cbc:DocumentCurrencyCode>',
+      );
+      const res = await t.http
+        .post('/api/validate/ubl')
+        .set(bearer(tenant.key))
+        .attach('file', Buffer.from(broken), 'broken.xml');
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ is_valid: false, file_name: 'broken.xml' });
       expect(res.body.issues.map((i: { rule_id: string }) => i.rule_id)).to.include('BR-CL-04');
     });
 
     it('reports structural (XSD) problems such as elements out of order', async () => {
-      const xml = (await t.http.post('/api/validate/json').set(bearer(tenant.key)).send(invoice())).body.ubl_document as string;
+      const xml = (await t.http.post('/api/validate/json').set(bearer(tenant.key)).send(invoice())).body
+        .ubl_document as string;
       const issueDate = /\s*<cbc:IssueDate>[^<]*<\/cbc:IssueDate>/.exec(xml)![0];
-      const swapped = xml.replace(issueDate, '').replace('</cbc:DocumentCurrencyCode>', `</cbc:DocumentCurrencyCode>${issueDate}`);
-      const res = await t.http.post('/api/validate/ubl').set(bearer(tenant.key)).set('Content-Type', 'application/xml').send(swapped);
+      const swapped = xml
+        .replace(issueDate, '')
+        .replace('</cbc:DocumentCurrencyCode>', `</cbc:DocumentCurrencyCode>${issueDate}`);
+      const res = await t.http
+        .post('/api/validate/ubl')
+        .set(bearer(tenant.key))
+        .set('Content-Type', 'application/xml')
+        .send(swapped);
       expect(res.status).to.equal(200);
       expect(res.body.is_valid).to.equal(false);
       const xsd = res.body.issues.filter((i: { rule_id: string }) => i.rule_id === 'UBL-XSD');
@@ -269,10 +343,14 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
     });
 
     it('pages drafts with filters and sorts (items, total, page, page_size, pages, has_next_page)', async () => {
-      const page = await t.http.get('/api/outbox/drafts?page=2&page_size=5&sort_by=invoice_total&sort_order=asc').set(bearer(listTenant.key));
+      const page = await t.http
+        .get('/api/outbox/drafts?page=2&page_size=5&sort_by=invoice_total&sort_order=asc')
+        .set(bearer(listTenant.key));
       expect(page.status).to.equal(200);
       expect(page.body).to.include({ total: 12, page: 2, page_size: 5, pages: 3, has_next_page: true });
-      const all = await t.http.get('/api/outbox/drafts?page_size=100&sort_by=invoice_total&sort_order=asc').set(bearer(listTenant.key));
+      const all = await t.http
+        .get('/api/outbox/drafts?page_size=100&sort_by=invoice_total&sort_order=asc')
+        .set(bearer(listTenant.key));
       const totals = all.body.items.map((d: { invoice_total: string }) => Number(d.invoice_total));
       expect(totals).to.deep.equal([...totals].sort((a, b) => a - b));
       const credit = await t.http.get('/api/outbox/drafts?type=CREDIT_NOTE').set(bearer(listTenant.key));
@@ -287,7 +365,11 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
     it('keeps the outbox and inbox empty while everything is a draft, and never shows another tenant', async () => {
       expect((await t.http.get('/api/outbox/').set(bearer(listTenant.key))).body.total).to.equal(0);
       expect((await t.http.get('/api/inbox/').set(bearer(listTenant.key))).body.total).to.equal(0);
-      expect((await t.http.get('/api/inbox/credit-notes').set(bearer(listTenant.key))).body).to.include({ total: 0, page: 1, page_size: 20 });
+      expect((await t.http.get('/api/inbox/credit-notes').set(bearer(listTenant.key))).body).to.include({
+        total: 0,
+        page: 1,
+        page_size: 20,
+      });
       expect((await t.http.get('/api/outbox/drafts').set(bearer(other.key))).body.total).to.equal(0);
     });
   });
@@ -295,14 +377,20 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
   describe('single reads, from the read model', () => {
     it('reads its own writes at once: the next GET shows what a request created, changed or deleted', async () => {
       for (let i = 0; i < 8; i++) {
-        const created = await t.http.post('/api/documents/').set(bearer(tenant.key)).send({ ...invoice(), invoice_id: `RYW-${i}` });
+        const created = await t.http
+          .post('/api/documents/')
+          .set(bearer(tenant.key))
+          .send({ ...invoice(), invoice_id: `RYW-${i}` });
         expect(created.status, JSON.stringify(created.body)).to.equal(200);
         const id = created.body.id as string;
         const read = await t.http.get(`/api/documents/${id}`).set(bearer(tenant.key));
         expect(read.status, `document ${i} right after its creation`).to.equal(200);
         expect(read.body).to.deep.equal(created.body);
 
-        const added = await t.http.post(`/api/documents/${id}/attachments`).set(bearer(tenant.key)).attach('file', Buffer.from(`day;hours\n${i};8\n`), `hours-${i}.csv`);
+        const added = await t.http
+          .post(`/api/documents/${id}/attachments`)
+          .set(bearer(tenant.key))
+          .attach('file', Buffer.from(`day;hours\n${i};8\n`), `hours-${i}.csv`);
         expect(added.status, JSON.stringify(added.body)).to.equal(200);
         const attachments = await t.http.get(`/api/documents/${id}/attachments`).set(bearer(tenant.key));
         expect(attachments.body.map((a: { id: string }) => a.id)).to.deep.equal([added.body.id]);
@@ -311,14 +399,22 @@ describe('Documents, validation and lists (real app, real PostgreSQL)', function
         expect((await t.http.get(`/api/documents/${id}`).set(bearer(tenant.key))).body.attachments).to.have.length(1);
 
         expect((await t.http.delete(`/api/documents/${id}`).set(bearer(tenant.key))).status).to.equal(200);
-        expect((await t.http.get(`/api/documents/${id}`).set(bearer(tenant.key))).status, `document ${i} right after its deletion`).to.equal(404);
+        expect(
+          (await t.http.get(`/api/documents/${id}`).set(bearer(tenant.key))).status,
+          `document ${i} right after its deletion`,
+        ).to.equal(404);
       }
     });
 
     it("answers 404 for another tenant's document, and for an outbound one in the inbox", async () => {
-      const created = await t.http.post('/api/documents/').set(bearer(tenant.key)).send({ ...invoice(), invoice_id: 'MINE-1' });
+      const created = await t.http
+        .post('/api/documents/')
+        .set(bearer(tenant.key))
+        .send({ ...invoice(), invoice_id: 'MINE-1' });
       expect((await t.http.get(`/api/documents/${created.body.id}`).set(bearer(other.key))).status).to.equal(404);
-      expect((await t.http.get(`/api/documents/${created.body.id}/attachments`).set(bearer(other.key))).status).to.equal(404);
+      expect(
+        (await t.http.get(`/api/documents/${created.body.id}/attachments`).set(bearer(other.key))).status,
+      ).to.equal(404);
       expect((await t.http.get(`/api/inbox/${created.body.id}`).set(bearer(tenant.key))).status).to.equal(404);
     });
   });

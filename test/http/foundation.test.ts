@@ -55,9 +55,14 @@ describe('HTTP foundation (real app, real PostgreSQL)', function () {
 
     it('stops a revoked key at once, and keeps the other keys of the tenant working', async () => {
       const tenant = await createTenant(t, org.adminKey);
-      const second = await t.http.post(`/api/admin/tenants/${tenant.id}/api-keys`).set(bearer(org.adminKey)).send({ name: 'second' });
+      const second = await t.http
+        .post(`/api/admin/tenants/${tenant.id}/api-keys`)
+        .set(bearer(org.adminKey))
+        .send({ name: 'second' });
       expect((await t.http.get('/api/me').set(bearer(tenant.key))).status).to.equal(200);
-      const revoked = await t.http.delete(`/api/admin/tenants/${tenant.id}/api-keys/${tenant.keyId}`).set(bearer(org.adminKey));
+      const revoked = await t.http
+        .delete(`/api/admin/tenants/${tenant.id}/api-keys/${tenant.keyId}`)
+        .set(bearer(org.adminKey));
       expect(revoked.status).to.equal(200);
       expect(revoked.body.is_deleted).to.equal(true);
       expect((await t.http.get('/api/me').set(bearer(tenant.key))).status).to.equal(401);
@@ -86,7 +91,10 @@ describe('HTTP foundation (real app, real PostgreSQL)', function () {
     });
 
     it('answers wrong types and missing fields with 422 and the path of each field', async () => {
-      const res = await t.http.post('/api/admin/tenants').set(bearer(org.adminKey)).send({ description: 5, peppol_ids: ['0208:1', 'bad'] });
+      const res = await t.http
+        .post('/api/admin/tenants')
+        .set(bearer(org.adminKey))
+        .send({ description: 5, peppol_ids: ['0208:1', 'bad'] });
       expect(res.status).to.equal(422);
       const locs = res.body.detail.map((d: { loc: unknown[] }) => d.loc);
       expect(locs).to.deep.include(['body', 'name']);
@@ -99,7 +107,11 @@ describe('HTTP foundation (real app, real PostgreSQL)', function () {
 
     it('answers a JSON primitive or array body with a 4xx', async () => {
       for (const body of ['"just a string"', '[1,2]', 'null']) {
-        const res = await t.http.post('/api/admin/tenants').set(bearer(org.adminKey)).set('Content-Type', 'application/json').send(body);
+        const res = await t.http
+          .post('/api/admin/tenants')
+          .set(bearer(org.adminKey))
+          .set('Content-Type', 'application/json')
+          .send(body);
         expect(res.status, body).to.be.oneOf([400, 422]);
         expect(res.body).to.have.property('detail');
       }
@@ -126,7 +138,10 @@ describe('HTTP foundation (real app, real PostgreSQL)', function () {
   describe('administration basics', () => {
     it('creates tenants, refuses a similar name with 409, and lists them', async () => {
       const other = await createOrganization(t, 'Other reseller');
-      const first = await t.http.post('/api/admin/tenants').set(bearer(other.adminKey)).send({ name: 'acme-corp', peppol_ids: ['0208:0123456749'] });
+      const first = await t.http
+        .post('/api/admin/tenants')
+        .set(bearer(other.adminKey))
+        .send({ name: 'acme-corp', peppol_ids: ['0208:0123456749'] });
       expect(first.status).to.equal(201);
       expect(first.body).to.include({ name: 'acme-corp', is_deleted: false, test_mode: false });
       const similar = await t.http.post('/api/admin/tenants').set(bearer(other.adminKey)).send({ name: 'acme_corp' });
@@ -166,7 +181,10 @@ describe('HTTP foundation (real app, real PostgreSQL)', function () {
         .send({ test_mode: true, email: 'tests@example.com' });
       expect(mode.status).to.equal(200);
       expect(mode.body).to.include({ test_mode: true, test_mode_email: 'tests@example.com' });
-      const tier = await t.http.put(`/api/operator/tenants/${tenant.id}/tier`).set(bearer(t.operatorKey)).send({ tier: 'premium' });
+      const tier = await t.http
+        .put(`/api/operator/tenants/${tenant.id}/tier`)
+        .set(bearer(t.operatorKey))
+        .send({ tier: 'premium' });
       expect(tier.body.rate_tier).to.equal('premium');
       const seen = await t.http.get(`/api/admin/tenants/${tenant.id}`).set(bearer(org.adminKey));
       expect(seen.body).to.include({ test_mode: true, rate_tier: 'premium' });
@@ -176,10 +194,16 @@ describe('HTTP foundation (real app, real PostgreSQL)', function () {
 
     it('refuses a bad tier with 422 and an unknown tenant with 404', async () => {
       const tenant = await createTenant(t, org.adminKey);
-      const bad = await t.http.put(`/api/operator/tenants/${tenant.id}/tier`).set(bearer(t.operatorKey)).send({ tier: 'gold' });
+      const bad = await t.http
+        .put(`/api/operator/tenants/${tenant.id}/tier`)
+        .set(bearer(t.operatorKey))
+        .send({ tier: 'gold' });
       expect(bad.status).to.equal(422);
       expect(bad.body.detail[0].loc).to.deep.equal(['body', 'tier']);
-      const missing = await t.http.put('/api/operator/tenants/00000000-0000-0000-0000-000000000000/tier').set(bearer(t.operatorKey)).send({ tier: 'premium' });
+      const missing = await t.http
+        .put('/api/operator/tenants/00000000-0000-0000-0000-000000000000/tier')
+        .set(bearer(t.operatorKey))
+        .send({ tier: 'premium' });
       expect(missing.status).to.equal(404);
     });
 
@@ -224,7 +248,8 @@ describe('BOOTSTRAP_ADMIN_KEY', () => {
     try {
       expect((await t.http.get('/api/admin/tenants').set(bearer(key))).status).to.equal(200);
       const organizations = async () =>
-        (await t.service.eventStore.readAll({ maxCount: 100000 })).filter((e) => e.type === 'OrganizationCreated').length;
+        (await t.service.eventStore.readAll({ maxCount: 100000 })).filter((e) => e.type === 'OrganizationCreated')
+          .length;
       expect(await organizations()).to.equal(1);
       await t.service.start(); // a restart with the same key creates nothing new
       expect(await organizations()).to.equal(1);

@@ -13,7 +13,10 @@ describe('Hostile XML and hostile keys over HTTP (real app, real PostgreSQL)', f
   const post = (path: string, body: string | Buffer) =>
     t.http.post(path).set(bearer(tenant.key)).set('Content-Type', 'application/xml').send(body);
   const withExtension = (inner: string) =>
-    ubl.replace('>\n  <cbc:CustomizationID', `>\n  <ext:UBLExtensions xmlns:ext="${EXT}"><ext:UBLExtension><ext:ExtensionContent><y>${inner}</y></ext:ExtensionContent></ext:UBLExtension></ext:UBLExtensions>\n  <cbc:CustomizationID`);
+    ubl.replace(
+      '>\n  <cbc:CustomizationID',
+      `>\n  <ext:UBLExtensions xmlns:ext="${EXT}"><ext:UBLExtension><ext:ExtensionContent><y>${inner}</y></ext:ExtensionContent></ext:UBLExtension></ext:UBLExtensions>\n  <cbc:CustomizationID`,
+    );
 
   before(async () => {
     t = await startTestService();
@@ -26,7 +29,10 @@ describe('Hostile XML and hostile keys over HTTP (real app, real PostgreSQL)', f
     const before = await t.service.eventStore.headPosition();
     const cases: Array<[string, string]> = [
       ['maxElements', withExtension('<x/>'.repeat(1_000_000))],
-      ['maxAttributesPerElement', withExtension(`<x ${Array.from({ length: 100_000 }, (_, i) => `a${i}="1"`).join(' ')}/>`)],
+      [
+        'maxAttributesPerElement',
+        withExtension(`<x ${Array.from({ length: 100_000 }, (_, i) => `a${i}="1"`).join(' ')}/>`),
+      ],
       ['maxDepth', withExtension('<x>'.repeat(100_000) + '</x>'.repeat(100_000))],
       ['maxTextLength', withExtension('x'.repeat(10_000_001))],
     ];
@@ -50,7 +56,9 @@ describe('Hostile XML and hostile keys over HTTP (real app, real PostgreSQL)', f
     for (const path of ['/api/validate/ubl', '/api/documents/ubl']) {
       const res = await post(path, bad);
       expect(res.status, path).to.equal(422);
-      expect(res.body.detail).to.deep.equal([{ loc: ['body'], msg: `Invalid UTF-8 byte sequence at byte ${at}`, type: 'encoding_error' }]);
+      expect(res.body.detail).to.deep.equal([
+        { loc: ['body'], msg: `Invalid UTF-8 byte sequence at byte ${at}`, type: 'encoding_error' },
+      ]);
     }
   });
 

@@ -11,7 +11,12 @@ import { makeTestCertificate, type TestCertificate } from '../support/testCertif
 import { loadPeppolConfig } from '../../src/infrastructure/peppolConfig.js';
 import { smlDnsName } from '../../src/application/peppol/smlDnsName.js';
 import { parsePeppolId, type PeppolId } from '../../src/domain/document/invoice/peppolId.js';
-import { BIS_BILLING_CREDIT_NOTE, BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, serviceGroupXml } from '../../src/domain/peppol/smpDocuments.js';
+import {
+  BIS_BILLING_CREDIT_NOTE,
+  BIS_BILLING_INVOICE,
+  BIS_BILLING_PROCESS,
+  serviceGroupXml,
+} from '../../src/domain/peppol/smpDocuments.js';
 import { SmpPublication } from '../../src/application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../../src/application/peppol/participantLookup.js';
 import { DnsSmlLocator } from '../../src/infrastructure/peppol/dnsSmlLocator.js';
@@ -80,7 +85,12 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     const remoteOrg = await createOrganization(remote);
     remoteId = `0208:${belgianNumber()}`;
     const remoteTenant = await createPeppolTenant(remote, remoteOrg.adminKey, { peppol_ids: [remoteId] });
-    remoteRegistrationDate = (await registerPeppol(remote, remoteOrg.adminKey, remoteTenant.id, { peppol_id: remoteId, company_name: 'Remote Receiver NV' })).registered_at.slice(0, 10);
+    remoteRegistrationDate = (
+      await registerPeppol(remote, remoteOrg.adminKey, remoteTenant.id, {
+        peppol_id: remoteId,
+        company_name: 'Remote Receiver NV',
+      })
+    ).registered_at.slice(0, 10);
     await remote.service.projections.catchUp();
     dns.pointToSmp(smlDnsName(idOf(remoteId), ZONE), remoteUrl);
 
@@ -99,8 +109,18 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     const result = await lookup(remoteId);
     expect(result.status, JSON.stringify(result.errors)).to.equal('success');
     expect(result.errors).to.deep.equal([]);
-    expect(result.queryMetadata).to.include({ identifierScheme: 'iso6523-actorid-upis', identifierValue: remoteId, smlDomain: ZONE, source: 'sml' });
-    expect(result.dnsInfo).to.deep.equal({ status: 'success', smlHostname: smlDnsName(idOf(remoteId), ZONE), dnsRecords: [{ ip: '127.0.0.1' }], error: null });
+    expect(result.queryMetadata).to.include({
+      identifierScheme: 'iso6523-actorid-upis',
+      identifierValue: remoteId,
+      smlDomain: ZONE,
+      source: 'sml',
+    });
+    expect(result.dnsInfo).to.deep.equal({
+      status: 'success',
+      smlHostname: smlDnsName(idOf(remoteId), ZONE),
+      dnsRecords: [{ ip: '127.0.0.1' }],
+      error: null,
+    });
     expect(dns.queries).to.include(smlDnsName(idOf(remoteId), ZONE));
 
     expect(result.serviceMetadata.status).to.equal('success');
@@ -112,13 +132,19 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     for (const endpoint of result.serviceMetadata.endpoints) {
       expect(endpoint.url.startsWith(`${remoteUrl}/`)).to.equal(true);
       expect(endpoint.processes).to.have.length(1);
-      expect(endpoint.processes[0]!.processId).to.deep.equal({ scheme: 'cenbii-procid-ubl', value: BIS_BILLING_PROCESS });
+      expect(endpoint.processes[0]!.processId).to.deep.equal({
+        scheme: 'cenbii-procid-ubl',
+        value: BIS_BILLING_PROCESS,
+      });
       const ap = endpoint.processes[0]!.endpoints[0]!;
       expect(ap).to.include({ address: `${remoteUrl}/as4`, transportProfile: 'peppol-transport-as4-v2_0' });
       expect(ap.certificate?.status).to.equal('success');
       expect((ap.certificate?.details as { subject: string }).subject).to.include('CN=ap.remote.test');
     }
-    const purposes = result.certificates.map((c) => [c.details?.purpose, (c.details as { subject: string }).subject.replace(/.*CN=/, '')]);
+    const purposes = result.certificates.map((c) => [
+      c.details?.purpose,
+      (c.details as { subject: string }).subject.replace(/.*CN=/, ''),
+    ]);
     expect(purposes).to.have.deep.members([
       ['smp-signature', 'smp.remote.test'],
       ['endpoint', 'ap.remote.test'],
@@ -130,7 +156,10 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
   });
 
   it('validates the same participant: valid, DNS valid, business card, supported document types', async () => {
-    const res = await local.http.get('/api/validate/peppol-id').query({ peppol_id: `iso6523-actorid-upis::${remoteId}` }).set(bearer(tenantKey));
+    const res = await local.http
+      .get('/api/validate/peppol-id')
+      .query({ peppol_id: `iso6523-actorid-upis::${remoteId}` })
+      .set(bearer(tenantKey));
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({
       is_valid: true,
@@ -150,8 +179,17 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     expect(result.errors.join(' ')).to.match(/is not registered in the Peppol network/);
     expect(result.serviceMetadata).to.include({ status: 'pending' });
     expect(result.businessCard).to.include({ status: 'pending' });
-    const validation = await local.http.get('/api/validate/peppol-id').query({ peppol_id: unknown }).set(bearer(tenantKey));
-    expect(validation.body).to.deep.equal({ is_valid: false, dns_valid: false, business_card_valid: false, business_card: null, supported_document_types: [] });
+    const validation = await local.http
+      .get('/api/validate/peppol-id')
+      .query({ peppol_id: unknown })
+      .set(bearer(tenantKey));
+    expect(validation.body).to.deep.equal({
+      is_valid: false,
+      dns_valid: false,
+      business_card_valid: false,
+      business_card: null,
+      supported_document_types: [],
+    });
   });
 
   it('reports an SMP that does not know the participant the SML points to it for', async () => {
@@ -173,7 +211,10 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     expect(result.status).to.equal('success');
     expect(result.queryMetadata.source).to.equal('local');
     expect(dns.queries).to.not.include(smlDnsName(idOf(localId), ZONE));
-    expect(result.serviceMetadata.endpoints.flatMap((e) => e.documentTypes.map((d) => d.value))).to.deep.equal([BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE]);
+    expect(result.serviceMetadata.endpoints.flatMap((e) => e.documentTypes.map((d) => d.value))).to.deep.equal([
+      BIS_BILLING_INVOICE,
+      BIS_BILLING_CREDIT_NOTE,
+    ]);
     expect(result.serviceMetadata.endpoints[0]!.processes[0]!.endpoints[0]!.address).to.match(/\/as4$/);
     expect(result.businessCard.entities[0]).to.include({ name: 'Local Receiver NV', countryCode: 'BE' });
   });
@@ -198,12 +239,17 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     expect(dns.queries).to.include(smlDnsName(idOf(ownId), ZONE));
     expect(result.serviceMetadata.endpoints.map((e) => e.url.startsWith(localUrl))).to.deep.equal([true, true]);
     expect(result.serviceMetadata.endpoints[0]!.processes[0]!.endpoints[0]!.address).to.equal(`${localUrl}/as4`);
-    expect(result.certificates.map((c) => (c.details as { subject: string }).subject)).to.satisfy((s: string[]) => s.some((x) => x.includes('CN=smp.local.test')));
+    expect(result.certificates.map((c) => (c.details as { subject: string }).subject)).to.satisfy((s: string[]) =>
+      s.some((x) => x.includes('CN=smp.local.test')),
+    );
   });
 
   it('does not resolve a simulated (test-mode) registration locally: it is not on the network', async () => {
     const tenant = await createPeppolTenant(local, localAdmin);
-    await local.http.put(`/api/operator/tenants/${tenant.id}/test-mode`).set(bearer(local.operatorKey)).send({ test_mode: true, email: 't@example.com' });
+    await local.http
+      .put(`/api/operator/tenants/${tenant.id}/test-mode`)
+      .set(bearer(local.operatorKey))
+      .send({ test_mode: true, email: 't@example.com' });
     const simulated = `0208:${belgianNumber()}`;
     await registerPeppol(local, localAdmin, tenant.id, { peppol_id: simulated, company_name: 'Simulated NV' });
     const result = await lookup(simulated);
@@ -232,7 +278,9 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
   });
 
   it('does not follow HTTP redirects of an SMP (the SML decides where to ask)', async () => {
-    const redirecting = http.createServer((req, res) => res.writeHead(302, { Location: `${remoteUrl}${req.url}` }).end());
+    const redirecting = http.createServer((req, res) =>
+      res.writeHead(302, { Location: `${remoteUrl}${req.url}` }).end(),
+    );
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
     try {
       dns.pointToSmp(smlDnsName(idOf('0208:0202239951'), ZONE), urlOf(redirecting));
@@ -282,7 +330,11 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
         const url = decodeURIComponent(req.url ?? '');
         for (const [participant, [file, route]] of Object.entries(files)) {
           if (url === `/iso6523-actorid-upis::${participant}`) {
-            res.writeHead(200, { 'Content-Type': 'text/xml' }).end(serviceGroupXml({ scheme: 'iso6523-actorid-upis', value: participant }, [`${urlOf(server)}${route}`]));
+            res
+              .writeHead(200, { 'Content-Type': 'text/xml' })
+              .end(
+                serviceGroupXml({ scheme: 'iso6523-actorid-upis', value: participant }, [`${urlOf(server)}${route}`]),
+              );
             return;
           }
           if (url === route) {
@@ -306,7 +358,10 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
       expect(endpoint!.status).to.equal('error');
       expect(endpoint!.error).to.match(/signing certificate is not acceptable: expired on 2020-08-04/);
       // The content is still reported: two transports for one process.
-      expect(endpoint!.processes[0]!.endpoints.map((e) => e.transportProfile)).to.deep.equal(['busdox-transport-as2-ver1p0', 'peppol-transport-as4-v2_0']);
+      expect(endpoint!.processes[0]!.endpoints.map((e) => e.transportProfile)).to.deep.equal([
+        'busdox-transport-as2-ver1p0',
+        'peppol-transport-as4-v2_0',
+      ]);
       expect(result.certificates.find((c) => c.details?.purpose === 'smp-signature')).to.include({ status: 'error' });
       expect(result.status).to.equal('error');
       expect(result.businessCard.status).to.equal('error');

@@ -23,20 +23,40 @@ describe('Peppol registration (administrative interface)', function () {
     const tenant = await createPeppolTenant(t, org.adminKey, { peppol_ids: [`0208:${number}`] });
     const status = await t.http.get(`${base(tenant.id)}/status`).set(admin());
     expect(status.status).to.equal(200);
-    expect(status.body).to.include({ registered: false, peppol_id: `0208:${number}`, status: 'unregistered', registered_at: null });
+    expect(status.body).to.include({
+      registered: false,
+      peppol_id: `0208:${number}`,
+      status: 'unregistered',
+      registered_at: null,
+    });
   });
 
   it("registers a Belgian 0208 id without a name, taking the name from the tenant's data, and shows it everywhere", async () => {
     const number = belgianNumber();
-    const tenant = await createPeppolTenant(t, org.adminKey, { description: 'Acme Belgium NV', peppol_ids: [`0208:${number}`] });
+    const tenant = await createPeppolTenant(t, org.adminKey, {
+      description: 'Acme Belgium NV',
+      peppol_ids: [`0208:${number}`],
+    });
     const result = await registerPeppol(t, org.adminKey, tenant.id, { peppol_id: `0208:${number}` });
-    expect(result).to.include({ registered: true, peppol_id: `0208:${number}`, status: 'active', simulated: false, company_name: 'Acme Belgium NV', country_code: 'BE' });
+    expect(result).to.include({
+      registered: true,
+      peppol_id: `0208:${number}`,
+      status: 'active',
+      simulated: false,
+      company_name: 'Acme Belgium NV',
+      country_code: 'BE',
+    });
     expect(result.sml).to.equal('off');
     expect(result.message).to.match(/SML is not configured/);
     expect(Date.parse(result.registered_at)).to.be.closeTo(Date.now(), 60_000);
 
     const status = await t.http.get(`${base(tenant.id)}/status`).set(admin());
-    expect(status.body).to.include({ registered: true, status: 'active', peppol_id: `0208:${number}`, registered_at: result.registered_at });
+    expect(status.body).to.include({
+      registered: true,
+      status: 'active',
+      peppol_id: `0208:${number}`,
+      registered_at: result.registered_at,
+    });
 
     await t.service.projections.catchUp();
     const found = await registry().findByPeppolId(`iso6523-actorid-upis::0208:${number}`);
@@ -52,15 +72,30 @@ describe('Peppol registration (administrative interface)', function () {
     expect(await registry().findByPeppolId('0208:not-an-id')).to.equal(null);
 
     const me = await t.http.get('/api/me').set(bearer(tenant.key));
-    expect(me.body).to.include({ smp_registration: true, smp_registration_date: result.registered_at, company_name: 'Acme Belgium NV', company_country: 'BE', credit_balance: 0 });
+    expect(me.body).to.include({
+      smp_registration: true,
+      smp_registration_date: result.registered_at,
+      company_name: 'Acme Belgium NV',
+      company_country: 'BE',
+      credit_balance: 0,
+    });
     expect(me.body.peppol_ids).to.deep.equal([`0208:${number}`]);
   });
 
   it('uses the tenant name for a 0208 id when the tenant has no description, and a given company_name over both', async () => {
     const first = await createPeppolTenant(t, org.adminKey, { name: 'named-only-tenant' });
-    expect((await registerPeppol(t, org.adminKey, first.id, { peppol_id: `0208:${belgianNumber()}` })).company_name).to.equal('named-only-tenant');
+    expect(
+      (await registerPeppol(t, org.adminKey, first.id, { peppol_id: `0208:${belgianNumber()}` })).company_name,
+    ).to.equal('named-only-tenant');
     const second = await createPeppolTenant(t, org.adminKey, { description: 'Ignored' });
-    expect((await registerPeppol(t, org.adminKey, second.id, { peppol_id: `0208:${belgianNumber()}`, company_name: 'Given BV' })).company_name).to.equal('Given BV');
+    expect(
+      (
+        await registerPeppol(t, org.adminKey, second.id, {
+          peppol_id: `0208:${belgianNumber()}`,
+          company_name: 'Given BV',
+        })
+      ).company_name,
+    ).to.equal('Given BV');
   });
 
   it('registers the same id again without change (200), and refuses another id with 409 changing nothing', async () => {
@@ -71,7 +106,10 @@ describe('Peppol registration (administrative interface)', function () {
     expect(again).to.include({ peppol_id: id, company_name: 'Twice NV' });
     expect(again.message).to.match(/nothing changed/);
     const before = await t.service.eventStore.headPosition();
-    const another = await t.http.post(`${base(tenant.id)}/register`).set(admin()).send({ peppol_id: `0208:${belgianNumber()}`, company_name: 'X' });
+    const another = await t.http
+      .post(`${base(tenant.id)}/register`)
+      .set(admin())
+      .send({ peppol_id: `0208:${belgianNumber()}`, company_name: 'X' });
     expect(another.status).to.equal(409);
     expect(another.body.detail).to.match(/already registered as/);
     expect(await t.service.eventStore.headPosition()).to.equal(before);
@@ -83,7 +121,10 @@ describe('Peppol registration (administrative interface)', function () {
     const contender = await createPeppolTenant(t, other.adminKey);
     await registerPeppol(t, org.adminKey, holder.id, { peppol_id: id, company_name: 'Holder NV' });
     const before = await t.service.eventStore.headPosition();
-    const taken = await t.http.post(`${base(contender.id)}/register`).set(bearer(other.adminKey)).send({ peppol_id: id.replace('0208:', 'iso6523-actorid-upis::0208:'), company_name: 'Contender NV' });
+    const taken = await t.http
+      .post(`${base(contender.id)}/register`)
+      .set(bearer(other.adminKey))
+      .send({ peppol_id: id.replace('0208:', 'iso6523-actorid-upis::0208:'), company_name: 'Contender NV' });
     expect(taken.status).to.equal(409);
     expect(taken.body.detail).to.match(/another tenant/);
     expect(await t.service.eventStore.headPosition()).to.equal(before);
@@ -103,7 +144,10 @@ describe('Peppol registration (administrative interface)', function () {
 
   it('simulates the registration of a tenant in test mode and says so; it is in the registry as simulated only', async () => {
     const tenant = await createPeppolTenant(t, org.adminKey);
-    const mode = await t.http.put(`/api/operator/tenants/${tenant.id}/test-mode`).set(bearer(t.operatorKey)).send({ test_mode: true, email: 'test@example.com' });
+    const mode = await t.http
+      .put(`/api/operator/tenants/${tenant.id}/test-mode`)
+      .set(bearer(t.operatorKey))
+      .send({ test_mode: true, email: 'test@example.com' });
     expect(mode.status).to.equal(200);
     const id = `0208:${belgianNumber()}`;
     const result = await registerPeppol(t, org.adminKey, tenant.id, { peppol_id: id, company_name: 'Test Mode BV' });
@@ -118,17 +162,31 @@ describe('Peppol registration (administrative interface)', function () {
 
   it('updates the business card name, and refuses it (409) for a tenant that is not registered', async () => {
     const tenant = await createPeppolTenant(t, org.adminKey);
-    const refused = await t.http.post(`${base(tenant.id)}/business-card`).set(admin()).send({ company_name: 'Nobody' });
+    const refused = await t.http
+      .post(`${base(tenant.id)}/business-card`)
+      .set(admin())
+      .send({ company_name: 'Nobody' });
     expect(refused.status).to.equal(409);
     expect(refused.body.detail).to.match(/not registered/);
     const id = `0208:${belgianNumber()}`;
     const registered = await registerPeppol(t, org.adminKey, tenant.id, { peppol_id: id, company_name: 'Old Name NV' });
-    const card = await t.http.post(`${base(tenant.id)}/business-card`).set(admin()).send({ company_name: 'New Name NV' });
+    const card = await t.http
+      .post(`${base(tenant.id)}/business-card`)
+      .set(admin())
+      .send({ company_name: 'New Name NV' });
     expect(card.status).to.equal(200);
-    expect(card.body).to.include({ peppol_id: id, company_name: 'New Name NV', country_code: 'BE', registration_date: registered.registered_at.slice(0, 10) });
+    expect(card.body).to.include({
+      peppol_id: id,
+      company_name: 'New Name NV',
+      country_code: 'BE',
+      registration_date: registered.registered_at.slice(0, 10),
+    });
     await t.service.projections.catchUp();
     expect((await registry().findByPeppolId(id))?.company_name).to.equal('New Name NV');
-    const empty = await t.http.post(`${base(tenant.id)}/business-card`).set(admin()).send({ company_name: '  ' });
+    const empty = await t.http
+      .post(`${base(tenant.id)}/business-card`)
+      .set(admin())
+      .send({ company_name: '  ' });
     expect(empty.status).to.equal(422);
     expect(empty.body.detail[0].loc).to.deep.equal(['body', 'company_name']);
   });
@@ -154,28 +212,45 @@ describe('Peppol registration (administrative interface)', function () {
       [{ peppol_id: `0208:${belgianNumber()}`, country_code: 'XX' }, ['body', 'country_code'], /ISO 3166/],
     ];
     for (const [body, loc, msg] of cases) {
-      const res = await t.http.post(`${base(tenant.id)}/register`).set(admin()).send(body);
+      const res = await t.http
+        .post(`${base(tenant.id)}/register`)
+        .set(admin())
+        .send(body);
       expect(res.status, JSON.stringify(body)).to.equal(422);
       expect(res.body.detail[0].loc, JSON.stringify(body)).to.deep.equal(loc);
       expect(res.body.detail[0].msg, JSON.stringify(body)).to.match(msg);
     }
-    const malformed = await t.http.post(`${base(tenant.id)}/register`).set(admin()).set('Content-Type', 'application/json').send('{"peppol_id":');
+    const malformed = await t.http
+      .post(`${base(tenant.id)}/register`)
+      .set(admin())
+      .set('Content-Type', 'application/json')
+      .send('{"peppol_id":');
     expect(malformed.status).to.equal(400);
     expect(await t.service.eventStore.headPosition()).to.equal(before);
   });
 
   it('derives the country from the tax id for an international scheme, or takes country_code', async () => {
     const tenant = await createPeppolTenant(t, org.adminKey, { company_tax_id: 'NL123456789B01' });
-    const gln = await registerPeppol(t, org.adminKey, tenant.id, { peppol_id: '0088:5060482240009', company_name: 'Global BV' });
+    const gln = await registerPeppol(t, org.adminKey, tenant.id, {
+      peppol_id: '0088:5060482240009',
+      company_name: 'Global BV',
+    });
     expect(gln.country_code).to.equal('NL');
     const another = await createPeppolTenant(t, org.adminKey);
-    const given = await registerPeppol(t, org.adminKey, another.id, { peppol_id: '0088:4000001000005', company_name: 'Given Ltd', country_code: 'ie' });
+    const given = await registerPeppol(t, org.adminKey, another.id, {
+      peppol_id: '0088:4000001000005',
+      company_name: 'Given Ltd',
+      country_code: 'ie',
+    });
     expect(given.country_code).to.equal('IE');
   });
 
   it("refuses an id other than the tenant profile's with 409", async () => {
     const tenant = await createPeppolTenant(t, org.adminKey, { peppol_ids: [`0208:${belgianNumber()}`] });
-    const res = await t.http.post(`${base(tenant.id)}/register`).set(admin()).send({ peppol_id: `0208:${belgianNumber()}` });
+    const res = await t.http
+      .post(`${base(tenant.id)}/register`)
+      .set(admin())
+      .send({ peppol_id: `0208:${belgianNumber()}` });
     expect(res.status).to.equal(409);
     expect(res.body.detail).to.match(/peppol_ids/);
   });
@@ -185,11 +260,17 @@ describe('Peppol registration (administrative interface)', function () {
     const tenant = await createPeppolTenant(t, org.adminKey, { peppol_ids: [id] });
     await registerPeppol(t, org.adminKey, tenant.id, { peppol_id: id });
     const moved = `0208:${belgianNumber()}`;
-    const refused = await t.http.put(`/api/admin/tenants/${tenant.id}`).set(admin()).send({ peppol_ids: [moved] });
+    const refused = await t.http
+      .put(`/api/admin/tenants/${tenant.id}`)
+      .set(admin())
+      .send({ peppol_ids: [moved] });
     expect(refused.status).to.equal(409);
     expect(refused.body.detail).to.match(/unregister it before changing peppol_ids/);
     expect((await t.http.post(`${base(tenant.id)}/unregister`).set(admin())).status).to.equal(200);
-    const accepted = await t.http.put(`/api/admin/tenants/${tenant.id}`).set(admin()).send({ peppol_ids: [moved] });
+    const accepted = await t.http
+      .put(`/api/admin/tenants/${tenant.id}`)
+      .set(admin())
+      .send({ peppol_ids: [moved] });
     expect(accepted.status).to.equal(200);
     expect(accepted.body.peppol_ids).to.deep.equal([moved]);
   });
@@ -203,9 +284,30 @@ describe('Peppol registration (administrative interface)', function () {
       ['post', 'unregister'],
     ] as const) {
       const body = { peppol_id: `0208:${belgianNumber()}`, company_name: 'X' };
-      expect((await t.http[method](`${base('00000000-0000-0000-0000-000000000000')}/${path}`).set(admin()).send(body)).status, path).to.equal(404);
-      expect((await t.http[method](`${base(tenant.id)}/${path}`).set(bearer(other.adminKey)).send(body)).status, path).to.equal(404);
-      expect((await t.http[method](`${base(tenant.id)}/${path}`).set(bearer(tenant.key)).send(body)).status, path).to.equal(401);
+      expect(
+        (
+          await t.http[method](`${base('00000000-0000-0000-0000-000000000000')}/${path}`)
+            .set(admin())
+            .send(body)
+        ).status,
+        path,
+      ).to.equal(404);
+      expect(
+        (
+          await t.http[method](`${base(tenant.id)}/${path}`)
+            .set(bearer(other.adminKey))
+            .send(body)
+        ).status,
+        path,
+      ).to.equal(404);
+      expect(
+        (
+          await t.http[method](`${base(tenant.id)}/${path}`)
+            .set(bearer(tenant.key))
+            .send(body)
+        ).status,
+        path,
+      ).to.equal(401);
       expect((await t.http[method](`${base(tenant.id)}/${path}`).send(body)).status, path).to.equal(401);
     }
     expect((await t.http.get(`${base(tenant.id)}/status`).set(admin())).body.registered).to.equal(false);
@@ -218,13 +320,21 @@ describe('Peppol registration (administrative interface)', function () {
     expect((await t.http.delete(`/api/admin/tenants/${tenant.id}`).set(admin())).status).to.equal(200);
     await t.service.projections.catchUp();
     expect(await registry().findByPeppolId(id)).to.equal(null);
-    expect((await t.http.get(`${base(tenant.id)}/status`).set(admin())).body).to.include({ registered: false, status: 'unregistered' });
-    const res = await t.http.post(`${base(tenant.id)}/register`).set(admin()).send({ peppol_id: id, company_name: 'Back NV' });
+    expect((await t.http.get(`${base(tenant.id)}/status`).set(admin())).body).to.include({
+      registered: false,
+      status: 'unregistered',
+    });
+    const res = await t.http
+      .post(`${base(tenant.id)}/register`)
+      .set(admin())
+      .send({ peppol_id: id, company_name: 'Back NV' });
     expect(res.status).to.equal(409);
     expect(res.body.detail).to.match(/deleted/);
     // The id is free for another tenant.
     const next = await createPeppolTenant(t, org.adminKey);
-    expect((await registerPeppol(t, org.adminKey, next.id, { peppol_id: id, company_name: 'Next NV' })).status).to.equal('active');
+    expect(
+      (await registerPeppol(t, org.adminKey, next.id, { peppol_id: id, company_name: 'Next NV' })).status,
+    ).to.equal('active');
   });
 
   it('lets only one of two concurrent registrations of one id by different tenants win', async () => {
@@ -232,7 +342,12 @@ describe('Peppol registration (administrative interface)', function () {
     const a = await createPeppolTenant(t, org.adminKey);
     const b = await createPeppolTenant(t, org.adminKey);
     const results = await Promise.all(
-      [a, b].map((tenant) => t.http.post(`${base(tenant.id)}/register`).set(admin()).send({ peppol_id: id, company_name: 'Race NV' })),
+      [a, b].map((tenant) =>
+        t.http
+          .post(`${base(tenant.id)}/register`)
+          .set(admin())
+          .send({ peppol_id: id, company_name: 'Race NV' }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409]);
     await t.service.projections.catchUp();

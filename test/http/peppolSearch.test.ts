@@ -6,7 +6,12 @@ import { belgianNumber, createPeppolTenant, registerPeppol } from '../support/pe
 import { loadPeppolConfig } from '../../src/infrastructure/peppolConfig.js';
 import { BIS_BILLING_INVOICE } from '../../src/domain/peppol/smpDocuments.js';
 
-type Participant = { peppol_id: string; peppol_scheme: string; document_types: Array<{ value: string }>; entities: Array<Record<string, unknown>> };
+type Participant = {
+  peppol_id: string;
+  peppol_scheme: string;
+  document_types: Array<{ value: string }>;
+  entities: Array<Record<string, unknown>>;
+};
 
 describe('Peppol participant search (local registry + Peppol Directory)', function () {
   let t: TestService;
@@ -53,7 +58,11 @@ describe('Peppol participant search (local registry + Peppol Directory)', functi
               ],
             },
             // Also registered locally: listed once, from our registry.
-            { participantID: { scheme: 'iso6523-actorid-upis', value: acmeId.toUpperCase() }, docTypes: [], entities: [{ name: [{ name: 'Stale name' }] }] },
+            {
+              participantID: { scheme: 'iso6523-actorid-upis', value: acmeId.toUpperCase() },
+              docTypes: [],
+              entities: [{ name: [{ name: 'Stale name' }] }],
+            },
             { participantID: 'garbage', entities: 7 },
           ],
         }),
@@ -66,12 +75,27 @@ describe('Peppol participant search (local registry + Peppol Directory)', functi
     tenantKey = (await createPeppolTenant(t, org.adminKey)).key;
     acmeId = `0208:${belgianNumber()}`;
     otherAcmeId = `0208:${belgianNumber()}`;
-    await registerPeppol(t, org.adminKey, (await createPeppolTenant(t, org.adminKey)).id, { peppol_id: acmeId, company_name: 'Acme Local NV' });
-    await registerPeppol(t, org.adminKey, (await createPeppolTenant(t, org.adminKey)).id, { peppol_id: '0106:12345678', company_name: 'Acme Dutch BV' });
-    await registerPeppol(t, org.adminKey, (await createPeppolTenant(t, org.adminKey)).id, { peppol_id: otherAcmeId, company_name: 'Unrelated NV' });
+    await registerPeppol(t, org.adminKey, (await createPeppolTenant(t, org.adminKey)).id, {
+      peppol_id: acmeId,
+      company_name: 'Acme Local NV',
+    });
+    await registerPeppol(t, org.adminKey, (await createPeppolTenant(t, org.adminKey)).id, {
+      peppol_id: '0106:12345678',
+      company_name: 'Acme Dutch BV',
+    });
+    await registerPeppol(t, org.adminKey, (await createPeppolTenant(t, org.adminKey)).id, {
+      peppol_id: otherAcmeId,
+      company_name: 'Unrelated NV',
+    });
     const testTenant = await createPeppolTenant(t, org.adminKey);
-    await t.http.put(`/api/operator/tenants/${testTenant.id}/test-mode`).set(bearer(t.operatorKey)).send({ test_mode: true, email: 'x@example.com' });
-    await registerPeppol(t, org.adminKey, testTenant.id, { peppol_id: `0208:${belgianNumber()}`, company_name: 'Acme Simulated NV' });
+    await t.http
+      .put(`/api/operator/tenants/${testTenant.id}/test-mode`)
+      .set(bearer(t.operatorKey))
+      .send({ test_mode: true, email: 'x@example.com' });
+    await registerPeppol(t, org.adminKey, testTenant.id, {
+      peppol_id: `0208:${belgianNumber()}`,
+      company_name: 'Acme Simulated NV',
+    });
     localOnly = await startTestService({}, t.databaseUrl);
   });
   after(async () => {
@@ -106,7 +130,10 @@ describe('Peppol participant search (local registry + Peppol Directory)', functi
   });
 
   it('narrows to a country (passed on to the Directory) and finds local participants by id', async () => {
-    const res = await t.http.get('/api/lookup/participants').query({ query: 'acme', country_code: 'nl' }).set(bearer(tenantKey));
+    const res = await t.http
+      .get('/api/lookup/participants')
+      .query({ query: 'acme', country_code: 'nl' })
+      .set(bearer(tenantKey));
     expect(res.status).to.equal(200);
     expect((res.body.participants as Participant[]).map((p) => p.peppol_id)[0]).to.equal('0106:12345678');
     expect(directoryRequests.at(-1)?.searchParams.get('country')).to.equal('NL');
@@ -141,7 +168,10 @@ describe('Peppol participant search (local registry + Peppol Directory)', functi
     expect(missing.body.detail[0].loc).to.deep.equal(['query', 'query']);
     const blank = await t.http.get('/api/lookup/participants').query({ query: '   ' }).set(bearer(tenantKey));
     expect(blank.status).to.equal(422);
-    const country = await t.http.get('/api/lookup/participants').query({ query: 'acme', country_code: 'ZZ' }).set(bearer(tenantKey));
+    const country = await t.http
+      .get('/api/lookup/participants')
+      .query({ query: 'acme', country_code: 'ZZ' })
+      .set(bearer(tenantKey));
     expect(country.status).to.equal(422);
     expect(country.body.detail[0].loc).to.deep.equal(['query', 'country_code']);
     expect((await t.http.get('/api/lookup/participants').query({ query: 'acme' })).status).to.equal(401);

@@ -33,7 +33,11 @@ describe('Publishing registrations to the SML (SOAP, against a local HTTP server
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const doc = libxmljs.parseXml(Buffer.concat(chunks).toString('utf8'), { nonet: true });
-        const ns = { S: 'http://schemas.xmlsoap.org/soap/envelope/', lrs: 'http://busdox.org/serviceMetadata/locator/1.0/', ids: 'http://busdox.org/transport/identifiers/1.0/' };
+        const ns = {
+          S: 'http://schemas.xmlsoap.org/soap/envelope/',
+          lrs: 'http://busdox.org/serviceMetadata/locator/1.0/',
+          ids: 'http://busdox.org/transport/identifiers/1.0/',
+        };
         const operation = doc.get('/S:Envelope/S:Body/*', ns) as XMLElement;
         const participant = operation.get('ids:ParticipantIdentifier', ns) as XMLElement;
         calls.push({
@@ -43,7 +47,10 @@ describe('Publishing registrations to the SML (SOAP, against a local HTTP server
           participant: participant.text(),
           scheme: participant.getAttribute('scheme')!.value(),
         });
-        const reply = answer ?? { status: 200, body: '<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body/></S:Envelope>' };
+        const reply = answer ?? {
+          status: 200,
+          body: '<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body/></S:Envelope>',
+        };
         res.writeHead(reply.status, { 'Content-Type': 'text/xml' }).end(reply.body);
       });
     });
@@ -91,20 +98,30 @@ describe('Publishing registrations to the SML (SOAP, against a local HTTP server
     const id = `0208:${belgianNumber()}`;
     answer = { status: 500, body: fault('Internal error', 'InternalErrorFault') };
     const before = await t.service.eventStore.readStream(`tenant-${tenant.id}`);
-    const res = await t.http.post(`/api/admin/tenants/${tenant.id}/peppol/register`).set(bearer(adminKey)).send({ peppol_id: id, company_name: 'Failing NV' });
+    const res = await t.http
+      .post(`/api/admin/tenants/${tenant.id}/peppol/register`)
+      .set(bearer(adminKey))
+      .send({ peppol_id: id, company_name: 'Failing NV' });
     expect(res.status).to.equal(502);
     expect(res.body.detail).to.match(/SML did not accept.*Internal error/);
     expect(await t.service.eventStore.readStream(`tenant-${tenant.id}`)).to.have.length(before.length);
-    expect((await t.http.get(`/api/admin/tenants/${tenant.id}/peppol/status`).set(bearer(adminKey))).body.registered).to.equal(false);
+    expect(
+      (await t.http.get(`/api/admin/tenants/${tenant.id}/peppol/status`).set(bearer(adminKey))).body.registered,
+    ).to.equal(false);
     answer = null;
     const other = await createPeppolTenant(t, adminKey);
-    expect((await registerPeppol(t, adminKey, other.id, { peppol_id: id, company_name: 'Next NV' })).status).to.equal('active');
+    expect((await registerPeppol(t, adminKey, other.id, { peppol_id: id, company_name: 'Next NV' })).status).to.equal(
+      'active',
+    );
   });
 
   it('answers 409 when the SML says another SMP holds the participant', async () => {
     const tenant = await createPeppolTenant(t, adminKey);
     answer = { status: 500, body: fault('The participant identifier already exists', 'BadRequestFault') };
-    const res = await t.http.post(`/api/admin/tenants/${tenant.id}/peppol/register`).set(bearer(adminKey)).send({ peppol_id: `0208:${belgianNumber()}`, company_name: 'Taken NV' });
+    const res = await t.http
+      .post(`/api/admin/tenants/${tenant.id}/peppol/register`)
+      .set(bearer(adminKey))
+      .send({ peppol_id: `0208:${belgianNumber()}`, company_name: 'Taken NV' });
     expect(res.status).to.equal(409);
     expect(res.body.detail).to.match(/another SMP/);
   });
@@ -115,7 +132,9 @@ describe('Publishing registrations to the SML (SOAP, against a local HTTP server
     answer = { status: 500, body: fault('Unauthorized', 'UnauthorizedFault') };
     const refused = await t.http.post(`/api/admin/tenants/${tenant.id}/peppol/unregister`).set(bearer(adminKey));
     expect(refused.status).to.equal(502);
-    expect((await t.http.get(`/api/admin/tenants/${tenant.id}/peppol/status`).set(bearer(adminKey))).body.registered).to.equal(true);
+    expect(
+      (await t.http.get(`/api/admin/tenants/${tenant.id}/peppol/status`).set(bearer(adminKey))).body.registered,
+    ).to.equal(true);
     answer = { status: 500, body: fault('The participant identifier was not found', 'NotFoundFault') };
     const gone = await t.http.post(`/api/admin/tenants/${tenant.id}/peppol/unregister`).set(bearer(adminKey));
     expect(gone.status).to.equal(200);
@@ -128,15 +147,30 @@ describe('Publishing registrations to the SML (SOAP, against a local HTTP server
     const refused = await t.http.delete(`/api/admin/tenants/${tenant.id}`).set(bearer(adminKey));
     expect(refused.status).to.equal(502);
     expect(refused.body.detail).to.be.a('string');
-    expect((await t.http.get(`/api/admin/tenants/${tenant.id}/peppol/status`).set(bearer(adminKey))).body.registered).to.equal(true);
+    expect(
+      (await t.http.get(`/api/admin/tenants/${tenant.id}/peppol/status`).set(bearer(adminKey))).body.registered,
+    ).to.equal(true);
   });
 
   it('does not publish simulated (test-mode) registrations, nor anything when SML_URL is not set', async () => {
     const tenant = await createPeppolTenant(t, adminKey);
-    await t.http.put(`/api/operator/tenants/${tenant.id}/test-mode`).set(bearer(t.operatorKey)).send({ test_mode: true, email: 'x@example.com' });
-    expect((await registerPeppol(t, adminKey, tenant.id, { peppol_id: `0208:${belgianNumber()}`, company_name: 'Test NV' })).status).to.equal('simulated');
+    await t.http
+      .put(`/api/operator/tenants/${tenant.id}/test-mode`)
+      .set(bearer(t.operatorKey))
+      .send({ test_mode: true, email: 'x@example.com' });
+    expect(
+      (await registerPeppol(t, adminKey, tenant.id, { peppol_id: `0208:${belgianNumber()}`, company_name: 'Test NV' }))
+        .status,
+    ).to.equal('simulated');
     const live = await createPeppolTenant(off, adminKey);
-    expect((await registerPeppol(off, adminKey, live.id, { peppol_id: `0208:${belgianNumber()}`, company_name: 'Unpublished NV' })).sml).to.equal('off');
+    expect(
+      (
+        await registerPeppol(off, adminKey, live.id, {
+          peppol_id: `0208:${belgianNumber()}`,
+          company_name: 'Unpublished NV',
+        })
+      ).sml,
+    ).to.equal('off');
     expect(calls).to.deep.equal([]);
   });
 });

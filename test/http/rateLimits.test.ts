@@ -14,9 +14,14 @@ const small: Partial<Config> = {
 
 function expectRefused(res: Response, windowSeconds: number): void {
   expect(res.status).to.equal(429);
-  expect(res.body.detail).to.be.a('string').and.match(/Rate limit exceeded/);
+  expect(res.body.detail)
+    .to.be.a('string')
+    .and.match(/Rate limit exceeded/);
   const retryAfter = Number(res.headers['retry-after']);
-  expect(Number.isInteger(retryAfter) && retryAfter >= 0 && retryAfter <= windowSeconds, `Retry-After ${res.headers['retry-after']}`).to.equal(true);
+  expect(
+    Number.isInteger(retryAfter) && retryAfter >= 0 && retryAfter <= windowSeconds,
+    `Retry-After ${res.headers['retry-after']}`,
+  ).to.equal(true);
 }
 
 /** Sends `count` requests one after the other and returns their statuses. */
@@ -52,15 +57,23 @@ describe('Rate limits per key (PostgreSQL counters)', function () {
     it('counts per key: another key of the same tenant still has its own allowance', async () => {
       const org = await createOrganization(t);
       const tenant = await createTenant(t, org.adminKey);
-      const second = await t.http.post(`/api/admin/tenants/${tenant.id}/api-keys`).set(bearer(org.adminKey)).send({ name: 'second' });
-      expect(await statuses(4, () => t.http.get('/api/me').set(bearer(tenant.key)))).to.deep.equal([200, 200, 200, 429]);
+      const second = await t.http
+        .post(`/api/admin/tenants/${tenant.id}/api-keys`)
+        .set(bearer(org.adminKey))
+        .send({ name: 'second' });
+      expect(await statuses(4, () => t.http.get('/api/me').set(bearer(tenant.key)))).to.deep.equal([
+        200, 200, 200, 429,
+      ]);
       expect((await t.http.get('/api/me').set(bearer(second.body.key))).status).to.equal(200);
     });
 
     it('gives a premium tenant (set by the operator) the premium limit', async () => {
       const org = await createOrganization(t);
       const tenant = await createTenant(t, org.adminKey);
-      const tier = await t.http.put(`/api/operator/tenants/${tenant.id}/tier`).set(bearer(t.operatorKey)).send({ tier: 'premium' });
+      const tier = await t.http
+        .put(`/api/operator/tenants/${tenant.id}/tier`)
+        .set(bearer(t.operatorKey))
+        .send({ tier: 'premium' });
       expect(tier.status).to.equal(200);
       const list = await statuses(7, () => t.http.get('/api/me').set(bearer(tenant.key)));
       expect(list).to.deep.equal([200, 200, 200, 200, 200, 429, 429]);
@@ -70,15 +83,29 @@ describe('Rate limits per key (PostgreSQL counters)', function () {
       const org = await createOrganization(t);
       const ok = await t.http.get('/api/admin/tenants').set(bearer(org.adminKey));
       expect(ok.status).to.equal(200);
-      expect(ok.headers['ratelimit-policy']).to.include('"admin-minute"; q=4; w=60').and.include('"admin-hour"; q=1000; w=3600');
-      const created = await t.http.post('/api/admin/tenants').set(bearer(org.adminKey)).send({ name: `limited-${org.id.slice(0, 8)}` });
+      expect(ok.headers['ratelimit-policy'])
+        .to.include('"admin-minute"; q=4; w=60')
+        .and.include('"admin-hour"; q=1000; w=3600');
+      const created = await t.http
+        .post('/api/admin/tenants')
+        .set(bearer(org.adminKey))
+        .send({ name: `limited-${org.id.slice(0, 8)}` });
       expect(created.status).to.equal(201);
-      expect((await t.http.get(`/api/admin/tenants/${created.body.id}`).set(bearer(org.adminKey))).status).to.equal(200);
-      expect((await t.http.get(`/api/admin/tenants/${created.body.id}/api-keys`).set(bearer(org.adminKey))).status).to.equal(200);
-      const refused = await t.http.put(`/api/admin/tenants/${created.body.id}`).set(bearer(org.adminKey)).send({ description: 'x' });
+      expect((await t.http.get(`/api/admin/tenants/${created.body.id}`).set(bearer(org.adminKey))).status).to.equal(
+        200,
+      );
+      expect(
+        (await t.http.get(`/api/admin/tenants/${created.body.id}/api-keys`).set(bearer(org.adminKey))).status,
+      ).to.equal(200);
+      const refused = await t.http
+        .put(`/api/admin/tenants/${created.body.id}`)
+        .set(bearer(org.adminKey))
+        .send({ description: 'x' });
       expectRefused(refused, 60);
       // The refused request changed nothing.
-      expect((await t.http.get(`/api/operator/tenants/${created.body.id}`).set(bearer(t.operatorKey))).body.description).to.equal(null);
+      expect(
+        (await t.http.get(`/api/operator/tenants/${created.body.id}`).set(bearer(t.operatorKey))).body.description,
+      ).to.equal(null);
       // Another key of the same organization is counted on its own.
       const key2 = await t.http.post(`/api/operator/organizations/${org.id}/keys`).set(bearer(t.operatorKey));
       expect((await t.http.get('/api/admin/tenants').set(bearer(key2.body.key))).status).to.equal(200);
@@ -90,11 +117,15 @@ describe('Rate limits per key (PostgreSQL counters)', function () {
       for (const path of ['/healthz', '/readyz', '/api/openapi.json']) {
         expect(allowed(await statuses(10, () => t.http.get(path))), path).to.equal(10);
       }
-      const operatorCalls = await statuses(10, () => t.http.get(`/api/operator/tenants/${tenant.id}`).set(bearer(t.operatorKey)));
+      const operatorCalls = await statuses(10, () =>
+        t.http.get(`/api/operator/tenants/${tenant.id}`).set(bearer(t.operatorKey)),
+      );
       expect(allowed(operatorCalls)).to.equal(10);
       const wrong = await statuses(10, () => t.http.get('/api/me').set(bearer(`${tenant.key.slice(0, -1)}x`)));
       expect(wrong.every((s) => s === 401)).to.equal(true);
-      expect(await statuses(4, () => t.http.get('/api/me').set(bearer(tenant.key)))).to.deep.equal([200, 200, 200, 429]);
+      expect(await statuses(4, () => t.http.get('/api/me').set(bearer(tenant.key)))).to.deep.equal([
+        200, 200, 200, 429,
+      ]);
     });
 
     it('documents the 429 answer on limited routes only', async () => {
@@ -114,7 +145,9 @@ describe('Rate limits per key (PostgreSQL counters)', function () {
 
     it('refuses the request over the hourly limit even under the minute limit, with a Retry-After within the hour', async () => {
       const org = await createOrganization(t);
-      expect(await statuses(3, () => t.http.get('/api/admin/tenants').set(bearer(org.adminKey)))).to.deep.equal([200, 200, 200]);
+      expect(await statuses(3, () => t.http.get('/api/admin/tenants').set(bearer(org.adminKey)))).to.deep.equal([
+        200, 200, 200,
+      ]);
       const refused = await t.http.get('/api/admin/tenants').set(bearer(org.adminKey));
       expectRefused(refused, 3600);
       expect(Number(refused.headers['retry-after'])).to.be.greaterThan(60);
@@ -146,7 +179,9 @@ describe('Rate limits per key (PostgreSQL counters)', function () {
     it('enforces one shared limit for an organization key, also with concurrent requests', async () => {
       const org = await createOrganization(b);
       const list = await Promise.all(
-        Array.from({ length: 14 }, (_, i) => (i % 2 === 0 ? a : b).http.get('/api/admin/tenants').set(bearer(org.adminKey))),
+        Array.from({ length: 14 }, (_, i) =>
+          (i % 2 === 0 ? a : b).http.get('/api/admin/tenants').set(bearer(org.adminKey)),
+        ),
       );
       expect(allowed(list.map((r) => r.status))).to.equal(6);
       expect(list.filter((r) => r.status === 429)).to.have.length(8);

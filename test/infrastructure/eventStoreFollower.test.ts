@@ -13,7 +13,16 @@ function memoryLog() {
     },
     append(type: string) {
       const position = BigInt(events.length);
-      events.push({ id: `e${position}`, streamName: 's', revision: events.length, globalPosition: position, type, data: {}, metadata: {}, recordedAt: new Date().toISOString() });
+      events.push({
+        id: `e${position}`,
+        streamName: 's',
+        revision: events.length,
+        globalPosition: position,
+        type,
+        data: {},
+        metadata: {},
+        recordedAt: new Date().toISOString(),
+      });
       for (const wake of listeners) wake();
     },
     store: {

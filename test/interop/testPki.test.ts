@@ -5,7 +5,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { makeTestPki, runTestPki, seatId, TEST_PKI_PASSWORD, TEST_PKI_SCRIPT, type TestPki } from '../support/testPki.js';
+import {
+  makeTestPki,
+  runTestPki,
+  seatId,
+  TEST_PKI_PASSWORD,
+  TEST_PKI_SCRIPT,
+  type TestPki,
+} from '../support/testPki.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SEAT_ID = /^P[A-Z]{2}\d{6}$/;
@@ -17,7 +24,9 @@ async function certificate(file: string): Promise<X509Certificate> {
 /** The PEM certificates of a bundle, in file order. */
 async function bundle(file: string): Promise<X509Certificate[]> {
   const text = await readFile(file, 'utf8');
-  return (text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((pem) => new X509Certificate(pem));
+  return (text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map(
+    (pem) => new X509Certificate(pem),
+  );
 }
 
 /** `child` names `issuer` as its issuer and carries its signature. */
@@ -26,13 +35,22 @@ function issuedBy(child: X509Certificate, issuer: X509Certificate): boolean {
 }
 
 function subjectField(cert: X509Certificate, field: string): string | undefined {
-  return cert.subject.split('\n').find((line) => line.startsWith(`${field}=`))?.slice(field.length + 1);
+  return cert.subject
+    .split('\n')
+    .find((line) => line.startsWith(`${field}=`))
+    ?.slice(field.length + 1);
 }
 
 /** Node reads extended key usage but not key usage: openssl names the bits. */
 function keyUsage(file: string): string[] {
   const out = spawnSync('openssl', ['x509', '-in', file, '-noout', '-ext', 'keyUsage'], { encoding: 'utf8' });
-  return out.stdout.split('\n').slice(1).join(',').split(',').map((s) => s.trim()).filter(Boolean);
+  return out.stdout
+    .split('\n')
+    .slice(1)
+    .join(',')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** The certificates of a PKCS#12 file and whether each is marked trusted for Java. */
@@ -53,7 +71,12 @@ async function hashes(dir: string): Promise<Map<string, string>> {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    result.set(path.relative(dir, file), createHash('sha256').update(await readFile(file)).digest('hex'));
+    result.set(
+      path.relative(dir, file),
+      createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex'),
+    );
   }
   return result;
 }
@@ -118,12 +141,18 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
     const cert = await certificate(ap.certificateFile);
     const key = createPrivateKey(await readFile(ap.keyFile));
     expect(cert.checkPrivateKey(key)).to.equal(true);
-    expect(createPublicKey(key).export({ type: 'spki', format: 'der' }).equals(cert.publicKey.export({ type: 'spki', format: 'der' }))).to.equal(true);
+    expect(
+      createPublicKey(key)
+        .export({ type: 'spki', format: 'der' })
+        .equals(cert.publicKey.export({ type: 'spki', format: 'der' })),
+    ).to.equal(true);
     expect(cert.checkPrivateKey(createPrivateKey(await readFile(pki.instance(2).keyFile)))).to.equal(false);
 
     const chain = await bundle(ap.chainFile);
     expect(chain.map((c) => c.fingerprint256)).to.deep.equal([cert, apCa, root].map((c) => c.fingerprint256));
-    expect(issuedBy(chain[0]!, chain[1]!) && issuedBy(chain[1]!, chain[2]!) && issuedBy(chain[2]!, chain[2]!)).to.equal(true);
+    expect(issuedBy(chain[0]!, chain[1]!) && issuedBy(chain[1]!, chain[2]!) && issuedBy(chain[2]!, chain[2]!)).to.equal(
+      true,
+    );
   });
 
   it('issues each instance an SMP certificate from the SMP CA', async () => {
@@ -134,7 +163,9 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
     expect(issuedBy(smp, smpCa)).to.equal(true);
     expect(issuedBy(smp, apCa)).to.equal(false);
     expect(smp.checkPrivateKey(createPrivateKey(await readFile(instance.smpKeyFile)))).to.equal(true);
-    expect((await bundle(instance.smpChainFile)).map((c) => c.fingerprint256)).to.deep.equal([smp, smpCa, root].map((c) => c.fingerprint256));
+    expect((await bundle(instance.smpChainFile)).map((c) => c.fingerprint256)).to.deep.equal(
+      [smp, smpCa, root].map((c) => c.fingerprint256),
+    );
   });
 
   it('has an AP certificate from the real AP CA that expired yesterday', async () => {
@@ -154,7 +185,9 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
     for (const trusted of [apCa, smpCa, root]) expect(issuedBy(cert, trusted)).to.equal(false);
     const [leaf, foreignCa, foreignRoot] = await bundle(pki.untrusted.chainFile);
     expect(leaf!.fingerprint256).to.equal(cert.fingerprint256);
-    expect(issuedBy(cert, foreignCa!) && issuedBy(foreignCa!, foreignRoot!) && issuedBy(foreignRoot!, foreignRoot!)).to.equal(true);
+    expect(
+      issuedBy(cert, foreignCa!) && issuedBy(foreignCa!, foreignRoot!) && issuedBy(foreignRoot!, foreignRoot!),
+    ).to.equal(true);
     expect(foreignRoot!.fingerprint256).to.not.equal(root.fingerprint256);
     // Nothing the real trust files hold is on its chain.
     const trusted = (await bundle(path.join(pki.dir, 'trust', 'ap-trust.pem'))).map((c) => c.fingerprint256);
@@ -170,17 +203,23 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
     }
   });
 
-  it(hasKeytool ? 'has a Java truststore of root, AP CA and SMP CA, copied beside each AP' : 'has no Java truststore where no keytool is installed', async () => {
-    const truststore = path.join(pki.dir, 'trust', 'truststore.p12');
-    if (!hasKeytool) {
-      expect(existsSync(truststore)).to.equal(false);
-      return;
-    }
-    const store = pkcs12(truststore, false);
-    expect(store).to.deep.equal({ certificates: 3, javaTrusted: 3, hasKey: false });
-    const original = await readFile(truststore);
-    for (const ap of [pki.instance(1), pki.instance(3), pki.expired, pki.untrusted]) expect((await readFile(ap.truststoreFile)).equals(original)).to.equal(true);
-  });
+  it(
+    hasKeytool
+      ? 'has a Java truststore of root, AP CA and SMP CA, copied beside each AP'
+      : 'has no Java truststore where no keytool is installed',
+    async () => {
+      const truststore = path.join(pki.dir, 'trust', 'truststore.p12');
+      if (!hasKeytool) {
+        expect(existsSync(truststore)).to.equal(false);
+        return;
+      }
+      const store = pkcs12(truststore, false);
+      expect(store).to.deep.equal({ certificates: 3, javaTrusted: 3, hasKey: false });
+      const original = await readFile(truststore);
+      for (const ap of [pki.instance(1), pki.instance(3), pki.expired, pki.untrusted])
+        expect((await readFile(ap.truststoreFile)).equals(original)).to.equal(true);
+    },
+  );
 
   it('changes nothing when run again, and adds only the missing instances when asked for more', async () => {
     const before = await hashes(pki.dir);
@@ -196,7 +235,12 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
   });
 
   it('refuses bad arguments with a message and exit code 2', async () => {
-    for (const args of [['--instances', 'two'], ['--days', '1'], ['--country', 'Belgium'], ['--bogus', 'x']]) {
+    for (const args of [
+      ['--instances', 'two'],
+      ['--days', '1'],
+      ['--country', 'Belgium'],
+      ['--bogus', 'x'],
+    ]) {
       const error = await promisify(execFile)('bash', [TEST_PKI_SCRIPT, '--out', pki.dir, ...args]).then(
         () => null,
         (e: { code: number; stderr: string }) => e,

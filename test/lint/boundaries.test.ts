@@ -38,7 +38,8 @@ function specifier(fromFile: string, toFile: string): string {
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
-const importOf = (fromFile: string, toFile: string) => `import * as target from '${specifier(fromFile, toFile)}';\nexport const probe = target;\n`;
+const importOf = (fromFile: string, toFile: string) =>
+  `import * as target from '${specifier(fromFile, toFile)}';\nexport const probe = target;\n`;
 
 describe('Lint: import boundaries', function () {
   // The first lint loads the TypeScript parser and the import resolver.
@@ -61,7 +62,9 @@ describe('Lint: import boundaries', function () {
     expect(rules(fs)).to.deep.equal(['@typescript-eslint/no-restricted-imports']);
     const dynamic = await lint(`export const probe = () => import('node:fs');\n`, probe);
     expect(rules(dynamic)).to.deep.equal(['no-restricted-syntax']);
-    expect(await lint(`import Decimal from 'decimal.js';\nexport const probe = new Decimal(1);\n`, probe)).to.deep.equal([]);
+    expect(
+      await lint(`import Decimal from 'decimal.js';\nexport const probe = new Decimal(1);\n`, probe),
+    ).to.deep.equal([]);
   });
 
   it('fails http importing infrastructure/postgres or pg, and lets infrastructure import them', async () => {
@@ -102,8 +105,14 @@ describe('Lint: import boundaries', function () {
 
     before(async () => {
       await mkdir(path.join(root, folder), { recursive: true });
-      await writeFile(path.join(root, files.a), `import { b } from './b.js';\nexport const a = (): number => b() + 1;\n`);
-      await writeFile(path.join(root, files.b), `import { a } from './a.js';\nexport const b = (): number => a() - 1;\n`);
+      await writeFile(
+        path.join(root, files.a),
+        `import { b } from './b.js';\nexport const a = (): number => b() + 1;\n`,
+      );
+      await writeFile(
+        path.join(root, files.b),
+        `import { a } from './a.js';\nexport const b = (): number => a() - 1;\n`,
+      );
       // c imports a, but nothing leads back to c: on the path to a cycle, not in one.
       await writeFile(path.join(root, files.c), `import { a } from './a.js';\nexport const c = a;\n`);
     });
@@ -114,7 +123,12 @@ describe('Lint: import boundaries', function () {
 
     it('fails both files of the cycle, and not a file that only imports one of them', async () => {
       const results = await eslint.lintFiles([files.a, files.b, files.c].map((file) => path.join(root, file)));
-      const byFile = new Map(results.map((result) => [path.relative(root, result.filePath).split(path.sep).join('/'), rules(result.messages)]));
+      const byFile = new Map(
+        results.map((result) => [
+          path.relative(root, result.filePath).split(path.sep).join('/'),
+          rules(result.messages),
+        ]),
+      );
       expect(byFile.get(files.a)).to.deep.equal(['import-x/no-cycle']);
       expect(byFile.get(files.b)).to.deep.equal(['import-x/no-cycle']);
       expect(byFile.get(files.c)).to.deep.equal([]);
@@ -131,7 +145,9 @@ describe('Lint: cycles between folders', () => {
       edge('src/application/delivery/deliveryProcess.ts', 'src/application/documents/documentWork.ts'),
       edge('src/application/delivery/deliveryProcess.ts', 'src/domain/retrySchedule.ts'),
     ]);
-    expect(cycles.map((cycle) => cycle.folders)).to.deep.equal([['src/application/delivery', 'src/application/documents']]);
+    expect(cycles.map((cycle) => cycle.folders)).to.deep.equal([
+      ['src/application/delivery', 'src/application/documents'],
+    ]);
     expect(cycles[0].imports).to.have.length(2);
     expect(describeCycle(cycles[0])).to.contain('src/application/documents -> src/application/delivery: 1 import(s)');
   });
@@ -194,8 +210,14 @@ describe('Lint: cycles between folders', () => {
       await mkdir(path.join(scratch, 'src/one'), { recursive: true });
       await mkdir(path.join(scratch, 'src/two'), { recursive: true });
       // A type-only import still ties the folders (ESLint's no-cycle does not count it).
-      await writeFile(path.join(scratch, 'src/one/a.ts'), `import type { B } from '../two/b.js';\nexport interface A { b: B }\n`);
-      await writeFile(path.join(scratch, 'src/two/b.ts'), `// import { nothing } from '../one/a.js' in a comment is no import\nexport const b = () => import('../one/a.js');\nexport type B = number;\n`);
+      await writeFile(
+        path.join(scratch, 'src/one/a.ts'),
+        `import type { B } from '../two/b.js';\nexport interface A { b: B }\n`,
+      );
+      await writeFile(
+        path.join(scratch, 'src/two/b.ts'),
+        `// import { nothing } from '../one/a.js' in a comment is no import\nexport const b = () => import('../one/a.js');\nexport type B = number;\n`,
+      );
     });
 
     after(async () => {
@@ -203,7 +225,10 @@ describe('Lint: cycles between folders', () => {
     });
 
     it('reads imports of every kind, resolving .js to .ts, and not those in comments', () => {
-      expect(scanImports(path.join(scratch, 'src'))).to.deep.equal([edge('src/one/a.ts', 'src/two/b.ts'), edge('src/two/b.ts', 'src/one/a.ts')]);
+      expect(scanImports(path.join(scratch, 'src'))).to.deep.equal([
+        edge('src/one/a.ts', 'src/two/b.ts'),
+        edge('src/two/b.ts', 'src/one/a.ts'),
+      ]);
     });
 
     it('fails the command line on a cycle and passes it without one', async () => {

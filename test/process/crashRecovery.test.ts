@@ -19,7 +19,12 @@ describe('Crash recovery of the service process (SIGKILL)', function () {
   const operatorKey = 'op_crash_test_key_0123456789abcdef';
   let port: number;
   // The admin rate limit (100 a minute) is not under test, and this test makes more calls than that.
-  const env = async () => ({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), OPERATOR_KEY: operatorKey, RATE_LIMIT_ADMIN_PER_MINUTE: '0' });
+  const env = async () => ({
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    OPERATOR_KEY: operatorKey,
+    RATE_LIMIT_ADMIN_PER_MINUTE: '0',
+  });
 
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-crash-'));
@@ -32,7 +37,9 @@ describe('Crash recovery of the service process (SIGKILL)', function () {
   it('loses no acknowledged write, and projections catch up to the same read models', async () => {
     const firstEnv = await env();
     const first = await startServiceProcess(firstEnv, port);
-    const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, { name: 'Crash reseller' });
+    const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, {
+      name: 'Crash reseller',
+    });
     expect(org.status).to.equal(201);
     const adminKey: string = org.body.admin_key.key;
 
@@ -78,7 +85,10 @@ describe('Crash recovery of the service process (SIGKILL)', function () {
 
       // Rebuilding every projection from zero, while the service runs on the same embedded
       // server, converges on the same read models.
-      const rebuild = spawnSync(process.execPath, [REBUILD, '--all'], { env: { ...process.env, ...secondEnv, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+      const rebuild = spawnSync(process.execPath, [REBUILD, '--all'], {
+        env: { ...process.env, ...secondEnv, LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+      });
       expect(rebuild.status, rebuild.stderr + rebuild.stdout).to.equal(0);
       expect(rebuild.stdout).to.match(/rebuilt tenants, api_keys/);
       const relisted = await api(second.baseUrl, 'GET', '/api/admin/tenants?limit=1000', adminKey);

@@ -8,7 +8,10 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookRe
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 
 const BUYER_ID = '0208:0451234595';
-const invoice = (n: number) => ({ ...(structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>), invoice_id: `CRASH-${n}` });
+const invoice = (n: number) => ({
+  ...(structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>),
+  invoice_id: `CRASH-${n}`,
+});
 
 async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -63,16 +66,23 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
 
   it('a crash between delivering and recording it: the job resumes, the receiver has the document once, the document ends SENT', async () => {
     const first = await start({ FAILPOINTS: 'delivery:after-transport' });
-    const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, { name: 'Crash reseller' });
+    const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, {
+      name: 'Crash reseller',
+    });
     const adminKey: string = org.body.admin_key.key;
     const tenant = async (body: Record<string, unknown>) => {
       const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, body);
-      const key = await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' });
+      const key = await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, {
+        name: 'app',
+      });
       return { id: created.body.id as string, key: key.body.key as string };
     };
     const seller = await tenant({ name: 'crash-seller', peppol_ids: ['0208:0403013026'] });
     const buyer = await tenant({ name: 'crash-buyer', peppol_ids: [BUYER_ID] });
-    const registered = await api(first.baseUrl, 'POST', `/api/admin/tenants/${buyer.id}/peppol/register`, adminKey, { peppol_id: BUYER_ID, company_name: 'Brouwerij De Zwaan NV' });
+    const registered = await api(first.baseUrl, 'POST', `/api/admin/tenants/${buyer.id}/peppol/register`, adminKey, {
+      peppol_id: BUYER_ID,
+      company_name: 'Brouwerij De Zwaan NV',
+    });
     expect(registered.status, JSON.stringify(registered.body)).to.equal(200);
     const doc = await api(first.baseUrl, 'POST', '/api/documents/', seller.key, invoice(0));
     expect(doc.status).to.equal(200);
@@ -83,28 +93,40 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
 
     let second = await start();
     try {
-      await until(async () => (await api(second.baseUrl, 'GET', `/api/documents/${doc.body.id}`, seller.key)).body.state === 'SENT', 'SENT after restart');
+      await until(
+        async () =>
+          (await api(second.baseUrl, 'GET', `/api/documents/${doc.body.id}`, seller.key)).body.state === 'SENT',
+        'SENT after restart',
+      );
       const inbox = await api(second.baseUrl, 'GET', '/api/inbox/?search=CRASH-0', buyer.key);
       expect(inbox.body.total, 'the receiver has it exactly once').to.equal(1);
-      const report = (await api(second.baseUrl, 'GET', `/api/documents/${doc.body.id}/transmission-report`, seller.key)).body;
+      const report = (await api(second.baseUrl, 'GET', `/api/documents/${doc.body.id}/transmission-report`, seller.key))
+        .body;
       expect(report.deliveries).to.have.length(1);
       expect(report.deliveries[0].attempts.map((a: { outcome: string }) => a.outcome)).to.deep.equal(['delivered']);
-      const received = (await api(second.baseUrl, 'GET', `/api/documents/${inbox.body.items[0].id}/transmission-report`, buyer.key)).body.received;
+      const received = (
+        await api(second.baseUrl, 'GET', `/api/documents/${inbox.body.items[0].id}/transmission-report`, buyer.key)
+      ).body.received;
       expect(received.message_id).to.equal(report.deliveries[0].message_id);
       // Received before the crash: the resumed attempt delivered again, and the receiver's copy
       // (its stream named after the message id) took the repeat as the same message.
-      expect(new Date(received.received_at).getTime()).to.be.lessThan(new Date(report.deliveries[0].attempts[0].started_at).getTime() + report.deliveries[0].attempts[0].duration_ms);
+      expect(new Date(received.received_at).getTime()).to.be.lessThan(
+        new Date(report.deliveries[0].attempts[0].started_at).getTime() + report.deliveries[0].attempts[0].duration_ms,
+      );
 
       // A burst of sends, killed at an arbitrary moment, then resumed.
       const ids: string[] = [];
-      for (let n = 1; n <= 20; n++) ids.push((await api(second.baseUrl, 'POST', '/api/documents/', seller.key, invoice(n))).body.id);
+      for (let n = 1; n <= 20; n++)
+        ids.push((await api(second.baseUrl, 'POST', '/api/documents/', seller.key, invoice(n))).body.id);
       await Promise.all(ids.map((id) => api(second.baseUrl, 'POST', `/api/documents/${id}/send`, seller.key)));
       await new Promise((r) => setTimeout(r, 30));
       second.child.kill('SIGKILL');
       await second.exited;
       second = await start();
       await until(async () => {
-        const states = await Promise.all(ids.map(async (id) => (await api(second.baseUrl, 'GET', `/api/documents/${id}`, seller.key)).body.state));
+        const states = await Promise.all(
+          ids.map(async (id) => (await api(second.baseUrl, 'GET', `/api/documents/${id}`, seller.key)).body.state),
+        );
         return states.every((s) => s === 'SENT');
       }, 'all 20 SENT');
       const all = await api(second.baseUrl, 'GET', '/api/inbox/?search=CRASH-&page_size=100', buyer.key);
@@ -117,14 +139,24 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
 
   it('a crash right after a send is accepted, before its first attempt: recovery hands the abandoned delivery to a job, and it ends SENT', async () => {
     const first = await start({ FAILPOINTS: 'send:after-request' });
-    const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, { name: 'Send crash reseller' });
+    const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, {
+      name: 'Send crash reseller',
+    });
     const adminKey: string = org.body.admin_key.key;
     const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, { name: 'crash-send' });
-    const key = (await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' })).body.key as string;
-    await api(first.baseUrl, 'PUT', `/api/operator/tenants/${created.body.id}/test-mode`, operatorKey, { test_mode: true, email: 'qa@crash.test' });
+    const key = (
+      await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' })
+    ).body.key as string;
+    await api(first.baseUrl, 'PUT', `/api/operator/tenants/${created.body.id}/test-mode`, operatorKey, {
+      test_mode: true,
+      email: 'qa@crash.test',
+    });
     const doc = await api(first.baseUrl, 'POST', '/api/documents/', key, invoice(200));
     // SendRequested is recorded, then the process dies before answering or attempting anything.
-    const answered = await api(first.baseUrl, 'POST', `/api/documents/${doc.body.id}/send`, key).then(() => true, () => false);
+    const answered = await api(first.baseUrl, 'POST', `/api/documents/${doc.body.id}/send`, key).then(
+      () => true,
+      () => false,
+    );
     expect(answered).to.equal(false);
     expect(await first.exited).to.equal(null);
 
@@ -137,9 +169,13 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
       expect(state).to.equal('SENT');
       const report = (await api(second.baseUrl, 'GET', `/api/documents/${doc.body.id}/transmission-report`, key)).body;
       expect(report.deliveries).to.have.length(1);
-      expect(report.deliveries[0].attempts.map((a: { attempt: number; outcome: string }) => [a.attempt, a.outcome])).to.deep.equal([[1, 'delivered']]);
+      expect(
+        report.deliveries[0].attempts.map((a: { attempt: number; outcome: string }) => [a.attempt, a.outcome]),
+      ).to.deep.equal([[1, 'delivered']]);
       // Not before the delivery counted as abandoned (JOB_LOCK_LIFETIME_MS after it was requested).
-      const waited = new Date(report.deliveries[0].attempts[0].started_at).getTime() - new Date(report.deliveries[0].requested_at).getTime();
+      const waited =
+        new Date(report.deliveries[0].attempts[0].started_at).getTime() -
+        new Date(report.deliveries[0].requested_at).getTime();
       expect(waited).to.be.at.least(2000);
     } finally {
       await stop(second);
@@ -148,17 +184,29 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
 
   it('a crash between calling a subscriber and recording it: the call is made again with the same webhook-id, and every notification arrives', async () => {
     const first = await start({ FAILPOINTS: 'webhook:after-call' });
-    const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, { name: 'Webhook crash reseller' });
+    const org = await api(first.baseUrl, 'POST', '/api/operator/organizations', operatorKey, {
+      name: 'Webhook crash reseller',
+    });
     const adminKey: string = org.body.admin_key.key;
     const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, { name: 'crash-webhooks' });
-    const key = (await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' })).body.key as string;
-    await api(first.baseUrl, 'PUT', `/api/operator/tenants/${created.body.id}/test-mode`, operatorKey, { test_mode: true, email: 'qa@crash.test' });
-    const hook = await api(first.baseUrl, 'POST', '/api/webhooks/', key, { url: receiver.url('/crash'), events: ['*'] });
+    const key = (
+      await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' })
+    ).body.key as string;
+    await api(first.baseUrl, 'PUT', `/api/operator/tenants/${created.body.id}/test-mode`, operatorKey, {
+      test_mode: true,
+      email: 'qa@crash.test',
+    });
+    const hook = await api(first.baseUrl, 'POST', '/api/webhooks/', key, {
+      url: receiver.url('/crash'),
+      events: ['*'],
+    });
     expect(hook.status).to.equal(201);
     const doc = await api(first.baseUrl, 'POST', '/api/documents/', key, invoice(100));
     // The first notification (document.created) reaches the subscriber, then the process dies.
     expect(await first.exited).to.equal(null);
-    expect(receiver.calls.filter((c) => c.path === '/crash').map((c) => JSON.parse(c.body).type)).to.deep.equal(['document.created']);
+    expect(receiver.calls.filter((c) => c.path === '/crash').map((c) => JSON.parse(c.body).type)).to.deep.equal([
+      'document.created',
+    ]);
 
     const second = await start();
     try {
@@ -178,7 +226,11 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
         const h = (await api(second.baseUrl, 'GET', `/api/webhooks/${hook.body.id}/deliveries`, key)).body;
         return h.items.length === 3 && h.items.every((d: { status: string }) => d.status === 'delivered') && h;
       }, 'three delivered notifications in the history');
-      expect(history.items.map((d: { event_type: string }) => d.event_type).sort()).to.deep.equal(['document.created', 'document.sent', 'document.transit']);
+      expect(history.items.map((d: { event_type: string }) => d.event_type).sort()).to.deep.equal([
+        'document.created',
+        'document.sent',
+        'document.transit',
+      ]);
     } finally {
       await stop(second);
     }

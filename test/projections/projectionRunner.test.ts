@@ -49,7 +49,14 @@ describe('Projection runner (real PostgreSQL)', () => {
 
   async function deposit(account: string, times: number) {
     for (let i = 0; i < times; i++) {
-      await store.append(`account-${account}`, [{ type: 'Deposited', data: { account, amount: 1 } }, { type: 'Ignored', data: {} }], 'any');
+      await store.append(
+        `account-${account}`,
+        [
+          { type: 'Deposited', data: { account, amount: 1 } },
+          { type: 'Ignored', data: {} },
+        ],
+        'any',
+      );
     }
   }
 

@@ -73,7 +73,10 @@ export function as4SchemaSet(): libxmljs.XMLDocument {
   fs.writeFileSync(path.join(dir, 'xml.xsd'), XML_NS_XSD);
   fs.writeFileSync(path.join(dir, 'xmldsig-subset.xsd'), XMLDSIG_SUBSET_XSD);
   fs.writeFileSync(path.join(dir, 'xlink.xsd'), XLINK_XSD);
-  compiled = libxmljs.parseXml(driver(path.join(phase4Dir(), 'schemas')), { baseUrl: `${dir}${path.sep}`, nonet: true });
+  compiled = libxmljs.parseXml(driver(path.join(phase4Dir(), 'schemas')), {
+    baseUrl: `${dir}${path.sep}`,
+    nonet: true,
+  });
   return compiled;
 }
 

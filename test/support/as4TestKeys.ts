@@ -30,21 +30,78 @@ export async function makeTestAs4Pki(seatIds: readonly string[]): Promise<TestAs
   const dir = await mkdtemp(path.join(os.tmpdir(), 'as4-pki-'));
   const file = (name: string) => path.join(dir, name);
   await run('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2',
-    '-subj', '/C=BE/O=Invoicing service tests/CN=AS4 TEST AP CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-    '-keyout', file('ca.key'), '-out', file('ca.pem'),
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-days',
+    '2',
+    '-subj',
+    '/C=BE/O=Invoicing service tests/CN=AS4 TEST AP CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
   ]);
   const accessPoints: Record<string, TestAccessPointKey> = {};
   await Promise.all(
     seatIds.map(async (seatId) => {
-      await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-subj', `/C=BE/O=Invoicing service tests/OU=PEPPOL TEST AP/CN=${seatId}`, '-keyout', file(`${seatId}.key`), '-out', file(`${seatId}.csr`)]);
-      fs.writeFileSync(file(`${seatId}.ext`), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment,dataEncipherment\n');
-      await run('openssl', ['x509', '-req', '-sha256', '-days', '2', '-in', file(`${seatId}.csr`), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-set_serial', `0x${Buffer.from(seatId).toString('hex')}`, '-extfile', file(`${seatId}.ext`), '-out', file(`${seatId}.pem`)]);
+      await run('openssl', [
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-sha256',
+        '-subj',
+        `/C=BE/O=Invoicing service tests/OU=PEPPOL TEST AP/CN=${seatId}`,
+        '-keyout',
+        file(`${seatId}.key`),
+        '-out',
+        file(`${seatId}.csr`),
+      ]);
+      fs.writeFileSync(
+        file(`${seatId}.ext`),
+        'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment,dataEncipherment\n',
+      );
+      await run('openssl', [
+        'x509',
+        '-req',
+        '-sha256',
+        '-days',
+        '2',
+        '-in',
+        file(`${seatId}.csr`),
+        '-CA',
+        file('ca.pem'),
+        '-CAkey',
+        file('ca.key'),
+        '-set_serial',
+        `0x${Buffer.from(seatId).toString('hex')}`,
+        '-extfile',
+        file(`${seatId}.ext`),
+        '-out',
+        file(`${seatId}.pem`),
+      ]);
       const keyPem = await readFile(file(`${seatId}.key`), 'utf8');
       const certificatePem = await readFile(file(`${seatId}.pem`), 'utf8');
-      accessPoints[seatId] = { seatId, keyPem, certificatePem, privateKey: createPrivateKey(keyPem), certificate: new X509Certificate(certificatePem) };
+      accessPoints[seatId] = {
+        seatId,
+        keyPem,
+        certificatePem,
+        privateKey: createPrivateKey(keyPem),
+        certificate: new X509Certificate(certificatePem),
+      };
     }),
   );
-  return { ca: new X509Certificate(await readFile(file('ca.pem'))), accessPoints, dispose: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    ca: new X509Certificate(await readFile(file('ca.pem'))),
+    accessPoints,
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
 }

@@ -65,7 +65,9 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     queries,
     setNaptr: (name, records) => zone.set(name.toLowerCase(), records),
     pointToSmp(name, smpUrl) {
-      zone.set(name.toLowerCase(), [{ order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: `!^.*$!${smpUrl}!`, replacement: '.' }]);
+      zone.set(name.toLowerCase(), [
+        { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: `!^.*$!${smpUrl}!`, replacement: '.' },
+      ]);
     },
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };

@@ -17,7 +17,13 @@ export type UrlOrBinary = ServerTarget<{ kind: 'url'; url: string } | { kind: 'b
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export function urlOrBinary(options: { urlEnv: string; binEnv: string; binName: string; server: string; buildScript: string }): UrlOrBinary {
+export function urlOrBinary(options: {
+  urlEnv: string;
+  binEnv: string;
+  binName: string;
+  server: string;
+  buildScript: string;
+}): UrlOrBinary {
   const { urlEnv, binEnv } = options;
   if (process.env[urlEnv]) return { kind: 'url', url: process.env[urlEnv] };
   const bin = process.env[binEnv] || path.join(repoRoot, '.ci', 'bin', options.binName);
@@ -34,7 +40,12 @@ export function urlOrBinary(options: { urlEnv: string; binEnv: string; binName: 
  * Registers `body` when the server can be had. Without one: a warning and no tests locally; a
  * failing test under CI=true, where every adapter's suite is required.
  */
-export function describeRequiring(what: string, server: string, target: ServerTarget<{ kind: string }>, body: () => void): void {
+export function describeRequiring(
+  what: string,
+  server: string,
+  target: ServerTarget<{ kind: string }>,
+  body: () => void,
+): void {
   if (target.kind !== 'none') {
     body();
     return;
@@ -82,7 +93,10 @@ export async function startHelperServer(options: {
   const ready = new RegExp(`^ready (${options.urlPattern.source})$`, 'm');
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => fail(new Error(`${name} did not become ready within ${options.readyWithinMs / 1000} s`)), options.readyWithinMs);
+    const timer = setTimeout(
+      () => fail(new Error(`${name} did not become ready within ${options.readyWithinMs / 1000} s`)),
+      options.readyWithinMs,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');

@@ -68,13 +68,15 @@ export async function send(baseUrl: string, req: HostileRequest): Promise<Hostil
 
 /** What is wrong with a 4xx body, by the spec's error shape `{detail: string | [{loc, msg, type}]}`; null when it is right. */
 export function errorShapeProblem(res: HostileResponse): string | null {
-  if (res.body === undefined || res.body === null || typeof res.body !== 'object') return `not a JSON object: ${res.text.slice(0, 200)}`;
+  if (res.body === undefined || res.body === null || typeof res.body !== 'object')
+    return `not a JSON object: ${res.text.slice(0, 200)}`;
   const detail = (res.body as { detail?: unknown }).detail;
   if (typeof detail === 'string') return null;
   if (!Array.isArray(detail)) return `no detail string or array: ${res.text.slice(0, 200)}`;
   for (const item of detail) {
     const { loc, msg, type } = (item ?? {}) as { loc?: unknown; msg?: unknown; type?: unknown };
-    if (!Array.isArray(loc) || typeof msg !== 'string' || typeof type !== 'string') return `detail item is not {loc, msg, type}: ${JSON.stringify(item).slice(0, 200)}`;
+    if (!Array.isArray(loc) || typeof msg !== 'string' || typeof type !== 'string')
+      return `detail item is not {loc, msg, type}: ${JSON.stringify(item).slice(0, 200)}`;
   }
   return null;
 }
@@ -83,7 +85,8 @@ export function errorShapeProblem(res: HostileResponse): string | null {
 export function errorText(res: HostileResponse): string {
   const detail = (res.body as { detail?: unknown } | null)?.detail;
   if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((d: { msg?: string; loc?: unknown[] }) => `${JSON.stringify(d.loc)} ${d.msg}`).join('\n');
+  if (Array.isArray(detail))
+    return detail.map((d: { msg?: string; loc?: unknown[] }) => `${JSON.stringify(d.loc)} ${d.msg}`).join('\n');
   return res.text.slice(0, 500);
 }
 
@@ -94,7 +97,8 @@ export function describeRequest(req: HostileRequest): string {
   let body = '';
   if (req.json !== undefined) body = ` json=${cut(JSON.stringify(JSON.stringify(req.json) ?? 'undefined'))}`;
   else if (req.raw !== undefined) body = ` ${req.contentType} raw=${cut(JSON.stringify(req.raw.toString()))}`;
-  else if (req.file) body = ` multipart file name=${JSON.stringify(req.file.fileName.toString())} type=${req.file.contentType} data=${cut(JSON.stringify(req.file.data.toString()))}`;
+  else if (req.file)
+    body = ` multipart file name=${JSON.stringify(req.file.fileName.toString())} type=${req.file.contentType} data=${cut(JSON.stringify(req.file.data.toString()))}`;
   return `${req.method} ${path}${body}`;
 }
 
@@ -116,7 +120,11 @@ export function encodeSegment(text: string): string {
     } else {
       bytes = [...Buffer.from(text[i]!)];
     }
-    for (const b of bytes) out += /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) && b < 0x80 ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    for (const b of bytes)
+      out +=
+        /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) && b < 0x80
+          ? String.fromCharCode(b)
+          : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
@@ -140,7 +148,13 @@ const decodeURIComponentBytes = (encoded: string): number[] => {
  */
 export class Watchdog {
   readonly calls: Array<{ status: number | string; ms: number; at: number; label: string }> = [];
-  readonly memory: Array<{ at: number; label: string; rssBytes: number; shmemBytes: number; byCommand: Record<string, number> }> = [];
+  readonly memory: Array<{
+    at: number;
+    label: string;
+    rssBytes: number;
+    shmemBytes: number;
+    byCommand: Record<string, number>;
+  }> = [];
   /** What the suite is doing now (the current test's title), kept with each sample. */
   label = '';
   private running = true;
@@ -156,14 +170,23 @@ export class Watchdog {
   start(): void {
     this.sampler = setInterval(() => {
       const m = treeMemory(this.pid);
-      this.memory.push({ at: Date.now(), label: this.label, rssBytes: m.rssBytes, shmemBytes: m.shmemBytes, byCommand: m.byCommand });
+      this.memory.push({
+        at: Date.now(),
+        label: this.label,
+        rssBytes: m.rssBytes,
+        shmemBytes: m.shmemBytes,
+        byCommand: m.byCommand,
+      });
     }, 200);
     this.loop = (async () => {
       while (this.running) {
         const started = performance.now();
         let status: number | string;
         try {
-          const res = await fetch(`${this.baseUrl}/api/me`, { headers: { Authorization: `Bearer ${this.key}` }, signal: AbortSignal.timeout(5000) });
+          const res = await fetch(`${this.baseUrl}/api/me`, {
+            headers: { Authorization: `Bearer ${this.key}` },
+            signal: AbortSignal.timeout(5000),
+          });
           await res.arrayBuffer();
           status = res.status;
         } catch (error) {
@@ -194,7 +217,13 @@ export class Watchdog {
   }
 
   maxMemory() {
-    return this.memory.reduce((max, m) => (m.rssBytes > max.rssBytes ? m : max), { at: 0, label: '', rssBytes: 0, shmemBytes: 0, byCommand: {} as Record<string, number> });
+    return this.memory.reduce((max, m) => (m.rssBytes > max.rssBytes ? m : max), {
+      at: 0,
+      label: '',
+      rssBytes: 0,
+      shmemBytes: 0,
+      byCommand: {} as Record<string, number>,
+    });
   }
 
   /** The highest RSS sample of each label (test), highest first. */

@@ -1,6 +1,12 @@
 import { MongoClient } from 'mongodb';
 import { freshDatabase } from './postgres.js';
-import { describeRequiring, startHelperServer, stopHelperServer, urlOrBinary, type HelperServer } from './helperServer.js';
+import {
+  describeRequiring,
+  startHelperServer,
+  stopHelperServer,
+  urlOrBinary,
+  type HelperServer,
+} from './helperServer.js';
 
 /**
  * The Mongo-wire server the MongoDB adapters' suites run against:
@@ -11,7 +17,13 @@ import { describeRequiring, startHelperServer, stopHelperServer, urlOrBinary, ty
  *  - else none: the suites are skipped with a printed warning, and fail under CI=true.
  */
 const mongoTarget = () =>
-  urlOrBinary({ urlEnv: 'MONGODB_URL', binEnv: 'FERRETDB_BIN', binName: 'ferretdb', server: 'FerretDB', buildScript: '.ci/build-ferretdb' });
+  urlOrBinary({
+    urlEnv: 'MONGODB_URL',
+    binEnv: 'FERRETDB_BIN',
+    binName: 'ferretdb',
+    server: 'FerretDB',
+    buildScript: '.ci/build-ferretdb',
+  });
 
 /** Registers `body` (which registers the suite's tests) when a Mongo-wire server can be had. */
 export function describeWithMongo(what: string, body: () => void): void {
@@ -40,7 +52,14 @@ async function startFerretDb(bin: string): Promise<string> {
   const server = await startHelperServer({
     name: 'FerretDB',
     bin,
-    args: ['-listen', '127.0.0.1:0', '-postgresql-url', database.toString(), '-log-level', process.env.FERRETDB_LOG_LEVEL ?? 'warn'],
+    args: [
+      '-listen',
+      '127.0.0.1:0',
+      '-postgresql-url',
+      database.toString(),
+      '-log-level',
+      process.env.FERRETDB_LOG_LEVEL ?? 'warn',
+    ],
     urlPattern: /mongodb:\/\/\S+/,
     readyWithinMs: 60_000,
     echoStderr: Boolean(process.env.FERRETDB_LOG_LEVEL),

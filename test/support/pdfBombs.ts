@@ -68,10 +68,25 @@ export async function embeddedFileBomb(bytes = 10 * GiB): Promise<Buffer> {
   await pageWithText(doc, ['Invoice INV-2']);
   const ctx = doc.context;
   const stream = ctx.register(
-    ctx.stream(zerosDeflatedTwice(bytes), { Type: 'EmbeddedFile', Subtype: 'application#2Fxml', Filter: [PDFName.of('FlateDecode'), PDFName.of('FlateDecode')] }),
+    ctx.stream(zerosDeflatedTwice(bytes), {
+      Type: 'EmbeddedFile',
+      Subtype: 'application#2Fxml',
+      Filter: [PDFName.of('FlateDecode'), PDFName.of('FlateDecode')],
+    }),
   );
-  const spec = ctx.register(ctx.obj({ Type: 'Filespec', F: PDFString.of('factur-x.xml'), UF: PDFString.of('factur-x.xml'), AFRelationship: 'Alternative', EF: { F: stream, UF: stream } }));
-  doc.catalog.set(PDFName.of('Names'), ctx.obj({ EmbeddedFiles: ctx.obj({ Names: [PDFString.of('factur-x.xml'), spec] }) }));
+  const spec = ctx.register(
+    ctx.obj({
+      Type: 'Filespec',
+      F: PDFString.of('factur-x.xml'),
+      UF: PDFString.of('factur-x.xml'),
+      AFRelationship: 'Alternative',
+      EF: { F: stream, UF: stream },
+    }),
+  );
+  doc.catalog.set(
+    PDFName.of('Names'),
+    ctx.obj({ EmbeddedFiles: ctx.obj({ Names: [PDFString.of('factur-x.xml'), spec] }) }),
+  );
   doc.catalog.set(PDFName.of('AF'), ctx.obj([spec]));
   return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
@@ -94,7 +109,15 @@ export async function hugeImage(): Promise<Buffer> {
   const page = doc.getPage(0);
   const ctx = doc.context;
   const image = ctx.register(
-    ctx.stream(zerosDeflated(GiB), { Type: 'XObject', Subtype: 'Image', Width: 100_000, Height: 100_000, ColorSpace: 'DeviceRGB', BitsPerComponent: 8, Filter: 'FlateDecode' }),
+    ctx.stream(zerosDeflated(GiB), {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: 100_000,
+      Height: 100_000,
+      ColorSpace: 'DeviceRGB',
+      BitsPerComponent: 8,
+      Filter: 'FlateDecode',
+    }),
   );
   const resources = page.node.Resources()!;
   resources.set(PDFName.of('XObject'), ctx.obj({ Im1: image }));

@@ -3,7 +3,8 @@ import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import type { Response } from 'superagent';
 
 /** test/fixtures/pdf/<name>, read from the source tree (the compiled tests live in dist/). */
-export const pdfFixture = (name: string): Promise<Buffer> => readFile(new URL(`../../../test/fixtures/pdf/${name}`, import.meta.url));
+export const pdfFixture = (name: string): Promise<Buffer> =>
+  readFile(new URL(`../../../test/fixtures/pdf/${name}`, import.meta.url));
 
 /** supertest parser that keeps a binary body as a Buffer. */
 export const binary = (res: Response, callback: (error: Error | null, body: Buffer) => void): void => {
@@ -25,8 +26,8 @@ export async function letterPdf(): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage();
-  ['Dear customer,', 'our offices will be closed during the summer holidays.', 'Kind regards, the team'].forEach((line, i) =>
-    page.drawText(line, { x: 50, y: 700 - i * 16, size: 11, font }),
+  ['Dear customer,', 'our offices will be closed during the summer holidays.', 'Kind regards, the team'].forEach(
+    (line, i) => page.drawText(line, { x: 50, y: 700 - i * 16, size: 11, font }),
   );
   return Buffer.from(await doc.save());
 }

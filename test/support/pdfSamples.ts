@@ -13,7 +13,18 @@ export function checked(body: Record<string, unknown>): DocumentCheck {
 export function longInvoice(lines: number): Record<string, unknown> {
   const rates = ['21.00', '6.00', '12.00'];
   const units = ['C62', 'HUR', 'KGM', 'MTR', 'DAY', 'LTR'];
-  const words = ['Stainless steel', 'hex bolt', 'M8 x 40', 'galvanised', 'wall bracket', 'with anchors', 'cable tray', 'section 2 m', 'installation labour', 'site visit'];
+  const words = [
+    'Stainless steel',
+    'hex bolt',
+    'M8 x 40',
+    'galvanised',
+    'wall bracket',
+    'with anchors',
+    'cable tray',
+    'section 2 m',
+    'installation labour',
+    'site visit',
+  ];
   return {
     invoice_id: `INV-2025-${String(lines).padStart(4, '0')}`,
     invoice_date: '2025-06-30',
@@ -34,7 +45,12 @@ export function longInvoice(lines: number): Record<string, unknown> {
     payment_term: 'Net 30 days',
     payment_details: [{ iban: 'BE68539007547034', swift: 'GEBABEBB', payment_reference: '+++090/9337/55493+++' }],
     items: Array.from({ length: lines }, (_, i) => {
-      const description = words.slice(0, 2 + (i % 5)).join(' ').replace(/^./, (c) => c.toUpperCase()) + (i % 11 === 0 ? ', delivered in two batches to the Mechelen warehouse as agreed by phone' : '');
+      const description =
+        words
+          .slice(0, 2 + (i % 5))
+          .join(' ')
+          .replace(/^./, (c) => c.toUpperCase()) +
+        (i % 11 === 0 ? ', delivered in two batches to the Mechelen warehouse as agreed by phone' : '');
       const item: Record<string, unknown> = {
         description,
         product_code: `SKU-${String(i + 1).padStart(4, '0')}`,
@@ -55,10 +71,26 @@ export function sampleDocuments(): Array<{ name: string; body: Record<string, un
   const byName = (name: string) => structuredClone(fixtures.find((f) => f.name === name)!.body);
   const multiCurrency = byName('BE export to the United States in USD (G)');
   (multiCurrency.items as Array<Record<string, unknown>>).push(
-    { description: 'Gift boxes, assorted', quantity: 40, unit_price: '12.75', tax_rate: '0.00', unit: 'C62', allowances: [{ reason: 'Launch discount', base_amount: 510, multiplier_factor: 10 }] },
-    { description: 'Cold-chain packaging', quantity: 1, unit_price: 180, tax_rate: '0.00', unit: 'SET', charges: [{ reason: 'Dry ice', amount: 45 }] },
+    {
+      description: 'Gift boxes, assorted',
+      quantity: 40,
+      unit_price: '12.75',
+      tax_rate: '0.00',
+      unit: 'C62',
+      allowances: [{ reason: 'Launch discount', base_amount: 510, multiplier_factor: 10 }],
+    },
+    {
+      description: 'Cold-chain packaging',
+      quantity: 1,
+      unit_price: 180,
+      tax_rate: '0.00',
+      unit: 'SET',
+      charges: [{ reason: 'Dry ice', amount: 45 }],
+    },
   );
-  multiCurrency.charges = [{ reason: 'Air freight to JFK', reason_code: 'FC', amount: 320, tax_rate: '0.00', tax_code: 'G' }];
+  multiCurrency.charges = [
+    { reason: 'Air freight to JFK', reason_code: 'FC', amount: 320, tax_rate: '0.00', tax_code: 'G' },
+  ];
   multiCurrency.payment_details = [{ iban: 'BE68539007547034', swift: 'GEBABEBB', payment_reference: 'ACME-EXP-0001' }];
   multiCurrency.payment_term = 'Payment in USD within 30 days of the invoice date';
   multiCurrency.note = 'Goods shipped under Incoterms DAP New York. Export declaration 25BE000123456789.';

@@ -16,9 +16,15 @@ export async function createPeppolTenant(
   profile: { name?: string; description?: string | null; peppol_ids?: string[]; company_tax_id?: string | null } = {},
 ): Promise<{ id: string; key: string }> {
   const name = profile.name ?? `peppol-${randomInt(1e9)}`;
-  const created = await t.http.post('/api/admin/tenants').set(bearer(adminKey)).send({ ...profile, name });
+  const created = await t.http
+    .post('/api/admin/tenants')
+    .set(bearer(adminKey))
+    .send({ ...profile, name });
   expect(created.status, JSON.stringify(created.body)).to.equal(201);
-  const key = await t.http.post(`/api/admin/tenants/${created.body.id}/api-keys`).set(bearer(adminKey)).send({ name: 'app' });
+  const key = await t.http
+    .post(`/api/admin/tenants/${created.body.id}/api-keys`)
+    .set(bearer(adminKey))
+    .send({ name: 'app' });
   expect(key.status, JSON.stringify(key.body)).to.equal(201);
   return { id: created.body.id, key: key.body.key };
 }

@@ -12,7 +12,10 @@ export const capturesDir = (): string => path.join(phase4Dir(), 'as4-captures');
  * A mocha `before` hook body: skips the suite with a visible message when the vectors are absent,
  * and fails it when CI=true, where they must be present.
  */
-export function requireVectors(context: Mocha.Context, probe = path.join(capturesDir(), 'signature-expectations.tsv')): void {
+export function requireVectors(
+  context: Mocha.Context,
+  probe = path.join(capturesDir(), 'signature-expectations.tsv'),
+): void {
   if (fs.existsSync(probe)) return;
   if (process.env.CI === 'true') throw new Error(`Peppol vectors missing at ${probe} (required when CI=true)`);
   console.log(`\n  ⚠ SKIPPED: Peppol golden vectors not found at ${probe} (set SHARED_DIR)\n`);

@@ -2,7 +2,13 @@ import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_proces
 import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describeRequiring, startHelperServer, stopHelperServer, type HelperServer, type ServerTarget } from './helperServer.js';
+import {
+  describeRequiring,
+  startHelperServer,
+  stopHelperServer,
+  type HelperServer,
+  type ServerTarget,
+} from './helperServer.js';
 import { repoRoot, TEST_PKI_PASSWORD, type TestAccessPoint } from './testPki.js';
 
 /**
@@ -11,14 +17,19 @@ import { repoRoot, TEST_PKI_PASSWORD, type TestAccessPoint } from './testPki.js'
  * elsewhere) runs a phase4 receiver and a phase4 sender with the test PKI. Without Java or the built
  * jar the suites are skipped with a warning, and fail under CI=true.
  */
-export const PHASE4_HARNESS_JAR = process.env.PHASE4_HARNESS_JAR || path.join(repoRoot, 'test', 'interop', 'phase4', 'target', 'phase4-harness.jar');
+export const PHASE4_HARNESS_JAR =
+  process.env.PHASE4_HARNESS_JAR || path.join(repoRoot, 'test', 'interop', 'phase4', 'target', 'phase4-harness.jar');
 
 export function phase4Target(): ServerTarget<{ kind: 'jar'; jar: string }> {
-  if (spawnSync('java', ['-version'], { stdio: 'ignore' }).error) return { kind: 'none', why: 'no java on the PATH (the phase4 harness needs Java 17+)' };
+  if (spawnSync('java', ['-version'], { stdio: 'ignore' }).error)
+    return { kind: 'none', why: 'no java on the PATH (the phase4 harness needs Java 17+)' };
   if (!existsSync(PHASE4_HARNESS_JAR))
     return process.env.PHASE4_HARNESS_JAR
       ? { kind: 'none', why: `PHASE4_HARNESS_JAR=${PHASE4_HARNESS_JAR} does not exist` }
-      : { kind: 'none', why: `the phase4 harness is not built at ${path.relative(process.cwd(), PHASE4_HARNESS_JAR)} (bash .ci/build-phase4 builds it; PHASE4_HARNESS_JAR points elsewhere)` };
+      : {
+          kind: 'none',
+          why: `the phase4 harness is not built at ${path.relative(process.cwd(), PHASE4_HARNESS_JAR)} (bash .ci/build-phase4 builds it; PHASE4_HARNESS_JAR points elsewhere)`,
+        };
   return { kind: 'jar', jar: PHASE4_HARNESS_JAR };
 }
 
@@ -28,7 +39,9 @@ export function phase4Target(): ServerTarget<{ kind: 'jar'; jar: string }> {
  */
 export function describeWithPhase4(what: string, body: (this: Mocha.Suite) => void, needs: string[] = []): void {
   const missing = needs.find((file) => !existsSync(file));
-  const target = missing ? { kind: 'none' as const, why: `${missing} is missing (SHARED_DIR names the shared folder)` } : phase4Target();
+  const target = missing
+    ? { kind: 'none' as const, why: `${missing} is missing (SHARED_DIR names the shared folder)` }
+    : phase4Target();
   describeRequiring(what, 'the phase4 harness (Java)', target, () => describe(what, body));
 }
 
@@ -49,7 +62,11 @@ export interface Phase4Receiver {
  * signing certificate). `serviced`: the only receiver participant ids it accepts (the others get
  * EBMS:0004 PEPPOL:NOT_SERVICED); all when left out.
  */
-export async function startPhase4Receiver(options: { ap: TestAccessPoint; outDir: string; serviced?: string[] }): Promise<Phase4Receiver> {
+export async function startPhase4Receiver(options: {
+  ap: TestAccessPoint;
+  outDir: string;
+  serviced?: string[];
+}): Promise<Phase4Receiver> {
   const target = phase4Target();
   if (target.kind === 'none') throw new Error(target.why);
   const args = ['-jar', target.jar, 'receive', ...identity(options.ap), '--out', options.outDir, '--port', '0'];
@@ -82,7 +99,13 @@ export interface Phase4SendReport {
   /** verified: the receipt's non-repudiation references match the digests of what was sent. */
   receiptCheck?: 'verified' | 'failed' | 'not-applicable' | 'not-checked';
   receiptProblems?: string;
-  errors?: { code: string; severity: string; shortDescription: string; description: string | null; detail: string | null }[];
+  errors?: {
+    code: string;
+    severity: string;
+    shortDescription: string;
+    description: string | null;
+    detail: string | null;
+  }[];
   exception?: string;
 }
 
@@ -107,7 +130,15 @@ export interface Phase4SendOptions {
 
 /** The harness's send options for `options`, as --name value pairs. */
 function sendArgs(options: Phase4SendOptions): string[] {
-  const args = [...identity(options.ap), '--endpoint', options.endpoint, '--receiver-cert', options.receiverCertificateFile, '--payload', options.payloadFile];
+  const args = [
+    ...identity(options.ap),
+    '--endpoint',
+    options.endpoint,
+    '--receiver-cert',
+    options.receiverCertificateFile,
+    '--payload',
+    options.payloadFile,
+  ];
   const optional: [string, string | number | undefined][] = [
     ['from', options.from],
     ['to', options.to],
@@ -167,7 +198,8 @@ export async function startPhase4SendService(): Promise<Phase4SendService> {
     send(options) {
       if (exited) return Promise.reject(exited);
       const args = sendArgs(options);
-      if (args.some((a) => /[\t\n]/.test(a))) return Promise.reject(new Error('send options may not contain tabs or line breaks'));
+      if (args.some((a) => /[\t\n]/.test(a)))
+        return Promise.reject(new Error('send options may not contain tabs or line breaks'));
       return new Promise<string>((resolve, reject) => {
         waiting.push({ resolve, reject });
         child.stdin!.write(`${args.join('\t')}\n`);
@@ -188,22 +220,36 @@ export async function startPhase4SendService(): Promise<Phase4SendService> {
  * Runs the phase4 sender and resolves with its report lines (and its summary when count > 1);
  * it exits 0 only when every message got a verified receipt.
  */
-export async function runPhase4Sender(
-  options: Phase4SendOptions,
-): Promise<{ exitCode: number; reports: Phase4SendReport[]; summary?: { count: number; ok: number; seconds: number; perSecond: number }; stderr: string }> {
+export async function runPhase4Sender(options: Phase4SendOptions): Promise<{
+  exitCode: number;
+  reports: Phase4SendReport[];
+  summary?: { count: number; ok: number; seconds: number; perSecond: number };
+  stderr: string;
+}> {
   const target = phase4Target();
   if (target.kind === 'none') throw new Error(target.why);
   const args = ['-jar', target.jar, 'send', ...sendArgs(options)];
-  const { exitCode, stdout, stderr } = await new Promise<{ exitCode: number; stdout: string; stderr: string }>((resolve, reject) => {
-    execFile('java', args, { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') reject(new Error(`phase4 sender failed to run: ${error.message}\n${stderr}`));
-      else resolve({ exitCode: error ? (error.code as number) : 0, stdout, stderr });
-    });
-  });
+  const { exitCode, stdout, stderr } = await new Promise<{ exitCode: number; stdout: string; stderr: string }>(
+    (resolve, reject) => {
+      execFile('java', args, { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number')
+          reject(new Error(`phase4 sender failed to run: ${error.message}\n${stderr}`));
+        else resolve({ exitCode: error ? (error.code as number) : 0, stdout, stderr });
+      });
+    },
+  );
   const lines = stdout.split('\n').filter((line) => line.startsWith('{'));
-  const parsed = lines.map((line) => JSON.parse(line) as Phase4SendReport | { summary: { count: number; ok: number; seconds: number; perSecond: number } });
-  const summary = parsed.find((entry): entry is { summary: { count: number; ok: number; seconds: number; perSecond: number } } => 'summary' in entry)?.summary;
+  const parsed = lines.map(
+    (line) =>
+      JSON.parse(line) as
+        Phase4SendReport | { summary: { count: number; ok: number; seconds: number; perSecond: number } },
+  );
+  const summary = parsed.find(
+    (entry): entry is { summary: { count: number; ok: number; seconds: number; perSecond: number } } =>
+      'summary' in entry,
+  )?.summary;
   const reports = parsed.filter((entry): entry is Phase4SendReport => !('summary' in entry));
-  if (reports.length === 0) throw new Error(`phase4 sender reported nothing (exit ${exitCode}):\n${stderr.slice(-4000)}`);
+  if (reports.length === 0)
+    throw new Error(`phase4 sender reported nothing (exit ${exitCode}):\n${stderr.slice(-4000)}`);
   return { exitCode, reports, summary, stderr };
 }

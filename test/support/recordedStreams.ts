@@ -16,7 +16,8 @@ export interface RawEvent {
   recorded_at: string;
 }
 
-export const readFixture = async <T>(name: string): Promise<T> => JSON.parse(await readFile(path.resolve('test/fixtures/streams', name), 'utf8')) as T;
+export const readFixture = async <T>(name: string): Promise<T> =>
+  JSON.parse(await readFile(path.resolve('test/fixtures/streams', name), 'utf8')) as T;
 
 /**
  * A fresh database holding exactly these events, as they were stored: the same positions,
@@ -32,11 +33,24 @@ export async function databaseWithEvents(events: RawEvent[]): Promise<string> {
       await pool.query(
         `INSERT INTO es_events (global_position, event_id, stream_name, stream_revision, type, data, metadata, recorded_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [e.global_position, e.event_id, e.stream_name, e.stream_revision, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata), e.recorded_at],
+        [
+          e.global_position,
+          e.event_id,
+          e.stream_name,
+          e.stream_revision,
+          e.type,
+          JSON.stringify(e.data),
+          JSON.stringify(e.metadata),
+          e.recorded_at,
+        ],
       );
     }
-    await pool.query(`INSERT INTO es_streams (stream_name, revision) SELECT stream_name, max(stream_revision) FROM es_events GROUP BY stream_name`);
-    await pool.query(`UPDATE es_global SET position = (SELECT coalesce(max(global_position), -1) FROM es_events) WHERE id = 1`);
+    await pool.query(
+      `INSERT INTO es_streams (stream_name, revision) SELECT stream_name, max(stream_revision) FROM es_events GROUP BY stream_name`,
+    );
+    await pool.query(
+      `UPDATE es_global SET position = (SELECT coalesce(max(global_position), -1) FROM es_events) WHERE id = 1`,
+    );
   } finally {
     await pool.end();
   }

@@ -1,6 +1,12 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { createS3Client, type S3Location } from '../../src/infrastructure/blobs/s3BlobStore.js';
-import { describeRequiring, startHelperServer, stopHelperServer, urlOrBinary, type HelperServer } from './helperServer.js';
+import {
+  describeRequiring,
+  startHelperServer,
+  stopHelperServer,
+  urlOrBinary,
+  type HelperServer,
+} from './helperServer.js';
 
 /**
  * The S3-compatible server the S3 blob store's suite runs against:
@@ -22,7 +28,13 @@ export interface TestS3 {
 const SERVER_BUCKET = 'invoicing-blob-test';
 
 const s3Target = () =>
-  urlOrBinary({ urlEnv: 'S3_TEST_URL', binEnv: 'S3SERVER_BIN', binName: 's3server', server: 'the S3 test server', buildScript: '.ci/build-s3' });
+  urlOrBinary({
+    urlEnv: 'S3_TEST_URL',
+    binEnv: 'S3SERVER_BIN',
+    binName: 's3server',
+    server: 'the S3 test server',
+    buildScript: '.ci/build-s3',
+  });
 
 /** Registers `body` when an S3-compatible server can be had. */
 export function describeWithS3(what: string, body: () => void): void {
@@ -44,10 +56,15 @@ export async function testS3(): Promise<TestS3> {
 }
 
 async function externalS3(url: string): Promise<TestS3> {
-  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = process.env;
+  const {
+    AWS_ACCESS_KEY_ID: accessKeyId,
+    AWS_SECRET_ACCESS_KEY: secretAccessKey,
+    AWS_SESSION_TOKEN: sessionToken,
+  } = process.env;
   // Explicit credentials only: the SDK's default chain would go on to ask an instance-metadata
   // address, which a test must never do.
-  if (!accessKeyId || !secretAccessKey) throw new Error('S3_TEST_URL needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  if (!accessKeyId || !secretAccessKey)
+    throw new Error('S3_TEST_URL needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
   const s3: TestS3 = {
     location: {
       endpoint: url,

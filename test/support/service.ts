@@ -31,9 +31,21 @@ export async function startTestService(
   const operatorKey = `op_test_${randomBytes(16).toString('hex')}`;
   // Suites that are not about rate limits send many requests with one key: unlimited (0) unless
   // a test sets limits.
-  const unlimited = { rateLimitStandardPerMinute: 0, rateLimitPremiumPerMinute: 0, rateLimitAdminPerMinute: 0, rateLimitAdminPerHour: 0 };
+  const unlimited = {
+    rateLimitStandardPerMinute: 0,
+    rateLimitPremiumPerMinute: 0,
+    rateLimitAdminPerMinute: 0,
+    rateLimitAdminPerHour: 0,
+  };
   // Webhook subscribers in tests listen on loopback.
-  const config = { ...loadConfig({}), dataDir, operatorKey, ...unlimited, webhookAllowPrivateNetworks: true, ...overrides };
+  const config = {
+    ...loadConfig({}),
+    dataDir,
+    operatorKey,
+    ...unlimited,
+    webhookAllowPrivateNetworks: true,
+    ...overrides,
+  };
   const service = await Service.create({
     config,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
@@ -70,9 +82,15 @@ export async function createTenant(
   name = `tenant-${randomBytes(4).toString('hex')}`,
   profile: { peppol_ids?: string[]; company_tax_id?: string } = {},
 ): Promise<{ id: string; key: string; keyId: string }> {
-  const tenant = await t.http.post('/api/admin/tenants').set(bearer(adminKey)).send({ name, ...profile });
+  const tenant = await t.http
+    .post('/api/admin/tenants')
+    .set(bearer(adminKey))
+    .send({ name, ...profile });
   expect(tenant.status, JSON.stringify(tenant.body)).to.equal(201);
-  const key = await t.http.post(`/api/admin/tenants/${tenant.body.id}/api-keys`).set(bearer(adminKey)).send({ name: 'app' });
+  const key = await t.http
+    .post(`/api/admin/tenants/${tenant.body.id}/api-keys`)
+    .set(bearer(adminKey))
+    .send({ name: 'app' });
   expect(key.status, JSON.stringify(key.body)).to.equal(201);
   return { id: tenant.body.id, key: key.body.key, keyId: key.body.id };
 }
@@ -90,13 +108,20 @@ export async function waitForState(
   for (;;) {
     const res = await t.http.get(path).set(bearer(key));
     if (res.status === 200 && states.includes(res.body.state)) return res.body;
-    if (Date.now() > deadline) throw new Error(`document ${documentId} did not reach ${states.join('/')}; last: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `document ${documentId} did not reach ${states.join('/')}; last: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
 /** Polls until `check` returns a value (not undefined/false). */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -107,9 +132,16 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
 }
 
 /** The public e-invoice-api client against the app listening on a loopback port. */
-export async function publicClient(t: TestService, apiKey: string): Promise<{ client: EInvoice; close(): Promise<void> }> {
+export async function publicClient(
+  t: TestService,
+  apiKey: string,
+): Promise<{ client: EInvoice; close(): Promise<void> }> {
   const server = t.service.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  const client = new EInvoice({ apiKey, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, maxRetries: 0 });
+  const client = new EInvoice({
+    apiKey,
+    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    maxRetries: 0,
+  });
   return { client, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -14,7 +14,11 @@ export interface ServiceProcess {
 }
 
 /** Starts `node dist/src/main.js` as `npm start` does and waits until /healthz answers. */
-export async function startServiceProcess(env: Record<string, string>, port: number, timeoutMs = 90_000): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  port: number,
+  timeoutMs = 90_000,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

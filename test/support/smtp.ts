@@ -19,8 +19,10 @@ export async function startSmtpServer(): Promise<TestSmtp> {
     authOptional: true,
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (address.address.endsWith('@bounce.test')) return callback(Object.assign(new Error('Mailbox unknown'), { responseCode: 550 }));
-      if (address.address.endsWith('@later.test')) return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+      if (address.address.endsWith('@bounce.test'))
+        return callback(Object.assign(new Error('Mailbox unknown'), { responseCode: 550 }));
+      if (address.address.endsWith('@later.test'))
+        return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
       callback();
     },
     onData(stream, _session, callback) {
@@ -34,5 +36,9 @@ export async function startSmtpServer(): Promise<TestSmtp> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, messages, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

@@ -22,9 +22,20 @@ export async function makeTestCertificate(commonName: string): Promise<TestCerti
   const keyFile = path.join(dir, 'key.pem');
   const certificateFile = path.join(dir, 'cert.pem');
   await promisify(execFile)('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2',
-    '-subj', `/C=BE/O=Invoicing service tests/CN=${commonName}`,
-    '-keyout', keyFile, '-out', certificateFile,
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-days',
+    '2',
+    '-subj',
+    `/C=BE/O=Invoicing service tests/CN=${commonName}`,
+    '-keyout',
+    keyFile,
+    '-out',
+    certificateFile,
   ]);
   return {
     keyPem: await readFile(keyFile, 'utf8'),

@@ -66,14 +66,35 @@ export class AccountCommands {
     return true;
   }
 
-  async issueKey(owner: ApiKeyOwner, name: string, description: string | null, metadata: EventMetadata, chosenKey?: string): Promise<IssuedKey> {
+  async issueKey(
+    owner: ApiKeyOwner,
+    name: string,
+    description: string | null,
+    metadata: EventMetadata,
+    chosenKey?: string,
+  ): Promise<IssuedKey> {
     const generated = chosenKey
       ? { keyId: keyIdOf(chosenKey), key: chosenKey, hash: hashApiKey(chosenKey), prefix: publicPrefix(chosenKey) }
       : generateApiKey();
-    const result = await handleCommand(this.store, apiKeyDecider, apiKeyStream(generated.keyId), {
-      type: 'IssueApiKey',
-      data: { key_id: generated.keyId, owner, name, description, hash: generated.hash, prefix: generated.prefix, now: now() },
-    }, metadata, []); // a new key's stream, not read first: were it taken, the append conflicts and the decider refuses on a re-read
+    const result = await handleCommand(
+      this.store,
+      apiKeyDecider,
+      apiKeyStream(generated.keyId),
+      {
+        type: 'IssueApiKey',
+        data: {
+          key_id: generated.keyId,
+          owner,
+          name,
+          description,
+          hash: generated.hash,
+          prefix: generated.prefix,
+          now: now(),
+        },
+      },
+      metadata,
+      [],
+    ); // a new key's stream, not read first: were it taken, the append conflicts and the decider refuses on a re-read
     return { record: result.state as IssuedKey['record'], key: generated.key };
   }
 
@@ -87,11 +108,27 @@ export class AccountCommands {
   }
 
   async renameKey(keyId: string, name: string, description: string | null, metadata: EventMetadata) {
-    return (await handleCommand(this.store, apiKeyDecider, apiKeyStream(keyId), { type: 'RenameApiKey', data: { key_id: keyId, name, description, now: now() } }, metadata)).state;
+    return (
+      await handleCommand(
+        this.store,
+        apiKeyDecider,
+        apiKeyStream(keyId),
+        { type: 'RenameApiKey', data: { key_id: keyId, name, description, now: now() } },
+        metadata,
+      )
+    ).state;
   }
 
   async revokeKey(keyId: string, metadata: EventMetadata) {
-    return (await handleCommand(this.store, apiKeyDecider, apiKeyStream(keyId), { type: 'RevokeApiKey', data: { key_id: keyId, now: now() } }, metadata)).state;
+    return (
+      await handleCommand(
+        this.store,
+        apiKeyDecider,
+        apiKeyStream(keyId),
+        { type: 'RevokeApiKey', data: { key_id: keyId, now: now() } },
+        metadata,
+      )
+    ).state;
   }
 
   /**
@@ -102,7 +139,11 @@ export class AccountCommands {
    */
   async createTenant(organizationId: string, profile: TenantProfile, metadata: EventMetadata): Promise<Tenant> {
     const tenantId = randomUUID();
-    const reservation = { type: 'TenantNameReserved', data: { name: profile.name, tenant_id: tenantId, reserved_at: now() }, metadata };
+    const reservation = {
+      type: 'TenantNameReserved',
+      data: { name: profile.name, tenant_id: tenantId, reserved_at: now() },
+      metadata,
+    };
     const nameStream = tenantNameStream(organizationId, profile.name);
     try {
       await this.store.append(nameStream, [reservation], 'no_stream');
@@ -119,10 +160,17 @@ export class AccountCommands {
         throw retryError;
       }
     }
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
-      type: 'CreateTenant',
-      data: { ...profile, tenant_id: tenantId, organization_id: organizationId, now: now() },
-    }, { ...metadata, tenantId, organizationId }, []); // a fresh id names no stream yet: nothing to read
+    const result = await handleCommand(
+      this.store,
+      tenantDecider,
+      tenantStream(tenantId),
+      {
+        type: 'CreateTenant',
+        data: { ...profile, tenant_id: tenantId, organization_id: organizationId, now: now() },
+      },
+      { ...metadata, tenantId, organizationId },
+      [],
+    ); // a fresh id names no stream yet: nothing to read
     return result.state as Tenant;
   }
 
@@ -138,10 +186,16 @@ export class AccountCommands {
     profile: Omit<TenantProfile, 'name'> & { name?: string },
     metadata: EventMetadata,
   ): Promise<Tenant> {
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), ofOrganization(organizationId, {
-      type: 'UpdateTenant',
-      data: { ...profile, now: now() },
-    }), { ...metadata, tenantId, organizationId });
+    const result = await handleCommand(
+      this.store,
+      tenantDecider,
+      tenantStream(tenantId),
+      ofOrganization(organizationId, {
+        type: 'UpdateTenant',
+        data: { ...profile, now: now() },
+      }),
+      { ...metadata, tenantId, organizationId },
+    );
     return presentTenant(result.state);
   }
 
@@ -150,10 +204,16 @@ export class AccountCommands {
    * once because authentication reads the tenant's stream and refuses keys of deleted tenants.
    */
   async deleteTenant(organizationId: string, tenantId: string, metadata: EventMetadata): Promise<Tenant> {
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), ofOrganization(organizationId, {
-      type: 'DeleteTenant',
-      data: { now: now() },
-    }), { ...metadata, tenantId, organizationId });
+    const result = await handleCommand(
+      this.store,
+      tenantDecider,
+      tenantStream(tenantId),
+      ofOrganization(organizationId, {
+        type: 'DeleteTenant',
+        data: { now: now() },
+      }),
+      { ...metadata, tenantId, organizationId },
+    );
     return presentTenant(result.state);
   }
 
@@ -165,19 +225,36 @@ export class AccountCommands {
   }
 
   // The operator's commands reach every tenant: the decider's own refusal of a missing one is the 404.
-  async setTestMode(tenantId: string, testMode: boolean, email: string | null, metadata: EventMetadata): Promise<Tenant> {
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
-      type: 'SetTestMode',
-      data: { test_mode: testMode, test_mode_email: email, now: now() },
-    }, { ...metadata, tenantId });
+  async setTestMode(
+    tenantId: string,
+    testMode: boolean,
+    email: string | null,
+    metadata: EventMetadata,
+  ): Promise<Tenant> {
+    const result = await handleCommand(
+      this.store,
+      tenantDecider,
+      tenantStream(tenantId),
+      {
+        type: 'SetTestMode',
+        data: { test_mode: testMode, test_mode_email: email, now: now() },
+      },
+      { ...metadata, tenantId },
+    );
     return presentTenant(result.state);
   }
 
   async setRateTier(tenantId: string, tier: RateTier, metadata: EventMetadata): Promise<Tenant> {
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenantId), {
-      type: 'SetRateTier',
-      data: { tier, now: now() },
-    }, { ...metadata, tenantId });
+    const result = await handleCommand(
+      this.store,
+      tenantDecider,
+      tenantStream(tenantId),
+      {
+        type: 'SetRateTier',
+        data: { tier, now: now() },
+      },
+      { ...metadata, tenantId },
+    );
     return presentTenant(result.state);
   }
 }

@@ -21,7 +21,10 @@ export class AccountQueries {
     return this.readModels.collection<ApiKeyView>(API_KEYS).find({
       filter: { op: 'eq', field: 'tenant_id', value: tenantId },
       // The id breaks ties between keys created in the same millisecond, so pages are stable.
-      sort: [{ field: 'created_at', direction }, { field: 'id', direction }],
+      sort: [
+        { field: 'created_at', direction },
+        { field: 'id', direction },
+      ],
       skip,
       limit,
     });

@@ -41,7 +41,13 @@ export async function authenticate(store: EventStore, presentedKey: string): Pro
   const tenant = prefetched ?? (await loadState(store, tenantDecider, tenantStream(key.owner.tenant_id)));
   if (tenant.status !== 'present' || tenant.is_deleted) return null;
   const { status: _status, ...tenantData } = tenant;
-  return { kind: 'tenant', keyId: key.id, organizationId: key.owner.organization_id, tenantId: tenant.id, tenant: tenantData };
+  return {
+    kind: 'tenant',
+    keyId: key.id,
+    organizationId: key.owner.organization_id,
+    tenantId: tenant.id,
+    tenant: tenantData,
+  };
 }
 
 /** Who presents a key: the deployment's operator, or the principal of an API key (or nobody). */

@@ -23,7 +23,11 @@ export class OperatorKey {
    * With OPERATOR_KEY set, that key. Otherwise the key generated on first start: its hash is
    * stored in the data folder and the key itself is handed to `announce` exactly once.
    */
-  static async load(configured: string | null, dataDir: string, announce: (key: string, file: string) => void): Promise<OperatorKey> {
+  static async load(
+    configured: string | null,
+    dataDir: string,
+    announce: (key: string, file: string) => void,
+  ): Promise<OperatorKey> {
     if (configured) return OperatorKey.fromKey(configured);
     const file = path.join(dataDir, 'operator-key.sha256');
     if (existsSync(file)) return new OperatorKey((await readFile(file, 'utf8')).trim());

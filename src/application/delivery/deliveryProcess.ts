@@ -6,7 +6,13 @@ import { LOGGER } from '../ports/logger.js';
 import { inject, injectable } from '../injection.js';
 import type { DeliveryStarter } from './deliveryStarter.js';
 import { handleCommand, loadStream, type StreamSnapshot } from '../commandHandler.js';
-import { documentDecider, documentStream, type DocumentAggregateState, type SendRequested, type TransportKind } from '../../domain/document/lifecycle/documentAggregate.js';
+import {
+  documentDecider,
+  documentStream,
+  type DocumentAggregateState,
+  type SendRequested,
+  type TransportKind,
+} from '../../domain/document/lifecycle/documentAggregate.js';
 import { nextAttemptAt } from '../../domain/document/lifecycle/deliverySchedule.js';
 import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
@@ -84,7 +90,9 @@ export class DeliveryProcess implements DeliveryStarter {
    * deliveries at once; Agenda's own limit only bounds how many jobs wait for it.
    */
   register(): void {
-    this.scheduler.define<DeliveryJob>(DELIVERY_JOB, (job) => this.inSlot(() => this.attempt(job)), { concurrency: this.options.concurrency });
+    this.scheduler.define<DeliveryJob>(DELIVERY_JOB, (job) => this.inSlot(() => this.attempt(job)), {
+      concurrency: this.options.concurrency,
+    });
   }
 
   /**
@@ -92,11 +100,18 @@ export class DeliveryProcess implements DeliveryStarter {
    * caller does not wait. Should it not happen (a crash, a database outage), recovery takes over.
    * `known` is the document as the send call left it, so the attempt need not read it again.
    */
-  startNow(delivery: Pick<SendRequested['data'], 'document_id' | 'delivery_id'>, known?: StreamSnapshot<DocumentAggregateState>): void {
+  startNow(
+    delivery: Pick<SendRequested['data'], 'document_id' | 'delivery_id'>,
+    known?: StreamSnapshot<DocumentAggregateState>,
+  ): void {
     this.options.beforeFirstAttempt?.();
     if (this.stopped) return;
-    const run = this.inSlot(() => this.attempt({ document_id: delivery.document_id, delivery_id: delivery.delivery_id, attempt: 1 }, known))
-      .catch((error: unknown) => this.logger.warn({ err: error, document: delivery.document_id }, 'first attempt failed; a job will make it'))
+    const run = this.inSlot(() =>
+      this.attempt({ document_id: delivery.document_id, delivery_id: delivery.delivery_id, attempt: 1 }, known),
+    )
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, document: delivery.document_id }, 'first attempt failed; a job will make it'),
+      )
       .finally(() => this.inFlight.delete(run));
     this.inFlight.add(run);
   }
@@ -118,7 +133,9 @@ export class DeliveryProcess implements DeliveryStarter {
   startRecovery(): void {
     this.stopped = false;
     const look = () =>
-      this.recoverAbandoned().catch((error: unknown) => this.logger.warn({ err: error }, 'looking for abandoned deliveries failed'));
+      this.recoverAbandoned().catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'looking for abandoned deliveries failed'),
+      );
     void look();
     this.recovery = setInterval(() => void look(), Math.max(100, this.options.abandonedAfterMs / 4));
     this.recovery.unref();
@@ -149,7 +166,11 @@ export class DeliveryProcess implements DeliveryStarter {
       },
       limit: RECOVERY_BATCH,
     });
-    await Promise.all(items.map((row) => this.schedule({ document_id: row.id, delivery_id: row.summary.delivery!.delivery_id, attempt: 1 })));
+    await Promise.all(
+      items.map((row) =>
+        this.schedule({ document_id: row.id, delivery_id: row.summary.delivery!.delivery_id, attempt: 1 }),
+      ),
+    );
     if (items.length > 0) this.logger.info({ deliveries: items.length }, 'handed abandoned first attempts to jobs');
     return items.length;
   }
@@ -209,13 +230,20 @@ export class DeliveryProcess implements DeliveryStarter {
     } catch (error) {
       // A transport that throws has not classified the failure: try again on the schedule.
       this.logger.warn({ err: error, document: request.document.id }, 'transport failed unexpectedly');
-      return { outcome: 'retryable', receiver: request.receiverPeppolId ?? request.email ?? 'unknown', error: (error as Error).message || 'transport error' };
+      return {
+        outcome: 'retryable',
+        receiver: request.receiverPeppolId ?? request.email ?? 'unknown',
+        error: (error as Error).message || 'transport error',
+      };
     }
   }
 
   private async followUp(state: DocumentAggregateState): Promise<void> {
     if (state.status !== 'present' || state.state !== 'TRANSIT' || !state.delivery?.next_attempt_at) return;
     const { delivery } = state;
-    await this.schedule({ document_id: state.id, delivery_id: delivery.delivery_id, attempt: delivery.attempts + 1 }, new Date(delivery.next_attempt_at!));
+    await this.schedule(
+      { document_id: state.id, delivery_id: delivery.delivery_id, attempt: delivery.attempts + 1 },
+      new Date(delivery.next_attempt_at!),
+    );
   }
 }

@@ -7,7 +7,10 @@ import type { DocumentAggregateState } from '../../domain/document/lifecycle/doc
  * as the send left it, so the attempt need not read it again.
  */
 export interface DeliveryStarter {
-  startNow(delivery: { document_id: string; delivery_id: string }, known?: StreamSnapshot<DocumentAggregateState>): void;
+  startNow(
+    delivery: { document_id: string; delivery_id: string },
+    known?: StreamSnapshot<DocumentAggregateState>,
+  ): void;
 }
 
 export const DELIVERY_STARTER = Symbol('DeliveryStarter');

@@ -30,20 +30,29 @@ export class PeppolTransport implements Transport {
 
   async deliver(request: DeliveryRequest): Promise<TransportOutcome> {
     const receiver = request.receiverPeppolId;
-    if (!receiver) return { outcome: 'permanent', receiver: 'unknown', error: 'The document names no receiver Peppol identifier' };
+    if (!receiver)
+      return { outcome: 'permanent', receiver: 'unknown', error: 'The document names no receiver Peppol identifier' };
     const tenantId = await this.participants.tenantFor(receiver);
     if (!tenantId) return { outcome: 'retryable', receiver, error: `no Peppol route to ${receiver}` };
     return this.deliverInternally(request, receiver, tenantId);
   }
 
-  private async deliverInternally(request: DeliveryRequest, receiver: string, tenantId: string): Promise<TransportOutcome> {
+  private async deliverInternally(
+    request: DeliveryRequest,
+    receiver: string,
+    tenantId: string,
+  ): Promise<TransportOutcome> {
     const sent = request.document;
     let received;
     try {
       // The receiver reads the UBL that travels, as it would from the network, not our JSON.
       received = await this.work.readUbl({ tenantId }, request.ubl);
     } catch (error) {
-      return { outcome: 'permanent', receiver, error: `The receiver cannot read the document: ${(error as Error).message}` };
+      return {
+        outcome: 'permanent',
+        receiver,
+        error: `The receiver cannot read the document: ${(error as Error).message}`,
+      };
     }
     const documentId = derivedId(tenantId, request.messageId);
     // The receiver's copy of the content is its own; its UBL and attachments are the very bytes

@@ -3,7 +3,10 @@ import { inject, injectable } from '../injection.js';
 import type { LocalParticipants } from '../ports/localParticipants.js';
 import { loadState } from '../commandHandler.js';
 import { participantKey } from '../../domain/peppol/participantId.js';
-import { participantReservationDecider, participantReservationStream } from '../../domain/peppol/participantReservation.js';
+import {
+  participantReservationDecider,
+  participantReservationStream,
+} from '../../domain/peppol/participantReservation.js';
 import { tenantDecider, tenantStream } from '../../domain/tenant/tenant.js';
 
 /**

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_STORE, WrongExpectedRevisionError, type EventMetadata, type EventStore, type StreamAppend } from '../ports/eventStore.js';
+import {
+  EVENT_STORE,
+  WrongExpectedRevisionError,
+  type EventMetadata,
+  type EventStore,
+  type StreamAppend,
+} from '../ports/eventStore.js';
 import { inject, injectable } from '../injection.js';
 import { DELIVERY_STARTER, type DeliveryStarter } from './deliveryStarter.js';
 import { backOff, loadState, loadStream, MAX_CONFLICT_RETRIES, type StreamSnapshot } from '../commandHandler.js';
@@ -7,7 +13,13 @@ import { sentNumberDecider, type SentNumberState } from '../../domain/document/l
 import { sentNumberStream } from './sentNumberStream.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
 import { presentRecord } from '../documents/documentCommands.js';
-import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type TransportKind } from '../../domain/document/lifecycle/documentAggregate.js';
+import {
+  documentDecider,
+  documentStream,
+  type DocumentAggregateState,
+  type DocumentRecord,
+  type TransportKind,
+} from '../../domain/document/lifecycle/documentAggregate.js';
 import { fatalRuleSummary } from '../../domain/document/rules/documentCheck.js';
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/invoice/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
@@ -44,14 +56,21 @@ export const messageIdOf = (deliveryId: string) => `${deliveryId}@e-invoicing.pe
 function overridden(scheme: string | undefined, id: string | undefined, role: 'sender' | 'receiver'): string | null {
   if (scheme === undefined && id === undefined) return null;
   if (scheme === undefined || id === undefined) {
-    throw invalid(`Give both ${role}_peppol_scheme and ${role}_peppol_id, or neither`, ['query', `${role}_peppol_${scheme === undefined ? 'scheme' : 'id'}`]);
+    throw invalid(`Give both ${role}_peppol_scheme and ${role}_peppol_id, or neither`, [
+      'query',
+      `${role}_peppol_${scheme === undefined ? 'scheme' : 'id'}`,
+    ]);
   }
   const icd = scheme.trim();
   const value = id.trim();
   let candidate: string;
   if (/^iso6523-actorid-upis$/i.test(icd)) candidate = value;
   else if (/^\d{4}$/.test(icd)) candidate = value.startsWith(`${icd}:`) ? value : `${icd}:${value}`;
-  else throw invalid(`Unknown Peppol identifier scheme ${JSON.stringify(icd)}: give an ICD code such as 0208, or iso6523-actorid-upis`, ['query', `${role}_peppol_scheme`]);
+  else
+    throw invalid(
+      `Unknown Peppol identifier scheme ${JSON.stringify(icd)}: give an ICD code such as 0208, or iso6523-actorid-upis`,
+      ['query', `${role}_peppol_scheme`],
+    );
   const parsed = parsePeppolId(candidate);
   if (!parsed.ok) throw invalid(`Invalid ${role} Peppol identifier: ${parsed.message}`, ['query', `${role}_peppol_id`]);
   return formatPeppolId(parsed.value);
@@ -73,11 +92,17 @@ const documentParty = (peppolId: string | null, taxId: string | null, companyId:
  */
 export function routeOf(tenant: Tenant, document: Pick<DocumentRecord, 'header'>, options: SendOptions): Route {
   const d = document.header;
-  const receiver = overridden(options.receiver_peppol_scheme, options.receiver_peppol_id, 'receiver') ?? documentParty(d.customer_peppol_id, d.customer_tax_id, d.customer_company_id);
+  const receiver =
+    overridden(options.receiver_peppol_scheme, options.receiver_peppol_id, 'receiver') ??
+    documentParty(d.customer_peppol_id, d.customer_tax_id, d.customer_company_id);
   const sender = senderOf(tenant, overridden(options.sender_peppol_scheme, options.sender_peppol_id, 'sender'));
   if (tenant.test_mode) {
     const email = options.email ?? tenant.test_mode_email;
-    if (!email) throw invalid('Test mode is on but no e-mail address is configured for it: ask the operator to set one, or pass email', ['query', 'email']);
+    if (!email)
+      throw invalid(
+        'Test mode is on but no e-mail address is configured for it: ask the operator to set one, or pass email',
+        ['query', 'email'],
+      );
     // The account's address may have been set before addresses were checked: it is checked here too.
     if (!isEmailAddress(email)) {
       throw invalid(
@@ -87,13 +112,21 @@ export function routeOf(tenant: Tenant, document: Pick<DocumentRecord, 'header'>
         ['query', 'email'],
       );
     }
-    return { transport: 'email', sender_peppol_id: sender ?? documentParty(d.vendor_peppol_id, d.vendor_tax_id, d.vendor_company_id), receiver_peppol_id: receiver, email };
+    return {
+      transport: 'email',
+      sender_peppol_id: sender ?? documentParty(d.vendor_peppol_id, d.vendor_tax_id, d.vendor_company_id),
+      receiver_peppol_id: receiver,
+      email,
+    };
   }
   if (options.email !== undefined) {
     throw invalid('E-mail delivery is only available in test mode; this account sends over Peppol', ['query', 'email']);
   }
   if (!sender) {
-    throw invalid('This account has no Peppol identifier to send from: its administrator sets the tenant\'s peppol_ids (and registers it)', ['query', 'sender_peppol_id']);
+    throw invalid(
+      "This account has no Peppol identifier to send from: its administrator sets the tenant's peppol_ids (and registers it)",
+      ['query', 'sender_peppol_id'],
+    );
   }
   if (!receiver) {
     throw invalid(
@@ -114,7 +147,10 @@ function senderOf(tenant: Tenant, override: string | null): string | null {
   const ownKeys = own.map((id) => id.toLowerCase());
   if (override === null) return own[0] ?? null;
   if (!ownKeys.includes(override.toLowerCase())) {
-    throw invalid(`${override} is not a Peppol identifier of this account, so it cannot send as it`, ['query', 'sender_peppol_id']);
+    throw invalid(`${override} is not a Peppol identifier of this account, so it cannot send as it`, [
+      'query',
+      'sender_peppol_id',
+    ]);
   }
   return override;
 }
@@ -126,7 +162,10 @@ function senderOf(tenant: Tenant, override: string | null): string | null {
 function requireValidUbl(ubl: string, rules: StoredUblRules): void {
   const fatal = rules.check(ubl).filter((issue) => issue.flag === 'fatal');
   if (fatal.length === 0) return;
-  throw invalid(`The document does not pass validation and cannot be sent; complete it first: ${fatalRuleSummary(fatal)}${fatal.length > 5 ? ` (and ${fatal.length - 5} more)` : ''}`, ['document', 'ubl']);
+  throw invalid(
+    `The document does not pass validation and cannot be sent; complete it first: ${fatalRuleSummary(fatal)}${fatal.length > 5 ? ` (and ${fatal.length - 5} more)` : ''}`,
+    ['document', 'ubl'],
+  );
 }
 
 /** `POST /api/documents/{id}/send`: DRAFT or FAILED → TRANSIT; the delivery process manager takes it from there. */
@@ -152,7 +191,12 @@ export class SendDocument {
    * new, so its stream is assumed absent; only when the append says otherwise is it read, and its
    * holder with it. Losing a race for either stream means deciding again on what won.
    */
-  async send(tenant: Tenant, documentId: string, options: SendOptions, metadata: EventMetadata): Promise<DocumentWithContent> {
+  async send(
+    tenant: Tenant,
+    documentId: string,
+    options: SendOptions,
+    metadata: EventMetadata,
+  ): Promise<DocumentWithContent> {
     const deliveryId = randomUUID();
     const eventMetadata = { ...metadata, tenantId: tenant.id };
     const stream = documentStream(documentId);
@@ -170,13 +214,17 @@ export class SendDocument {
       }
       const route = routeOf(tenant, document, options);
       const now = new Date().toISOString();
-      const sendEvents = documentDecider.decide({ type: 'RequestSend', data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now } }, document);
+      const sendEvents = documentDecider.decide(
+        { type: 'RequestSend', data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now } },
+        document,
+      );
       if (sendEvents.length === 0) return this.content.withContent(presentRecord(document));
 
       const appends: StreamAppend[] = [];
       const number = document.header.invoice_id;
       const receiver = route.receiver_peppol_id ?? route.email;
-      const numberStream = number && receiver ? sentNumberStream(tenant.id, document.header.document_type, number, receiver) : null;
+      const numberStream =
+        number && receiver ? sentNumberStream(tenant.id, document.header.document_type, number, receiver) : null;
       if (numberStream) {
         const held = reservation?.state ?? sentNumberDecider.initialState();
         const current = held.status === 'held' && held.document_id !== documentId ? held.document_id : null;
@@ -185,26 +233,48 @@ export class SendDocument {
           holder = { id: current, state: state.status === 'present' ? state.state : null };
         }
         const reserved = sentNumberDecider.decide(
-          { type: 'ReserveSentNumber', data: { tenant_id: tenant.id, number: number!, receiver: receiver!, document_id: documentId, holder_state: current ? holder!.state : null, now } },
+          {
+            type: 'ReserveSentNumber',
+            data: {
+              tenant_id: tenant.id,
+              number: number!,
+              receiver: receiver!,
+              document_id: documentId,
+              holder_state: current ? holder!.state : null,
+              now,
+            },
+          },
           held,
         );
         if (reserved.length > 0) {
-          appends.push({ streamName: numberStream, events: reserved.map((e) => ({ type: e.type, data: e.data, metadata: eventMetadata })), expectedRevision: reservation?.revision ?? 'no_stream' });
+          appends.push({
+            streamName: numberStream,
+            events: reserved.map((e) => ({ type: e.type, data: e.data, metadata: eventMetadata })),
+            expectedRevision: reservation?.revision ?? 'no_stream',
+          });
         }
       }
-      appends.push({ streamName: stream, events: sendEvents.map((e) => ({ type: e.type, data: e.data, metadata: eventMetadata })), expectedRevision: loaded.revision ?? 'no_stream' });
+      appends.push({
+        streamName: stream,
+        events: sendEvents.map((e) => ({ type: e.type, data: e.data, metadata: eventMetadata })),
+        expectedRevision: loaded.revision ?? 'no_stream',
+      });
 
       try {
         const results = await this.store.appendInOrder(appends);
         const after = sendEvents.reduce(documentDecider.evolve, document);
-        this.delivery.startNow({ document_id: documentId, delivery_id: deliveryId }, { state: after, revision: results[results.length - 1]!.nextExpectedRevision });
+        this.delivery.startNow(
+          { document_id: documentId, delivery_id: deliveryId },
+          { state: after, revision: results[results.length - 1]!.nextExpectedRevision },
+        );
         return this.content.withContent(presentRecord(after));
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
         // The number's stream is not as assumed: read it (and, above, its holder). The document's
         // stream changed: another writer won, so back off, and read it again at the top (the
         // number may be this document's now).
-        if (numberStream && error.streamName === numberStream) reservation = await loadStream(this.store, sentNumberDecider, numberStream);
+        if (numberStream && error.streamName === numberStream)
+          reservation = await loadStream(this.store, sentNumberDecider, numberStream);
         else {
           reservation = null;
           await backOff(attempt);

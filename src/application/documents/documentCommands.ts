@@ -13,7 +13,12 @@ import {
 import { sameUbl, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
-import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits } from '../../domain/document/invoice/documentLimits.js';
+import {
+  attachmentsLimitMessage,
+  DEFAULT_DOCUMENT_SIZE_LIMITS,
+  linesLimitMessage,
+  type DocumentSizeLimits,
+} from '../../domain/document/invoice/documentLimits.js';
 import type { HygieneLimits, InputProblem } from '../../domain/inputText.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import type { DocumentWork } from './documentWork.js';
@@ -50,7 +55,8 @@ const now = () => new Date().toISOString();
 /** A name safe as a file name: what is not a letter, digit, dot, dash or underscore becomes `_`. */
 export const safeFileName = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '_');
 /** The file name of a document's UBL (or, with another extension, its PDF): its number. */
-export const fileNameOf = (doc: Pick<DocumentJson, 'invoice_id'>, extension = 'xml') => `${safeFileName(doc.invoice_id ?? 'document')}.${extension}`;
+export const fileNameOf = (doc: Pick<DocumentJson, 'invoice_id'>, extension = 'xml') =>
+  `${safeFileName(doc.invoice_id ?? 'document')}.${extension}`;
 
 export const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
@@ -76,12 +82,17 @@ export class DocumentCommands {
     @inject(DOCUMENT_WORK) private readonly work: DocumentWork,
     /** The documents' payloads: content, UBL, attachments. */
     @inject(DocumentContent) private readonly content: DocumentContent,
-    @inject(DOCUMENT_LIMITS) private readonly limits: DocumentSizeLimits & { text?: HygieneLimits } = DEFAULT_DOCUMENT_SIZE_LIMITS,
+    @inject(DOCUMENT_LIMITS)
+    private readonly limits: DocumentSizeLimits & { text?: HygieneLimits } = DEFAULT_DOCUMENT_SIZE_LIMITS,
   ) {}
 
   /** Validates a JSON document without recording anything. */
   async validateJson(tenantId: string, body: unknown): Promise<ValidationResult> {
-    const check = await this.work.checkJson({ tenantId }, body, { renderPdf: false, limits: this.limits, text: this.limits.text });
+    const check = await this.work.checkJson({ tenantId }, body, {
+      renderPdf: false,
+      limits: this.limits,
+      text: this.limits.text,
+    });
     if (!check.ok) throw new DocumentInputRejected(check.errors);
     return {
       id: randomUUID(),
@@ -99,21 +110,40 @@ export class DocumentCommands {
   }
 
   /** Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in the UBL. */
-  async createFromJson(tenantId: string, body: unknown, options: { renderPdf: boolean }, metadata: EventMetadata): Promise<DocumentWithContent> {
-    const check = await this.work.checkJson({ tenantId }, body, { ...options, limits: this.limits, text: this.limits.text });
+  async createFromJson(
+    tenantId: string,
+    body: unknown,
+    options: { renderPdf: boolean },
+    metadata: EventMetadata,
+  ): Promise<DocumentWithContent> {
+    const check = await this.work.checkJson({ tenantId }, body, {
+      ...options,
+      limits: this.limits,
+      text: this.limits.text,
+    });
     if (!check.ok) throw new DocumentInputRejected(check.errors);
     if (!check.isValid) throw new DocumentRejected(check.issues.filter(isFatal));
     return this.create(tenantId, 'json', check.document, check.ubl, fileNameOf(check.document), metadata);
   }
 
   /** Creates a document from UBL; the original XML (decoded) is kept as the document's UBL. */
-  async createFromUbl(tenantId: string, xml: Uint8Array | string, fileName: string | null, metadata: EventMetadata): Promise<DocumentWithContent> {
+  async createFromUbl(
+    tenantId: string,
+    xml: Uint8Array | string,
+    fileName: string | null,
+    metadata: EventMetadata,
+  ): Promise<DocumentWithContent> {
     const check = await this.work.checkUbl({ tenantId }, xml, { read: true });
     if (check.issues.some(isFatal) || !check.document) throw new DocumentRejected(check.issues.filter(isFatal));
     if (check.document.items.length > this.limits.maxLines) {
-      throw new DocumentInputRejected([{ loc: ['body'], msg: linesLimitMessage(this.limits.maxLines), type: 'limit_exceeded' }]);
+      throw new DocumentInputRejected([
+        { loc: ['body'], msg: linesLimitMessage(this.limits.maxLines), type: 'limit_exceeded' },
+      ]);
     }
-    const document = { ...check.document, attachments: check.document.attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() })) };
+    const document = {
+      ...check.document,
+      attachments: check.document.attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() })),
+    };
     return this.create(tenantId, 'ubl', document, check.text, fileName ?? fileNameOf(document), metadata);
   }
 
@@ -121,7 +151,14 @@ export class DocumentCommands {
    * Records a document whose content another path produced and checked (e.g. read from a PDF):
    * a DRAFT that may still be incomplete; the caller reports its validation.
    */
-  async createDraft(tenantId: string, source: DraftSource, doc: DocumentJson, ubl: string, fileName: string, metadata: EventMetadata): Promise<DocumentWithContent> {
+  async createDraft(
+    tenantId: string,
+    source: DraftSource,
+    doc: DocumentJson,
+    ubl: string,
+    fileName: string,
+    metadata: EventMetadata,
+  ): Promise<DocumentWithContent> {
     return this.create(tenantId, source, doc, ubl, fileName, metadata);
   }
 
@@ -129,16 +166,41 @@ export class DocumentCommands {
    * The content and the UBL go into the blob store first (each attachment's bytes once: the UBL
    * names their blobs), then the draft is created naming them.
    */
-  private async create(tenantId: string, source: DraftSource, document: DocumentJson, ubl: string, fileName: string, metadata: EventMetadata): Promise<DocumentWithContent> {
+  private async create(
+    tenantId: string,
+    source: DraftSource,
+    document: DocumentJson,
+    ubl: string,
+    fileName: string,
+    metadata: EventMetadata,
+  ): Promise<DocumentWithContent> {
     const documentId = randomUUID();
     // The content says what the lifecycle will: a draft, outbound (the decider decides it, not this).
     const content = { ...document, state: 'DRAFT', direction: 'OUTBOUND' } as const;
-    const [stored, ubl_ref] = await Promise.all([this.content.storeDocument(content), this.content.storeUbl(ubl, this.content.attachmentKeys(content))]);
+    const [stored, ubl_ref] = await Promise.all([
+      this.content.storeDocument(content),
+      this.content.storeUbl(ubl, this.content.attachmentKeys(content)),
+    ]);
     // A fresh id names no stream yet: nothing to read.
-    const result = await handleCommand(this.store, documentDecider, documentStream(documentId), {
-      type: 'CreateDraft',
-      data: { document_id: documentId, tenant_id: tenantId, source, file_name: fileName, ...stored, ubl_ref, now: now() },
-    }, { ...metadata, tenantId }, []);
+    const result = await handleCommand(
+      this.store,
+      documentDecider,
+      documentStream(documentId),
+      {
+        type: 'CreateDraft',
+        data: {
+          document_id: documentId,
+          tenant_id: tenantId,
+          source,
+          file_name: fileName,
+          ...stored,
+          ubl_ref,
+          now: now(),
+        },
+      },
+      { ...metadata, tenantId },
+      [],
+    );
     return { ...presentRecord(result.state), document: content };
   }
 
@@ -159,7 +221,11 @@ export class DocumentCommands {
   }
 
   /** One attachment of the tenant's document and its bytes; not found when it has none such. */
-  async attachment(tenantId: string, documentId: string, attachmentId: string): Promise<{ attachment: StoredAttachment; bytes: () => Promise<Buffer> }> {
+  async attachment(
+    tenantId: string,
+    documentId: string,
+    attachmentId: string,
+  ): Promise<{ attachment: StoredAttachment; bytes: () => Promise<Buffer> }> {
     const record = await this.record(tenantId, documentId);
     const attachment = record.attachments.find((a) => a.id === attachmentId);
     if (!attachment) throw notFound('Attachment not found');
@@ -171,26 +237,48 @@ export class DocumentCommands {
     const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
     const record = tenantRecord(tenantId, loaded.state);
     const result = await this.validateUbl(tenantId, await this.content.ubl(record.ubl_ref), record.file_name);
-    await handleCommand(this.store, documentDecider, documentStream(documentId), {
-      type: 'RecordValidation',
-      data: {
-        validation_id: result.id,
-        is_valid: result.is_valid,
-        fatal: result.issues.filter((i) => i.flag === 'fatal').length,
-        warnings: result.issues.filter((i) => i.flag === 'warning').length,
-        now: now(),
+    await handleCommand(
+      this.store,
+      documentDecider,
+      documentStream(documentId),
+      {
+        type: 'RecordValidation',
+        data: {
+          validation_id: result.id,
+          is_valid: result.is_valid,
+          fatal: result.issues.filter((i) => i.flag === 'fatal').length,
+          warnings: result.issues.filter((i) => i.flag === 'warning').length,
+          now: now(),
+        },
       },
-    }, { ...metadata, tenantId }, loaded);
+      { ...metadata, tenantId },
+      loaded,
+    );
     return result;
   }
 
   async delete(tenantId: string, documentId: string, metadata: EventMetadata): Promise<void> {
-    await handleCommand(this.store, documentDecider, documentStream(documentId), ofTenant(tenantId, { type: 'DeleteDocument', data: { now: now() } }), { ...metadata, tenantId });
+    await handleCommand(
+      this.store,
+      documentDecider,
+      documentStream(documentId),
+      ofTenant(tenantId, { type: 'DeleteDocument', data: { now: now() } }),
+      { ...metadata, tenantId },
+    );
   }
 
-  async addAttachment(tenantId: string, documentId: string, file: AttachmentUpload, metadata: EventMetadata): Promise<StoredAttachment> {
+  async addAttachment(
+    tenantId: string,
+    documentId: string,
+    file: AttachmentUpload,
+    metadata: EventMetadata,
+  ): Promise<StoredAttachment> {
     const { bytes, ...facts } = file;
-    const attachment: StoredAttachment = { ...facts, id: randomUUID(), content: this.content.refOf(bytes, file.file_type) };
+    const attachment: StoredAttachment = {
+      ...facts,
+      id: randomUUID(),
+      content: this.content.refOf(bytes, file.file_type),
+    };
     let stored = false;
     await this.withNewUbl(tenantId, documentId, metadata, (record) => {
       if (record.attachments.length >= this.limits.maxAttachments) {
@@ -209,7 +297,12 @@ export class DocumentCommands {
     return attachment;
   }
 
-  async removeAttachment(tenantId: string, documentId: string, attachmentId: string, metadata: EventMetadata): Promise<void> {
+  async removeAttachment(
+    tenantId: string,
+    documentId: string,
+    attachmentId: string,
+    metadata: EventMetadata,
+  ): Promise<void> {
     await this.withNewUbl(tenantId, documentId, metadata, (record) => ({
       attachments: record.attachments.filter((a) => a.id !== attachmentId),
       command: (ubl_ref) => ({ type: 'RemoveAttachment', data: { attachment_id: attachmentId, ubl_ref, now: now() } }),
@@ -230,7 +323,11 @@ export class DocumentCommands {
     tenantId: string,
     documentId: string,
     metadata: EventMetadata,
-    prepare: (record: DocumentRecord) => { attachments: StoredAttachment[]; command: (ubl_ref: UblRef) => DocumentCommand; store?: () => Promise<void> },
+    prepare: (record: DocumentRecord) => {
+      attachments: StoredAttachment[];
+      command: (ubl_ref: UblRef) => DocumentCommand;
+      store?: () => Promise<void>;
+    },
   ): Promise<void> {
     for (;;) {
       const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
@@ -238,16 +335,27 @@ export class DocumentCommands {
       const { attachments, command, store } = prepare(record);
       documentDecider.decide(command(record.ubl_ref), loaded.state);
       await store?.();
-      const [content, current] = await Promise.all([this.content.document(record.document_ref), this.content.ublTemplate(record.ubl_ref)]);
+      const [content, current] = await Promise.all([
+        this.content.document(record.document_ref),
+        this.content.ublTemplate(record.ubl_ref),
+      ]);
       const toWrite = this.content.documentToWrite(content, attachments);
       const text = await this.work.ublWithAttachments({ tenantId }, toWrite.document, current, toWrite.extraBytes);
       const ubl_ref = await this.content.storeTemplate({ ...toWrite, text });
       try {
-        await handleCommand(this.store, documentDecider, documentStream(documentId), (state) => {
-          const now = tenantRecord(tenantId, state);
-          if (!sameUbl(now.ubl_ref, record.ubl_ref) || now.attachments.length !== record.attachments.length) throw new StaleContent();
-          return command(ubl_ref);
-        }, { ...metadata, tenantId }, loaded);
+        await handleCommand(
+          this.store,
+          documentDecider,
+          documentStream(documentId),
+          (state) => {
+            const now = tenantRecord(tenantId, state);
+            if (!sameUbl(now.ubl_ref, record.ubl_ref) || now.attachments.length !== record.attachments.length)
+              throw new StaleContent();
+            return command(ubl_ref);
+          },
+          { ...metadata, tenantId },
+          loaded,
+        );
         return;
       } catch (error) {
         if (!(error instanceof StaleContent)) throw error;

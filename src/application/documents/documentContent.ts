@@ -4,7 +4,12 @@ import { BLOB_STORE, blobMediaType, DEFAULT_BLOB_MEDIA_TYPE, type BlobStore } fr
 import { inject, injectable } from '../injection.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { DocumentRecord, StoredAttachment } from '../../domain/document/lifecycle/documentAggregate.js';
-import { headerOf, type ContentRef, type DocumentHeader, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
+import {
+  headerOf,
+  type ContentRef,
+  type DocumentHeader,
+  type UblRef,
+} from '../../domain/document/lifecycle/documentContent.js';
 import { base64Length, canonicalBytes, cutBinaries, putBack, type CutBinary } from './storedUbl.js';
 
 /** A document's record with its content, for what shows or writes the document itself. */
@@ -97,7 +102,13 @@ export class DocumentContent {
         kept = canonical ? { ...a, file_data: null, file_blob } : { ...a, file_blob };
       }
       contentAttachments.push(kept);
-      attachments.push({ id: attachmentIdOf(a), file_name: a.file_name, file_type: a.file_type ?? 'application/octet-stream', file_size: a.file_size ?? 0, content });
+      attachments.push({
+        id: attachmentIdOf(a),
+        file_name: a.file_name,
+        file_type: a.file_type ?? 'application/octet-stream',
+        file_size: a.file_size ?? 0,
+        content,
+      });
     }
     const json = Buffer.from(JSON.stringify({ ...document, attachments: contentAttachments }));
     const [document_ref] = await Promise.all([this.put(json, JSON_TYPE), ...puts]);
@@ -150,8 +161,12 @@ export class DocumentContent {
     const skeleton = await this.bytes(ref.skeleton.sha256);
     if (ref.embeds.length === 0) return skeleton.toString('utf8');
     const unique = [...new Set(ref.embeds.map((e) => e.sha256))];
-    const binaries = new Map(await Promise.all(unique.map(async (sha256) => [sha256, await this.bytes(sha256)] as const)));
-    return putBack(skeleton, ref.embeds, (e) => Buffer.from(binaries.get(e.sha256)!.toString('base64'))).toString('utf8');
+    const binaries = new Map(
+      await Promise.all(unique.map(async (sha256) => [sha256, await this.bytes(sha256)] as const)),
+    );
+    return putBack(skeleton, ref.embeds, (e) => Buffer.from(binaries.get(e.sha256)!.toString('base64'))).toString(
+      'utf8',
+    );
   }
 
   /**
@@ -172,7 +187,10 @@ export class DocumentContent {
    * has now (its own that are left, in order, then those added), each attachment kept by a blob
    * written as the blob's key in place of its base64 (`placeholders`).
    */
-  documentToWrite(content: DocumentJson, attachments: readonly StoredAttachment[]): { document: DocumentJson } & Omit<UblTemplate, 'text'> {
+  documentToWrite(
+    content: DocumentJson,
+    attachments: readonly StoredAttachment[],
+  ): { document: DocumentJson } & Omit<UblTemplate, 'text'> {
     const current = new Set(attachments.map((a) => a.id));
     const own = new Set<string>();
     const placeholders = new Map<string, CutBinary>();
@@ -190,11 +208,20 @@ export class DocumentContent {
       own.add(attachmentIdOf(a));
       if (!current.has(attachmentIdOf(a))) continue;
       const { file_blob, ...attachment } = a;
-      written.push(file_blob && attachment.file_data === null ? { ...attachment, file_data: stand(file_blob) } : attachment);
+      written.push(
+        file_blob && attachment.file_data === null ? { ...attachment, file_data: stand(file_blob) } : attachment,
+      );
     }
     for (const a of attachments) {
       if (own.has(a.id)) continue;
-      written.push({ id: a.id, file_name: a.file_name, file_type: a.file_type, file_size: a.file_size, file_data: a.content === null ? null : stand(a.content), file_url: null });
+      written.push({
+        id: a.id,
+        file_name: a.file_name,
+        file_type: a.file_type,
+        file_size: a.file_size,
+        file_data: a.content === null ? null : stand(a.content),
+        file_url: null,
+      });
     }
     return { document: { ...content, attachments: written }, placeholders, count, extraBytes };
   }
@@ -204,8 +231,12 @@ export class DocumentContent {
     const { text, embeds } = cutBinaries(template.text, (base64) => template.placeholders.get(base64) ?? null);
     // Every stand-in the writer wrote must be found again: one left in the text would be sent as
     // if it were the attachment.
-    if (embeds.length !== template.count) throw new Error(`the UBL written again carries ${embeds.length} of its ${template.count} attachments' stand-ins`);
-    return { skeleton: await this.put(Buffer.from(text), XML_TYPE), embeds, size: Buffer.byteLength(template.text) + template.extraBytes };
+    if (embeds.length !== template.count)
+      throw new Error(`the UBL written again carries ${embeds.length} of its ${template.count} attachments' stand-ins`);
+    return {
+      skeleton: await this.put(Buffer.from(text), XML_TYPE),
+      embeds,
+      size: Buffer.byteLength(template.text) + template.extraBytes,
+    };
   }
 }
-

@@ -1,7 +1,13 @@
 import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
 import { inject, injectable } from '../injection.js';
 import { assertNever } from '../../domain/decider.js';
-import { documentDecider, documentStream, type DeliveryAttempted, type DocumentEvent, type SendRequested } from '../../domain/document/lifecycle/documentAggregate.js';
+import {
+  documentDecider,
+  documentStream,
+  type DeliveryAttempted,
+  type DocumentEvent,
+  type SendRequested,
+} from '../../domain/document/lifecycle/documentAggregate.js';
 import { notFound } from '../../domain/errors.js';
 import { loadStream, toDomainEvent } from '../commandHandler.js';
 
@@ -44,13 +50,30 @@ export interface DeliveryReport {
 function summary(event: DocumentEvent): Record<string, unknown> {
   switch (event.type) {
     case 'DocumentCreated': {
-      const { header, document_ref: _content, ubl_ref: _ubl, attachments: _attachments, recorded_lifecycle, ...rest } = event.data;
-      return { ...rest, invoice_id: header.invoice_id, document_type: header.document_type, state: recorded_lifecycle?.state ?? 'DRAFT' };
+      const {
+        header,
+        document_ref: _content,
+        ubl_ref: _ubl,
+        attachments: _attachments,
+        recorded_lifecycle,
+        ...rest
+      } = event.data;
+      return {
+        ...rest,
+        invoice_id: header.invoice_id,
+        document_type: header.document_type,
+        state: recorded_lifecycle?.state ?? 'DRAFT',
+      };
     }
     case 'DocumentReceived': {
       // The sender's tenant and document ids are this instance's business, not the receiver's.
       const { header, document_ref: _content, ubl_ref: _ubl, attachments: _attachments, sender, ...rest } = event.data;
-      return { ...rest, sender: { peppol_id: sender.peppol_id }, invoice_id: header.invoice_id, document_type: header.document_type };
+      return {
+        ...rest,
+        sender: { peppol_id: sender.peppol_id },
+        invoice_id: header.invoice_id,
+        document_type: header.document_type,
+      };
     }
     case 'AttachmentAdded': {
       const { content: _content, ...attachment } = event.data.attachment;
@@ -149,7 +172,11 @@ export class DocumentHistory {
       attempts_total: deliveries.reduce((n, d) => n + d.attempts.length, 0),
       deliveries,
       received: present?.inbound
-        ? { message_id: present.inbound.message_id, sender_peppol_id: present.inbound.peppol_id, received_at: present.inbound.received_at }
+        ? {
+            message_id: present.inbound.message_id,
+            sender_peppol_id: present.inbound.peppol_id,
+            received_at: present.inbound.received_at,
+          }
         : null,
       response: present?.response ?? null,
     };

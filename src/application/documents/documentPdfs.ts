@@ -58,12 +58,21 @@ export class DocumentPdfs {
    */
   async render(tenantId: string, record: DocumentWithContent): Promise<{ fileName: string; pdf: Buffer }> {
     const fileName = fileNameOf(record.header, 'pdf');
-    const carried = record.attachments.find((a) => a.file_name === fileName && a.file_type === 'application/pdf' && a.content !== null);
+    const carried = record.attachments.find(
+      (a) => a.file_name === fileName && a.file_type === 'application/pdf' && a.content !== null,
+    );
     // The same blob the attachment and the UBL's embedded binary are: one copy of the file.
     if (carried) return { fileName, pdf: await this.content.attachment(carried) };
     const lines = record.document.items.length;
-    if (lines > this.maxRenderedLines) throw invalid(renderLimitMessage(lines, this.maxRenderedLines), ['path', 'documentId']);
-    const embed: EmbeddedFile[] = [{ fileName: record.file_name, mimeType: 'application/xml', content: Buffer.from(await this.content.ubl(record.ubl_ref)) }];
+    if (lines > this.maxRenderedLines)
+      throw invalid(renderLimitMessage(lines, this.maxRenderedLines), ['path', 'documentId']);
+    const embed: EmbeddedFile[] = [
+      {
+        fileName: record.file_name,
+        mimeType: 'application/xml',
+        content: Buffer.from(await this.content.ubl(record.ubl_ref)),
+      },
+    ];
     const pdf = await this.work.renderPdf({ tenantId }, record.document, record.state, embed);
     return { fileName, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
   }
@@ -80,24 +89,52 @@ export class DocumentPdfs {
     let result: PdfDraftResult = { kind: 'needs_text', warnings: [] };
     // The text layer is only read when there is no structured data to read instead; the embedded
     // files go to a worker only when one of them may be an invoice.
-    const content = await this.reader.read(file.bytes, async (files) => {
-      if (!hasXmlFile(files)) return true;
-      result = await this.work.pdfDraft(owner, { files, pages: [], textRead: false, hints, pdf });
-      return result.kind === 'needs_text';
-    }, owner);
+    const content = await this.reader.read(
+      file.bytes,
+      async (files) => {
+        if (!hasXmlFile(files)) return true;
+        result = await this.work.pdfDraft(owner, { files, pages: [], textRead: false, hints, pdf });
+        return result.kind === 'needs_text';
+      },
+      owner,
+    );
     if (result.kind === 'needs_text') {
-      result = await this.work.pdfDraft(owner, { files: [], pages: content.pages, textRead: true, warnings: result.warnings, hints, pdf });
+      result = await this.work.pdfDraft(owner, {
+        files: [],
+        pages: content.pages,
+        textRead: true,
+        warnings: result.warnings,
+        hints,
+        pdf,
+      });
     }
     const extraction = (method: ExtractionMethod, embeddedFile: string | null, warnings: string[]): Extraction => ({
-      method, embedded_file: embeddedFile, pages: content.pageCount, warnings,
+      method,
+      embedded_file: embeddedFile,
+      pages: content.pageCount,
+      warnings,
     });
     switch (result.kind) {
       case 'needs_text':
         throw new Error('the text of the PDF was read but not used');
       case 'nothing':
-        return { record: null, document: result.document, success: false, ubl: null, issues: [result.issue], extraction: extraction(result.method, null, result.warnings) };
+        return {
+          record: null,
+          document: result.document,
+          success: false,
+          ubl: null,
+          issues: [result.issue],
+          extraction: extraction(result.method, null, result.warnings),
+        };
       case 'draft': {
-        const record = await this.documents.createDraft(tenantId, 'pdf', result.document, result.ubl, fileNameOf(result.document), metadata);
+        const record = await this.documents.createDraft(
+          tenantId,
+          'pdf',
+          result.document,
+          result.ubl,
+          fileNameOf(result.document),
+          metadata,
+        );
         return {
           record,
           document: result.document,

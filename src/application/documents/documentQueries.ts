@@ -1,10 +1,31 @@
-import { READ_MODEL_STORE, type Filter, type Query, type ReadModelStore, type SortDirection } from '../ports/readModelStore.js';
+import {
+  READ_MODEL_STORE,
+  type Filter,
+  type Query,
+  type ReadModelStore,
+  type SortDirection,
+} from '../ports/readModelStore.js';
 import { inject, injectable } from '../injection.js';
 import { LIST_LINE_BUDGET } from './documentTokens.js';
 import { notFound } from '../../domain/errors.js';
-import { DOCUMENT_CONTENTS, DOCUMENTS, withSummary, type DocumentContentView, type DocumentResource, type DocumentView } from '../readModels/documentView.js';
+import {
+  DOCUMENT_CONTENTS,
+  DOCUMENTS,
+  withSummary,
+  type DocumentContentView,
+  type DocumentResource,
+  type DocumentView,
+} from '../readModels/documentView.js';
 
-export const SORT_FIELDS = ['created_at', 'invoice_date', 'due_date', 'invoice_total', 'customer_name', 'vendor_name', 'invoice_id'] as const;
+export const SORT_FIELDS = [
+  'created_at',
+  'invoice_date',
+  'due_date',
+  'invoice_total',
+  'customer_name',
+  'vendor_name',
+  'invoice_id',
+] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
 export interface DocumentListQuery {
@@ -80,12 +101,16 @@ export class DocumentQueries {
   private async find(query: Query): Promise<{ items: DocumentResource[]; total: number }> {
     const rows = await this.readModels.collection<DocumentView>(DOCUMENTS).find(query);
     const contents = new Map<string, DocumentContentView>();
-    for (const content of await this.readModels.collection<DocumentContentView>(DOCUMENT_CONTENTS).getMany(rows.items.map((r) => r.id))) {
+    for (const content of await this.readModels
+      .collection<DocumentContentView>(DOCUMENT_CONTENTS)
+      .getMany(rows.items.map((r) => r.id))) {
       contents.set(content.id, content);
     }
     // A document's content is written before (or with) its row: a row without one was deleted
     // between the two reads.
-    const items = rows.items.filter((row) => contents.has(row.id)).map((row) => withSummary(contents.get(row.id)!.response, row.summary));
+    const items = rows.items
+      .filter((row) => contents.has(row.id))
+      .map((row) => withSummary(contents.get(row.id)!.response, row.summary));
     return { items: withinLineBudget(items, this.listLineBudget), total: rows.total };
   }
 
@@ -110,12 +135,18 @@ export class DocumentQueries {
       this.readModels.collection<DocumentContentView>(DOCUMENT_CONTENTS).get(documentId),
     ]);
     // Both are deleted with the document: one without the other was deleted between the two reads.
-    if (!row || !content || row.tenant_id !== tenantId || (direction !== undefined && row.direction !== direction)) throw notFound('Document not found');
+    if (!row || !content || row.tenant_id !== tenantId || (direction !== undefined && row.direction !== direction))
+      throw notFound('Document not found');
     return withSummary(content.response, row.summary);
   }
 
   async list(tenantId: string, skip: number, limit: number) {
-    const result = await this.find({ filter: this.filterOf(tenantId, {}), sort: [{ field: 'created_at', direction: 'desc' }], skip, limit });
+    const result = await this.find({
+      filter: this.filterOf(tenantId, {}),
+      sort: [{ field: 'created_at', direction: 'desc' }],
+      skip,
+      limit,
+    });
     return { documents: result.items, total: result.total, skip, limit };
   }
 }

@@ -149,8 +149,12 @@ export class DocumentUpcaster implements Upcaster {
   }
 
   private async stored(document: DocumentJson | undefined, ubl: string | undefined) {
-    if (!document || ubl === undefined) throw new Error('a document event recorded before the blob store has no document or UBL');
-    const [stored, ubl_ref] = await Promise.all([this.content.storeDocument(document), this.content.storeUbl(ubl, this.content.attachmentKeys(document))]);
+    if (!document || ubl === undefined)
+      throw new Error('a document event recorded before the blob store has no document or UBL');
+    const [stored, ubl_ref] = await Promise.all([
+      this.content.storeDocument(document),
+      this.content.storeUbl(ubl, this.content.attachmentKeys(document)),
+    ]);
     return { ...stored, ubl_ref };
   }
 
@@ -160,7 +164,11 @@ export class DocumentUpcaster implements Upcaster {
     // The lifecycle was taken from the content then; a document recorded as anything but an
     // outbound draft keeps what it was recorded as.
     const { state, direction } = document!;
-    return { ...facts, ...stored, ...(state !== 'DRAFT' || direction !== 'OUTBOUND' ? { recorded_lifecycle: { state, direction } } : {}) };
+    return {
+      ...facts,
+      ...stored,
+      ...(state !== 'DRAFT' || direction !== 'OUTBOUND' ? { recorded_lifecycle: { state, direction } } : {}),
+    };
   }
 
   private async received(old: OldReceived): Promise<DocumentReceived['data']> {
@@ -171,7 +179,10 @@ export class DocumentUpcaster implements Upcaster {
   private async attachmentAdded(old: OldAttachmentAdded): Promise<AttachmentAdded['data']> {
     const { file_data, ...facts } = old.attachment;
     const bytes = file_data ? Buffer.from(file_data, 'base64') : null;
-    const attachment: StoredAttachment = { ...facts, content: bytes ? await this.content.put(bytes, facts.file_type) : null };
+    const attachment: StoredAttachment = {
+      ...facts,
+      content: bytes ? await this.content.put(bytes, facts.file_type) : null,
+    };
     const { ubl, ...rest } = old;
     if (ubl === undefined) return { ...rest, attachment };
     const stored = new Set(attachment.content ? [attachment.content.sha256] : []);
@@ -185,7 +196,8 @@ export class DocumentUpcaster implements Upcaster {
 
   private async responseReceived(old: OldResponseReceived): Promise<ResponseReceived['data']> {
     const { invoice_response, ...rest } = old;
-    if (invoice_response === undefined) throw new Error('a ResponseReceived recorded before the blob store has no Invoice Response');
+    if (invoice_response === undefined)
+      throw new Error('a ResponseReceived recorded before the blob store has no Invoice Response');
     return { ...rest, invoice_response_ref: await this.content.put(Buffer.from(invoice_response), 'application/xml') };
   }
 }

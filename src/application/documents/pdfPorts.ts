@@ -43,5 +43,9 @@ export class PdfUnreadable extends Error {
  * which is the slow part. Throws PdfUnreadable.
  */
 export interface PdfReader {
-  read(bytes: Buffer, wantText?: (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean>, owner?: { tenantId: string }): Promise<PdfContent>;
+  read(
+    bytes: Buffer,
+    wantText?: (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean>,
+    owner?: { tenantId: string },
+  ): Promise<PdfContent>;
 }

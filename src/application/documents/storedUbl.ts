@@ -16,7 +16,8 @@ import type { UblEmbed } from '../../domain/document/lifecycle/documentContent.j
  * An embedded binary element and its content. Attribute values may hold `>` (quoted); the prefix
  * is whatever the document binds (uploads may use another than cbc).
  */
-const BINARY = /<((?:[A-Za-z_][\w.-]*:)?)EmbeddedDocumentBinaryObject(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>([A-Za-z0-9+/=]+)<\/\1EmbeddedDocumentBinaryObject\s*>/g;
+const BINARY =
+  /<((?:[A-Za-z_][\w.-]*:)?)EmbeddedDocumentBinaryObject(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>([A-Za-z0-9+/=]+)<\/\1EmbeddedDocumentBinaryObject\s*>/g;
 
 /** Length of the base64 of `size` bytes. */
 export const base64Length = (size: number): number => 4 * Math.ceil(size / 3);

@@ -1,6 +1,12 @@
 import { EVENT_STORE, type EventMetadata, type EventStore } from '../ports/eventStore.js';
 import { handleCommand } from '../commandHandler.js';
-import { documentDecider, documentStream, type DocumentAggregateState, type DocumentRecord, type DocumentCommand } from '../../domain/document/lifecycle/documentAggregate.js';
+import {
+  documentDecider,
+  documentStream,
+  type DocumentAggregateState,
+  type DocumentRecord,
+  type DocumentCommand,
+} from '../../domain/document/lifecycle/documentAggregate.js';
 import { notFound } from '../../domain/errors.js';
 import { presentRecord } from '../documents/documentCommands.js';
 import { inject, injectable } from '../injection.js';
@@ -17,7 +23,12 @@ export class InboxCommands {
     @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'withContent'>,
   ) {}
 
-  accept(tenantId: string, documentId: string, note: string | null, metadata: EventMetadata): Promise<DocumentWithContent> {
+  accept(
+    tenantId: string,
+    documentId: string,
+    note: string | null,
+    metadata: EventMetadata,
+  ): Promise<DocumentWithContent> {
     return this.respond(tenantId, documentId, { type: 'AcceptDocument', data: { note, now: now() } }, metadata);
   }
 
@@ -25,7 +36,12 @@ export class InboxCommands {
     return this.respond(tenantId, documentId, { type: 'RejectDocument', data: { reason, now: now() } }, metadata);
   }
 
-  private async respond(tenantId: string, documentId: string, command: DocumentCommand, metadata: EventMetadata): Promise<DocumentWithContent> {
+  private async respond(
+    tenantId: string,
+    documentId: string,
+    command: DocumentCommand,
+    metadata: EventMetadata,
+  ): Promise<DocumentWithContent> {
     const result = await handleCommand(
       this.store,
       documentDecider,
@@ -43,6 +59,7 @@ export class InboxCommands {
 
 /** The tenant's received document; anything else (another tenant's, an outbound or a deleted one) is not found. */
 function received(tenantId: string, state: DocumentAggregateState): DocumentRecord {
-  if (state.status !== 'present' || state.tenant_id !== tenantId || state.direction !== 'INBOUND') throw notFound('Document not found');
+  if (state.status !== 'present' || state.tenant_id !== tenantId || state.direction !== 'INBOUND')
+    throw notFound('Document not found');
   return presentRecord(state);
 }

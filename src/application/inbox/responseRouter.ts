@@ -36,7 +36,13 @@ export class ResponseRouter implements Projection {
 
   async handle(event: RecordedEvent): Promise<void> {
     const inbound = await loadState(this.store, documentDecider, event.streamName);
-    if (inbound.status !== 'present' || !inbound.response || !inbound.inbound?.tenant_id || !inbound.inbound.document_id) return;
+    if (
+      inbound.status !== 'present' ||
+      !inbound.response ||
+      !inbound.inbound?.tenant_id ||
+      !inbound.inbound.document_id
+    )
+      return;
     const { code, reason, responded_at } = inbound.response;
     const sender = inbound.inbound;
     const invoiceResponse = writeInvoiceResponse({
@@ -57,7 +63,13 @@ export class ResponseRouter implements Projection {
         documentStream(sender.document_id!),
         {
           type: 'RecordResponse',
-          data: { code, reason, responder_peppol_id: sender.receiver_peppol_id, invoice_response_ref, now: responded_at },
+          data: {
+            code,
+            reason,
+            responder_peppol_id: sender.receiver_peppol_id,
+            invoice_response_ref,
+            now: responded_at,
+          },
         },
         { actor: 'response-router', tenantId: sender.tenant_id!, causationId: event.id },
       );
@@ -65,7 +77,10 @@ export class ResponseRouter implements Projection {
       // A refusal (the sender deleted its document, or already has another answer) is final:
       // log it and go on rather than stall every later response behind it.
       if (!(error instanceof DomainError)) throw error;
-      this.logger.warn({ err: error, document: sender.document_id }, 'invoice response not recorded on the sender document');
+      this.logger.warn(
+        { err: error, document: sender.document_id },
+        'invoice response not recorded on the sender document',
+      );
     }
   }
 }

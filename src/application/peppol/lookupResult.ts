@@ -41,10 +41,20 @@ export interface LookupResult {
     source: 'local' | 'sml';
   };
   dnsInfo: { status: StepStatus; smlHostname: string; dnsRecords: Array<{ ip: string }>; error: string | null };
-  serviceMetadata: { status: StepStatus; endpoints: LookupServiceEndpoint[]; queryTimeMs: number; error: string | null };
+  serviceMetadata: {
+    status: StepStatus;
+    endpoints: LookupServiceEndpoint[];
+    queryTimeMs: number;
+    error: string | null;
+  };
   businessCard: {
     status: StepStatus;
-    entities: Array<{ name: string | null; countryCode: string | null; registrationDate: string | null; additionalInformation: string[] | null }>;
+    entities: Array<{
+      name: string | null;
+      countryCode: string | null;
+      registrationDate: string | null;
+      additionalInformation: string[] | null;
+    }>;
     queryTimeMs: number;
     error: string | null;
   };
@@ -59,7 +69,9 @@ export function validationOf(result: LookupResult) {
     is_valid: result.status === 'success' && usable.length > 0,
     dns_valid: result.dnsInfo.status === 'success',
     business_card_valid: entity !== null,
-    business_card: entity ? { name: entity.name, country_code: entity.countryCode, registration_date: entity.registrationDate } : null,
+    business_card: entity
+      ? { name: entity.name, country_code: entity.countryCode, registration_date: entity.registrationDate }
+      : null,
     supported_document_types: [...new Set(usable.flatMap((endpoint) => endpoint.documentTypes.map((d) => d.value)))],
   };
 }

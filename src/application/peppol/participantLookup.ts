@@ -79,7 +79,8 @@ export class ParticipantLookup {
     const local = this.deps.resolveLocally === false ? null : await this.deps.smp.published(formatPeppolId(id));
     if (local) this.answerLocally(result, local, requestBase);
     else await this.resolveRemotely(result, id);
-    result.status = result.dnsInfo.status === 'success' && result.serviceMetadata.status === 'success' ? 'success' : 'error';
+    result.status =
+      result.dnsInfo.status === 'success' && result.serviceMetadata.status === 'success' ? 'success' : 'error';
     result.executionTimeMs = elapsed(started);
     return result;
   }
@@ -92,11 +93,18 @@ export class ParticipantLookup {
     const smp = this.deps.smp;
     for (const documentType of smp.documentTypes()) {
       const information = smp.serviceInformation(local.id, documentType, requestBase);
-      result.serviceMetadata.endpoints.push(this.endpointEntry(smp.serviceMetadataUrl(local.id, documentType, requestBase), information, null, result));
+      result.serviceMetadata.endpoints.push(
+        this.endpointEntry(smp.serviceMetadataUrl(local.id, documentType, requestBase), information, null, result),
+      );
     }
     result.serviceMetadata.status = 'success';
     result.serviceMetadata.queryTimeMs = elapsed(started);
-    result.businessCard = { ...this.cardEntities(smp.businessCard(local)), status: 'success', queryTimeMs: 0, error: null };
+    result.businessCard = {
+      ...this.cardEntities(smp.businessCard(local)),
+      status: 'success',
+      queryTimeMs: 0,
+      error: null,
+    };
   }
 
   private async resolveRemotely(result: LookupResult, id: PeppolId): Promise<void> {
@@ -107,7 +115,9 @@ export class ParticipantLookup {
       if (answer.kind === 'not_found') {
         result.dnsInfo.status = 'error';
         result.dnsInfo.error = answer.reason;
-        result.errors.push(`Participant ${formatPeppolId(id)} is not registered in the Peppol network (SML ${sml.zone})`);
+        result.errors.push(
+          `Participant ${formatPeppolId(id)} is not registered in the Peppol network (SML ${sml.zone})`,
+        );
         return;
       }
       smpUrl = answer.smpUrl;
@@ -125,7 +135,8 @@ export class ParticipantLookup {
     try {
       const group = await http.get(`${smpUrl}/${uri}`);
       if (group.status === 404) throw new Error(`the SMP at ${smpUrl} does not know ${formatPeppolId(id)}`);
-      if (group.status !== 200) throw new Error(`the SMP at ${smpUrl} answered HTTP ${group.status} for the ServiceGroup`);
+      if (group.status !== 200)
+        throw new Error(`the SMP at ${smpUrl} answered HTTP ${group.status} for the ServiceGroup`);
       const serviceGroup = readServiceGroup(this.deps.xml.read(group.body));
       if (participantKey(serviceGroup.participant.value) !== participantKey(formatPeppolId(id))) {
         throw new Error(`the SMP's ServiceGroup is for ${serviceGroup.participant.value}, not ${formatPeppolId(id)}`);
@@ -137,7 +148,9 @@ export class ParticipantLookup {
       result.serviceMetadata.status = usable.length > 0 ? 'success' : 'error';
       if (usable.length === 0) {
         result.serviceMetadata.error =
-          result.serviceMetadata.endpoints.length === 0 ? 'the ServiceGroup lists no service metadata' : 'no usable service metadata (see each endpoint)';
+          result.serviceMetadata.endpoints.length === 0
+            ? 'the ServiceGroup lists no service metadata'
+            : 'no usable service metadata (see each endpoint)';
         result.errors.push(`No usable service metadata for ${formatPeppolId(id)}`);
       }
     } catch (error) {
@@ -150,8 +163,16 @@ export class ParticipantLookup {
     const cardStarted = performance.now();
     try {
       const card = await http.get(`${smpUrl}/businesscard/${uri}`);
-      if (card.status !== 200) throw new Error(card.status === 404 ? 'the SMP publishes no business card for this participant' : `HTTP ${card.status}`);
-      result.businessCard = { ...this.cardEntities(readBusinessCard(this.deps.xml.read(card.body))), status: 'success', queryTimeMs: 0, error: null };
+      if (card.status !== 200)
+        throw new Error(
+          card.status === 404 ? 'the SMP publishes no business card for this participant' : `HTTP ${card.status}`,
+        );
+      result.businessCard = {
+        ...this.cardEntities(readBusinessCard(this.deps.xml.read(card.body))),
+        status: 'success',
+        queryTimeMs: 0,
+        error: null,
+      };
     } catch (error) {
       result.businessCard = { status: 'error', entities: [], queryTimeMs: 0, error: message(error) };
     }
@@ -159,8 +180,19 @@ export class ParticipantLookup {
   }
 
   /** One ServiceMetadata: fetched, signature checked, read from its signed part; one redirect is followed (SMP 1.x). */
-  private async fetchServiceMetadata(href: string, id: PeppolId, result: LookupResult, redirected = false): Promise<LookupServiceEndpoint> {
-    const failed = (error: string): LookupServiceEndpoint => ({ url: href, status: 'error', error, documentTypes: [], processes: [] });
+  private async fetchServiceMetadata(
+    href: string,
+    id: PeppolId,
+    result: LookupResult,
+    redirected = false,
+  ): Promise<LookupServiceEndpoint> {
+    const failed = (error: string): LookupServiceEndpoint => ({
+      url: href,
+      status: 'error',
+      error,
+      documentTypes: [],
+      processes: [],
+    });
     let body: string;
     try {
       const response = await this.deps.http.get(href);
@@ -195,7 +227,12 @@ export class ParticipantLookup {
     }
   }
 
-  private endpointEntry(url: string, information: ServiceInformation, error: string | null, result: LookupResult): LookupServiceEndpoint {
+  private endpointEntry(
+    url: string,
+    information: ServiceInformation,
+    error: string | null,
+    result: LookupResult,
+  ): LookupServiceEndpoint {
     return {
       url,
       status: error ? 'error' : 'success',
@@ -204,7 +241,9 @@ export class ParticipantLookup {
       processes: information.processes.map((process) => ({
         processId: process.processId,
         endpoints: process.endpoints.map((endpoint): LookupEndpoint => {
-          const certificate = endpoint.certificate ? this.deps.signatures.describeCertificate(endpoint.certificate, 'endpoint') : null;
+          const certificate = endpoint.certificate
+            ? this.deps.signatures.describeCertificate(endpoint.certificate, 'endpoint')
+            : null;
           if (certificate) this.addCertificate(result, certificate);
           return {
             address: endpoint.address,
@@ -225,7 +264,10 @@ export class ParticipantLookup {
   private addCertificate(result: LookupResult, certificate: CertificateReport): void {
     const fingerprint = certificate.details?.fingerprint_sha256;
     const purpose = certificate.details?.purpose;
-    const seen = result.certificates.some((c) => fingerprint !== undefined && c.details?.fingerprint_sha256 === fingerprint && c.details?.purpose === purpose);
+    const seen = result.certificates.some(
+      (c) =>
+        fingerprint !== undefined && c.details?.fingerprint_sha256 === fingerprint && c.details?.purpose === purpose,
+    );
     if (!seen) result.certificates.push(certificate);
   }
 

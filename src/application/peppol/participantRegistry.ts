@@ -47,7 +47,11 @@ export class ParticipantRegistry {
    * Published participants (simulated ones are not published) whose name or id contains the
    * query, optionally in one country, by name.
    */
-  async search(query: string, countryCode: string | null, limit = 100): Promise<{ total: number; participants: RegisteredParticipant[] }> {
+  async search(
+    query: string,
+    countryCode: string | null,
+    limit = 100,
+  ): Promise<{ total: number; participants: RegisteredParticipant[] }> {
     const text = query.trim();
     const filters: Filter[] = [
       { op: 'eq', field: 'registered', value: true },
@@ -63,7 +67,10 @@ export class ParticipantRegistry {
     if (countryCode) filters.push({ op: 'eq', field: 'country_code', value: countryCode.toUpperCase() });
     const page = await this.readModels.collection<PeppolParticipantView>(PEPPOL_PARTICIPANTS).find({
       filter: { op: 'and', filters },
-      sort: [{ field: 'company_name', direction: 'asc' }, { field: 'participant_key', direction: 'asc' }],
+      sort: [
+        { field: 'company_name', direction: 'asc' },
+        { field: 'participant_key', direction: 'asc' },
+      ],
       limit,
     });
     return { total: page.total, participants: page.items.map(toParticipant) };

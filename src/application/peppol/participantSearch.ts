@@ -49,7 +49,15 @@ export class ParticipantSearch {
       peppol_scheme: PARTICIPANT_SCHEME,
       document_types: RECEIVED_DOCUMENT_TYPES.map((value) => ({ scheme: DOCUMENT_ID_SCHEME, value })),
       entities: [
-        { name: p.company_name, country_code: p.country_code, registration_date: p.registered_at.slice(0, 10), identifiers: [], website: null, geo_info: null, additional_info: null },
+        {
+          name: p.company_name,
+          country_code: p.country_code,
+          registration_date: p.registered_at.slice(0, 10),
+          identifiers: [],
+          website: null,
+          geo_info: null,
+          additional_info: null,
+        },
       ],
     }));
     let total = local.total;

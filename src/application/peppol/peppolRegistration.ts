@@ -7,9 +7,19 @@ import { formatPeppolId, type PeppolId } from '../../domain/document/invoice/pep
 import { vatCountry } from '../../domain/document/invoice/vatNumber.js';
 import { conflict, invalidState } from '../../domain/errors.js';
 import { participantKey } from '../../domain/peppol/participantId.js';
-import { participantReservationDecider, participantReservationStream } from '../../domain/peppol/participantReservation.js';
+import {
+  participantReservationDecider,
+  participantReservationStream,
+} from '../../domain/peppol/participantReservation.js';
 import { countryOfScheme } from '../../domain/peppol/schemeCountry.js';
-import { tenantDecider, tenantStream, type PeppolRegistration, type Tenant, type TenantCommand, type TenantState } from '../../domain/tenant/tenant.js';
+import {
+  tenantDecider,
+  tenantStream,
+  type PeppolRegistration,
+  type Tenant,
+  type TenantCommand,
+  type TenantState,
+} from '../../domain/tenant/tenant.js';
 
 /** A request field we cannot work with (answered 422 naming the field). */
 export class RegistrationFieldError extends Error {
@@ -106,10 +116,18 @@ export class PeppolRegistrations {
     if (tenant.is_deleted) throw invalidState('Tenant is deleted');
     const peppolId = formatPeppolId(input.peppol_id);
     const key = participantKey(peppolId)!;
-    const current = tenant.peppol_registration && participantKey(tenant.peppol_registration.peppol_id) === key ? tenant.peppol_registration : null;
+    const current =
+      tenant.peppol_registration && participantKey(tenant.peppol_registration.peppol_id) === key
+        ? tenant.peppol_registration
+        : null;
     const command: TenantCommand = {
       type: 'RegisterPeppol',
-      data: { peppol_id: peppolId, company_name: this.companyName(tenant, input, current), country_code: this.countryCode(tenant, input, current), now: now() },
+      data: {
+        peppol_id: peppolId,
+        company_name: this.companyName(tenant, input, current),
+        country_code: this.countryCode(tenant, input, current),
+        now: now(),
+      },
     };
     const stream = tenantStream(tenant.id);
     const tenantMetadata = { ...metadata, tenantId: tenant.id, organizationId: tenant.organization_id };
@@ -139,7 +157,12 @@ export class PeppolRegistrations {
     }
   }
 
-  async updateBusinessCard(organizationId: string, tenantId: string, companyName: string, metadata: EventMetadata): Promise<Tenant> {
+  async updateBusinessCard(
+    organizationId: string,
+    tenantId: string,
+    companyName: string,
+    metadata: EventMetadata,
+  ): Promise<Tenant> {
     const result = await handleCommand(
       this.store,
       tenantDecider,
@@ -171,9 +194,17 @@ export class PeppolRegistrations {
     const registration = tenant.peppol_registration;
     if (!registration) throw invalidState('Tenant is not registered on Peppol');
     const tenantMetadata = { ...metadata, tenantId: tenant.id, organizationId: tenant.organization_id };
-    if (!registration.simulated && this.sml.enabled) await this.publish(() => this.sml.delete(registration.peppol_id), registration.peppol_id);
+    if (!registration.simulated && this.sml.enabled)
+      await this.publish(() => this.sml.delete(registration.peppol_id), registration.peppol_id);
     const at = now();
-    const result = await handleCommand(this.store, tenantDecider, tenantStream(tenant.id), { type: 'UnregisterPeppol', data: { now: at } }, tenantMetadata, known);
+    const result = await handleCommand(
+      this.store,
+      tenantDecider,
+      tenantStream(tenant.id),
+      { type: 'UnregisterPeppol', data: { now: at } },
+      tenantMetadata,
+      known,
+    );
     await this.release(participantKey(registration.peppol_id)!, tenant.id, tenantMetadata);
     return { tenant: presentTenant(result.state), registration, unregistered_at: at };
   }
@@ -188,24 +219,38 @@ export class PeppolRegistrations {
   }
 
   /** The given name; else the registered one; else, for a Belgian enterprise number, the tenant's own data. */
-  private companyName(tenant: Tenant, input: { peppol_id: PeppolId; company_name: string | null }, current: PeppolRegistration | null): string {
+  private companyName(
+    tenant: Tenant,
+    input: { peppol_id: PeppolId; company_name: string | null },
+    current: PeppolRegistration | null,
+  ): string {
     const given = input.company_name?.trim();
     if (given) return given;
     if (current) return current.company_name;
     // The spec fetches a Belgian company's name from the enterprise register (KBO/BCE); that
     // register is not reachable from here, so the tenant's own description, else its name, stands in.
     if (input.peppol_id.scheme === '0208') return tenant.description?.trim() || tenant.name;
-    throw new RegistrationFieldError('company_name', 'company_name is required unless peppol_id is a Belgian enterprise number (0208)');
+    throw new RegistrationFieldError(
+      'company_name',
+      'company_name is required unless peppol_id is a Belgian enterprise number (0208)',
+    );
   }
 
-  private countryCode(tenant: Tenant, input: { peppol_id: PeppolId; country_code: string | null }, current: PeppolRegistration | null): string {
+  private countryCode(
+    tenant: Tenant,
+    input: { peppol_id: PeppolId; country_code: string | null },
+    current: PeppolRegistration | null,
+  ): string {
     const country =
       input.country_code?.trim().toUpperCase() ||
       current?.country_code ||
       countryOfScheme(input.peppol_id.scheme) ||
       (tenant.company_tax_id ? vatCountry(tenant.company_tax_id) : null);
     if (!country) {
-      throw new RegistrationFieldError('country_code', `the country cannot be derived from scheme ${input.peppol_id.scheme} or the tenant's tax id; give country_code`);
+      throw new RegistrationFieldError(
+        'country_code',
+        `the country cannot be derived from scheme ${input.peppol_id.scheme} or the tenant's tax id; give country_code`,
+      );
     }
     return country;
   }
@@ -222,14 +267,19 @@ export class PeppolRegistrations {
         !holder.is_deleted &&
         holder.peppol_registration !== null &&
         participantKey(holder.peppol_registration.peppol_id) === key;
-      const settled = Date.now() - Date.parse(reservation.reserved_at) > RESERVATION_GRACE_MS || (holder.status === 'present' && holder.is_deleted);
+      const settled =
+        Date.now() - Date.parse(reservation.reserved_at) > RESERVATION_GRACE_MS ||
+        (holder.status === 'present' && holder.is_deleted);
       if (!holds && settled) staleHolder = reservation.tenant_id;
     }
     await handleCommand(
       this.store,
       participantReservationDecider,
       stream,
-      { type: 'ReserveParticipant', data: { participant_key: key, peppol_id: peppolId, tenant_id: tenantId, stale_holder: staleHolder, now: now() } },
+      {
+        type: 'ReserveParticipant',
+        data: { participant_key: key, peppol_id: peppolId, tenant_id: tenantId, stale_holder: staleHolder, now: now() },
+      },
       metadata,
       loaded,
     );
@@ -252,7 +302,9 @@ export class PeppolRegistrations {
       if (error instanceof SmlRefusedError && error.faultCode === 'conflict') {
         throw conflict(`Peppol participant ${peppolId} is registered by another SMP: ${error.message}`);
       }
-      throw new SmlUnavailableError(`The SML did not accept the change: ${error instanceof Error ? error.message : String(error)}`);
+      throw new SmlUnavailableError(
+        `The SML did not accept the change: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -110,7 +110,12 @@ export class SmpPublication {
     return {
       participant: { scheme: PARTICIPANT_SCHEME, value: formatPeppolId(id) },
       documentType: { scheme: DOCUMENT_ID_SCHEME, value: documentType },
-      processes: [{ processId: { scheme: PROCESS_ID_SCHEME, value: BIS_BILLING_PROCESS }, endpoints: [this.endpoint(requestBase)] }],
+      processes: [
+        {
+          processId: { scheme: PROCESS_ID_SCHEME, value: BIS_BILLING_PROCESS },
+          endpoints: [this.endpoint(requestBase)],
+        },
+      ],
     };
   }
 
@@ -121,7 +126,8 @@ export class SmpPublication {
     if (cached) return cached;
     const xml = signedServiceMetadataXml(this.serviceInformation(id, documentType, requestBase));
     const signed = this.signer ? this.signer.sign(xml) : xml;
-    if (this.signedCache.size >= SmpPublication.CACHE_SIZE) this.signedCache.delete(this.signedCache.keys().next().value!);
+    if (this.signedCache.size >= SmpPublication.CACHE_SIZE)
+      this.signedCache.delete(this.signedCache.keys().next().value!);
     this.signedCache.set(key, signed);
     return signed;
   }

@@ -76,7 +76,7 @@ export function assertBlobKey(value: unknown): asserts value is string {
 
 // RFC 6838 names (restricted-name: a letter or digit, then up to 126 of these), so a media type
 // can go into an HTTP header (S3's Content-Type) with nothing that could break out of it.
-const RESTRICTED_NAME = "[a-z0-9][a-z0-9!#$&^_.+-]{0,126}";
+const RESTRICTED_NAME = '[a-z0-9][a-z0-9!#$&^_.+-]{0,126}';
 const PARAMETER = `;[ \\t]*${RESTRICTED_NAME}=(?:[a-z0-9!#$&^_.+'*\`|~-]+|"[^"\\\\\\x00-\\x1f\\x7f]*")`;
 const MEDIA_TYPE = new RegExp(`^(${RESTRICTED_NAME})/(${RESTRICTED_NAME})((?:[ \\t]*${PARAMETER})*)$`, 'i');
 

@@ -5,7 +5,11 @@
  * nothing), though two processes scheduling the same key at the same instant may both insert it.
  */
 export interface JobScheduler {
-  define<Data extends object>(name: string, handler: (data: Data) => Promise<void>, options?: { concurrency?: number }): void;
+  define<Data extends object>(
+    name: string,
+    handler: (data: Data) => Promise<void>,
+    options?: { concurrency?: number },
+  ): void;
   schedule<Data extends object>(name: string, data: Data, options?: { at?: Date; uniqueKey?: string }): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;

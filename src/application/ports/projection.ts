@@ -20,7 +20,8 @@ export interface Projection {
   handleBatch?(events: RecordedEvent[], session: ReadModelSession): Promise<void>;
 }
 
-export const checkpointName = (projection: Pick<Projection, 'name' | 'version'>) => `${projection.name}@v${projection.version}`;
+export const checkpointName = (projection: Pick<Projection, 'name' | 'version'>) =>
+  `${projection.name}@v${projection.version}`;
 
 /** Read models remember the last event applied, so a redelivered older event changes nothing. */
 export interface Versioned {

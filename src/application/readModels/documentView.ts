@@ -26,7 +26,16 @@ export type DocumentSummary = Omit<DocumentRecord, 'header' | 'document_ref' | '
 /** The summary of a document as the read model keeps it. */
 export function summaryOf(record: DocumentRecord): DocumentSummary {
   const { header: _header, document_ref: _content, ubl_ref: _ubl, attachments, ...rest } = record;
-  return { ...rest, attachments: attachments.map((a) => ({ id: a.id, file_name: a.file_name, file_type: a.file_type, file_size: a.file_size, file_data: '' })) };
+  return {
+    ...rest,
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      file_name: a.file_name,
+      file_type: a.file_type,
+      file_size: a.file_size,
+      file_data: '',
+    })),
+  };
 }
 
 /**
@@ -80,11 +89,16 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * takes over 100 ms, so the lines are presented a thousand at a time, letting other requests in
  * between.
  */
-export async function contentResponse(record: Pick<DocumentWithContent, 'id' | 'created_at' | 'state' | 'direction' | 'document'>): Promise<DocumentResponse> {
+export async function contentResponse(
+  record: Pick<DocumentWithContent, 'id' | 'created_at' | 'state' | 'direction' | 'document'>,
+): Promise<DocumentResponse> {
   const { items, ...rest } = record.document;
   // State and direction are the lifecycle's (the aggregate's), whatever the content says.
   const present = (lines: DocumentJson['items']) =>
-    toResponse({ ...fromDocumentJson({ ...rest, items: lines }), state: record.state, direction: record.direction }, { id: record.id, created_at: record.created_at });
+    toResponse(
+      { ...fromDocumentJson({ ...rest, items: lines }), state: record.state, direction: record.direction },
+      { id: record.id, created_at: record.created_at },
+    );
   if (items.length <= LINES_PER_TURN) return present(items);
   const head = present([]);
   const lines: DocumentResponse['items'] = [];
@@ -108,7 +122,14 @@ export function withSummary(content: DocumentResponse, summary: DocumentSummary)
       file_size: a.file_size,
       file_url: `/api/documents/${summary.id}/attachments/${a.id}`,
     })),
-    invoice_response: answer ? { status: answer.code === 'AP' ? 'accepted' : 'rejected', code: answer.code, reason: answer.reason, responded_at: answer.responded_at } : null,
+    invoice_response: answer
+      ? {
+          status: answer.code === 'AP' ? 'accepted' : 'rejected',
+          code: answer.code,
+          reason: answer.reason,
+          responded_at: answer.responded_at,
+        }
+      : null,
   };
 }
 

@@ -6,15 +6,29 @@ import { BlockList, isIP } from 'node:net';
  * assignments, benchmarking, multicast, reserved and broadcast.
  */
 const PRIVATE_IPV4: ReadonlyArray<readonly [string, number]> = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 /**
  * IPv6: unspecified, loopback and IPv4-compatible (::/96), unique local (fc00::/7), link-local,
  * site-local, multicast, and local-use NAT64 (64:ff9b:1::/48, which maps to private networks).
  */
 const PRIVATE_IPV6: ReadonlyArray<readonly [string, number]> = [
-  ['::', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b:1::', 48],
+  ['::', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['64:ff9b:1::', 48],
 ];
 
 const PRIVATE = new BlockList();

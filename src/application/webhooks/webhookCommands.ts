@@ -3,9 +3,22 @@ import { EVENT_STORE, type EventMetadata, type EventStore } from '../ports/event
 import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
 import { inject, injectable } from '../injection.js';
 import { handleCommand, loadState, loadStream } from '../commandHandler.js';
-import { ALL_EVENTS, WEBHOOK_EVENT_KINDS, webhookDecider, webhookStream, type Webhook, type WebhookSettings, type WebhookState } from '../../domain/webhook/webhook.js';
+import {
+  ALL_EVENTS,
+  WEBHOOK_EVENT_KINDS,
+  webhookDecider,
+  webhookStream,
+  type Webhook,
+  type WebhookSettings,
+  type WebhookState,
+} from '../../domain/webhook/webhook.js';
 import { invalid, notFound } from '../../domain/errors.js';
-import { WEBHOOKS, WEBHOOK_DELIVERIES, type WebhookDeliveryView, type WebhookView } from '../readModels/webhookViews.js';
+import {
+  WEBHOOKS,
+  WEBHOOK_DELIVERIES,
+  type WebhookDeliveryView,
+  type WebhookView,
+} from '../readModels/webhookViews.js';
 import { newWebhookSecret } from './webhookSignature.js';
 import { isPrivateHost } from './privateNetworks.js';
 
@@ -13,7 +26,13 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set([...WEBHOOK_EVENT_KINDS, ALL_EV
 const now = () => new Date().toISOString();
 
 /** The client's WebhookResponse shape. */
-export const webhookResponse = (w: Webhook) => ({ id: w.id, url: w.url, events: w.events, secret: w.secret, enabled: w.enabled });
+export const webhookResponse = (w: Webhook) => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  secret: w.secret,
+  enabled: w.enabled,
+});
 
 /** `boolean`: whether subscriptions may name loopback and private-network addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
 export const WEBHOOKS_ALLOW_PRIVATE_NETWORKS = Symbol('WebhooksAllowPrivateNetworks');
@@ -34,29 +53,57 @@ export class WebhookCommands {
     } catch {
       throw invalid('The url is not a valid absolute URL', ['body', 'url']);
     }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw invalid('The url must use http or https', ['body', 'url']);
-    if (parsed.username || parsed.password) throw invalid('The url must not carry credentials; verify deliveries with the signing secret instead', ['body', 'url']);
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+      throw invalid('The url must use http or https', ['body', 'url']);
+    if (parsed.username || parsed.password)
+      throw invalid('The url must not carry credentials; verify deliveries with the signing secret instead', [
+        'body',
+        'url',
+      ]);
     if (url.length > 2000) throw invalid('The url is longer than 2000 characters', ['body', 'url']);
     if (!this.allowPrivateNetworks && isPrivateHost(parsed.hostname)) {
-      throw invalid('The url points at a loopback or private-network address, which this service does not call', ['body', 'url']);
+      throw invalid('The url points at a loopback or private-network address, which this service does not call', [
+        'body',
+        'url',
+      ]);
     }
     return parsed.toString();
   }
 
   private checkEvents(events: string[]): string[] {
-    if (events.length === 0) throw invalid(`Subscribe to at least one event: ${WEBHOOK_EVENT_KINDS.join(', ')}, or "*"`, ['body', 'events']);
+    if (events.length === 0)
+      throw invalid(`Subscribe to at least one event: ${WEBHOOK_EVENT_KINDS.join(', ')}, or "*"`, ['body', 'events']);
     events.forEach((kind, i) => {
-      if (!KNOWN_KINDS.has(kind)) throw invalid(`Unknown event ${JSON.stringify(kind)}; known: ${WEBHOOK_EVENT_KINDS.join(', ')}, or "*" for all`, ['body', 'events', i]);
+      if (!KNOWN_KINDS.has(kind))
+        throw invalid(
+          `Unknown event ${JSON.stringify(kind)}; known: ${WEBHOOK_EVENT_KINDS.join(', ')}, or "*" for all`,
+          ['body', 'events', i],
+        );
     });
     return [...new Set(events)];
   }
 
   async create(tenantId: string, input: WebhookSettings, metadata: EventMetadata): Promise<Webhook> {
     const webhookId = randomUUID();
-    const result = await handleCommand(this.store, webhookDecider, webhookStream(webhookId), {
-      type: 'CreateWebhook',
-      data: { webhook_id: webhookId, tenant_id: tenantId, url: this.checkUrl(input.url), events: this.checkEvents(input.events), enabled: input.enabled, secret: newWebhookSecret(), now: now() },
-    }, { ...metadata, tenantId }, []); // a fresh id names no stream yet: nothing to read
+    const result = await handleCommand(
+      this.store,
+      webhookDecider,
+      webhookStream(webhookId),
+      {
+        type: 'CreateWebhook',
+        data: {
+          webhook_id: webhookId,
+          tenant_id: tenantId,
+          url: this.checkUrl(input.url),
+          events: this.checkEvents(input.events),
+          enabled: input.enabled,
+          secret: newWebhookSecret(),
+          now: now(),
+        },
+      },
+      { ...metadata, tenantId },
+      [],
+    ); // a fresh id names no stream yet: nothing to read
     return present(result.state);
   }
 
@@ -64,7 +111,12 @@ export class WebhookCommands {
     return tenantWebhook(tenantId, await loadState(this.store, webhookDecider, webhookStream(webhookId)));
   }
 
-  async update(tenantId: string, webhookId: string, change: Partial<WebhookSettings>, metadata: EventMetadata): Promise<Webhook> {
+  async update(
+    tenantId: string,
+    webhookId: string,
+    change: Partial<WebhookSettings>,
+    metadata: EventMetadata,
+  ): Promise<Webhook> {
     // Read once: not found comes before the input's problems, and the stream read is handed on.
     const loaded = await loadStream(this.store, webhookDecider, webhookStream(webhookId));
     tenantWebhook(tenantId, loaded.state);
@@ -73,7 +125,14 @@ export class WebhookCommands {
       ...(change.events !== undefined ? { events: this.checkEvents(change.events) } : {}),
       ...(change.enabled !== undefined ? { enabled: change.enabled } : {}),
     };
-    const result = await handleCommand(this.store, webhookDecider, webhookStream(webhookId), { type: 'UpdateWebhook', data: { ...checked, now: now() } }, { ...metadata, tenantId }, loaded);
+    const result = await handleCommand(
+      this.store,
+      webhookDecider,
+      webhookStream(webhookId),
+      { type: 'UpdateWebhook', data: { ...checked, now: now() } },
+      { ...metadata, tenantId },
+      loaded,
+    );
     return present(result.state);
   }
 
@@ -105,7 +164,10 @@ export class WebhookCommands {
     await this.get(tenantId, webhookId);
     const result = await this.readModels.collection<WebhookDeliveryView>(WEBHOOK_DELIVERIES).find({
       filter: { op: 'eq', field: 'webhook_id', value: webhookId },
-      sort: [{ field: 'created_at', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+      sort: [
+        { field: 'created_at', direction: 'desc' },
+        { field: 'id', direction: 'desc' },
+      ],
       skip: (page - 1) * pageSize,
       limit: pageSize,
     });

@@ -37,7 +37,8 @@ interface Route {
 const ROUTES = 'webhook_routes';
 const WEBHOOK_EVENTS: ReadonlySet<string> = new Set(['WebhookCreated', 'WebhookUpdated', 'WebhookDeleted']);
 /** Whose event it is: every command records its tenant; a document's first event also names it. */
-const tenantOf = (event: RecordedEvent): string | undefined => event.metadata.tenantId ?? (event.data as { tenant_id?: string }).tenant_id;
+const tenantOf = (event: RecordedEvent): string | undefined =>
+  event.metadata.tenantId ?? (event.data as { tenant_id?: string }).tenant_id;
 
 export interface WebhookDispatchOptions {
   /** A minute in production; tests compress the schedule. */
@@ -73,7 +74,9 @@ export class WebhookDispatch {
   }
 
   register(): void {
-    this.scheduler.define<WebhookJob>(WEBHOOK_JOB, (job) => this.attempt(job), { concurrency: this.options.concurrency });
+    this.scheduler.define<WebhookJob>(WEBHOOK_JOB, (job) => this.attempt(job), {
+      concurrency: this.options.concurrency,
+    });
   }
 
   dispatcher(): Projection {
@@ -94,7 +97,14 @@ export class WebhookDispatch {
    */
   private async dispatch(events: RecordedEvent[], session: ReadModelSession): Promise<void> {
     const routes = session.collection<Route>(ROUTES);
-    const tenants = [...new Set(events.filter((e) => !WEBHOOK_EVENTS.has(e.type)).map(tenantOf).filter((t): t is string => !!t))];
+    const tenants = [
+      ...new Set(
+        events
+          .filter((e) => !WEBHOOK_EVENTS.has(e.type))
+          .map(tenantOf)
+          .filter((t): t is string => !!t),
+      ),
+    ];
     const table = new Map<string, Route>();
     if (tenants.length > 0) {
       const found = await routes.find({ filter: { op: 'in', field: 'tenant_id', values: tenants }, limit: 100_000 });
@@ -118,7 +128,12 @@ export class WebhookDispatch {
     const e = toDomainEvent<WebhookEvent>(event);
     switch (e.type) {
       case 'WebhookCreated':
-        return routes.upsert(e.data.webhook_id, { id: e.data.webhook_id, tenant_id: e.data.tenant_id, events: e.data.events, enabled: e.data.enabled });
+        return routes.upsert(e.data.webhook_id, {
+          id: e.data.webhook_id,
+          tenant_id: e.data.tenant_id,
+          events: e.data.events,
+          enabled: e.data.enabled,
+        });
       case 'WebhookUpdated': {
         const existing = await routes.get(e.data.webhook_id);
         if (existing) await routes.upsert(existing.id, { ...existing, events: e.data.events, enabled: e.data.enabled });
@@ -135,22 +150,38 @@ export class WebhookDispatch {
     const notification = documentNotification(toDomainEvent<DocumentEvent>(event));
     const tenantId = tenantOf(event);
     if (!notification || !tenantId) return;
-    for (const route of [...table.values()].filter((r) => r.tenant_id === tenantId && wantsKind(r, notification.kind))) {
+    for (const route of [...table.values()].filter(
+      (r) => r.tenant_id === tenantId && wantsKind(r, notification.kind),
+    )) {
       const deliveryId = derivedId('webhook', event.id, route.id);
       // Usually a new stream, so it is not read first; when the event is seen again the append
       // conflicts, the stream is read, and the decider records nothing.
-      await handleCommand(this.store, webhookDeliveryDecider, webhookDeliveryStream(deliveryId), {
-        type: 'ScheduleWebhookDelivery',
-        data: {
-          delivery_id: deliveryId,
-          webhook_id: route.id,
-          tenant_id: tenantId,
-          event_id: event.id,
-          event_type: notification.kind,
-          payload: { id: event.id, type: notification.kind, created_at: event.recordedAt, sequence: String(event.globalPosition), tenant_id: tenantId, data: notification.data },
-          now: new Date().toISOString(),
+      await handleCommand(
+        this.store,
+        webhookDeliveryDecider,
+        webhookDeliveryStream(deliveryId),
+        {
+          type: 'ScheduleWebhookDelivery',
+          data: {
+            delivery_id: deliveryId,
+            webhook_id: route.id,
+            tenant_id: tenantId,
+            event_id: event.id,
+            event_type: notification.kind,
+            payload: {
+              id: event.id,
+              type: notification.kind,
+              created_at: event.recordedAt,
+              sequence: String(event.globalPosition),
+              tenant_id: tenantId,
+              data: notification.data,
+            },
+            now: new Date().toISOString(),
+          },
         },
-      }, { actor: 'webhooks', tenantId, causationId: event.id }, []);
+        { actor: 'webhooks', tenantId, causationId: event.id },
+        [],
+      );
       await this.schedule({ delivery_id: deliveryId, attempt: 1 });
     }
   }
@@ -177,7 +208,13 @@ export class WebhookDispatch {
     else {
       url = webhook.url;
       const body = JSON.stringify(state.payload);
-      const headers = webhookHeaders(webhook.secret, state.payload.id, Math.floor(started.getTime() / 1000), body, state.payload.type);
+      const headers = webhookHeaders(
+        webhook.secret,
+        state.payload.id,
+        Math.floor(started.getTime() / 1000),
+        body,
+        state.payload.type,
+      );
       try {
         statusCode = await this.client.post(url, headers, body, this.options.timeoutMs);
         outcome = statusCode >= 200 && statusCode < 300 ? 'delivered' : 'failed';
@@ -189,25 +226,36 @@ export class WebhookDispatch {
     }
     this.options.afterCall?.();
     const finished = new Date();
-    const result = await handleCommand(this.store, webhookDeliveryDecider, stream, {
-      type: 'RecordWebhookAttempt',
-      data: {
-        attempt: job.attempt,
-        url,
-        outcome,
-        status_code: statusCode,
-        error,
-        started_at: started.toISOString(),
-        duration_ms: finished.getTime() - started.getTime(),
-        retry_at: webhookRetryAt(job.attempt, finished, this.options.retryUnitMs)?.toISOString() ?? null,
+    const result = await handleCommand(
+      this.store,
+      webhookDeliveryDecider,
+      stream,
+      {
+        type: 'RecordWebhookAttempt',
+        data: {
+          attempt: job.attempt,
+          url,
+          outcome,
+          status_code: statusCode,
+          error,
+          started_at: started.toISOString(),
+          duration_ms: finished.getTime() - started.getTime(),
+          retry_at: webhookRetryAt(job.attempt, finished, this.options.retryUnitMs)?.toISOString() ?? null,
+        },
       },
-    }, { actor: 'webhooks', tenantId: state.tenant_id }, loaded);
-    if (outcome === 'failed') this.logger.info({ webhook: state.webhook_id, attempt: job.attempt, error }, 'webhook call failed');
+      { actor: 'webhooks', tenantId: state.tenant_id },
+      loaded,
+    );
+    if (outcome === 'failed')
+      this.logger.info({ webhook: state.webhook_id, attempt: job.attempt, error }, 'webhook call failed');
     await this.followUp(result.state);
   }
 
   private async followUp(state: WebhookDeliveryState): Promise<void> {
     if (state.status !== 'present' || state.delivery_status !== 'retrying' || !state.next_attempt_at) return;
-    await this.schedule({ delivery_id: state.delivery_id, attempt: state.attempts + 1 }, new Date(state.next_attempt_at));
+    await this.schedule(
+      { delivery_id: state.delivery_id, attempt: state.attempts + 1 },
+      new Date(state.next_attempt_at),
+    );
   }
 }

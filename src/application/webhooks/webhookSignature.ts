@@ -14,7 +14,13 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-export function webhookHeaders(secret: string, id: string, timestamp: number, body: string, kind: string): Record<string, string> {
+export function webhookHeaders(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: string,
+  kind: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'e-invoicing-webhooks/1',

@@ -6,14 +6,24 @@ import { conflict, invalidState, notFound } from '../errors.js';
  * tenant's documents. Only a SHA-256 hash of the secret is ever recorded.
  */
 export type ApiKeyOwner =
-  | { kind: 'organization'; organization_id: string }
-  | { kind: 'tenant'; organization_id: string; tenant_id: string };
+  { kind: 'organization'; organization_id: string } | { kind: 'tenant'; organization_id: string; tenant_id: string };
 
 export type ApiKeyIssued = Event<
   'ApiKeyIssued',
-  { key_id: string; owner: ApiKeyOwner; name: string; description: string | null; hash: string; prefix: string; issued_at: string }
+  {
+    key_id: string;
+    owner: ApiKeyOwner;
+    name: string;
+    description: string | null;
+    hash: string;
+    prefix: string;
+    issued_at: string;
+  }
 >;
-export type ApiKeyRenamed = Event<'ApiKeyRenamed', { key_id: string; name: string; description: string | null; renamed_at: string }>;
+export type ApiKeyRenamed = Event<
+  'ApiKeyRenamed',
+  { key_id: string; name: string; description: string | null; renamed_at: string }
+>;
 export type ApiKeyRevoked = Event<'ApiKeyRevoked', { key_id: string; revoked_at: string }>;
 export type ApiKeyEvent = ApiKeyIssued | ApiKeyRenamed | ApiKeyRevoked;
 
@@ -54,7 +64,12 @@ export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
         return [
           {
             type: 'ApiKeyRenamed',
-            data: { key_id: state.id, name: command.data.name, description: command.data.description, renamed_at: command.data.now },
+            data: {
+              key_id: state.id,
+              name: command.data.name,
+              description: command.data.description,
+              renamed_at: command.data.now,
+            },
           },
         ];
       case 'RevokeApiKey':
@@ -83,7 +98,12 @@ export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
         };
       case 'ApiKeyRenamed':
         if (state.status === 'absent') return state;
-        return { ...state, name: event.data.name, description: event.data.description, updated_at: event.data.renamed_at };
+        return {
+          ...state,
+          name: event.data.name,
+          description: event.data.description,
+          updated_at: event.data.renamed_at,
+        };
       case 'ApiKeyRevoked':
         if (state.status === 'absent') return state;
         return { ...state, status: 'revoked', updated_at: event.data.revoked_at };

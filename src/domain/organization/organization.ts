@@ -2,7 +2,10 @@ import { assertNever, type Decider, type Event } from '../decider.js';
 import { conflict } from '../errors.js';
 
 /** A reseller organization: the holder of organization (admin) keys, owner of tenants. */
-export type OrganizationEvent = Event<'OrganizationCreated', { organization_id: string; name: string; created_at: string }>;
+export type OrganizationEvent = Event<
+  'OrganizationCreated',
+  { organization_id: string; name: string; created_at: string }
+>;
 
 export type OrganizationCommand = {
   type: 'CreateOrganization';
@@ -10,8 +13,7 @@ export type OrganizationCommand = {
 };
 
 export type OrganizationState =
-  | { status: 'absent' }
-  | { status: 'active'; id: string; name: string; created_at: string };
+  { status: 'absent' } | { status: 'active'; id: string; name: string; created_at: string };
 
 export const organizationStream = (id: string) => `organization-${id}`;
 
@@ -25,7 +27,11 @@ export const organizationDecider: Decider<OrganizationState, OrganizationCommand
         return [
           {
             type: 'OrganizationCreated',
-            data: { organization_id: command.data.organization_id, name: command.data.name, created_at: command.data.now },
+            data: {
+              organization_id: command.data.organization_id,
+              name: command.data.name,
+              created_at: command.data.now,
+            },
           },
         ];
       default:
@@ -36,7 +42,12 @@ export const organizationDecider: Decider<OrganizationState, OrganizationCommand
   evolve(_state, event) {
     switch (event.type) {
       case 'OrganizationCreated':
-        return { status: 'active', id: event.data.organization_id, name: event.data.name, created_at: event.data.created_at };
+        return {
+          status: 'active',
+          id: event.data.organization_id,
+          name: event.data.name,
+          created_at: event.data.created_at,
+        };
       default:
         return assertNever(event.type);
     }

@@ -6,8 +6,14 @@ import { conflict } from '../errors.js';
  * reserved in a stream of its own (as tenant names are), because appending to one stream is the
  * only atomic check the event store gives across tenants.
  */
-export type ParticipantReserved = Event<'PeppolParticipantReserved', { participant_key: string; peppol_id: string; tenant_id: string; reserved_at: string }>;
-export type ParticipantReleased = Event<'PeppolParticipantReleased', { participant_key: string; peppol_id: string; tenant_id: string; released_at: string }>;
+export type ParticipantReserved = Event<
+  'PeppolParticipantReserved',
+  { participant_key: string; peppol_id: string; tenant_id: string; reserved_at: string }
+>;
+export type ParticipantReleased = Event<
+  'PeppolParticipantReleased',
+  { participant_key: string; peppol_id: string; tenant_id: string; released_at: string }
+>;
 export type ParticipantReservationEvent = ParticipantReserved | ParticipantReleased;
 
 export type ParticipantReservationCommand =
@@ -34,7 +40,11 @@ export type ParticipantReservationState =
 
 export const participantReservationStream = (participantKey: string) => `peppolparticipant-${participantKey}`;
 
-export const participantReservationDecider: Decider<ParticipantReservationState, ParticipantReservationCommand, ParticipantReservationEvent> = {
+export const participantReservationDecider: Decider<
+  ParticipantReservationState,
+  ParticipantReservationCommand,
+  ParticipantReservationEvent
+> = {
   initialState: () => ({ status: 'free' }),
 
   decide(command, state) {
@@ -44,7 +54,9 @@ export const participantReservationDecider: Decider<ParticipantReservationState,
         if (state.status === 'held') {
           if (state.tenant_id === data.tenant_id) return [];
           if (state.tenant_id !== stale_holder) {
-            throw conflict(`Peppol participant ${state.peppol_id} is already registered by another tenant of this service`);
+            throw conflict(
+              `Peppol participant ${state.peppol_id} is already registered by another tenant of this service`,
+            );
           }
         }
         return [{ type: 'PeppolParticipantReserved', data: { ...data, reserved_at: now } }];
@@ -55,7 +67,12 @@ export const participantReservationDecider: Decider<ParticipantReservationState,
         return [
           {
             type: 'PeppolParticipantReleased',
-            data: { participant_key: state.participant_key, peppol_id: state.peppol_id, tenant_id: state.tenant_id, released_at: command.data.now },
+            data: {
+              participant_key: state.participant_key,
+              peppol_id: state.peppol_id,
+              tenant_id: state.tenant_id,
+              released_at: command.data.now,
+            },
           },
         ];
       default:

@@ -34,7 +34,8 @@ export function base32NoPadding(bytes: Uint8Array): string {
 export const smlHashInput = (id: PeppolId): string => formatPeppolId(id).toLowerCase();
 
 /** The full DNS name, from the hashed label: base32NoPadding of the hash input's SHA-256 digest. */
-export const smlDnsNameOf = (hashLabel: string, zone: string): string => `${hashLabel}.${PARTICIPANT_SCHEME}.${zone.replace(/\.$/, '')}`;
+export const smlDnsNameOf = (hashLabel: string, zone: string): string =>
+  `${hashLabel}.${PARTICIPANT_SCHEME}.${zone.replace(/\.$/, '')}`;
 
 /** The current Peppol production SML zone (OpenPeppol's SML; the old EC zone edelivery.tech.ec.europa.eu is retired). */
 export const PEPPOL_PRODUCTION_SML_ZONE = 'participant.sml.prod.tech.peppol.org';

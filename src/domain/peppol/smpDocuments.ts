@@ -77,7 +77,8 @@ const SMP = { smp: SMP_NS, ids: IDS_NS, wsa: WSA_NS };
 const { agg, leaf, element } = xmlBuilder(SMP);
 const card = xmlBuilder({ '': BUSINESS_CARD_NS });
 
-const identifier = (name: string, id: Identifier, build = element): XNode => build(name, { scheme: id.scheme }, id.value);
+const identifier = (name: string, id: Identifier, build = element): XNode =>
+  build(name, { scheme: id.scheme }, id.value);
 /** Elements the schema requires even when we have nothing to say (an empty string is schema-valid). */
 const required = (name: string, value: string | null): XNode => element(name, {}, value ?? '');
 
@@ -126,7 +127,11 @@ export function signedServiceMetadataXml(info: ServiceInformation): string {
         agg(
           'smp:ProcessList',
           info.processes.map((process) =>
-            agg('smp:Process', identifier('ids:ProcessIdentifier', process.processId), agg('smp:ServiceEndpointList', process.endpoints.map(endpointNode))),
+            agg(
+              'smp:Process',
+              identifier('ids:ProcessIdentifier', process.processId),
+              agg('smp:ServiceEndpointList', process.endpoints.map(endpointNode)),
+            ),
           ),
         ),
       ),

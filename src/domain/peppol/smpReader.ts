@@ -47,7 +47,8 @@ function identifierOf(element: Element | null, what: string): Identifier {
 }
 
 function rootIs(root: Element, name: string, namespaces: readonly string[]): Element {
-  if (root.local !== name || !namespaces.includes(root.ns)) throw new SmpFormatError(`expected {${namespaces[0]}}${name}, got {${root.ns}}${root.local}`);
+  if (root.local !== name || !namespaces.includes(root.ns))
+    throw new SmpFormatError(`expected {${namespaces[0]}}${name}, got {${root.ns}}${root.local}`);
   return root;
 }
 
@@ -115,12 +116,20 @@ export function readBusinessCard(tree: Element): BusinessCard {
   const bc = businessCardPaths(root.ns);
   const participant = identifierOf(bc.one(root, 'bc:ParticipantIdentifier'), 'ParticipantIdentifier');
   const entities: BusinessEntity[] = bc.all(root, 'bc:BusinessEntity').map((entity) => ({
-    names: bc.all(entity, 'bc:Name').map((name) => text(name)).filter((name): name is string => name !== null),
+    names: bc
+      .all(entity, 'bc:Name')
+      .map((name) => text(name))
+      .filter((name): name is string => name !== null),
     countryCode: text(bc.one(entity, 'bc:CountryCode')),
     registrationDate: entity.attrs.registrationDate ?? text(bc.one(entity, 'bc:RegistrationDate')),
     geographicalInformation: text(bc.one(entity, 'bc:GeographicalInformation')),
-    identifiers: bc.all(entity, 'bc:Identifier').map((id) => ({ scheme: attribute(id, 'scheme'), value: text(id) ?? '' })),
-    websites: bc.all(entity, 'bc:WebsiteURI').map((site) => text(site)).filter((site): site is string => site !== null),
+    identifiers: bc
+      .all(entity, 'bc:Identifier')
+      .map((id) => ({ scheme: attribute(id, 'scheme'), value: text(id) ?? '' })),
+    websites: bc
+      .all(entity, 'bc:WebsiteURI')
+      .map((site) => text(site))
+      .filter((site): site is string => site !== null),
     additionalInformation: text(bc.one(entity, 'bc:AdditionalInformation'))?.replace(/\s+/g, ' ') ?? null,
   }));
   return { participant, entities };

@@ -17,14 +17,23 @@ export interface TenantProfile {
   peppol_ids: string[];
 }
 
-export type TenantCreated = Event<'TenantCreated', TenantProfile & { tenant_id: string; organization_id: string; created_at: string }>;
-export type TenantUpdated = Event<'TenantUpdated', Omit<TenantProfile, 'name'> & { tenant_id: string; updated_at: string }>;
+export type TenantCreated = Event<
+  'TenantCreated',
+  TenantProfile & { tenant_id: string; organization_id: string; created_at: string }
+>;
+export type TenantUpdated = Event<
+  'TenantUpdated',
+  Omit<TenantProfile, 'name'> & { tenant_id: string; updated_at: string }
+>;
 export type TenantDeleted = Event<'TenantDeleted', { tenant_id: string; deleted_at: string }>;
 export type TenantTestModeChanged = Event<
   'TenantTestModeChanged',
   { tenant_id: string; test_mode: boolean; test_mode_email: string | null; changed_at: string }
 >;
-export type TenantRateTierChanged = Event<'TenantRateTierChanged', { tenant_id: string; tier: RateTier; changed_at: string }>;
+export type TenantRateTierChanged = Event<
+  'TenantRateTierChanged',
+  { tenant_id: string; tier: RateTier; changed_at: string }
+>;
 
 /**
  * Registration in this instance's participant registry, which its SMP publishes. A tenant in
@@ -32,10 +41,23 @@ export type TenantRateTierChanged = Event<'TenantRateTierChanged', { tenant_id: 
  */
 export type TenantPeppolRegistered = Event<
   'TenantPeppolRegistered',
-  { tenant_id: string; peppol_id: string; company_name: string; country_code: string; simulated: boolean; registered_at: string }
+  {
+    tenant_id: string;
+    peppol_id: string;
+    company_name: string;
+    country_code: string;
+    simulated: boolean;
+    registered_at: string;
+  }
 >;
-export type TenantBusinessCardUpdated = Event<'TenantBusinessCardUpdated', { tenant_id: string; peppol_id: string; company_name: string; updated_at: string }>;
-export type TenantPeppolUnregistered = Event<'TenantPeppolUnregistered', { tenant_id: string; peppol_id: string; unregistered_at: string }>;
+export type TenantBusinessCardUpdated = Event<
+  'TenantBusinessCardUpdated',
+  { tenant_id: string; peppol_id: string; company_name: string; updated_at: string }
+>;
+export type TenantPeppolUnregistered = Event<
+  'TenantPeppolUnregistered',
+  { tenant_id: string; peppol_id: string; unregistered_at: string }
+>;
 
 export type TenantEvent =
   | TenantCreated
@@ -108,7 +130,10 @@ function requireCompanyName(name: string): string {
   return trimmed;
 }
 
-function decideRegistration(state: Tenant, data: Extract<TenantCommand, { type: 'RegisterPeppol' }>['data']): TenantEvent[] {
+function decideRegistration(
+  state: Tenant,
+  data: Extract<TenantCommand, { type: 'RegisterPeppol' }>['data'],
+): TenantEvent[] {
   if (state.is_deleted) throw invalidState('Tenant is deleted');
   const parsed = parsePeppolId(data.peppol_id);
   if (!parsed.ok) throw invalid(`peppol_id: ${parsed.message}`);
@@ -119,14 +144,22 @@ function decideRegistration(state: Tenant, data: Extract<TenantCommand, { type: 
   // receive where the tenant does not send from.
   const profileId = state.peppol_ids[0];
   if (profileId !== undefined && !sameParticipant(profileId, peppolId)) {
-    throw conflict(`The tenant's Peppol identifier is ${profileId}; change the tenant's peppol_ids before registering ${peppolId}`);
+    throw conflict(
+      `The tenant's Peppol identifier is ${profileId}; change the tenant's peppol_ids before registering ${peppolId}`,
+    );
   }
   const current = state.peppol_registration;
   if (current) {
-    if (!sameParticipant(current.peppol_id, peppolId)) throw conflict(`Tenant is already registered as ${current.peppol_id}; unregister it first`);
+    if (!sameParticipant(current.peppol_id, peppolId))
+      throw conflict(`Tenant is already registered as ${current.peppol_id}; unregister it first`);
     // Registering the same id again is idempotent; a new name updates the business card.
     if (current.company_name === companyName) return [];
-    return [{ type: 'TenantBusinessCardUpdated', data: { tenant_id: state.id, peppol_id: current.peppol_id, company_name: companyName, updated_at: data.now } }];
+    return [
+      {
+        type: 'TenantBusinessCardUpdated',
+        data: { tenant_id: state.id, peppol_id: current.peppol_id, company_name: companyName, updated_at: data.now },
+      },
+    ];
   }
   return [
     {
@@ -163,8 +196,14 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
         if (name !== undefined && name !== state.name) throw invalid('The tenant name cannot be changed');
         requireValidIdentifiers(data);
         const registered = state.peppol_registration;
-        if (registered && data.peppol_ids.length > 0 && !data.peppol_ids.some((id) => sameParticipant(id, registered.peppol_id))) {
-          throw conflict(`Tenant is registered on Peppol as ${registered.peppol_id}; unregister it before changing peppol_ids`);
+        if (
+          registered &&
+          data.peppol_ids.length > 0 &&
+          !data.peppol_ids.some((id) => sameParticipant(id, registered.peppol_id))
+        ) {
+          throw conflict(
+            `Tenant is registered on Peppol as ${registered.peppol_id}; unregister it before changing peppol_ids`,
+          );
         }
         const unchanged =
           data.description === state.description &&
@@ -184,7 +223,8 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
         if (command.data.test_mode_email !== null && !isEmailAddress(command.data.test_mode_email)) {
           throw invalid(`email must be ${EMAIL_ADDRESS_RULE}`, ['body', 'email']);
         }
-        if (state.test_mode === command.data.test_mode && state.test_mode_email === command.data.test_mode_email) return [];
+        if (state.test_mode === command.data.test_mode && state.test_mode_email === command.data.test_mode_email)
+          return [];
         return [
           {
             type: 'TenantTestModeChanged',
@@ -199,7 +239,12 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
       case 'SetRateTier':
         requirePresent(state);
         if (state.rate_tier === command.data.tier) return [];
-        return [{ type: 'TenantRateTierChanged', data: { tenant_id: state.id, tier: command.data.tier, changed_at: command.data.now } }];
+        return [
+          {
+            type: 'TenantRateTierChanged',
+            data: { tenant_id: state.id, tier: command.data.tier, changed_at: command.data.now },
+          },
+        ];
       case 'RegisterPeppol':
         requirePresent(state);
         return decideRegistration(state, command.data);
@@ -210,13 +255,26 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
         const companyName = requireCompanyName(command.data.company_name);
         if (companyName === registration.company_name) return [];
         return [
-          { type: 'TenantBusinessCardUpdated', data: { tenant_id: state.id, peppol_id: registration.peppol_id, company_name: companyName, updated_at: command.data.now } },
+          {
+            type: 'TenantBusinessCardUpdated',
+            data: {
+              tenant_id: state.id,
+              peppol_id: registration.peppol_id,
+              company_name: companyName,
+              updated_at: command.data.now,
+            },
+          },
         ];
       }
       case 'UnregisterPeppol': {
         requirePresent(state);
         const registration = requireRegistration(state);
-        return [{ type: 'TenantPeppolUnregistered', data: { tenant_id: state.id, peppol_id: registration.peppol_id, unregistered_at: command.data.now } }];
+        return [
+          {
+            type: 'TenantPeppolUnregistered',
+            data: { tenant_id: state.id, peppol_id: registration.peppol_id, unregistered_at: command.data.now },
+          },
+        ];
       }
       default:
         return assertNever(command);
@@ -248,7 +306,12 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
       case 'TenantDeleted':
         return { ...state, is_deleted: true, updated_at: event.data.deleted_at };
       case 'TenantTestModeChanged':
-        return { ...state, test_mode: event.data.test_mode, test_mode_email: event.data.test_mode_email, updated_at: event.data.changed_at };
+        return {
+          ...state,
+          test_mode: event.data.test_mode,
+          test_mode_email: event.data.test_mode_email,
+          updated_at: event.data.changed_at,
+        };
       case 'TenantRateTierChanged':
         return { ...state, rate_tier: event.data.tier, updated_at: event.data.changed_at };
       case 'TenantPeppolRegistered': {
@@ -257,7 +320,14 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
       }
       case 'TenantBusinessCardUpdated':
         if (!state.peppol_registration) return state;
-        return { ...state, peppol_registration: { ...state.peppol_registration, company_name: event.data.company_name, updated_at: event.data.updated_at } };
+        return {
+          ...state,
+          peppol_registration: {
+            ...state.peppol_registration,
+            company_name: event.data.company_name,
+            updated_at: event.data.updated_at,
+          },
+        };
       case 'TenantPeppolUnregistered':
         return { ...state, peppol_registration: null };
       default:
@@ -276,4 +346,5 @@ export type TenantNameEvent = Event<'TenantNameReserved', { name: string; tenant
  * Names are unique within an organization: a conflict with another organization's tenant would
  * tell this one that the other has a customer of that name.
  */
-export const tenantNameStream = (organizationId: string, name: string) => `tenantname-${organizationId}-${tenantNameKey(name)}`;
+export const tenantNameStream = (organizationId: string, name: string) =>
+  `tenantname-${organizationId}-${tenantNameKey(name)}`;

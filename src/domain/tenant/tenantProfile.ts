@@ -30,10 +30,12 @@ function companyNumberProblem(number: string, taxId: string | null): string | nu
   const country = taxId ? vatCountry(taxId) : null;
   const belgian = country === 'BE' || (country === null && /^\d{10}$/.test(c));
   if (belgian) {
-    if (!isValidBelgianEnterpriseNumber(c)) return 'a Belgian enterprise number is 10 digits starting with 0 or 1 with a valid mod-97 check';
+    if (!isValidBelgianEnterpriseNumber(c))
+      return 'a Belgian enterprise number is 10 digits starting with 0 or 1 with a valid mod-97 check';
     // The Belgian VAT number is "BE" + the enterprise number: two different numbers are a typo.
     const vatDigits = taxId && country === 'BE' ? compactId(taxId).slice(2).padStart(10, '0') : null;
-    if (vatDigits !== null && vatDigits !== c) return 'the enterprise number differs from the digits of the Belgian VAT number';
+    if (vatDigits !== null && vatDigits !== c)
+      return 'the enterprise number differs from the digits of the Belgian VAT number';
     return null;
   }
   if (country === 'NL' || (country === null && /^\d{8}$/.test(c))) {
@@ -67,7 +69,8 @@ export function checkCompanyIdentifiers(
     if (numberProblem) problems.push({ field: 'company_number', message: numberProblem });
   }
   const peppolIds: string[] = [];
-  if (ids.peppol_ids.length > 1) problems.push({ field: 'peppol_ids', message: 'exactly one Peppol identifier is supported' });
+  if (ids.peppol_ids.length > 1)
+    problems.push({ field: 'peppol_ids', message: 'exactly one Peppol identifier is supported' });
   ids.peppol_ids.forEach((text, index) => {
     const parsed = parsePeppolId(text);
     if (parsed.ok) peppolIds.push(formatPeppolId(parsed.value));

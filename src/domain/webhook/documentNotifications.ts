@@ -29,26 +29,72 @@ export function documentNotification(event: DocumentEvent): DocumentNotification
     }
     case 'SendRequested': {
       const d = event.data;
-      return { kind: 'document.transit', data: { document_id: d.document_id, state: 'TRANSIT', direction: 'OUTBOUND', transport: d.transport, receiver_peppol_id: d.receiver_peppol_id } };
+      return {
+        kind: 'document.transit',
+        data: {
+          document_id: d.document_id,
+          state: 'TRANSIT',
+          direction: 'OUTBOUND',
+          transport: d.transport,
+          receiver_peppol_id: d.receiver_peppol_id,
+        },
+      };
     }
     case 'DocumentSent':
-      return { kind: 'document.sent', data: { document_id: event.data.document_id, state: 'SENT', direction: 'OUTBOUND', message_id: event.data.message_id } };
+      return {
+        kind: 'document.sent',
+        data: {
+          document_id: event.data.document_id,
+          state: 'SENT',
+          direction: 'OUTBOUND',
+          message_id: event.data.message_id,
+        },
+      };
     case 'DocumentFailed':
-      return { kind: 'document.failed', data: { document_id: event.data.document_id, state: 'FAILED', direction: 'OUTBOUND', reason: event.data.reason } };
+      return {
+        kind: 'document.failed',
+        data: {
+          document_id: event.data.document_id,
+          state: 'FAILED',
+          direction: 'OUTBOUND',
+          reason: event.data.reason,
+        },
+      };
     case 'DocumentReceived': {
       const d = event.data;
       return {
         kind: 'document.received',
-        data: { document_id: d.document_id, state: 'RECEIVED', direction: 'INBOUND', document_type: d.header.document_type, invoice_id: d.header.invoice_id, sender_peppol_id: d.sender.peppol_id },
+        data: {
+          document_id: d.document_id,
+          state: 'RECEIVED',
+          direction: 'INBOUND',
+          document_type: d.header.document_type,
+          invoice_id: d.header.invoice_id,
+          sender_peppol_id: d.sender.peppol_id,
+        },
       };
     }
     case 'DocumentAccepted':
-      return { kind: 'document.accepted', data: { document_id: event.data.document_id, state: 'RECEIVED', direction: 'INBOUND', note: event.data.note } };
+      return {
+        kind: 'document.accepted',
+        data: { document_id: event.data.document_id, state: 'RECEIVED', direction: 'INBOUND', note: event.data.note },
+      };
     case 'DocumentRejected':
-      return { kind: 'document.rejected', data: { document_id: event.data.document_id, state: 'RECEIVED', direction: 'INBOUND', reason: event.data.reason } };
+      return {
+        kind: 'document.rejected',
+        data: {
+          document_id: event.data.document_id,
+          state: 'RECEIVED',
+          direction: 'INBOUND',
+          reason: event.data.reason,
+        },
+      };
     case 'ResponseReceived': {
       const d = event.data;
-      return { kind: d.code === 'AP' ? 'document.accepted' : 'document.rejected', data: { document_id: d.document_id, state: 'SENT', direction: 'OUTBOUND', reason: d.reason } };
+      return {
+        kind: d.code === 'AP' ? 'document.accepted' : 'document.rejected',
+        data: { document_id: d.document_id, state: 'SENT', direction: 'OUTBOUND', reason: d.reason },
+      };
     }
     case 'DocumentDeleted':
       return { kind: 'document.deleted', data: { document_id: event.data.document_id, state: null } };

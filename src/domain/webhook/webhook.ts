@@ -22,13 +22,19 @@ export interface WebhookSettings {
   enabled: boolean;
 }
 
-export type WebhookCreated = Event<'WebhookCreated', WebhookSettings & { webhook_id: string; tenant_id: string; secret: string; created_at: string }>;
+export type WebhookCreated = Event<
+  'WebhookCreated',
+  WebhookSettings & { webhook_id: string; tenant_id: string; secret: string; created_at: string }
+>;
 export type WebhookUpdated = Event<'WebhookUpdated', WebhookSettings & { webhook_id: string; updated_at: string }>;
 export type WebhookDeleted = Event<'WebhookDeleted', { webhook_id: string; tenant_id: string; deleted_at: string }>;
 export type WebhookEvent = WebhookCreated | WebhookUpdated | WebhookDeleted;
 
 export type WebhookCommand =
-  | { type: 'CreateWebhook'; data: WebhookSettings & { webhook_id: string; tenant_id: string; secret: string; now: string } }
+  | {
+      type: 'CreateWebhook';
+      data: WebhookSettings & { webhook_id: string; tenant_id: string; secret: string; now: string };
+    }
   | { type: 'UpdateWebhook'; data: Partial<WebhookSettings> & { now: string } }
   | { type: 'DeleteWebhook'; data: { now: string } };
 
@@ -40,7 +46,8 @@ export interface Webhook extends WebhookSettings {
   updated_at: string;
 }
 
-export type WebhookState = { status: 'absent' } | { status: 'deleted'; id: string; tenant_id: string } | ({ status: 'present' } & Webhook);
+export type WebhookState =
+  { status: 'absent' } | { status: 'deleted'; id: string; tenant_id: string } | ({ status: 'present' } & Webhook);
 
 export const webhookStream = (id: string) => `webhook-${id}`;
 
@@ -67,12 +74,18 @@ export const webhookDecider: Decider<WebhookState, WebhookCommand, WebhookEvent>
           events: command.data.events ?? state.events,
           enabled: command.data.enabled ?? state.enabled,
         };
-        if (next.url === state.url && next.enabled === state.enabled && sameEvents(next.events, state.events)) return [];
+        if (next.url === state.url && next.enabled === state.enabled && sameEvents(next.events, state.events))
+          return [];
         return [{ type: 'WebhookUpdated', data: { ...next, webhook_id: state.id, updated_at: command.data.now } }];
       }
       case 'DeleteWebhook':
         if (state.status !== 'present') throw notFound('Webhook not found');
-        return [{ type: 'WebhookDeleted', data: { webhook_id: state.id, tenant_id: state.tenant_id, deleted_at: command.data.now } }];
+        return [
+          {
+            type: 'WebhookDeleted',
+            data: { webhook_id: state.id, tenant_id: state.tenant_id, deleted_at: command.data.now },
+          },
+        ];
       default:
         return assertNever(command);
     }

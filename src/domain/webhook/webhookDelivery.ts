@@ -7,7 +7,8 @@ import { retrySchedule } from '../retrySchedule.js';
  * after that the delivery is given up.
  */
 export const WEBHOOK_RETRY_DELAYS_MINUTES: readonly number[] = [1, 5, 15, 60, 240, 720];
-export const { maxAttempts: WEBHOOK_MAX_ATTEMPTS, nextAttemptAt: webhookRetryAt } = retrySchedule(WEBHOOK_RETRY_DELAYS_MINUTES);
+export const { maxAttempts: WEBHOOK_MAX_ATTEMPTS, nextAttemptAt: webhookRetryAt } =
+  retrySchedule(WEBHOOK_RETRY_DELAYS_MINUTES);
 
 export interface WebhookPayload {
   id: string;
@@ -21,7 +22,15 @@ export interface WebhookPayload {
 
 export type WebhookDeliveryScheduled = Event<
   'WebhookDeliveryScheduled',
-  { delivery_id: string; webhook_id: string; tenant_id: string; event_id: string; event_type: string; payload: WebhookPayload; scheduled_at: string }
+  {
+    delivery_id: string;
+    webhook_id: string;
+    tenant_id: string;
+    event_id: string;
+    event_type: string;
+    payload: WebhookPayload;
+    scheduled_at: string;
+  }
 >;
 export type WebhookCallOutcome = 'delivered' | 'failed' | 'cancelled';
 export type WebhookDeliveryAttempted = Event<
@@ -47,7 +56,9 @@ export type WebhookDeliveryCommand =
   | { type: 'ScheduleWebhookDelivery'; data: Omit<WebhookDeliveryScheduled['data'], 'scheduled_at'> & { now: string } }
   | {
       type: 'RecordWebhookAttempt';
-      data: Omit<WebhookDeliveryAttempted['data'], 'next_attempt_at' | 'delivery_id' | 'webhook_id' | 'tenant_id'> & { retry_at: string | null };
+      data: Omit<WebhookDeliveryAttempted['data'], 'next_attempt_at' | 'delivery_id' | 'webhook_id' | 'tenant_id'> & {
+        retry_at: string | null;
+      };
     };
 
 export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'cancelled';
@@ -99,7 +110,13 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryState, WebhookDelive
         return [
           {
             type: 'WebhookDeliveryAttempted',
-            data: { ...attempt, delivery_id: state.delivery_id, webhook_id: state.webhook_id, tenant_id: state.tenant_id, next_attempt_at: retrying ? retry_at : null },
+            data: {
+              ...attempt,
+              delivery_id: state.delivery_id,
+              webhook_id: state.webhook_id,
+              tenant_id: state.tenant_id,
+              next_attempt_at: retrying ? retry_at : null,
+            },
           },
         ];
       }
@@ -112,12 +129,26 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryState, WebhookDelive
     switch (event.type) {
       case 'WebhookDeliveryScheduled': {
         const d = event.data;
-        return { status: 'present', delivery_id: d.delivery_id, webhook_id: d.webhook_id, tenant_id: d.tenant_id, payload: d.payload, attempts: 0, delivery_status: 'pending', next_attempt_at: null };
+        return {
+          status: 'present',
+          delivery_id: d.delivery_id,
+          webhook_id: d.webhook_id,
+          tenant_id: d.tenant_id,
+          payload: d.payload,
+          attempts: 0,
+          delivery_status: 'pending',
+          next_attempt_at: null,
+        };
       }
       case 'WebhookDeliveryAttempted': {
         if (state.status !== 'present') return state;
         const d = event.data;
-        return { ...state, attempts: d.attempt, delivery_status: webhookStatusAfter(d.outcome, d.next_attempt_at !== null), next_attempt_at: d.next_attempt_at };
+        return {
+          ...state,
+          attempts: d.attempt,
+          delivery_status: webhookStatusAfter(d.outcome, d.next_attempt_at !== null),
+          next_attempt_at: d.next_attempt_at,
+        };
       }
       default:
         return assertNever(event);

@@ -21,14 +21,18 @@ const flatten = (children: ReadonlyArray<Child>, out: XNode[] = []): XNode[] => 
 // Characters XML 1.0 cannot carry at all (C0 controls other than tab, LF, CR; lone surrogates;
 // U+FFFE/U+FFFF) are dropped rather than producing a document no parser accepts. They are dropped
 // when the node is built, so the tree holds what its text will say.
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // Nearly every value has none of them: one plain character class finds that out before the exact
 // pattern (which keeps surrogate pairs) runs.
 const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 const clean = (value: string): string => (SUSPECT.test(value) ? value.replace(FORBIDDEN, '') : value);
 
 /** The attributes given a value (blank ones dropped unless `keepEmpty`), cleaned. */
-const cleanAttributes = (attrs: Record<string, string | null | undefined>, keepEmpty = false): Record<string, string> => {
+const cleanAttributes = (
+  attrs: Record<string, string | null | undefined>,
+  keepEmpty = false,
+): Record<string, string> => {
   const a: Record<string, string> = {};
   for (const k in attrs) {
     const v = attrs[k];
@@ -74,8 +78,14 @@ export function xmlBuilder(namespaces: Readonly<Record<string, string>>) {
       return kids.length === 0 ? null : node(name, {}, kids, '');
     },
     /** Leaf element; omitted when the value is absent or blank. */
-    leaf: (name: string, value: string | null | undefined, attrs: Record<string, string | null | undefined> = {}): XNode | null =>
-      value === null || value === undefined || value.trim() === '' ? null : node(name, cleanAttributes(attrs), [], clean(value)),
+    leaf: (
+      name: string,
+      value: string | null | undefined,
+      attrs: Record<string, string | null | undefined> = {},
+    ): XNode | null =>
+      value === null || value === undefined || value.trim() === ''
+        ? null
+        : node(name, cleanAttributes(attrs), [], clean(value)),
     /** An element written whatever its content, even none (a schema may require it empty). */
     element: (name: string, attrs: Record<string, string>, text: string, children: ReadonlyArray<Child> = []): XNode =>
       node(name, cleanAttributes(attrs, true), flatten(children), clean(text)),
@@ -91,16 +101,36 @@ export const setAttribute = (node: XNode, name: string, value: string): void => 
  * The document element over `children` (built with xmlBuilder over the same `namespaces`, which
  * serialize() declares on it).
  */
-export const xmlDocument = (name: string, namespaces: Readonly<Record<string, string>>, children: ReadonlyArray<Child>): XNode => {
+export const xmlDocument = (
+  name: string,
+  namespaces: Readonly<Record<string, string>>,
+  children: ReadonlyArray<Child>,
+): XNode => {
   const { prefix, local } = split(name);
-  const root: XNode = { name, local, ns: namespaces[prefix] ?? '', attrs: {}, children: flatten(children), text: '', parent: null };
+  const root: XNode = {
+    name,
+    local,
+    ns: namespaces[prefix] ?? '',
+    attrs: {},
+    children: flatten(children),
+    text: '',
+    parent: null,
+  };
   for (const c of root.children) c.parent = root;
   return root;
 };
 
 const TEXT_SPECIAL = /[&<>]/g;
 const ATTR_SPECIAL = /[&<>"\t\n\r]/g;
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+const ENTITY: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
 
 export const escapeText = (value: string): string => clean(value).replace(TEXT_SPECIAL, (c) => ENTITY[c]!);
 export const escapeAttribute = (value: string): string => clean(value).replace(ATTR_SPECIAL, (c) => ENTITY[c]!);
@@ -120,7 +150,14 @@ export const serialize = (root: XNode, namespaces: Readonly<Record<string, strin
   out.push('>\n');
   const write = (node: XNode, indent: string): void => {
     out.push(indent, '<', node.name);
-    for (const k in node.attrs) out.push(' ', k, '="', node.attrs[k]!.replace(ATTR_SPECIAL, (c) => ENTITY[c]!), '"');
+    for (const k in node.attrs)
+      out.push(
+        ' ',
+        k,
+        '="',
+        node.attrs[k]!.replace(ATTR_SPECIAL, (c) => ENTITY[c]!),
+        '"',
+      );
     if (node.children.length > 0) {
       out.push('>\n');
       for (const c of node.children) write(c, `${indent}  `);
@@ -128,7 +165,13 @@ export const serialize = (root: XNode, namespaces: Readonly<Record<string, strin
     } else {
       // A childless element: its text, even none (a schema may want it empty, or a value was nothing
       // but characters XML cannot carry). One form for all: <x></x>.
-      out.push('>', node.text.replace(TEXT_SPECIAL, (c) => ENTITY[c]!), '</', node.name, '>\n');
+      out.push(
+        '>',
+        node.text.replace(TEXT_SPECIAL, (c) => ENTITY[c]!),
+        '</',
+        node.name,
+        '>\n',
+      );
     }
   };
   for (const c of root.children) write(c, '  ');
@@ -137,5 +180,8 @@ export const serialize = (root: XNode, namespaces: Readonly<Record<string, strin
 };
 
 /** A document built and serialised in one go, for writers whose tree nothing else reads. */
-export const writeXml = (name: string, namespaces: Readonly<Record<string, string>>, children: ReadonlyArray<Child>): string =>
-  serialize(xmlDocument(name, namespaces, children), namespaces);
+export const writeXml = (
+  name: string,
+  namespaces: Readonly<Record<string, string>>,
+  children: ReadonlyArray<Child>,
+): string => serialize(xmlDocument(name, namespaces, children), namespaces);

@@ -3,8 +3,21 @@ import type { Decimal } from 'decimal.js';
 import { CURRENCIES, TAX_CODES, VATEX_CODES, isUnitCodeFormat } from '../../domain/document/invoice/codeLists.js';
 import type { Currency, TaxCode, VatexCode } from '../../domain/document/invoice/codeLists.js';
 import { DOCUMENT_TYPES, emptyDocument, emptyLineItem } from '../../domain/document/invoice/documentModel.js';
-import type { AllowanceCharge, Attachment, Document, DocumentType, LineItem, PaymentDetail, TaxDetail } from '../../domain/document/invoice/documentModel.js';
-import { attachmentsLimitMessage, DEFAULT_DOCUMENT_SIZE_LIMITS, linesLimitMessage, type DocumentSizeLimits } from '../../domain/document/invoice/documentLimits.js';
+import type {
+  AllowanceCharge,
+  Attachment,
+  Document,
+  DocumentType,
+  LineItem,
+  PaymentDetail,
+  TaxDetail,
+} from '../../domain/document/invoice/documentModel.js';
+import {
+  attachmentsLimitMessage,
+  DEFAULT_DOCUMENT_SIZE_LIMITS,
+  linesLimitMessage,
+  type DocumentSizeLimits,
+} from '../../domain/document/invoice/documentLimits.js';
 import type { InputProblem } from '../../domain/inputText.js';
 import { decimalPlaces, parseDecimal } from '../../domain/document/invoice/money.js';
 import { peppolIdProblem } from '../../domain/document/invoice/peppolId.js';
@@ -99,7 +112,12 @@ const amount = (opts: AmountOptions = {}): t.Type<Decimal, unknown> =>
       const d = parseDecimal(u);
       if (d === null) return fail(u, c, 'decimal_parsing', 'Input should be a valid number');
       if (opts.maxDecimals !== undefined && decimalPlaces(d.toFixed()) > opts.maxDecimals) {
-        return fail(u, c, 'decimal_max_places', `Decimal input should have no more than ${opts.maxDecimals} decimal places`);
+        return fail(
+          u,
+          c,
+          'decimal_max_places',
+          `Decimal input should have no more than ${opts.maxDecimals} decimal places`,
+        );
       }
       if (opts.nonNegative && d.isNegative() && !d.isZero()) {
         return fail(u, c, 'greater_than_equal', 'Input should be greater than or equal to 0');
@@ -269,7 +287,8 @@ const objectOf = <P extends t.Props>(props: P, name: string, requiredKeys: Reado
     name,
     inner.is,
     (u, c) => {
-      if (typeof u !== 'object' || u === null || Array.isArray(u)) return fail(u, c, 'model_type', 'Input should be a valid object');
+      if (typeof u !== 'object' || u === null || Array.isArray(u))
+        return fail(u, c, 'model_type', 'Input should be a valid object');
       const absent = requiredKeys.filter((k) => (u as Record<string, unknown>)[k] === undefined);
       const r = inner.validate(u, c);
       if (absent.length === 0) return r;
@@ -494,13 +513,38 @@ const toDocument = (i: DocumentCreateRequest): Document => {
   pick('currency', i.currency);
   pick('tax_code', i.tax_code as TaxCode | null | undefined);
   const strings = [
-    'invoice_id', 'invoice_date', 'due_date', 'note', 'purchase_order', 'payment_term', 'vendor_name',
-    'vendor_email', 'vendor_tax_id', 'vendor_company_id', 'vendor_peppol_id', 'vendor_address',
-    'vendor_address_recipient', 'customer_name', 'customer_id', 'customer_email', 'customer_tax_id',
-    'customer_company_id', 'customer_peppol_id', 'customer_address', 'customer_address_recipient',
-    'billing_address', 'billing_address_recipient', 'shipping_address', 'shipping_address_recipient',
-    'remittance_address', 'remittance_address_recipient', 'service_address', 'service_address_recipient',
-    'service_start_date', 'service_end_date', 'vatex_note',
+    'invoice_id',
+    'invoice_date',
+    'due_date',
+    'note',
+    'purchase_order',
+    'payment_term',
+    'vendor_name',
+    'vendor_email',
+    'vendor_tax_id',
+    'vendor_company_id',
+    'vendor_peppol_id',
+    'vendor_address',
+    'vendor_address_recipient',
+    'customer_name',
+    'customer_id',
+    'customer_email',
+    'customer_tax_id',
+    'customer_company_id',
+    'customer_peppol_id',
+    'customer_address',
+    'customer_address_recipient',
+    'billing_address',
+    'billing_address_recipient',
+    'shipping_address',
+    'shipping_address_recipient',
+    'remittance_address',
+    'remittance_address_recipient',
+    'service_address',
+    'service_address_recipient',
+    'service_start_date',
+    'service_end_date',
+    'vatex_note',
   ] as const;
   for (const k of strings) d[k] = (i[k] as string | null | undefined) ?? null;
   d.vatex = (i.vatex ?? null) as VatexCode | null;
@@ -510,42 +554,39 @@ const toDocument = (i: DocumentCreateRequest): Document => {
   d.invoice_total = i.invoice_total ?? null;
   d.amount_due = i.amount_due ?? null;
   d.previous_unpaid_balance = i.previous_unpaid_balance ?? null;
-  d.payment_details = (i.payment_details ?? []).map(
-    (p): PaymentDetail => ({
-      iban: p.iban ?? null,
-      swift: p.swift ?? null,
-      bank_account_number: p.bank_account_number ?? null,
-      payment_reference: p.payment_reference ?? null,
-      payment_means_code: p.payment_means_code ?? null,
-      mandate_reference: p.mandate_reference ?? null,
-    }),
-  );
-  d.tax_details = (i.tax_details ?? []).map(
-    (x): TaxDetail => ({
-      amount: x.amount ?? null,
-      rate: x.rate ?? null,
-      tax_code: (x.tax_code ?? null) as TaxCode | null,
-      taxable_amount: x.taxable_amount ?? null,
-    }),
-  );
+  d.payment_details = (i.payment_details ?? []).map((p): PaymentDetail => ({
+    iban: p.iban ?? null,
+    swift: p.swift ?? null,
+    bank_account_number: p.bank_account_number ?? null,
+    payment_reference: p.payment_reference ?? null,
+    payment_means_code: p.payment_means_code ?? null,
+    mandate_reference: p.mandate_reference ?? null,
+  }));
+  d.tax_details = (i.tax_details ?? []).map((x): TaxDetail => ({
+    amount: x.amount ?? null,
+    rate: x.rate ?? null,
+    tax_code: (x.tax_code ?? null) as TaxCode | null,
+    taxable_amount: x.taxable_amount ?? null,
+  }));
   d.items = (i.items ?? []).map(toLineItem);
-  d.attachments = (i.attachments ?? []).map(
-    (a): Attachment => ({
-      id: null,
-      file_name: a.file_name ?? '',
-      file_type: a.file_type ?? null,
-      file_size: a.file_size ?? null,
-      file_data: a.file_data ?? null,
-      file_url: null,
-    }),
-  );
+  d.attachments = (i.attachments ?? []).map((a): Attachment => ({
+    id: null,
+    file_name: a.file_name ?? '',
+    file_type: a.file_type ?? null,
+    file_size: a.file_size ?? null,
+    file_data: a.file_data ?? null,
+    file_url: null,
+  }));
   d.allowances = (i.allowances ?? []).map(toAllowanceCharge);
   d.charges = (i.charges ?? []).map(toAllowanceCharge);
   return d;
 };
 
 /** Decodes a create request body into the document model, or the FastAPI-style list of field errors. */
-export const decodeDocumentInput = (body: unknown, limits: DocumentSizeLimits = DEFAULT_DOCUMENT_SIZE_LIMITS): DecodeResult => {
+export const decodeDocumentInput = (
+  body: unknown,
+  limits: DocumentSizeLimits = DEFAULT_DOCUMENT_SIZE_LIMITS,
+): DecodeResult => {
   // Counted before decoding, so a body far over the limit costs nothing more.
   const object = (typeof body === 'object' && body !== null ? body : {}) as { items?: unknown; attachments?: unknown };
   const over: InputError[] = [];
@@ -553,7 +594,11 @@ export const decodeDocumentInput = (body: unknown, limits: DocumentSizeLimits = 
     over.push({ loc: ['body', 'items'], msg: linesLimitMessage(limits.maxLines), type: 'limit_exceeded' });
   }
   if (Array.isArray(object.attachments) && object.attachments.length > limits.maxAttachments) {
-    over.push({ loc: ['body', 'attachments'], msg: attachmentsLimitMessage(limits.maxAttachments), type: 'limit_exceeded' });
+    over.push({
+      loc: ['body', 'attachments'],
+      msg: attachmentsLimitMessage(limits.maxAttachments),
+      type: 'limit_exceeded',
+    });
   }
   if (over.length > 0) return { ok: false, errors: over };
   const r = DocumentCreateCodec.decode(body);

@@ -23,7 +23,11 @@ import { webhookRoutes } from './webhooks/webhookRoutes.js';
  * literal paths come before the parameters that would take them (`/api/inbox/invoices` before
  * `/api/inbox/:documentId`); the OpenAPI document lists them in this order too.
  */
-export function registerRoutes(routes: RouteRegistry, deps: HttpDependencies, readYourWrites: () => Promise<void>): void {
+export function registerRoutes(
+  routes: RouteRegistry,
+  deps: HttpDependencies,
+  readYourWrites: () => Promise<void>,
+): void {
   healthRoutes(routes, deps.health);
 
   // Accounts: the operator's, the resellers' (tenants and their keys), the tenant's own.

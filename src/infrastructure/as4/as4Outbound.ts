@@ -39,7 +39,8 @@ export async function buildUserMessage(input: OutboundUserMessage): Promise<Buil
   const newId = input.newId ?? randomUUID;
   if (input.message.payloadInfo.length !== 1) throw new Error('a Peppol UserMessage carries exactly one payload');
   const contentId = contentIdOfHref(input.message.payloadInfo[0]!.href);
-  if (contentId === null) throw new Error(`the payload reference ${input.message.payloadInfo[0]!.href} is not a cid: URL`);
+  if (contentId === null)
+    throw new Error(`the payload reference ${input.message.payloadInfo[0]!.href} is not a cid: URL`);
   const ids = { messaging: `msg-${newId()}`, body: `id-${newId()}` };
   const attachment = { contentId, mimeType: GZIP_MIME_TYPE, bytes: await compressPayload(input.payload) };
   const encrypted = encryptAttachments([attachment], input.receiver, newId);
@@ -52,7 +53,17 @@ export async function buildUserMessage(input: OutboundUserMessage): Promise<Buil
     newId,
   });
   const mime = writeMultipartRelated({ contentType: SOAP12_CONTENT_TYPE, body: Buffer.from(signed.xml, 'utf8') }, [
-    { contentId, contentType: 'application/octet-stream', body: encrypted.ciphertexts.get(contentId)!, extraHeaders: { 'Content-Description': 'Attachment' } },
+    {
+      contentId,
+      contentType: 'application/octet-stream',
+      body: encrypted.ciphertexts.get(contentId)!,
+      extraHeaders: { 'Content-Description': 'Attachment' },
+    },
   ]);
-  return { messageId: input.message.messageInfo.messageId, contentType: mime.contentType, body: mime.body, references: signed.references };
+  return {
+    messageId: input.message.messageInfo.messageId,
+    contentType: mime.contentType,
+    body: mime.body,
+    references: signed.references,
+  };
 }

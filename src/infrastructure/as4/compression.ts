@@ -18,7 +18,8 @@ export async function decompressPayload(compressed: Buffer, maxBytes: number): P
     return await gunzip(compressed, { maxOutputLength: maxBytes });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_BUFFER_TOO_LARGE') throw new As4Failure('decompressionFailure', `the payload decompresses to more than ${maxBytes} bytes`);
+    if (code === 'ERR_BUFFER_TOO_LARGE')
+      throw new As4Failure('decompressionFailure', `the payload decompresses to more than ${maxBytes} bytes`);
     throw new As4Failure('decompressionFailure', `the payload is not valid gzip: ${(error as Error).message}`);
   }
 }

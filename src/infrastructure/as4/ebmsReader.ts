@@ -32,7 +32,8 @@ function requiredText(parent: Element, local: string, where: string): string {
   return value;
 }
 
-const optionalText = (parent: Element, local: string): string | null => textOf(firstChild(parent, NS.eb, local)) || null;
+const optionalText = (parent: Element, local: string): string | null =>
+  textOf(firstChild(parent, NS.eb, local)) || null;
 
 function readMessageInfo(parent: Element): MessageInfo {
   const info = required(parent, 'MessageInfo', parent.localName);
@@ -45,7 +46,11 @@ function readMessageInfo(parent: Element): MessageInfo {
 
 const readProperties = (parent: Element | null): Property[] =>
   parent
-    ? childElements(parent, NS.eb, 'Property').map((p) => ({ name: attributeOf(p, 'name') ?? '', type: attributeOf(p, 'type'), value: textOf(p) ?? '' }))
+    ? childElements(parent, NS.eb, 'Property').map((p) => ({
+        name: attributeOf(p, 'name') ?? '',
+        type: attributeOf(p, 'type'),
+        value: textOf(p) ?? '',
+      }))
     : [];
 
 function readParty(partyInfo: Element, local: 'From' | 'To'): Party {
@@ -102,11 +107,14 @@ function readSignal(element: Element): SignalMessage {
   const messageInfo = readMessageInfo(element);
   const receipts = childElements(element, NS.eb, 'Receipt');
   const errors = childElements(element, NS.eb, 'Error');
-  if (receipts.length + (errors.length > 0 ? 1 : 0) !== 1) throw invalid('a SignalMessage must carry one Receipt or Errors');
+  if (receipts.length + (errors.length > 0 ? 1 : 0) !== 1)
+    throw invalid('a SignalMessage must carry one Receipt or Errors');
   if (errors.length > 0) return { kind: 'error', messageInfo, errors: errors.map(readError) };
   const nrr = firstChild(receipts[0]!, NS.ebbp, 'NonRepudiationInformation');
   const nonRepudiation: PartDigest[] = nrr
-    ? childElements(nrr, NS.ebbp, 'MessagePartNRInformation').flatMap((part) => childElements(part, NS.ds, 'Reference').map(readReference))
+    ? childElements(nrr, NS.ebbp, 'MessagePartNRInformation').flatMap((part) =>
+        childElements(part, NS.ds, 'Reference').map(readReference),
+      )
     : [];
   return { kind: 'receipt', messageInfo, receipt: { nonRepudiation } };
 }
@@ -125,11 +133,26 @@ export function readMessaging(doc: Document): ReadMessaging {
   if (!parts.header) throw invalid('the SOAP envelope has no Header');
   if (!parts.body) throw invalid('the SOAP envelope has no Body');
   const headers = childElements(parts.header, NS.eb, 'Messaging');
-  if (headers.length !== 1) throw invalid(headers.length === 0 ? 'the message has no eb:Messaging header' : 'the message has more than one eb:Messaging header');
+  if (headers.length !== 1)
+    throw invalid(
+      headers.length === 0
+        ? 'the message has no eb:Messaging header'
+        : 'the message has more than one eb:Messaging header',
+    );
   const element = headers[0]!;
   const users = childElements(element, NS.eb, 'UserMessage');
   const signals = childElements(element, NS.eb, 'SignalMessage');
-  if (users.length + signals.length !== 1) throw invalid('eb:Messaging must carry exactly one UserMessage or SignalMessage');
-  const content: EbmsContent = users.length === 1 ? { kind: 'user', message: readUserMessage(users[0]!) } : { kind: 'signal', signal: readSignal(signals[0]!) };
-  return { element, id: idOf(element), bodyId: idOf(parts.body), soapVersion: parts.soapNs === NS.soap12 ? '1.2' : '1.1', content };
+  if (users.length + signals.length !== 1)
+    throw invalid('eb:Messaging must carry exactly one UserMessage or SignalMessage');
+  const content: EbmsContent =
+    users.length === 1
+      ? { kind: 'user', message: readUserMessage(users[0]!) }
+      : { kind: 'signal', signal: readSignal(signals[0]!) };
+  return {
+    element,
+    id: idOf(element),
+    bodyId: idOf(parts.body),
+    soapVersion: parts.soapNs === NS.soap12 ? '1.2' : '1.1',
+    content,
+  };
 }

@@ -20,7 +20,8 @@ function messageInfoXml(info: MessageInfo): string {
   );
 }
 
-const propertyXml = (p: Property) => `<eb:Property name="${attr(p.name)}"${optionalAttr('type', p.type)}>${text(p.value)}</eb:Property>`;
+const propertyXml = (p: Property) =>
+  `<eb:Property name="${attr(p.name)}"${optionalAttr('type', p.type)}>${text(p.value)}</eb:Property>`;
 
 export function userMessageXml(m: UserMessage): string {
   const party = (tag: 'From' | 'To', p: UserMessage['partyInfo']['from']) =>
@@ -35,11 +36,16 @@ export function userMessageXml(m: UserMessage): string {
     `<eb:Service${optionalAttr('type', c.service.type)}>${text(c.service.value)}</eb:Service>` +
     `<eb:Action>${text(c.action)}</eb:Action><eb:ConversationId>${text(c.conversationId)}</eb:ConversationId>` +
     '</eb:CollaborationInfo>' +
-    (m.messageProperties.length === 0 ? '' : `<eb:MessageProperties>${m.messageProperties.map(propertyXml).join('')}</eb:MessageProperties>`) +
+    (m.messageProperties.length === 0
+      ? ''
+      : `<eb:MessageProperties>${m.messageProperties.map(propertyXml).join('')}</eb:MessageProperties>`) +
     (m.payloadInfo.length === 0
       ? ''
       : `<eb:PayloadInfo>${m.payloadInfo
-          .map((p) => `<eb:PartInfo href="${attr(p.href)}">${p.properties.length === 0 ? '' : `<eb:PartProperties>${p.properties.map(propertyXml).join('')}</eb:PartProperties>`}</eb:PartInfo>`)
+          .map(
+            (p) =>
+              `<eb:PartInfo href="${attr(p.href)}">${p.properties.length === 0 ? '' : `<eb:PartProperties>${p.properties.map(propertyXml).join('')}</eb:PartProperties>`}</eb:PartInfo>`,
+          )
           .join('')}</eb:PayloadInfo>`) +
     '</eb:UserMessage>'
   );

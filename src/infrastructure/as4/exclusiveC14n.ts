@@ -75,7 +75,11 @@ function ancestorNamespaces(element: Element): NamespaceNode[] {
  * InclusiveNamespaces PrefixList of the transform. The element is copied first: the canonicalizer
  * adds the inclusive declarations to the node it is given.
  */
-export function canonicalize(element: Element, inclusivePrefixes: readonly string[] = [], canonicalizer: Canonicalizer = CodePointExclusiveCanonicalization): string {
+export function canonicalize(
+  element: Element,
+  inclusivePrefixes: readonly string[] = [],
+  canonicalizer: Canonicalizer = CodePointExclusiveCanonicalization,
+): string {
   const copy = element.cloneNode(true) as Element;
   return new canonicalizer().process(copy, {
     inclusiveNamespacesPrefixList: [...inclusivePrefixes],

@@ -53,7 +53,11 @@ export interface ParsedRelated {
   rootType: string | null;
 }
 
-const stripAngles = (id: string): string => id.trim().replace(/^<(.*)>$/, '$1').trim();
+const stripAngles = (id: string): string =>
+  id
+    .trim()
+    .replace(/^<(.*)>$/, '$1')
+    .trim();
 
 function parseHeaderBlock(block: string): Record<string, string> {
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -123,20 +127,31 @@ function withoutPreamble(body: Buffer, boundary: string): Buffer {
  * fit the AS4 packaging: another media type, no boundary, no parts, parts without Content-ID
  * beside the root, two parts with one Content-ID, a `start` naming no part.
  */
-export function readMultipartRelated(contentTypeHeader: string, body: Buffer, limits: MimeLimits = DEFAULT_MIME_LIMITS): ParsedRelated {
+export function readMultipartRelated(
+  contentTypeHeader: string,
+  body: Buffer,
+  limits: MimeLimits = DEFAULT_MIME_LIMITS,
+): ParsedRelated {
   let parsed: contentType.ContentType;
   try {
     parsed = contentType.parse(contentTypeHeader);
   } catch {
     throw new MimeError(`unreadable Content-Type: ${contentTypeHeader.slice(0, 120)}`);
   }
-  if (parsed.type.toLowerCase() !== 'multipart/related') throw new MimeError(`expected multipart/related, got ${parsed.type}`);
+  if (parsed.type.toLowerCase() !== 'multipart/related')
+    throw new MimeError(`expected multipart/related, got ${parsed.type}`);
   const boundary = parsed.parameters.boundary;
   if (!boundary || boundary.length > 70) throw new MimeError('multipart/related without a usable boundary');
-  if (body.length > limits.maxTotalBytes) throw new MimeError(`the message is larger than ${limits.maxTotalBytes} bytes`);
+  if (body.length > limits.maxTotalBytes)
+    throw new MimeError(`the message is larger than ${limits.maxTotalBytes} bytes`);
   const parts: MimePart[] = [];
   try {
-    for (const part of parseMultipart(withoutPreamble(body, boundary), { boundary, maxParts: limits.maxParts, maxFileSize: limits.maxPartBytes, maxTotalSize: limits.maxTotalBytes })) {
+    for (const part of parseMultipart(withoutPreamble(body, boundary), {
+      boundary,
+      maxParts: limits.maxParts,
+      maxFileSize: limits.maxPartBytes,
+      maxTotalSize: limits.maxTotalBytes,
+    })) {
       parts.push(toPart(part.headers, part.bytes));
     }
   } catch (error) {
@@ -182,18 +197,31 @@ export interface OutgoingPart {
  * Writes the root SOAP part and the attachments as multipart/related, all parts binary (CRLF line
  * ends in the framing, bodies as they are). The boundary is random and checked against every body.
  */
-export function writeMultipartRelated(root: { contentType: string; body: Buffer }, attachments: readonly OutgoingPart[]): { contentType: string; body: Buffer } {
+export function writeMultipartRelated(
+  root: { contentType: string; body: Buffer },
+  attachments: readonly OutgoingPart[],
+): { contentType: string; body: Buffer } {
   let boundary: string;
   do boundary = `----=_Part_${randomBytes(18).toString('base64url')}`;
   while ([root.body, ...attachments.map((a) => a.body)].some((b) => b.includes(`--${boundary}`)));
   const chunks: Buffer[] = [];
   const part = (headers: Record<string, string>, body: Buffer) => {
-    const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const head = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     chunks.push(Buffer.from(`--${boundary}\r\n${head}\r\n`, 'latin1'), body, Buffer.from('\r\n', 'latin1'));
   };
   part({ 'Content-Type': root.contentType, 'Content-Transfer-Encoding': 'binary' }, root.body);
   for (const a of attachments) {
-    part({ 'Content-Type': a.contentType, 'Content-Transfer-Encoding': 'binary', ...(a.extraHeaders ?? {}), 'Content-ID': `<${a.contentId}>` }, a.body);
+    part(
+      {
+        'Content-Type': a.contentType,
+        'Content-Transfer-Encoding': 'binary',
+        ...(a.extraHeaders ?? {}),
+        'Content-ID': `<${a.contentId}>`,
+      },
+      a.body,
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`, 'latin1'));
   const rootType = contentType.parse(root.contentType).type;

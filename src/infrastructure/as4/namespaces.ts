@@ -19,7 +19,8 @@ export const ALGORITHM = {
   excC14n: 'http://www.w3.org/2001/10/xml-exc-c14n#',
   rsaSha256: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
   sha256: 'http://www.w3.org/2001/04/xmlenc#sha256',
-  attachmentContentSignature: 'http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Signature-Transform',
+  attachmentContentSignature:
+    'http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Signature-Transform',
   attachmentCiphertext: 'http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Ciphertext-Transform',
   attachmentContentOnly: 'http://docs.oasis-open.org/wss/oasis-wss-SwAProfile-1.1#Attachment-Content-Only',
   aes128Gcm: 'http://www.w3.org/2009/xmlenc11#aes128-gcm',

@@ -5,7 +5,15 @@ import { PARTICIPANT_SCHEME } from '../../domain/peppol/participantId.js';
 import { DOCUMENT_ID_SCHEME, PROCESS_ID_SCHEME } from '../../domain/peppol/smpDocuments.js';
 import { DEFAULT_XML_LIMITS, type XmlLimits } from '../../domain/validation/xml/limits.js';
 import { NS } from './namespaces.js';
-import { attributeOf, childElements, decodeUtf8Xml, firstChild, parseUntrustedXmlDom, textOf, UntrustedXmlError } from './xmlDom.js';
+import {
+  attributeOf,
+  childElements,
+  decodeUtf8Xml,
+  firstChild,
+  parseUntrustedXmlDom,
+  textOf,
+  UntrustedXmlError,
+} from './xmlDom.js';
 
 /**
  * Writes the Peppol SBDH around a business document, fields in the order of the Peppol Envelope
@@ -20,10 +28,15 @@ export function writeSbdh(sbdh: Sbdh, businessDocumentXml: string): string {
     `      <sh:Scope>\n        <sh:Type>${text(type)}</sh:Type>\n        <sh:InstanceIdentifier>${text(value)}</sh:InstanceIdentifier>\n` +
     (identifier === null ? '' : `        <sh:Identifier>${text(identifier)}</sh:Identifier>\n`) +
     '      </sh:Scope>\n';
-  const party = (tag: string, id: Sbdh['sender']) => `    <sh:${tag}>\n      <sh:Identifier Authority="${attr(id.scheme)}">${text(id.value)}</sh:Identifier>\n    </sh:${tag}>\n`;
+  const party = (tag: string, id: Sbdh['sender']) =>
+    `    <sh:${tag}>\n      <sh:Identifier Authority="${attr(id.scheme)}">${text(id.value)}</sh:Identifier>\n    </sh:${tag}>\n`;
   const d = sbdh.document;
   const scopes =
-    scope('DOCUMENTID', sbdh.documentType.value, sbdh.documentType.scheme === DOCUMENT_ID_SCHEME ? null : sbdh.documentType.scheme) +
+    scope(
+      'DOCUMENTID',
+      sbdh.documentType.value,
+      sbdh.documentType.scheme === DOCUMENT_ID_SCHEME ? null : sbdh.documentType.scheme,
+    ) +
     scope('PROCESSID', sbdh.process.value, sbdh.process.scheme === PROCESS_ID_SCHEME ? null : sbdh.process.scheme) +
     scope('COUNTRY_C1', sbdh.countryC1, null) +
     (sbdh.mlsTo ? scope('MLS_TO', sbdh.mlsTo.value, sbdh.mlsTo.scheme || PARTICIPANT_SCHEME) : '') +
@@ -44,9 +57,14 @@ export function writeSbdh(sbdh: Sbdh, businessDocumentXml: string): string {
 }
 
 /** The business document without its BOM and XML declaration, to be embedded. */
-const withoutDeclaration = (xml: string): string => xml.replace(/^\uFEFF/, '').replace(/^\s*<\?xml[^?]*\?>\s*/, '').trimEnd();
+const withoutDeclaration = (xml: string): string =>
+  xml
+    .replace(/^\uFEFF/, '')
+    .replace(/^\s*<\?xml[^?]*\?>\s*/, '')
+    .trimEnd();
 
-export type SbdhRead = (SbdhCheck & { ok: false }) | { ok: true; sbdh: Sbdh; warnings: string[]; businessDocument: string };
+export type SbdhRead =
+  (SbdhCheck & { ok: false }) | { ok: true; sbdh: Sbdh; warnings: string[]; businessDocument: string };
 
 /**
  * Reads a received payload: the SBDH's fields (checked by the Peppol rules in the domain) and the
@@ -62,10 +80,19 @@ export function readSbdh(payload: Buffer, limits: XmlLimits = DEFAULT_XML_LIMITS
   }
   const root = doc.documentElement!;
   if (root.namespaceURI !== NS.sbdh || root.localName !== 'StandardBusinessDocument') {
-    return { ok: false, error: 'INVALID_SBD_XML', message: `the payload is not a StandardBusinessDocument but {${root.namespaceURI ?? ''}}${root.localName}` };
+    return {
+      ok: false,
+      error: 'INVALID_SBD_XML',
+      message: `the payload is not a StandardBusinessDocument but {${root.namespaceURI ?? ''}}${root.localName}`,
+    };
   }
   const header = firstChild(root, NS.sbdh, 'StandardBusinessDocumentHeader');
-  if (!header) return { ok: false, error: 'MISSING_SBDH', message: 'the StandardBusinessDocument has no StandardBusinessDocumentHeader' };
+  if (!header)
+    return {
+      ok: false,
+      error: 'MISSING_SBDH',
+      message: 'the StandardBusinessDocument has no StandardBusinessDocumentHeader',
+    };
   const sh = (parent: Element, local: string) => firstChild(parent, NS.sbdh, local);
   const shText = (parent: Element | null, local: string) => (parent ? textOf(sh(parent, local)) : null);
   const parties = (local: string) =>
@@ -94,9 +121,13 @@ export function readSbdh(payload: Buffer, limits: XmlLimits = DEFAULT_XML_LIMITS
           identifier: textOf(sh(s, 'Identifier')),
         }))
       : null,
-    businessMessage: others.length === 1 ? { namespace: others[0]!.namespaceURI ?? '', localName: others[0]!.localName } : null,
+    businessMessage:
+      others.length === 1 ? { namespace: others[0]!.namespaceURI ?? '', localName: others[0]!.localName } : null,
   };
   const checked = checkSbdh(fields);
   if (!checked.ok) return checked;
-  return { ...checked, businessDocument: `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(others[0]!)}` };
+  return {
+    ...checked,
+    businessDocument: `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(others[0]!)}`,
+  };
 }

@@ -1,10 +1,24 @@
-import { constants, createCipheriv, createDecipheriv, privateDecrypt, publicEncrypt, randomBytes, type X509Certificate } from 'node:crypto';
+import {
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  privateDecrypt,
+  publicEncrypt,
+  randomBytes,
+  type X509Certificate,
+} from 'node:crypto';
 import { contentIdOfHref } from '../../domain/peppol/as4/userMessage.js';
 import { escapeAttribute } from '../../domain/xml/xmlWriter.js';
 import { As4Failure } from './as4Failure.js';
 import { ALGORITHM, NS, TOKEN } from './namespaces.js';
 import type { AttachmentContent, SigningKey } from './wsSecuritySignature.js';
-import { binarySecurityTokenXml, certificateOfKeyInfo, elementById, securityHeader, tokenReferenceXml } from './wsSecurityTokens.js';
+import {
+  binarySecurityTokenXml,
+  certificateOfKeyInfo,
+  elementById,
+  securityHeader,
+  tokenReferenceXml,
+} from './wsSecurityTokens.js';
 import { attributeOf, childElements, firstChild, textOf } from './xmlDom.js';
 
 /**
@@ -28,7 +42,11 @@ export interface EncryptedAttachments {
   ciphertexts: Map<string, Buffer>;
 }
 
-export function encryptAttachments(attachments: readonly AttachmentContent[], receiver: X509Certificate, newId: () => string): EncryptedAttachments {
+export function encryptAttachments(
+  attachments: readonly AttachmentContent[],
+  receiver: X509Certificate,
+  newId: () => string,
+): EncryptedAttachments {
   const key = randomBytes(KEY_BYTES);
   // Node's OAEP uses the OAEP digest for MGF1 too: SHA-256 and MGF1-SHA-256, as xenc11#mgf1sha256 states.
   const wrapped = publicEncrypt({ key: receiver.publicKey, ...oaep }, key);
@@ -77,7 +95,11 @@ function algorithmOf(parent: Element, ns: string, local: string): string | null 
  * Algorithms other than the profile's are a policy failure (EBMS:0103); a key for another
  * certificate, or ciphertext that does not authenticate, is a decryption failure (EBMS:0102).
  */
-export function decryptAttachments(doc: Document, wire: ReadonlyMap<string, Buffer>, own: SigningKey): Map<string, AttachmentContent> {
+export function decryptAttachments(
+  doc: Document,
+  wire: ReadonlyMap<string, Buffer>,
+  own: SigningKey,
+): Map<string, AttachmentContent> {
   const security = securityHeader(doc);
   const keys = childElements(security, NS.xenc, 'EncryptedKey');
   const plaintexts = new Map<string, AttachmentContent>();
@@ -85,8 +107,14 @@ export function decryptAttachments(doc: Document, wire: ReadonlyMap<string, Buff
   if (keys.length > 1) throw policy('the message has more than one EncryptedKey');
   const encryptedKey = keys[0]!;
   const method = firstChild(encryptedKey, NS.xenc, 'EncryptionMethod');
-  if (!method || attributeOf(method, 'Algorithm') !== ALGORITHM.rsaOaep) throw policy(`key transport ${method ? attributeOf(method, 'Algorithm') : 'missing'} (Peppol requires ${ALGORITHM.rsaOaep})`);
-  if (algorithmOf(method, NS.ds, 'DigestMethod') !== ALGORITHM.sha256 || algorithmOf(method, NS.xenc11, 'MGF') !== ALGORITHM.mgf1Sha256) {
+  if (!method || attributeOf(method, 'Algorithm') !== ALGORITHM.rsaOaep)
+    throw policy(
+      `key transport ${method ? attributeOf(method, 'Algorithm') : 'missing'} (Peppol requires ${ALGORITHM.rsaOaep})`,
+    );
+  if (
+    algorithmOf(method, NS.ds, 'DigestMethod') !== ALGORITHM.sha256 ||
+    algorithmOf(method, NS.xenc11, 'MGF') !== ALGORITHM.mgf1Sha256
+  ) {
     throw policy('key transport must use RSA-OAEP with SHA-256 and MGF1-SHA-256');
   }
   let recipient: X509Certificate;
@@ -95,11 +123,17 @@ export function decryptAttachments(doc: Document, wire: ReadonlyMap<string, Buff
   } catch (error) {
     throw failed(`the EncryptedKey does not name its certificate: ${(error as Error).message}`);
   }
-  if (!recipient.raw.equals(own.certificate.raw)) throw failed(`the key is encrypted for ${recipient.subject.replace(/\n/g, ', ')}, not for this access point`);
-  const cipherValue = textOf(firstChild(firstChild(encryptedKey, NS.xenc, 'CipherData') ?? encryptedKey, NS.xenc, 'CipherValue'));
+  if (!recipient.raw.equals(own.certificate.raw))
+    throw failed(`the key is encrypted for ${recipient.subject.replace(/\n/g, ', ')}, not for this access point`);
+  const cipherValue = textOf(
+    firstChild(firstChild(encryptedKey, NS.xenc, 'CipherData') ?? encryptedKey, NS.xenc, 'CipherValue'),
+  );
   let key: Buffer;
   try {
-    key = privateDecrypt({ key: own.privateKey, ...oaep }, Buffer.from((cipherValue ?? '').replace(/\s+/g, ''), 'base64'));
+    key = privateDecrypt(
+      { key: own.privateKey, ...oaep },
+      Buffer.from((cipherValue ?? '').replace(/\s+/g, ''), 'base64'),
+    );
   } catch {
     throw failed('the wrapped key does not decrypt with this access point key');
   }
@@ -117,9 +151,12 @@ export function decryptAttachments(doc: Document, wire: ReadonlyMap<string, Buff
     } catch (error) {
       throw failed((error as Error).message);
     }
-    if (data.namespaceURI !== NS.xenc || data.localName !== 'EncryptedData') throw policy(`${uri} is not an EncryptedData`);
-    if (attributeOf(data, 'Type') !== ALGORITHM.attachmentContentOnly) throw policy(`EncryptedData ${uri} is not Attachment-Content-Only`);
-    if (algorithmOf(data, NS.xenc, 'EncryptionMethod') !== ALGORITHM.aes128Gcm) throw policy(`EncryptedData ${uri} is not AES-128-GCM`);
+    if (data.namespaceURI !== NS.xenc || data.localName !== 'EncryptedData')
+      throw policy(`${uri} is not an EncryptedData`);
+    if (attributeOf(data, 'Type') !== ALGORITHM.attachmentContentOnly)
+      throw policy(`EncryptedData ${uri} is not Attachment-Content-Only`);
+    if (algorithmOf(data, NS.xenc, 'EncryptionMethod') !== ALGORITHM.aes128Gcm)
+      throw policy(`EncryptedData ${uri} is not AES-128-GCM`);
     const cipherReference = firstChild(firstChild(data, NS.xenc, 'CipherData') ?? data, NS.xenc, 'CipherReference');
     const contentId = cipherReference ? contentIdOfHref(attributeOf(cipherReference, 'URI') ?? '') : null;
     if (contentId === null) throw policy(`EncryptedData ${uri} does not reference an attachment`);
@@ -130,8 +167,15 @@ export function decryptAttachments(doc: Document, wire: ReadonlyMap<string, Buff
     try {
       const decipher = createDecipheriv('aes-128-gcm', key, body.subarray(0, IV_BYTES));
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-      const bytes = Buffer.concat([decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)), decipher.final()]);
-      plaintexts.set(contentId, { contentId, mimeType: attributeOf(data, 'MimeType') ?? 'application/octet-stream', bytes });
+      const bytes = Buffer.concat([
+        decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)),
+        decipher.final(),
+      ]);
+      plaintexts.set(contentId, {
+        contentId,
+        mimeType: attributeOf(data, 'MimeType') ?? 'application/octet-stream',
+        bytes,
+      });
     } catch {
       throw failed(`attachment cid:${contentId} does not decrypt (altered, or another key)`);
     }

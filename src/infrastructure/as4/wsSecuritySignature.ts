@@ -1,10 +1,25 @@
-import { createHash, createSign, createVerify, timingSafeEqual, type KeyObject, type X509Certificate } from 'node:crypto';
+import {
+  createHash,
+  createSign,
+  createVerify,
+  timingSafeEqual,
+  type KeyObject,
+  type X509Certificate,
+} from 'node:crypto';
 import { contentIdOfHref } from '../../domain/peppol/as4/userMessage.js';
 import type { PartDigest } from '../../domain/peppol/as4/signalMessage.js';
 import { canonicalize, CodePointExclusiveCanonicalization, type Canonicalizer } from './exclusiveC14n.js';
 import { ALGORITHM, NS } from './namespaces.js';
 import { DEFAULT_XML_LIMITS } from '../../domain/validation/xml/limits.js';
-import { attributeOf, childElements, decodeUtf8Xml, firstChild, parseOwnXmlDom, parseUntrustedXmlDom, textOf } from './xmlDom.js';
+import {
+  attributeOf,
+  childElements,
+  decodeUtf8Xml,
+  firstChild,
+  parseOwnXmlDom,
+  parseUntrustedXmlDom,
+  textOf,
+} from './xmlDom.js';
 import {
   binarySecurityTokenXml,
   certificateOfKeyInfo,
@@ -63,17 +78,29 @@ function attachmentOctets(attachment: AttachmentContent, canonicalizer: Canonica
     const doc = parseUntrustedXmlDom(decodeUtf8Xml(attachment.bytes), DEFAULT_XML_LIMITS);
     return Buffer.from(canonicalize(doc.documentElement!, [], canonicalizer), 'utf8');
   }
-  if (type.startsWith('text/')) return Buffer.from(attachment.bytes.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
+  if (type.startsWith('text/'))
+    return Buffer.from(attachment.bytes.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
   return attachment.bytes;
 }
 
-function checkReference(doc: Document, reference: PartDigest, attachments: ReadonlyMap<string, AttachmentContent>, canonicalizer: Canonicalizer): ReferenceCheck {
-  const result = (status: ReferenceStatus, detail: string | null = null): ReferenceCheck => ({ reference, status, detail });
-  if (reference.digestMethod !== ALGORITHM.sha256) return result('unsupported', `digest method ${reference.digestMethod} (Peppol requires SHA-256)`);
+function checkReference(
+  doc: Document,
+  reference: PartDigest,
+  attachments: ReadonlyMap<string, AttachmentContent>,
+  canonicalizer: Canonicalizer,
+): ReferenceCheck {
+  const result = (status: ReferenceStatus, detail: string | null = null): ReferenceCheck => ({
+    reference,
+    status,
+    detail,
+  });
+  if (reference.digestMethod !== ALGORITHM.sha256)
+    return result('unsupported', `digest method ${reference.digestMethod} (Peppol requires SHA-256)`);
   let octets: Buffer | string;
   if (reference.uri.startsWith('#')) {
     const [transform, ...more] = reference.transforms;
-    if (!transform || more.length > 0 || transform.algorithm !== ALGORITHM.excC14n) return result('unsupported', 'a same-document reference must have exactly one transform, exclusive C14N');
+    if (!transform || more.length > 0 || transform.algorithm !== ALGORITHM.excC14n)
+      return result('unsupported', 'a same-document reference must have exactly one transform, exclusive C14N');
     let element: Element;
     try {
       element = elementById(doc, reference.uri.slice(1));
@@ -84,18 +111,33 @@ function checkReference(doc: Document, reference: PartDigest, attachments: Reado
   } else {
     const contentId = contentIdOfHref(reference.uri);
     if (contentId === null) return result('unsupported', `reference ${reference.uri} is neither #id nor cid:`);
-    if (reference.transforms.length !== 1 || reference.transforms[0]!.algorithm !== ALGORITHM.attachmentContentSignature) {
-      return result('unsupported', 'an attachment reference must have exactly one transform, Attachment-Content-Signature-Transform');
+    if (
+      reference.transforms.length !== 1 ||
+      reference.transforms[0]!.algorithm !== ALGORITHM.attachmentContentSignature
+    ) {
+      return result(
+        'unsupported',
+        'an attachment reference must have exactly one transform, Attachment-Content-Signature-Transform',
+      );
     }
     const attachment = attachments.get(contentId);
-    if (!attachment) return result('unresolvable', `attachment ${reference.uri} is not available (absent, or encrypted for another key)`);
+    if (!attachment)
+      return result(
+        'unresolvable',
+        `attachment ${reference.uri} is not available (absent, or encrypted for another key)`,
+      );
     try {
       octets = attachmentOctets(attachment, canonicalizer);
     } catch (error) {
-      return result('unsupported', `attachment ${reference.uri} declared as XML cannot be canonicalized: ${(error as Error).message}`);
+      return result(
+        'unsupported',
+        `attachment ${reference.uri} declared as XML cannot be canonicalized: ${(error as Error).message}`,
+      );
     }
   }
-  return sameDigest(sha256(octets), reference.digestValue) ? result('ok') : result('digest-mismatch', `the digest of ${reference.uri} does not match`);
+  return sameDigest(sha256(octets), reference.digestValue)
+    ? result('ok')
+    : result('digest-mismatch', `the digest of ${reference.uri} does not match`);
 }
 
 /**
@@ -110,7 +152,11 @@ export function verifySignature(
   attachments: ReadonlyMap<string, AttachmentContent> = new Map(),
   canonicalizer: Canonicalizer = CodePointExclusiveCanonicalization,
 ): SignatureVerification {
-  const refused = (reason: string, certificate: X509Certificate | null = null, references: ReferenceCheck[] = []): SignatureVerification => ({
+  const refused = (
+    reason: string,
+    certificate: X509Certificate | null = null,
+    references: ReferenceCheck[] = [],
+  ): SignatureVerification => ({
     valid: false,
     signedInfoValid: null,
     references,
@@ -120,7 +166,12 @@ export function verifySignature(
   let signature: Element;
   try {
     const signatures = childElements(securityHeader(doc), NS.ds, 'Signature');
-    if (signatures.length !== 1) return refused(signatures.length === 0 ? 'the Security header has no signature' : 'the Security header has more than one signature');
+    if (signatures.length !== 1)
+      return refused(
+        signatures.length === 0
+          ? 'the Security header has no signature'
+          : 'the Security header has more than one signature',
+      );
     signature = signatures[0]!;
   } catch (error) {
     return refused((error as Error).message);
@@ -129,9 +180,13 @@ export function verifySignature(
   const signatureValue = textOf(firstChild(signature, NS.ds, 'SignatureValue'));
   if (!signedInfo || !signatureValue) return refused('the signature has no SignedInfo or SignatureValue');
   const c14nMethod = firstChild(signedInfo, NS.ds, 'CanonicalizationMethod');
-  if (!c14nMethod || attributeOf(c14nMethod, 'Algorithm') !== ALGORITHM.excC14n) return refused('SignedInfo is not canonicalized with exclusive C14N');
+  if (!c14nMethod || attributeOf(c14nMethod, 'Algorithm') !== ALGORITHM.excC14n)
+    return refused('SignedInfo is not canonicalized with exclusive C14N');
   const method = firstChild(signedInfo, NS.ds, 'SignatureMethod');
-  if (!method || attributeOf(method, 'Algorithm') !== ALGORITHM.rsaSha256) return refused(`signature method ${method ? attributeOf(method, 'Algorithm') : 'missing'} (Peppol requires RSA-SHA256)`);
+  if (!method || attributeOf(method, 'Algorithm') !== ALGORITHM.rsaSha256)
+    return refused(
+      `signature method ${method ? attributeOf(method, 'Algorithm') : 'missing'} (Peppol requires RSA-SHA256)`,
+    );
   let certificate: X509Certificate;
   try {
     certificate = certificateOfKeyInfo(doc, firstChild(signature, NS.ds, 'KeyInfo')).certificate;
@@ -147,18 +202,28 @@ export function verifySignature(
   const canonicalSignedInfo = canonicalize(signedInfo, prefixes, canonicalizer);
   let signedInfoValid: boolean;
   try {
-    signedInfoValid = createVerify('RSA-SHA256').update(canonicalSignedInfo).verify(certificate.publicKey, Buffer.from(signatureValue.replace(/\s+/g, ''), 'base64'));
+    signedInfoValid = createVerify('RSA-SHA256')
+      .update(canonicalSignedInfo)
+      .verify(certificate.publicKey, Buffer.from(signatureValue.replace(/\s+/g, ''), 'base64'));
   } catch {
     signedInfoValid = false;
   }
   const failed = references.find((r) => r.status !== 'ok');
-  const reason = failed ? `${failed.detail ?? failed.status}` : signedInfoValid ? null : 'the SignatureValue does not match SignedInfo for the signing certificate';
+  const reason = failed
+    ? `${failed.detail ?? failed.status}`
+    : signedInfoValid
+      ? null
+      : 'the SignatureValue does not match SignedInfo for the signing certificate';
   return { valid: reason === null, signedInfoValid, references, certificate, reason };
 }
 
 /** The wsu:Id of the signed parts: which elements a verified signature actually covers. */
 export function signedIds(verification: SignatureVerification): Set<string> {
-  return new Set(verification.references.filter((r) => r.status === 'ok' && r.reference.uri.startsWith('#')).map((r) => r.reference.uri.slice(1)));
+  return new Set(
+    verification.references
+      .filter((r) => r.status === 'ok' && r.reference.uri.startsWith('#'))
+      .map((r) => r.reference.uri.slice(1)),
+  );
 }
 
 export interface SigningKey {
@@ -230,7 +295,19 @@ export function signEnvelope(request: SignRequest): SignedEnvelope {
   const atEnd = withToken.indexOf(marker);
   const withSignature = withToken.slice(0, atEnd) + signatureXml + withToken.slice(atEnd);
   // SignedInfo is canonicalized where it stands: its canonical form takes in-scope prefixes from the envelope.
-  const placed = firstChild(firstChild(securityHeader(parseOwnXmlDom(withSignature)), NS.ds, 'Signature')!, NS.ds, 'SignedInfo')!;
-  const value = createSign('RSA-SHA256').update(canonicalize(placed, PREFIX_LIST)).sign(request.key.privateKey, 'base64');
-  return { xml: withSignature.replace(`<ds:SignatureValue>${placeholder}</ds:SignatureValue>`, `<ds:SignatureValue>${value}</ds:SignatureValue>`), references };
+  const placed = firstChild(
+    firstChild(securityHeader(parseOwnXmlDom(withSignature)), NS.ds, 'Signature')!,
+    NS.ds,
+    'SignedInfo',
+  )!;
+  const value = createSign('RSA-SHA256')
+    .update(canonicalize(placed, PREFIX_LIST))
+    .sign(request.key.privateKey, 'base64');
+  return {
+    xml: withSignature.replace(
+      `<ds:SignatureValue>${placeholder}</ds:SignatureValue>`,
+      `<ds:SignatureValue>${value}</ds:SignatureValue>`,
+    ),
+    references,
+  };
 }

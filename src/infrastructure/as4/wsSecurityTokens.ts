@@ -15,8 +15,14 @@ export class SecurityHeaderError extends Error {
 /** The SOAP envelope's Header and Body, SOAP 1.2 or 1.1. */
 export function envelopeParts(doc: Document): { soapNs: string; header: Element | null; body: Element | null } {
   const envelope = doc.documentElement;
-  if (!envelope || envelope.localName !== 'Envelope' || (envelope.namespaceURI !== NS.soap12 && envelope.namespaceURI !== NS.soap11)) {
-    throw new SecurityHeaderError(`the root element is not a SOAP Envelope: {${envelope?.namespaceURI ?? ''}}${envelope?.localName ?? ''}`);
+  if (
+    !envelope ||
+    envelope.localName !== 'Envelope' ||
+    (envelope.namespaceURI !== NS.soap12 && envelope.namespaceURI !== NS.soap11)
+  ) {
+    throw new SecurityHeaderError(
+      `the root element is not a SOAP Envelope: {${envelope?.namespaceURI ?? ''}}${envelope?.localName ?? ''}`,
+    );
   }
   const soapNs = envelope.namespaceURI;
   return { soapNs, header: firstChild(envelope, soapNs, 'Header'), body: firstChild(envelope, soapNs, 'Body') };
@@ -33,7 +39,12 @@ export function securityHeader(doc: Document): Element {
 
 /** The id an element is referenced by: wsu:Id, or a plain Id/ID/id attribute (XML Signature and XML Encryption elements). */
 export function idOf(element: Element): string | null {
-  return attributeOf(element, 'Id', NS.wsu) ?? attributeOf(element, 'Id') ?? attributeOf(element, 'ID') ?? attributeOf(element, 'id');
+  return (
+    attributeOf(element, 'Id', NS.wsu) ??
+    attributeOf(element, 'Id') ??
+    attributeOf(element, 'ID') ??
+    attributeOf(element, 'id')
+  );
 }
 
 /**
@@ -62,20 +73,36 @@ export function assertUniqueIds(doc: Document): void {
  * The certificate a KeyInfo names: wsse:SecurityTokenReference/wsse:Reference to a
  * BinarySecurityToken in the same message (direct reference, as the Peppol AS4 profile requires).
  */
-export function certificateOfKeyInfo(doc: Document, keyInfo: Element | null): { certificate: X509Certificate; tokenId: string } {
-  const reference = keyInfo ? firstChild(firstChild(keyInfo, NS.wsse, 'SecurityTokenReference') ?? keyInfo, NS.wsse, 'Reference') : null;
+export function certificateOfKeyInfo(
+  doc: Document,
+  keyInfo: Element | null,
+): { certificate: X509Certificate; tokenId: string } {
+  const reference = keyInfo
+    ? firstChild(firstChild(keyInfo, NS.wsse, 'SecurityTokenReference') ?? keyInfo, NS.wsse, 'Reference')
+    : null;
   const uri = reference ? attributeOf(reference, 'URI') : null;
-  if (!uri || !uri.startsWith('#')) throw new SecurityHeaderError('the key is not named by a direct reference to a BinarySecurityToken');
+  if (!uri || !uri.startsWith('#'))
+    throw new SecurityHeaderError('the key is not named by a direct reference to a BinarySecurityToken');
   const token = elementById(doc, uri.slice(1));
-  if (token.namespaceURI !== NS.wsse || token.localName !== 'BinarySecurityToken') throw new SecurityHeaderError(`${uri} is not a BinarySecurityToken`);
+  if (token.namespaceURI !== NS.wsse || token.localName !== 'BinarySecurityToken')
+    throw new SecurityHeaderError(`${uri} is not a BinarySecurityToken`);
   const valueType = attributeOf(token, 'ValueType');
-  if (valueType !== TOKEN.x509v3) throw new SecurityHeaderError(`BinarySecurityToken ${uri} is not an X.509 v3 certificate (${valueType ?? 'no ValueType'})`);
+  if (valueType !== TOKEN.x509v3)
+    throw new SecurityHeaderError(
+      `BinarySecurityToken ${uri} is not an X.509 v3 certificate (${valueType ?? 'no ValueType'})`,
+    );
   const encoding = attributeOf(token, 'EncodingType');
-  if (encoding !== null && encoding !== TOKEN.base64Binary) throw new SecurityHeaderError(`BinarySecurityToken ${uri} is not base64 (${encoding})`);
+  if (encoding !== null && encoding !== TOKEN.base64Binary)
+    throw new SecurityHeaderError(`BinarySecurityToken ${uri} is not base64 (${encoding})`);
   try {
-    return { certificate: new X509Certificate(Buffer.from((token.textContent ?? '').replace(/\s+/g, ''), 'base64')), tokenId: uri.slice(1) };
+    return {
+      certificate: new X509Certificate(Buffer.from((token.textContent ?? '').replace(/\s+/g, ''), 'base64')),
+      tokenId: uri.slice(1),
+    };
   } catch (error) {
-    throw new SecurityHeaderError(`BinarySecurityToken ${uri} is not a readable certificate: ${(error as Error).message}`);
+    throw new SecurityHeaderError(
+      `BinarySecurityToken ${uri} is not a readable certificate: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -94,13 +121,16 @@ export function readReference(reference: Element): PartDigest {
   for (const t of list ? childElements(list, NS.ds, 'Transform') : []) {
     const inclusive = firstChild(t, NS.ec, 'InclusiveNamespaces');
     const prefixList = inclusive ? attributeOf(inclusive, 'PrefixList') : null;
-    transforms.push({ algorithm: attributeOf(t, 'Algorithm') ?? '', inclusivePrefixes: prefixList === null ? null : prefixList.split(/\s+/).filter(Boolean) });
+    transforms.push({
+      algorithm: attributeOf(t, 'Algorithm') ?? '',
+      inclusivePrefixes: prefixList === null ? null : prefixList.split(/\s+/).filter(Boolean),
+    });
   }
   const digestMethod = firstChild(reference, NS.ds, 'DigestMethod');
   return {
     uri: attributeOf(reference, 'URI') ?? '',
     transforms,
-    digestMethod: digestMethod ? attributeOf(digestMethod, 'Algorithm') ?? '' : '',
+    digestMethod: digestMethod ? (attributeOf(digestMethod, 'Algorithm') ?? '') : '',
     digestValue: (textOf(firstChild(reference, NS.ds, 'DigestValue')) ?? '').replace(/\s+/g, ''),
   };
 }
@@ -109,14 +139,23 @@ export function readReference(reference: Element): PartDigest {
 export function referenceXml(digest: PartDigest): string {
   const transforms = digest.transforms
     .map((t) => {
-      const inclusive = t.inclusivePrefixes && t.inclusivePrefixes.length > 0 ? `<ec:InclusiveNamespaces xmlns:ec="${NS.ec}" PrefixList="${escapeAttribute(t.inclusivePrefixes.join(' '))}"/>` : '';
-      return inclusive ? `<ds:Transform Algorithm="${escapeAttribute(t.algorithm)}">${inclusive}</ds:Transform>` : `<ds:Transform Algorithm="${escapeAttribute(t.algorithm)}"/>`;
+      const inclusive =
+        t.inclusivePrefixes && t.inclusivePrefixes.length > 0
+          ? `<ec:InclusiveNamespaces xmlns:ec="${NS.ec}" PrefixList="${escapeAttribute(t.inclusivePrefixes.join(' '))}"/>`
+          : '';
+      return inclusive
+        ? `<ds:Transform Algorithm="${escapeAttribute(t.algorithm)}">${inclusive}</ds:Transform>`
+        : `<ds:Transform Algorithm="${escapeAttribute(t.algorithm)}"/>`;
     })
     .join('');
   return `<ds:Reference URI="${escapeAttribute(digest.uri)}"><ds:Transforms>${transforms}</ds:Transforms><ds:DigestMethod Algorithm="${escapeAttribute(digest.digestMethod)}"/><ds:DigestValue>${escapeText(digest.digestValue)}</ds:DigestValue></ds:Reference>`;
 }
 
-export const SIGNATURE_ALGORITHMS = { signature: ALGORITHM.rsaSha256, digest: ALGORITHM.sha256, c14n: ALGORITHM.excC14n } as const;
+export const SIGNATURE_ALGORITHMS = {
+  signature: ALGORITHM.rsaSha256,
+  digest: ALGORITHM.sha256,
+  c14n: ALGORITHM.excC14n,
+} as const;
 
 /** The subject CN of a certificate (for a Peppol AP: its seat id), or null when it has none. */
 export function commonNameOf(certificate: X509Certificate): string | null {

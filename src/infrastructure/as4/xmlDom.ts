@@ -16,7 +16,11 @@ export class UntrustedXmlError extends Error {
  * A SOAP header with a signature and a few certificates is a few tens of kB; the payload travels as a
  * MIME attachment. 2 MiB leaves room for a SOAP body some peers may use, and stays cheap to refuse.
  */
-export const SOAP_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({ ...DEFAULT_XML_LIMITS, maxBytes: 2 * 1024 * 1024, maxElements: 20_000 });
+export const SOAP_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({
+  ...DEFAULT_XML_LIMITS,
+  maxBytes: 2 * 1024 * 1024,
+  maxElements: 20_000,
+});
 
 const ELEMENT_NODE = 1;
 const PROCESSING_INSTRUCTION_NODE = 7;
@@ -30,7 +34,8 @@ export function decodeUtf8Xml(bytes: Uint8Array): string {
     throw new UntrustedXmlError('the XML is not valid UTF-8');
   }
   const declared = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/.exec(text)?.[1];
-  if (declared && !/^utf-?8$/i.test(declared)) throw new UntrustedXmlError(`the XML declares encoding ${declared}; only UTF-8 is accepted`);
+  if (declared && !/^utf-?8$/i.test(declared))
+    throw new UntrustedXmlError(`the XML declares encoding ${declared}; only UTF-8 is accepted`);
   return text;
 }
 
@@ -50,22 +55,36 @@ export function parseUntrustedXmlDom(text: string, limits: XmlLimits = SOAP_XML_
     if (error instanceof XmlLimitExceeded) throw new UntrustedXmlError(error.message);
     throw error;
   }
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new UntrustedXmlError('DTD / DOCTYPE declarations are not accepted');
+  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text))
+    throw new UntrustedXmlError('DTD / DOCTYPE declarations are not accepted');
   let gate: libxmljs.XMLDocument;
   try {
-    gate = libxmljs.parseXml(text, { replaceEntities: false, validateEntities: false, nonet: true, recover: false, flags: [libxmljs.XMLParseFlags.XML_PARSE_NONET] });
+    gate = libxmljs.parseXml(text, {
+      replaceEntities: false,
+      validateEntities: false,
+      nonet: true,
+      recover: false,
+      flags: [libxmljs.XMLParseFlags.XML_PARSE_NONET],
+    });
   } catch (error) {
     throw new UntrustedXmlError(`malformed XML: ${(error as Error).message.trim()}`);
   }
   // libxml2 reports some faults (a namespace name that is not a URI) without failing the parse.
-  if (gate.errors && gate.errors.length > 0) throw new UntrustedXmlError(`malformed XML: ${String(gate.errors[0]?.message ?? '').trim()}`);
+  if (gate.errors && gate.errors.length > 0)
+    throw new UntrustedXmlError(`malformed XML: ${String(gate.errors[0]?.message ?? '').trim()}`);
   if (!gate.root()) throw new UntrustedXmlError('the XML has no root element');
   const problems: string[] = [];
   const doc = new DOMParser({
-    errorHandler: { warning: () => undefined, error: (m: string) => problems.push(m), fatalError: (m: string) => problems.push(m) },
+    errorHandler: {
+      warning: () => undefined,
+      error: (m: string) => problems.push(m),
+      fatalError: (m: string) => problems.push(m),
+    },
   }).parseFromString(text, 'text/xml');
-  if (problems.length > 0 || !doc.documentElement) throw new UntrustedXmlError(`malformed XML: ${problems[0] ?? 'no root element'}`);
-  if (containsProcessingInstruction(doc.documentElement)) throw new UntrustedXmlError('processing instructions inside the document are not accepted');
+  if (problems.length > 0 || !doc.documentElement)
+    throw new UntrustedXmlError(`malformed XML: ${problems[0] ?? 'no root element'}`);
+  if (containsProcessingInstruction(doc.documentElement))
+    throw new UntrustedXmlError('processing instructions inside the document are not accepted');
   return doc;
 }
 
@@ -96,7 +115,8 @@ export function childElements(parent: Node, ns?: string, local?: string): Elemen
 }
 
 /** The first child element {ns}local, or null. */
-export const firstChild = (parent: Node, ns: string, local: string): Element | null => childElements(parent, ns, local)[0] ?? null;
+export const firstChild = (parent: Node, ns: string, local: string): Element | null =>
+  childElements(parent, ns, local)[0] ?? null;
 
 /** The text of an element with surrounding white space removed (ebMS values are tokens). */
 export const textOf = (element: Element | null): string | null => (element ? (element.textContent ?? '').trim() : null);

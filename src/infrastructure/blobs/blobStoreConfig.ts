@@ -48,8 +48,14 @@ function prefix(env: NodeJS.ProcessEnv): string {
   if (raw === null) return '';
   const trimmed = raw.replace(/^\/+|\/+$/g, '');
   // Object keys are at most 1024 bytes; the hash takes 64 of them.
-  if (trimmed.split('/').some((part) => part === '' || part === '.' || part === '..') || /[\x00-\x1f\x7f\\]/.test(trimmed) || Buffer.byteLength(trimmed) > 900) {
-    throw new Error(`S3_PREFIX must be folder names separated by "/" (no empty, "." or ".." parts, no control characters or backslashes), got "${raw}"`);
+  if (
+    trimmed.split('/').some((part) => part === '' || part === '.' || part === '..') ||
+    /[\x00-\x1f\x7f\\]/.test(trimmed) ||
+    Buffer.byteLength(trimmed) > 900
+  ) {
+    throw new Error(
+      `S3_PREFIX must be folder names separated by "/" (no empty, "." or ".." parts, no control characters or backslashes), got "${raw}"`,
+    );
   }
   return trimmed === '' ? '' : `${trimmed}/`;
 }
@@ -63,8 +69,17 @@ function endpoint(env: NodeJS.ProcessEnv): string | null {
   } catch {
     // refused below
   }
-  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search || parsed.hash || parsed.username || parsed.password) {
-    throw new Error(`S3_ENDPOINT must be an http(s) URL without query or credentials (those come from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY), got "${raw}"`);
+  if (
+    !parsed ||
+    !/^https?:$/.test(parsed.protocol) ||
+    parsed.search ||
+    parsed.hash ||
+    parsed.username ||
+    parsed.password
+  ) {
+    throw new Error(
+      `S3_ENDPOINT must be an http(s) URL without query or credentials (those come from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY), got "${raw}"`,
+    );
   }
   return raw.replace(/\/+$/, '');
 }

@@ -28,7 +28,9 @@ export class PgBlobStore implements BlobStore {
 
   async get(sha256: string): Promise<Buffer | null> {
     assertBlobKey(sha256);
-    const { rows } = await this.pool.query<{ content: Buffer }>('SELECT content FROM blobs WHERE sha256 = $1', [sha256]);
+    const { rows } = await this.pool.query<{ content: Buffer }>('SELECT content FROM blobs WHERE sha256 = $1', [
+      sha256,
+    ]);
     const row = rows[0];
     return row ? checkedBytes(sha256, row.content) : null;
   }

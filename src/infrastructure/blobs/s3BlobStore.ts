@@ -1,4 +1,11 @@
-import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
 import { pipeline, type Readable } from 'node:stream';
 import { assertBlobKey, blobMediaType, type BlobRef, type BlobStore } from '../../application/ports/blobStore.js';
 import { checkedBytes, checkingStream, sha256Hex } from './blobDigest.js';
@@ -148,7 +155,11 @@ function describeS3Error(error: unknown): string {
   const status = httpStatus(error);
   const name = errorName(error);
   const message = error instanceof Error ? error.message : String(error);
-  return [status ? `HTTP ${status}` : null, name && name !== 'Error' ? name : null, message && message !== 'UnknownError' ? message : null]
+  return [
+    status ? `HTTP ${status}` : null,
+    name && name !== 'Error' ? name : null,
+    message && message !== 'UnknownError' ? message : null,
+  ]
     .filter((part) => part !== null)
     .join(': ');
 }

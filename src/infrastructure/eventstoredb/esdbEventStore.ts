@@ -26,7 +26,13 @@ import type {
   StreamAppend,
   SubscribeToAllOptions,
 } from '../../application/ports/eventStore.js';
-import { commitPositionOf, isSystemEvent, toEsdbExpectedRevision, toPortAppendError, toRecordedEvent } from './esdbMapping.js';
+import {
+  commitPositionOf,
+  isSystemEvent,
+  toEsdbExpectedRevision,
+  toPortAppendError,
+  toRecordedEvent,
+} from './esdbMapping.js';
 import { OrderedBatchDelivery } from './orderedBatchDelivery.js';
 
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -85,7 +91,9 @@ export class EsdbEventStore implements EventStore {
       }),
     );
     try {
-      const result = await this.client.appendToStream(streamName, data, { expectedRevision: toEsdbExpectedRevision(expectedRevision) });
+      const result = await this.client.appendToStream(streamName, data, {
+        expectedRevision: toEsdbExpectedRevision(expectedRevision),
+      });
       const position = result.position?.commit ?? (await this.lastPositionOf(streamName));
       return { nextExpectedRevision: Number(result.nextExpectedRevision), lastGlobalPosition: position };
     } catch (error) {
@@ -96,10 +104,13 @@ export class EsdbEventStore implements EventStore {
   /** Fallback for servers that don't report the append's position. */
   private async lastPositionOf(streamName: string): Promise<bigint> {
     let position: bigint | null = null;
-    await visitUntil(this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }), (resolved) => {
-      position = commitPositionOf(resolved);
-      return true;
-    });
+    await visitUntil(
+      this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }),
+      (resolved) => {
+        position = commitPositionOf(resolved);
+        return true;
+      },
+    );
     if (position === null) throw new Error(`Stream ${streamName} is empty right after an append`);
     return position;
   }
@@ -133,14 +144,17 @@ export class EsdbEventStore implements EventStore {
     // reach the end of $all.
     while (events.length < wanted) {
       const pageSize = Math.max(wanted - events.length + 1, MIN_PAGE);
-      const read = await visitUntil(this.client.readAll({ direction: FORWARDS, fromPosition: fromPosition(after), maxCount: pageSize }), (resolved) => {
-        if (!resolved.event) return false;
-        const position = commitPositionOf(resolved);
-        if (position <= after) return false;
-        after = position;
-        if (!isSystemEvent(resolved.event)) events.push(toRecordedEvent(resolved)!);
-        return events.length === wanted;
-      });
+      const read = await visitUntil(
+        this.client.readAll({ direction: FORWARDS, fromPosition: fromPosition(after), maxCount: pageSize }),
+        (resolved) => {
+          if (!resolved.event) return false;
+          const position = commitPositionOf(resolved);
+          if (position <= after) return false;
+          after = position;
+          if (!isSystemEvent(resolved.event)) events.push(toRecordedEvent(resolved)!);
+          return events.length === wanted;
+        },
+      );
       if (read < pageSize) break;
     }
     return events;
@@ -152,13 +166,16 @@ export class EsdbEventStore implements EventStore {
     for (;;) {
       let found: bigint | null = null;
       let oldest: Position | null = null;
-      const read = await visitUntil(this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: MIN_PAGE }), (resolved) => {
-        if (!resolved.event) return false;
-        oldest = resolved.event.position;
-        if (isSystemEvent(resolved.event)) return false;
-        found = commitPositionOf(resolved);
-        return true;
-      });
+      const read = await visitUntil(
+        this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: MIN_PAGE }),
+        (resolved) => {
+          if (!resolved.event) return false;
+          oldest = resolved.event.position;
+          if (isSystemEvent(resolved.event)) return false;
+          found = commitPositionOf(resolved);
+          return true;
+        },
+      );
       if (found !== null) return found;
       if (read < MIN_PAGE || oldest === null) return -1n;
       // Backward reads are exclusive of their start position.

@@ -25,7 +25,8 @@ export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpect
       return STREAM_EXISTS;
     default: {
       if (typeof expected === 'number') {
-        if (!Number.isSafeInteger(expected) || expected < 0) throw new RangeError(`Invalid expected revision ${expected}`);
+        if (!Number.isSafeInteger(expected) || expected < 0)
+          throw new RangeError(`Invalid expected revision ${expected}`);
         return BigInt(expected);
       }
       const exhaustive: never = expected;
@@ -40,7 +41,10 @@ export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpect
  */
 export function toPortAppendError(error: unknown, streamName: string, expected: ExpectedRevision): unknown {
   if (!(error instanceof WrongExpectedVersionError)) return error;
-  const actual = error.actualVersion === NO_STREAM || typeof error.actualVersion !== 'bigint' ? 'no_stream' : Number(error.actualVersion);
+  const actual =
+    error.actualVersion === NO_STREAM || typeof error.actualVersion !== 'bigint'
+      ? 'no_stream'
+      : Number(error.actualVersion);
   return new WrongExpectedRevisionError(streamName, expected, actual);
 }
 
@@ -80,7 +84,10 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
 
 /** We always write metadata as a JSON object; anything else (foreign writers) reads as empty. */
 function toMetadata(metadata: unknown): EventMetadata {
-  return typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) && !(metadata instanceof Uint8Array)
+  return typeof metadata === 'object' &&
+    metadata !== null &&
+    !Array.isArray(metadata) &&
+    !(metadata instanceof Uint8Array)
     ? (metadata as EventMetadata)
     : {};
 }

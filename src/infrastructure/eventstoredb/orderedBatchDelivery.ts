@@ -30,7 +30,8 @@ export class OrderedBatchDelivery<T> {
   private readonly highWaterMark: number;
 
   constructor(private readonly options: OrderedBatchDeliveryOptions<T>) {
-    if (!Number.isSafeInteger(options.batchSize) || options.batchSize < 1) throw new RangeError('batchSize must be a positive integer');
+    if (!Number.isSafeInteger(options.batchSize) || options.batchSize < 1)
+      throw new RangeError('batchSize must be a positive integer');
     this.highWaterMark = options.highWaterMark ?? options.batchSize * 4;
   }
 

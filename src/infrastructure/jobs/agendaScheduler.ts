@@ -29,12 +29,17 @@ export class AgendaScheduler implements JobScheduler {
     this.agenda.on('error', (error: unknown) => options.logger.error({ err: error }, 'agenda error'));
     // The backend's LISTEN connection reports a database shutdown as an 'error' event; without
     // a listener that would crash the process while it is stopping (the channel reconnects).
-    const channel = (options.backend as { notificationChannel?: { on?(event: 'error', listener: (error: unknown) => void): unknown } })
-      .notificationChannel;
+    const channel = (
+      options.backend as { notificationChannel?: { on?(event: 'error', listener: (error: unknown) => void): unknown } }
+    ).notificationChannel;
     channel?.on?.('error', (error) => options.logger.warn({ err: error }, 'job notification channel error'));
   }
 
-  define<Data extends object>(name: string, handler: (data: Data) => Promise<void>, options: { concurrency?: number } = {}): void {
+  define<Data extends object>(
+    name: string,
+    handler: (data: Data) => Promise<void>,
+    options: { concurrency?: number } = {},
+  ): void {
     this.agenda.define<Data>(
       name,
       async (job) => {
@@ -47,11 +52,18 @@ export class AgendaScheduler implements JobScheduler {
       },
       // A handler that throws (a database outage, a lost race past its retries) has done nothing
       // it cannot redo: run it again later, 1 s, 2 s, 4 s … up to every 5 minutes, never giving up.
-      { concurrency: options.concurrency ?? 5, backoff: (context: { attempt: number }) => Math.min(1000 * 2 ** (context.attempt - 1), 5 * 60_000) },
+      {
+        concurrency: options.concurrency ?? 5,
+        backoff: (context: { attempt: number }) => Math.min(1000 * 2 ** (context.attempt - 1), 5 * 60_000),
+      },
     );
   }
 
-  async schedule<Data extends object>(name: string, data: Data, options: { at?: Date; uniqueKey?: string } = {}): Promise<void> {
+  async schedule<Data extends object>(
+    name: string,
+    data: Data,
+    options: { at?: Date; uniqueKey?: string } = {},
+  ): Promise<void> {
     const job = this.agenda.create(name, options.uniqueKey ? { ...data, unique_key: options.uniqueKey } : data);
     if (options.uniqueKey) job.unique({ 'data.unique_key': options.uniqueKey }, { insertOnly: true });
     job.schedule(options.at ?? new Date());

@@ -35,7 +35,14 @@ export class EmailTransport implements Transport {
 
   constructor(@inject(EMAIL_TRANSPORT_OPTIONS) private readonly options: EmailTransportOptions) {
     this.smtp = options.smtpUrl
-      ? nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: 10, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as never)
+      ? nodemailer.createTransport({
+          url: options.smtpUrl,
+          pool: true,
+          maxConnections: 10,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        } as never)
       : null;
     this.eml = this.smtp ? null : nodemailer.createTransport({ streamTransport: true, buffer: true });
   }
@@ -63,7 +70,14 @@ export class EmailTransport implements Transport {
         `The UBL file is attached (${record.file_name}).`,
       ].join('\n'),
       // Bytes in base64, stated: nodemailer otherwise scans the text to choose an encoding.
-      attachments: [{ filename: record.file_name, content: Buffer.from(request.ubl, 'utf8'), contentType: 'application/xml', contentTransferEncoding: 'base64' }],
+      attachments: [
+        {
+          filename: record.file_name,
+          content: Buffer.from(request.ubl, 'utf8'),
+          contentType: 'application/xml',
+          contentTransferEncoding: 'base64',
+        },
+      ],
     };
   }
 
@@ -80,7 +94,9 @@ export class EmailTransport implements Transport {
       return { outcome: 'delivered', receiver };
     } catch (error) {
       const text = `SMTP: ${(error as Error).message}`;
-      return isPermanent(error) ? { outcome: 'permanent', receiver, error: text } : { outcome: 'retryable', receiver, error: text };
+      return isPermanent(error)
+        ? { outcome: 'permanent', receiver, error: text }
+        : { outcome: 'retryable', receiver, error: text };
     }
   }
 

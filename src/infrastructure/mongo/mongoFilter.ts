@@ -47,7 +47,10 @@ export function toMongoFilter(filter: Filter): MongoFilter<StoredDocument> {
     case 'lt':
     case 'lte':
       return {
-        [field(filter.field)]: { [`$${filter.op}`]: filter.value, $type: typeof filter.value === 'number' ? 'number' : 'string' },
+        [field(filter.field)]: {
+          [`$${filter.op}`]: filter.value,
+          $type: typeof filter.value === 'number' ? 'number' : 'string',
+        },
       };
     case 'contains':
       return { [field(filter.field)]: { $regex: escapeRegex(filter.value), $options: 'i' } };

@@ -1,4 +1,11 @@
-import { MongoClient, MongoServerError, type ClientSession, type Collection as MongoCollection, type Db, type Document } from 'mongodb';
+import {
+  MongoClient,
+  MongoServerError,
+  type ClientSession,
+  type Collection as MongoCollection,
+  type Db,
+  type Document,
+} from 'mongodb';
 import {
   CheckpointConflictError,
   type Collection,
@@ -135,7 +142,10 @@ export class MongoReadModelStore implements ReadModelStore {
     const client = await new MongoClient(url, { ignoreUndefined: true }).connect();
     try {
       const admin = client.db('admin');
-      const transactional = supportsTransactions(await admin.command({ hello: 1 }), await admin.command({ buildInfo: 1 }));
+      const transactional = supportsTransactions(
+        await admin.command({ hello: 1 }),
+        await admin.command({ buildInfo: 1 }),
+      );
       const store = new MongoReadModelStore(client, client.db(options.dbName), transactional);
       // Created up front: implicit creation inside a transaction is not possible everywhere.
       await store.createCollection(CHECKPOINTS);
@@ -199,7 +209,8 @@ export class MongoReadModelStore implements ReadModelStore {
         async () => {
           // Moving the checkpoint first claims its document: a concurrent transaction on the
           // same projection conflicts at once instead of after running its handlers.
-          if (!(await this.moveCheckpoint(checkpointName, from, to, session))) throw new CheckpointConflictError(checkpointName);
+          if (!(await this.moveCheckpoint(checkpointName, from, to, session)))
+            throw new CheckpointConflictError(checkpointName);
           await work({
             collection: <T extends object>(name: string) =>
               new MongoDocCollection<T>(this.db.collection<StoredDocument>(collectionName(name)), session),
@@ -213,14 +224,27 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   /** Conditionally moves the checkpoint; false when it was not at `from` (null = absent). */
-  private async moveCheckpoint(name: string, from: bigint | null, to: bigint, session?: ClientSession): Promise<boolean> {
+  private async moveCheckpoint(
+    name: string,
+    from: bigint | null,
+    to: bigint,
+    session?: ClientSession,
+  ): Promise<boolean> {
     const checkpoints = this.db.collection<StoredCheckpoint>(CHECKPOINTS);
     if (from !== null) {
-      const result = await checkpoints.updateOne({ _id: name, position: String(from) }, { $set: { position: String(to) } }, { session });
+      const result = await checkpoints.updateOne(
+        { _id: name, position: String(from) },
+        { $set: { position: String(to) } },
+        { session },
+      );
       return result.matchedCount === 1;
     }
     try {
-      const result = await checkpoints.updateOne({ _id: name }, { $setOnInsert: { position: String(to) } }, { upsert: true, session });
+      const result = await checkpoints.updateOne(
+        { _id: name },
+        { $setOnInsert: { position: String(to) } },
+        { upsert: true, session },
+      );
       return result.upsertedCount === 1;
     } catch (error) {
       // Two concurrent first commits: the loser's upsert collides on _id.

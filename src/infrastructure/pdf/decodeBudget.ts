@@ -72,7 +72,9 @@ const require = createRequire(import.meta.url);
 /** Charges the growth of a decode buffer: what it holds is at least half of what is charged. */
 function boundPdfLib(): void {
   const { default: DecodeStream } = require('pdf-lib/cjs/core/streams/DecodeStream.js') as {
-    default: { prototype: { buffer: Uint8Array; minBufferLength: number; ensureBuffer(requested: number): Uint8Array } };
+    default: {
+      prototype: { buffer: Uint8Array; minBufferLength: number; ensureBuffer(requested: number): Uint8Array };
+    };
   };
   DecodeStream.prototype.ensureBuffer = function ensureBuffer(requested: number): Uint8Array {
     const buffer = this.buffer;
@@ -105,11 +107,14 @@ async function boundPdfjs(): Promise<void> {
   let source = readFileSync(file, 'utf8');
   for (const [from, to] of PDFJS_PATCHES) {
     const at = source.indexOf(from);
-    if (at < 0 || source.indexOf(from, at + 1) >= 0) throw new Error(`pdfjs-dist's ${file} is not the one decodeBudget.ts patches: bound its decoding again`);
+    if (at < 0 || source.indexOf(from, at + 1) >= 0)
+      throw new Error(`pdfjs-dist's ${file} is not the one decodeBudget.ts patches: bound its decoding again`);
     source = source.slice(0, at) + to + source.slice(at + from.length);
   }
   (globalThis as Record<string, unknown>).__pdfDecodeBudget = charge;
-  const worker = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as { WorkerMessageHandler: unknown };
+  const worker = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as {
+    WorkerMessageHandler: unknown;
+  };
   // pdf.mjs takes its "fake worker" from here rather than importing pdf.worker.mjs.
   (globalThis as Record<string, unknown>).pdfjsWorker = { WorkerMessageHandler: worker.WorkerMessageHandler };
 
@@ -122,21 +127,24 @@ async function boundPdfjs(): Promise<void> {
       const inner = new Native(format);
       this.writable = inner.writable;
       const reader = inner.readable.getReader();
-      this.readable = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const { done, value } = await reader.read();
-          if (done) return controller.close();
-          try {
-            charge(value.byteLength);
-            controller.enqueue(value);
-          } catch {
-            // Stops inflating: zlib waits for its output to be read, and nothing more is.
-            controller.close();
-            await reader.cancel().catch(() => {});
-          }
+      this.readable = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const { done, value } = await reader.read();
+            if (done) return controller.close();
+            try {
+              charge(value.byteLength);
+              controller.enqueue(value);
+            } catch {
+              // Stops inflating: zlib waits for its output to be read, and nothing more is.
+              controller.close();
+              await reader.cancel().catch(() => {});
+            }
+          },
+          cancel: (reason) => reader.cancel(reason),
         },
-        cancel: (reason) => reader.cancel(reason),
-      }, { highWaterMark: 0 });
+        { highWaterMark: 0 },
+      );
     }
   }
   globalThis.DecompressionStream = BoundedDecompressionStream as unknown as typeof DecompressionStream;

@@ -7,7 +7,12 @@ import type { Document } from '../../domain/document/invoice/documentModel.js';
 import { fromDocumentJson, toDocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import { presentDocument } from '../../domain/document/presentation/documentPresentation.js';
-import type { LabelledValue, PresentedAddress, PresentedDocument, PresentedParty } from '../../domain/document/presentation/documentPresentation.js';
+import type {
+  LabelledValue,
+  PresentedAddress,
+  PresentedDocument,
+  PresentedParty,
+} from '../../domain/document/presentation/documentPresentation.js';
 
 /*
  * The A4 rendering of a document with pdfmake (server side, pdfkit underneath). The content comes
@@ -43,17 +48,26 @@ const ACCENT = '#1c3d5a';
 const RULE = '#cbd2d9';
 const SHADE = '#eef2f6';
 
-const small = (text: string, extra: Record<string, unknown> = {}): Content => ({ text, fontSize: 7.5, color: MUTED, ...extra });
+const small = (text: string, extra: Record<string, unknown> = {}): Content => ({
+  text,
+  fontSize: 7.5,
+  color: MUTED,
+  ...extra,
+});
 
-const partyBlock = (p: PresentedParty, width: '*' | number): Content => ({
-  width,
-  stack: [
-    small(p.heading.toUpperCase(), { bold: true, characterSpacing: 0.6, margin: [0, 0, 0, 2] }),
-    { text: p.name, bold: true, fontSize: 10.5, margin: [0, 0, 0, 1] },
-    ...p.addressLines.map((l): Content => ({ text: l })),
-    ...p.details.map((d, i): Content => ({ text: [{ text: `${d.label}: `, color: MUTED }, d.value], margin: [0, i === 0 ? 4 : 0, 0, 0] })),
-  ],
-}) as Content;
+const partyBlock = (p: PresentedParty, width: '*' | number): Content =>
+  ({
+    width,
+    stack: [
+      small(p.heading.toUpperCase(), { bold: true, characterSpacing: 0.6, margin: [0, 0, 0, 2] }),
+      { text: p.name, bold: true, fontSize: 10.5, margin: [0, 0, 0, 1] },
+      ...p.addressLines.map((l): Content => ({ text: l })),
+      ...p.details.map((d, i): Content => ({
+        text: [{ text: `${d.label}: `, color: MUTED }, d.value],
+        margin: [0, i === 0 ? 4 : 0, 0, 0],
+      })),
+    ],
+  }) as Content;
 
 const addressBlock = (a: PresentedAddress): Content => ({
   stack: [
@@ -73,7 +87,8 @@ const keyValueTable = (rows: LabelledValue[], labelWidth: number | '*' | 'auto' 
 });
 
 const hairlines = {
-  hLineWidth: (i: number, node: { table: { body: unknown[] } }) => (i === 0 || i === 1 || i === node.table.body.length ? 0.8 : 0.3),
+  hLineWidth: (i: number, node: { table: { body: unknown[] } }) =>
+    i === 0 || i === 1 || i === node.table.body.length ? 0.8 : 0.3,
   vLineWidth: () => 0,
   hLineColor: (i: number) => (i <= 1 ? ACCENT : RULE),
   paddingLeft: () => 5,
@@ -88,7 +103,15 @@ const header = (cells: Array<[string, 'left' | 'right']>): TableCell[] =>
 
 function linesTable(p: PresentedDocument): Content {
   const body: TableCell[][] = [
-    header([['#', 'right'], ['Description', 'left'], ['Quantity', 'right'], ['Unit', 'left'], ['Unit price', 'right'], ['VAT', 'right'], [`Amount (${p.currency})`, 'right']]),
+    header([
+      ['#', 'right'],
+      ['Description', 'left'],
+      ['Quantity', 'right'],
+      ['Unit', 'left'],
+      ['Unit price', 'right'],
+      ['VAT', 'right'],
+      [`Amount (${p.currency})`, 'right'],
+    ]),
     ...p.lines.map((l): TableCell[] => [
       { text: l.number, alignment: 'right', color: MUTED },
       { stack: [{ text: l.description }, ...l.details.map((d) => small(d))] },
@@ -115,7 +138,12 @@ function allowancesChargesTable(p: PresentedDocument): Content[] {
         dontBreakRows: true,
         widths: ['auto', '*', 'auto', 'auto'],
         body: [
-          header([['Allowance or charge', 'left'], ['Reason', 'left'], ['VAT', 'right'], [`Amount (${p.currency})`, 'right']]),
+          header([
+            ['Allowance or charge', 'left'],
+            ['Reason', 'left'],
+            ['VAT', 'right'],
+            [`Amount (${p.currency})`, 'right'],
+          ]),
           ...p.allowancesCharges.map((a): TableCell[] => [
             { text: a.kind },
             { text: a.reason },
@@ -160,7 +188,12 @@ function totalsTable(p: PresentedDocument): Content {
 function vatTable(p: PresentedDocument): Content {
   // The exemption reason column only when a category has one (exempt, reverse charge, export, ...).
   const reasons = p.vat.some((v) => v.reason !== '');
-  const headings: Array<[string, 'left' | 'right']> = [['VAT category', 'left'], ['Rate', 'right'], ['Taxable amount', 'right'], ['VAT amount', 'right']];
+  const headings: Array<[string, 'left' | 'right']> = [
+    ['VAT category', 'left'],
+    ['Rate', 'right'],
+    ['Taxable amount', 'right'],
+    ['VAT amount', 'right'],
+  ];
   return {
     stack: [
       {
@@ -190,11 +223,20 @@ function vatTable(p: PresentedDocument): Content {
 function notesAndPayment(p: PresentedDocument): Content[] {
   const out: Content[] = [];
   for (const n of p.notes) {
-    out.push({ stack: [small(n.label.toUpperCase(), { bold: true, characterSpacing: 0.6, margin: [0, 0, 0, 2] }), { text: n.value }], margin: [0, 12, 0, 0] });
+    out.push({
+      stack: [
+        small(n.label.toUpperCase(), { bold: true, characterSpacing: 0.6, margin: [0, 0, 0, 2] }),
+        { text: n.value },
+      ],
+      margin: [0, 12, 0, 0],
+    });
   }
   if (p.payment.length > 0) {
     out.push({
-      stack: [small('PAYMENT', { bold: true, characterSpacing: 0.6, margin: [0, 0, 0, 2] }), keyValueTable(p.payment, 110)],
+      stack: [
+        small('PAYMENT', { bold: true, characterSpacing: 0.6, margin: [0, 0, 0, 2] }),
+        keyValueTable(p.payment, 110),
+      ],
       margin: [0, 12, 0, 0],
       unbreakable: true,
     });
@@ -211,7 +253,10 @@ export function invoiceDefinition(p: PresentedDocument, embed: EmbeddedFile[] = 
       {
         src: `data:${f.mimeType ?? 'application/octet-stream'};base64,${f.content.toString('base64')}`,
         name: f.fileName,
-        description: f.mimeType === 'application/xml' ? 'Structured invoice data (XML); the original of this rendering' : f.fileName,
+        description:
+          f.mimeType === 'application/xml'
+            ? 'Structured invoice data (XML); the original of this rendering'
+            : f.fileName,
         // PDF/A-3 (and Factur-X) name the structured data an alternative representation of the document.
         relationship: 'Alternative',
         type: f.mimeType ?? undefined,
@@ -244,8 +289,18 @@ export function invoiceDefinition(p: PresentedDocument, embed: EmbeddedFile[] = 
             width: 240,
             stack: [
               // Long titles ("Self-billed credit note") get a smaller size so that they stay on one line.
-              { text: p.title.toUpperCase(), fontSize: p.title.length > 12 ? 15 : 20, noWrap: true, bold: true, color: ACCENT, alignment: 'right', characterSpacing: 1 },
-              ...(p.subtitle ? [{ text: p.subtitle, alignment: 'right', color: MUTED, margin: [0, 2, 0, 0] } as Content] : []),
+              {
+                text: p.title.toUpperCase(),
+                fontSize: p.title.length > 12 ? 15 : 20,
+                noWrap: true,
+                bold: true,
+                color: ACCENT,
+                alignment: 'right',
+                characterSpacing: 1,
+              },
+              ...(p.subtitle
+                ? [{ text: p.subtitle, alignment: 'right', color: MUTED, margin: [0, 2, 0, 0] } as Content]
+                : []),
               { ...(keyValueTable(p.facts, 90) as object), margin: [0, 8, 0, 0] } as Content,
             ],
           },
@@ -253,10 +308,7 @@ export function invoiceDefinition(p: PresentedDocument, embed: EmbeddedFile[] = 
         columnGap: 20,
       },
       {
-        columns: [
-          partyBlock(p.buyer, '*'),
-          { width: 240, stack: p.otherAddresses.map(addressBlock) },
-        ],
+        columns: [partyBlock(p.buyer, '*'), { width: 240, stack: p.otherAddresses.map(addressBlock) }],
         columnGap: 20,
         margin: [0, 16, 0, 0],
       },
@@ -288,7 +340,9 @@ export interface PdfRenderTask {
 
 /** A Uint8Array over its own ArrayBuffer, so that it can be transferred without dragging a shared pool along. */
 const ownBytes = (buffer: Buffer): Uint8Array =>
-  buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.byteLength ? new Uint8Array(buffer.buffer) : new Uint8Array(buffer);
+  buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.byteLength
+    ? new Uint8Array(buffer.buffer)
+    : new Uint8Array(buffer);
 
 /**
  * Renders a document as a PDF, from structured-clone-safe input to a transferable Uint8Array:
@@ -298,14 +352,22 @@ const ownBytes = (buffer: Buffer): Uint8Array =>
 export async function renderDocumentPdf(task: PdfRenderTask): Promise<Uint8Array> {
   configure();
   const document = fromDocumentJson(task.document);
-  const embed = task.embed.map((f): EmbeddedFile => ({ fileName: f.fileName, mimeType: f.mimeType, content: Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength) }));
+  const embed = task.embed.map((f): EmbeddedFile => ({
+    fileName: f.fileName,
+    mimeType: f.mimeType,
+    content: Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength),
+  }));
   return ownBytes(await pdfmake.createPdf(invoiceDefinition(presentDocument(document), embed)).getBuffer());
 }
 
 /** The task renderDocumentPdf takes, from the PdfRenderer port's arguments. */
 export const renderTaskOf = (document: Document, embed: EmbeddedFile[]): PdfRenderTask => ({
   document: toDocumentJson(document),
-  embed: embed.map((f) => ({ fileName: f.fileName, mimeType: f.mimeType, content: new Uint8Array(f.content.buffer, f.content.byteOffset, f.content.byteLength) })),
+  embed: embed.map((f) => ({
+    fileName: f.fileName,
+    mimeType: f.mimeType,
+    content: new Uint8Array(f.content.buffer, f.content.byteOffset, f.content.byteLength),
+  })),
 });
 
 /** The PdfRenderer of the service: pdfmake with the bundled Roboto fonts, in this thread. */

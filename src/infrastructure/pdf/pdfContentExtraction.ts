@@ -1,7 +1,17 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, decodePDFRawStream } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  PDFString,
+  decodePDFRawStream,
+} from 'pdf-lib';
 import type { PDFObject } from 'pdf-lib';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { EmbeddedFile, PdfContent } from '../../application/documents/pdfPorts.js';
@@ -28,7 +38,10 @@ const textOf = (o: PDFObject | undefined): string | null =>
   o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : o instanceof PDFName ? o.decodeText() : null;
 
 /** "/application#2Fxml" as pdf-lib decodes it → "application/xml". */
-const mimeOf = (name: string | null): string | null => (name ? name.replace(/^\//, '').replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : null);
+const mimeOf = (name: string | null): string | null =>
+  name
+    ? name.replace(/^\//, '').replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    : null;
 
 /**
  * Decompresses an embedded file's stream: null when it is larger than `max` (the file is skipped),
@@ -118,7 +131,8 @@ async function embeddedFilesWithPdfjs(doc: PdfjsDocument, max: number): Promise<
   const files: EmbeddedFile[] = [];
   for (const a of Object.values(attachments)) {
     // A file specification whose stream is missing or damaged has no content.
-    if (a.content && a.content.length <= max) files.push({ fileName: a.filename, mimeType: null, content: Buffer.from(a.content) });
+    if (a.content && a.content.length <= max)
+      files.push({ fileName: a.filename, mimeType: null, content: Buffer.from(a.content) });
   }
   return files;
 }
@@ -210,7 +224,10 @@ async function extract(
   } catch (error) {
     exceeded();
     if (nameOf(error) === 'PasswordException') {
-      throw new PdfUnreadable('encrypted', 'The PDF is encrypted and needs a password to be opened; upload it without the password protection');
+      throw new PdfUnreadable(
+        'encrypted',
+        'The PDF is encrypted and needs a password to be opened; upload it without the password protection',
+      );
     }
     throw new PdfUnreadable('corrupt', `The PDF is damaged and cannot be read (${(error as Error).message})`);
   }
@@ -218,7 +235,11 @@ async function extract(
     let encrypted = false;
     let embeddedFiles: EmbeddedFile[] | null = null;
     try {
-      const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true });
+      const pdf = await PDFDocument.load(bytes, {
+        ignoreEncryption: true,
+        updateMetadata: false,
+        throwOnInvalidObject: true,
+      });
       encrypted = pdf.isEncrypted;
       // pdf-lib does not decrypt: encrypted files (openable without a password) are read by pdfjs.
       if (!encrypted) embeddedFiles = embeddedFilesWithPdfLib(pdf, limits.maxEmbeddedBytes, budget);

@@ -65,7 +65,10 @@ export type ReaderReply =
   | { kind: 'failed'; message: string };
 
 /** Buffers cross the thread boundary as plain Uint8Arrays. */
-const asFile = (file: EmbeddedFile): EmbeddedFile => ({ ...file, content: Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength) });
+const asFile = (file: EmbeddedFile): EmbeddedFile => ({
+  ...file,
+  content: Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength),
+});
 
 type WantText = (embeddedFiles: EmbeddedFile[]) => boolean | Promise<boolean>;
 
@@ -94,17 +97,21 @@ export class PdfContentReader implements PdfReader {
 
   read(bytes: Buffer, wantText: WantText = () => true, owner = { tenantId: '' }): Promise<PdfContent> {
     if (this.waiting.waiting(owner.tenantId) >= MAX_WAITING_PER_TENANT) {
-      return Promise.reject(new PdfUnreadable('busy', 'Too many PDFs of this tenant are waiting to be read; try again shortly'));
+      return Promise.reject(
+        new PdfUnreadable('busy', 'Too many PDFs of this tenant are waiting to be read; try again shortly'),
+      );
     }
     return new Promise<PdfContent>((resolve, reject) => {
-      this.waiting.push(owner.tenantId, () =>
-        void this.readNow(bytes, wantText)
-          .then(resolve, reject)
-          .finally(() => {
-            this.waiting.idle(owner.tenantId);
-            this.busy = false;
-            this.next();
-          }),
+      this.waiting.push(
+        owner.tenantId,
+        () =>
+          void this.readNow(bytes, wantText)
+            .then(resolve, reject)
+            .finally(() => {
+              this.waiting.idle(owner.tenantId);
+              this.busy = false;
+              this.next();
+            }),
       );
       this.next();
     });
@@ -130,7 +137,12 @@ export class PdfContentReader implements PdfReader {
         // A worker busy in a loop answers nothing: it is ended, and the next file gets a new one.
         this.retire(worker);
         const seconds = this.limits.timeoutMs / 1000;
-        fail(new PdfUnreadable('timed_out', `Reading the PDF took longer than the ${seconds} s an upload may take; nothing was recorded`));
+        fail(
+          new PdfUnreadable(
+            'timed_out',
+            `Reading the PDF took longer than the ${seconds} s an upload may take; nothing was recorded`,
+          ),
+        );
       }, this.limits.timeoutMs);
       const end = () => {
         clearTimeout(timer);
@@ -179,7 +191,9 @@ export class PdfContentReader implements PdfReader {
 
   private started(): { thread: Worker; ready: Promise<void> } {
     if (this.worker) return this.worker;
-    const thread = new Worker(new URL('./pdfReaderWorker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: this.limits.maxHeapMb } });
+    const thread = new Worker(new URL('./pdfReaderWorker.js', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.maxHeapMb },
+    });
     const ready = new Promise<void>((resolve, reject) => {
       thread.once('message', () => resolve());
       this.failCurrent = reject;
@@ -201,6 +215,13 @@ export class PdfContentReader implements PdfReader {
     if (this.worker?.thread !== worker) return;
     this.worker = null;
     const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-    this.failCurrent?.(outOfMemory ? new PdfUnreadable('too_large', `The PDF needs more memory to read than the ${this.limits.maxHeapMb} MB an upload may use`) : error);
+    this.failCurrent?.(
+      outOfMemory
+        ? new PdfUnreadable(
+            'too_large',
+            `The PDF needs more memory to read than the ${this.limits.maxHeapMb} MB an upload may use`,
+          )
+        : error,
+    );
   }
 }

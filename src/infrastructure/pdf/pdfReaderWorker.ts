@@ -19,9 +19,15 @@ parentPort!.on('message', ({ bytes, limits, port }: ReadRequest) => {
       reply({ kind: 'files', files });
     });
   extractPdfContent(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), limits, wantText)
-    .then(({ content: { embeddedFiles: _sentWithFiles, ...content }, decodedBytes }) => reply({ kind: 'content', content, decodedBytes }))
+    .then(({ content: { embeddedFiles: _sentWithFiles, ...content }, decodedBytes }) =>
+      reply({ kind: 'content', content, decodedBytes }),
+    )
     .catch((error: unknown) =>
-      reply(error instanceof PdfUnreadable ? { kind: 'unreadable', reason: error.reason, message: error.message } : { kind: 'failed', message: (error as Error)?.message ?? String(error) }),
+      reply(
+        error instanceof PdfUnreadable
+          ? { kind: 'unreadable', reason: error.reason, message: error.message }
+          : { kind: 'failed', message: (error as Error)?.message ?? String(error) },
+      ),
     )
     .finally(() => port.close());
 });

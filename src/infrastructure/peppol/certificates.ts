@@ -27,7 +27,12 @@ const oneLine = (name: string) => name.split('\n').filter(Boolean).join(', ');
  * (the Peppol SMP or AP CAs), issued and signed by one of them. Without anchors the issuer is
  * reported but not checked: details.trusted is null.
  */
-export function checkCertificate(certificate: X509Certificate, purpose: string, anchors: readonly X509Certificate[], now: Date): CertificateReport {
+export function checkCertificate(
+  certificate: X509Certificate,
+  purpose: string,
+  anchors: readonly X509Certificate[],
+  now: Date,
+): CertificateReport {
   const issuer = anchors.find((ca) => certificate.checkIssued(ca) && certificate.verify(ca.publicKey)) ?? null;
   const details = {
     purpose,
@@ -44,5 +49,9 @@ export function checkCertificate(certificate: X509Certificate, purpose: string, 
   if (now < new Date(certificate.validFrom)) problems.push(`not valid before ${details.valid_from}`);
   if (now > new Date(certificate.validTo)) problems.push(`expired on ${details.valid_to}`);
   if (anchors.length > 0 && !issuer) problems.push('not issued by a trusted Peppol CA');
-  return { status: problems.length === 0 ? 'success' : 'error', details, error: problems.length === 0 ? null : problems.join('; ') };
+  return {
+    status: problems.length === 0 ? 'success' : 'error',
+    details,
+    error: problems.length === 0 ? null : problems.join('; '),
+  };
 }

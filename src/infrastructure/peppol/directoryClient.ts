@@ -1,4 +1,9 @@
-import type { DirectoryMatch, DirectoryResult, HttpGetter, PeppolDirectory } from '../../application/ports/peppolNetwork.js';
+import type {
+  DirectoryMatch,
+  DirectoryResult,
+  HttpGetter,
+  PeppolDirectory,
+} from '../../application/ports/peppolNetwork.js';
 
 const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -14,17 +19,26 @@ function matchOf(raw: unknown): DirectoryMatch | null {
   if (!participant.value) return null;
   return {
     participantID: participant,
-    docTypes: list(match?.docTypes).map(identifier).filter((d) => d.value !== ''),
+    docTypes: list(match?.docTypes)
+      .map(identifier)
+      .filter((d) => d.value !== ''),
     entities: list(match?.entities).map((rawEntity) => {
       const entity = rawEntity as Record<string, unknown> | null;
       return {
         name: list(entity?.name)
-          .map((n) => ({ name: str((n as { name?: unknown })?.name) ?? '', language: str((n as { language?: unknown })?.language) ?? undefined }))
+          .map((n) => ({
+            name: str((n as { name?: unknown })?.name) ?? '',
+            language: str((n as { language?: unknown })?.language) ?? undefined,
+          }))
           .filter((n) => n.name !== ''),
         countryCode: str(entity?.countryCode),
         geoInfo: str(entity?.geoInfo),
-        identifiers: list(entity?.identifiers).map(identifier).filter((i) => i.value !== ''),
-        websites: list(entity?.websites).map(str).filter((w): w is string => w !== null),
+        identifiers: list(entity?.identifiers)
+          .map(identifier)
+          .filter((i) => i.value !== ''),
+        websites: list(entity?.websites)
+          .map(str)
+          .filter((w): w is string => w !== null),
         additionalInfo: str(entity?.additionalInfo),
         regDate: str(entity?.regDate),
       };
@@ -51,8 +65,11 @@ export class PeppolDirectoryClient implements PeppolDirectory {
     } catch {
       throw new Error('Peppol Directory answered with malformed JSON');
     }
-    const matches = list(body?.matches).map(matchOf).filter((m): m is DirectoryMatch => m !== null);
-    const total = typeof body['total-result-count'] === 'number' ? (body['total-result-count'] as number) : matches.length;
+    const matches = list(body?.matches)
+      .map(matchOf)
+      .filter((m): m is DirectoryMatch => m !== null);
+    const total =
+      typeof body['total-result-count'] === 'number' ? (body['total-result-count'] as number) : matches.length;
     return { total, matches };
   }
 }

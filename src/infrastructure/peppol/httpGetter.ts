@@ -39,6 +39,10 @@ export class FetchHttpGetter implements HttpGetter {
         chunks.push(value);
       }
     }
-    return { status: response.status, body: Buffer.concat(chunks).toString('utf8'), contentType: response.headers.get('content-type') };
+    return {
+      status: response.status,
+      body: Buffer.concat(chunks).toString('utf8'),
+      contentType: response.headers.get('content-type'),
+    };
   }
 }

@@ -16,7 +16,8 @@ import { gateParse, MalformedXml, parseCheckedXml } from '../xml/xmlParser.js';
 
 function checked(text: string): string {
   if (text.length > MAX_SMP_RESPONSE_BYTES) throw new SmpFormatError(`response too large (${text.length} characters)`);
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new SmpFormatError('DTD / DOCTYPE declarations are not accepted');
+  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text))
+    throw new SmpFormatError('DTD / DOCTYPE declarations are not accepted');
   return text;
 }
 

@@ -63,7 +63,11 @@ export class SmlSoapPublisher implements SmlPublisher {
         url,
         {
           method: 'POST',
-          headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${soapAction}"`, 'Content-Length': Buffer.byteLength(body) },
+          headers: {
+            'Content-Type': 'text/xml; charset=utf-8',
+            SOAPAction: `"${soapAction}"`,
+            'Content-Length': Buffer.byteLength(body),
+          },
           timeout: this.settings.timeoutMs,
           ...(url.protocol === 'https:' && this.settings.clientCertificatePem && this.settings.clientKeyPem
             ? { cert: this.settings.clientCertificatePem, key: this.settings.clientKeyPem }
@@ -72,11 +76,15 @@ export class SmlSoapPublisher implements SmlPublisher {
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+          );
           response.on('error', reject);
         },
       );
-      request.on('timeout', () => request.destroy(new Error(`SML did not answer within ${this.settings.timeoutMs} ms`)));
+      request.on('timeout', () =>
+        request.destroy(new Error(`SML did not answer within ${this.settings.timeoutMs} ms`)),
+      );
       request.on('error', reject);
       request.end(body);
     });

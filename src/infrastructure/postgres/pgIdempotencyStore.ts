@@ -25,7 +25,11 @@ export class PgIdempotencyStore implements IdempotencyStore {
     // Expired keys are removed hourly; until then a claim treats them as absent.
     // (The timer does not keep the process alive; a query on an ended pool just fails.)
     setInterval(() => {
-      this.pool.query(`DELETE FROM idempotency_keys WHERE created_at < now() - $1 * interval '1 hour'`, [this.options.ttlHours]).catch(() => undefined);
+      this.pool
+        .query(`DELETE FROM idempotency_keys WHERE created_at < now() - $1 * interval '1 hour'`, [
+          this.options.ttlHours,
+        ])
+        .catch(() => undefined);
     }, 3_600_000).unref();
   }
 
@@ -53,10 +57,18 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
-    await this.pool.query('UPDATE idempotency_keys SET status = $3, body = $4 WHERE scope = $1 AND key = $2', [scope, key, status, JSON.stringify(body)]);
+    await this.pool.query('UPDATE idempotency_keys SET status = $3, body = $4 WHERE scope = $1 AND key = $2', [
+      scope,
+      key,
+      status,
+      JSON.stringify(body),
+    ]);
   }
 
   async release(scope: string, key: string): Promise<void> {
-    await this.pool.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status IS NULL', [scope, key]);
+    await this.pool.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status IS NULL', [
+      scope,
+      key,
+    ]);
   }
 }

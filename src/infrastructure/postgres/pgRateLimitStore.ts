@@ -57,7 +57,9 @@ class PgRateLimitCounter implements RateLimitCounter {
 
   /** Gives a hit back (express-rate-limit's skip options); never below zero, never into a new window. */
   async decrement(key: string): Promise<void> {
-    await this.pool.query('UPDATE rate_limits SET hits = GREATEST(hits - 1, 0) WHERE key = $1 AND reset_at > now()', [this.prefix + key]);
+    await this.pool.query('UPDATE rate_limits SET hits = GREATEST(hits - 1, 0) WHERE key = $1 AND reset_at > now()', [
+      this.prefix + key,
+    ]);
   }
 
   async resetKey(key: string): Promise<void> {
@@ -65,6 +67,6 @@ class PgRateLimitCounter implements RateLimitCounter {
   }
 
   async resetAll(): Promise<void> {
-    await this.pool.query("DELETE FROM rate_limits WHERE starts_with(key, $1)", [this.prefix]);
+    await this.pool.query('DELETE FROM rate_limits WHERE starts_with(key, $1)', [this.prefix]);
   }
 }

@@ -34,7 +34,10 @@ function jsonPath(field: string): string {
 function textPath(field: string): string {
   const parts = field.split('.');
   if (!FIELD.test(field)) throw new Error(`Invalid field path ${field}`);
-  const head = parts.slice(0, -1).map((p) => `->'${p}'`).join('');
+  const head = parts
+    .slice(0, -1)
+    .map((p) => `->'${p}'`)
+    .join('');
   return `(doc${head}->>'${parts[parts.length - 1]}')`;
 }
 
@@ -71,9 +74,13 @@ function compileFilter(filter: Filter, params: unknown[]): string {
     case 'contains':
       return `${textPath(filter.field)} ILIKE ${param(`%${filter.value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
     case 'and':
-      return filter.filters.length === 0 ? 'true' : `(${filter.filters.map((f) => compileFilter(f, params)).join(' AND ')})`;
+      return filter.filters.length === 0
+        ? 'true'
+        : `(${filter.filters.map((f) => compileFilter(f, params)).join(' AND ')})`;
     case 'or':
-      return filter.filters.length === 0 ? 'false' : `(${filter.filters.map((f) => compileFilter(f, params)).join(' OR ')})`;
+      return filter.filters.length === 0
+        ? 'false'
+        : `(${filter.filters.map((f) => compileFilter(f, params)).join(' OR ')})`;
     default: {
       const exhaustive: never = filter;
       throw new Error(`Unknown filter ${JSON.stringify(exhaustive)}`);
@@ -94,7 +101,9 @@ class PgCollection<T extends object> implements Collection<T> {
 
   async getMany(ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const { rows } = await this.db.query<{ doc: T }>(`SELECT doc FROM ${table(this.name)} WHERE id = ANY($1::text[])`, [ids]);
+    const { rows } = await this.db.query<{ doc: T }>(`SELECT doc FROM ${table(this.name)} WHERE id = ANY($1::text[])`, [
+      ids,
+    ]);
     return rows.map((r) => r.doc);
   }
 
@@ -192,7 +201,9 @@ export class PgReadModelStore implements ReadModelStore {
               String(to),
             ]);
       if (moved.rowCount !== 1) throw new CheckpointConflictError(checkpointName);
-      const session: ReadModelSession = { collection: <T extends object>(name: string) => new PgCollection<T>(client, name) };
+      const session: ReadModelSession = {
+        collection: <T extends object>(name: string) => new PgCollection<T>(client, name),
+      };
       await work(session);
       await client.query('COMMIT');
     } catch (error) {
@@ -204,9 +215,10 @@ export class PgReadModelStore implements ReadModelStore {
   }
 
   async getCheckpoint(checkpointName: string): Promise<bigint | null> {
-    const { rows } = await this.pool.query<{ position: string }>('SELECT position FROM rm_checkpoints WHERE name = $1', [
-      checkpointName,
-    ]);
+    const { rows } = await this.pool.query<{ position: string }>(
+      'SELECT position FROM rm_checkpoints WHERE name = $1',
+      [checkpointName],
+    );
     return rows[0] ? BigInt(rows[0].position) : null;
   }
 

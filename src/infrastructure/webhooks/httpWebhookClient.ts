@@ -52,13 +52,20 @@ export class HttpWebhookClient implements WebhookClient {
     const target = new URL(url);
     const agent = this.agents[target.protocol];
     if (!agent) throw new Error(`Refused: ${target.protocol} is not HTTP`);
-    if (!this.allowPrivateNetworks && isPrivateHost(target.hostname)) throw new RefusedTarget(`Refused: ${target.hostname} is a private-network address`);
+    if (!this.allowPrivateNetworks && isPrivateHost(target.hostname))
+      throw new RefusedTarget(`Refused: ${target.hostname} is a private-network address`);
     const signal = AbortSignal.timeout(timeoutMs);
     const request = target.protocol === 'https:' ? https.request : http.request;
     return new Promise<number>((resolve, reject) => {
       const call = request(
         target,
-        { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent, lookup: this.lookup, signal },
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          agent,
+          lookup: this.lookup,
+          signal,
+        },
         (response) => {
           response.resume(); // only the status counts; the body is read and dropped
           resolve(response.statusCode ?? 0);
@@ -72,7 +79,8 @@ export class HttpWebhookClient implements WebhookClient {
   /** The connection's lookup: the addresses it answers are the ones checked and connected to. */
   private readonly lookup: LookupFunction = (hostname, options, callback) => {
     this.checkedAddresses(hostname, options.family).then(
-      (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family)),
+      (addresses) =>
+        options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family),
       (error: NodeJS.ErrnoException) => callback(error, ''),
     );
   };
@@ -80,9 +88,11 @@ export class HttpWebhookClient implements WebhookClient {
   private async checkedAddresses(hostname: string, family: number | string | undefined): Promise<LookupAddress[]> {
     const wanted = family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : null;
     const addresses = (await this.resolveHost(hostname)).filter((a) => wanted === null || a.family === wanted);
-    if (addresses.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
+    if (addresses.length === 0)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
     const internal = this.allowPrivateNetworks ? undefined : addresses.find((a) => isPrivateAddress(a.address));
-    if (internal) throw new RefusedTarget(`Refused: ${hostname} resolves to a private-network address (${internal.address})`);
+    if (internal)
+      throw new RefusedTarget(`Refused: ${hostname} resolves to a private-network address (${internal.address})`);
     return addresses;
   }
 }

@@ -1,10 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { MalformedBody, type JsonCheckOptions, type JsonCheckResult, type PdfDraftInput, type PdfDraftResult, type UblCheckResult } from '../../application/documents/documentWork.js';
+import {
+  MalformedBody,
+  type JsonCheckOptions,
+  type JsonCheckResult,
+  type PdfDraftInput,
+  type PdfDraftResult,
+  type UblCheckResult,
+} from '../../application/documents/documentWork.js';
 import { DEFAULT_HYGIENE_LIMITS, jsonProblems, type InputProblem } from '../../domain/inputText.js';
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import { DocumentRejected, fileNameOf, safeFileName } from '../../application/documents/documentCommands.js';
-import { checkDocument, issueFromRule, type DocumentCheck, type ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
-import { DEFAULT_DOCUMENT_SIZE_LIMITS, renderLimitMessage, type DocumentSizeLimits } from '../../domain/document/invoice/documentLimits.js';
+import {
+  checkDocument,
+  issueFromRule,
+  type DocumentCheck,
+  type ValidationResultIssue,
+} from '../../domain/document/rules/documentCheck.js';
+import {
+  DEFAULT_DOCUMENT_SIZE_LIMITS,
+  renderLimitMessage,
+  type DocumentSizeLimits,
+} from '../../domain/document/invoice/documentLimits.js';
 // The request codec is the HTTP edge's; this worker runs it so a large body is decoded off the event loop.
 import { toDocumentJson, type DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { Attachment, Document, DocumentState } from '../../domain/document/invoice/documentModel.js';
@@ -28,21 +44,35 @@ import { parseOwnUbl, parseUbl, readUblText } from '../xml/ublText.js';
 const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
 const renderer = new PdfmakeRenderer();
 
-
 const pdfAttachment = (fileName: string, pdf: Uint8Array): Attachment => {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-  return { id: randomUUID(), file_name: fileName, file_type: 'application/pdf', file_size: bytes.length, file_data: bytes.toString('base64'), file_url: null };
+  return {
+    id: randomUUID(),
+    file_name: fileName,
+    file_type: 'application/pdf',
+    file_size: bytes.length,
+    file_data: bytes.toString('base64'),
+    file_url: null,
+  };
 };
 
 /** Attachment ids are fixed before the UBL is written, so that the UBL embedded in a PDF and the stored one agree. */
-const withIds = (attachments: Attachment[]): Attachment[] => attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() }));
+const withIds = (attachments: Attachment[]): Attachment[] =>
+  attachments.map((a) => ({ ...a, id: a.id ?? randomUUID() }));
 
 const checked = (check: DocumentCheck): JsonCheckResult => ({
-  ok: true, document: toDocumentJson(check.document), ubl: check.ubl, issues: check.issues, isValid: check.isValid,
+  ok: true,
+  document: toDocumentJson(check.document),
+  ubl: check.ubl,
+  issues: check.issues,
+  isValid: check.isValid,
 });
 
 /** A create or validate request body decoded into the domain's document, or the problems found. */
-export type DocumentDecoder = (body: unknown, limits?: DocumentSizeLimits) => { ok: true; value: Document } | { ok: false; errors: InputProblem[] };
+export type DocumentDecoder = (
+  body: unknown,
+  limits?: DocumentSizeLimits,
+) => { ok: true; value: Document } | { ok: false; errors: InputProblem[] };
 
 let decodeDocument: DocumentDecoder | null = null;
 
@@ -72,14 +102,30 @@ export async function checkJson(input: unknown, options: JsonCheckOptions): Prom
   if (!decoded.ok) return { ok: false, errors: decoded.errors };
   const maxRendered = options.limits?.maxRenderedLines ?? DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines;
   if (options.renderPdf && decoded.value.items.length > maxRendered) {
-    return { ok: false, errors: [{ loc: ['query', 'construct_pdf'], msg: renderLimitMessage(decoded.value.items.length, maxRendered), type: 'limit_exceeded' }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          loc: ['query', 'construct_pdf'],
+          msg: renderLimitMessage(decoded.value.items.length, maxRendered),
+          type: 'limit_exceeded',
+        },
+      ],
+    };
   }
   const document = { ...decoded.value, attachments: withIds(decoded.value.attachments) };
   if (!options.renderPdf) return checked(checkDocument(document));
   const before = checkDocument(document);
   if (!before.isValid) throw new DocumentRejected(before.issues.filter(isFatal));
-  const pdf = await renderer.render(before.document, [{ fileName: fileNameOf(before.document), mimeType: 'application/xml', content: Buffer.from(before.ubl) }]);
-  return checked(checkDocument({ ...document, attachments: [...document.attachments, pdfAttachment(fileNameOf(before.document, 'pdf'), pdf)] }));
+  const pdf = await renderer.render(before.document, [
+    { fileName: fileNameOf(before.document), mimeType: 'application/xml', content: Buffer.from(before.ubl) },
+  ]);
+  return checked(
+    checkDocument({
+      ...document,
+      attachments: [...document.attachments, pdfAttachment(fileNameOf(before.document, 'pdf'), pdf)],
+    }),
+  );
 }
 
 function parseBody(bytes: Uint8Array): unknown {
@@ -136,7 +182,12 @@ export function renderPdf(document: DocumentJson, state: DocumentState, embed: E
 }
 
 const pdfIssue = (ruleId: string, message: string): ValidationResultIssue => ({
-  message, type: 'error', flag: 'fatal', rule_id: ruleId, location: null, schematron: 'PDF',
+  message,
+  type: 'error',
+  flag: 'fatal',
+  rule_id: ruleId,
+  location: null,
+  schematron: 'PDF',
 });
 
 /**
@@ -169,17 +220,49 @@ export function pdfDraft(input: PdfDraftInput): PdfDraftResult {
     warnings.push(...recovered.warnings);
     const d = recovered.document;
     if (!recovered.hasText) {
-      return { kind: 'nothing', document: toDocumentJson(d), method: 'none', warnings, issue: pdfIssue('PDF-NO-TEXT', 'The PDF has no text layer (it looks like a scanned image); nothing could be read from it. Upload the original PDF or an e-invoice (UBL) instead.') };
+      return {
+        kind: 'nothing',
+        document: toDocumentJson(d),
+        method: 'none',
+        warnings,
+        issue: pdfIssue(
+          'PDF-NO-TEXT',
+          'The PDF has no text layer (it looks like a scanned image); nothing could be read from it. Upload the original PDF or an e-invoice (UBL) instead.',
+        ),
+      };
     }
-    if (d.invoice_id === null && d.items.length === 0 && d.invoice_total === null && d.amount_due === null && d.vendor_name === null) {
-      return { kind: 'nothing', document: toDocumentJson(d), method: 'text', warnings, issue: pdfIssue('PDF-NOT-INVOICE', 'No invoice data (number, lines, totals, seller) was found in the text of this PDF.') };
+    if (
+      d.invoice_id === null &&
+      d.items.length === 0 &&
+      d.invoice_total === null &&
+      d.amount_due === null &&
+      d.vendor_name === null
+    ) {
+      return {
+        kind: 'nothing',
+        document: toDocumentJson(d),
+        method: 'text',
+        warnings,
+        issue: pdfIssue(
+          'PDF-NOT-INVOICE',
+          'No invoice data (number, lines, totals, seller) was found in the text of this PDF.',
+        ),
+      };
     }
     document = d;
     method = 'text';
   }
   // The uploaded PDF stays with the draft (and goes into its UBL) as the human-readable original.
-  const fileName = input.pdf.fileName && /\.pdf$/i.test(input.pdf.fileName) ? safeFileName(input.pdf.fileName) : fileNameOf(document, 'pdf');
-  document = { ...document, state: 'DRAFT', direction: 'OUTBOUND', attachments: [...withIds(document.attachments), pdfAttachment(fileName, input.pdf.bytes)] };
+  const fileName =
+    input.pdf.fileName && /\.pdf$/i.test(input.pdf.fileName)
+      ? safeFileName(input.pdf.fileName)
+      : fileNameOf(document, 'pdf');
+  document = {
+    ...document,
+    state: 'DRAFT',
+    direction: 'OUTBOUND',
+    attachments: [...withIds(document.attachments), pdfAttachment(fileName, input.pdf.bytes)],
+  };
   const check = embedded.found ? checkEmbedded(document) : checkDocument(document);
   // A compliant document is kept with every total computed; one that is not keeps what the PDF said.
   const kept = check.isValid ? check.document : document;

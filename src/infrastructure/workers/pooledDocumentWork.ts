@@ -1,4 +1,12 @@
-import type { DocumentWork, JsonCheckOptions, JsonCheckResult, PdfDraftInput, PdfDraftResult, UblCheckResult, WorkOwner } from '../../application/documents/documentWork.js';
+import type {
+  DocumentWork,
+  JsonCheckOptions,
+  JsonCheckResult,
+  PdfDraftInput,
+  PdfDraftResult,
+  UblCheckResult,
+  WorkOwner,
+} from '../../application/documents/documentWork.js';
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
@@ -19,7 +27,12 @@ export interface TaskSizes {
   largeBytes: number;
 }
 
-export const DEFAULT_TASK_SIZES: TaskSizes = { inlineLines: 50, inlineBytes: 64 * 1024, largeLines: 2_000, largeBytes: 2 * 1024 * 1024 };
+export const DEFAULT_TASK_SIZES: TaskSizes = {
+  inlineLines: 50,
+  inlineBytes: 64 * 1024,
+  largeLines: 2_000,
+  largeBytes: 2 * 1024 * 1024,
+};
 
 const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
 
@@ -45,12 +58,16 @@ export class PooledDocumentWork implements DocumentWork {
   ) {}
 
   checkJson(owner: WorkOwner, body: unknown, options: JsonCheckOptions): Promise<JsonCheckResult> {
-    if (body instanceof Uint8Array) return this.pool.run(owner, 'checkJson', [body, options], { large: body.length > this.sizes.largeBytes });
+    if (body instanceof Uint8Array)
+      return this.pool.run(owner, 'checkJson', [body, options], { large: body.length > this.sizes.largeBytes });
     const object = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     const lines = lengthOf(object.items);
     const data = attachmentChars(object);
-    if (!options.renderPdf && lines <= this.sizes.inlineLines && data <= this.sizes.inlineBytes) return tasks.checkJson(body, options);
-    return this.pool.run(owner, 'checkJson', [body, options], { large: lines > this.sizes.largeLines || data > this.sizes.largeBytes });
+    if (!options.renderPdf && lines <= this.sizes.inlineLines && data <= this.sizes.inlineBytes)
+      return tasks.checkJson(body, options);
+    return this.pool.run(owner, 'checkJson', [body, options], {
+      large: lines > this.sizes.largeLines || data > this.sizes.largeBytes,
+    });
   }
 
   async checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult> {
@@ -63,17 +80,33 @@ export class PooledDocumentWork implements DocumentWork {
     return this.pool.run(owner, 'readDocument', [ubl], { large: ubl.length > this.sizes.largeBytes });
   }
 
-  async ublWithAttachments(owner: WorkOwner, document: DocumentJson, currentUbl: string, extraBytes: number): Promise<string> {
+  async ublWithAttachments(
+    owner: WorkOwner,
+    document: DocumentJson,
+    currentUbl: string,
+    extraBytes: number,
+  ): Promise<string> {
     const size = currentUbl.length + document.attachments.reduce((sum, a) => sum + (a.file_data?.length ?? 0), 0);
     if (size <= this.sizes.inlineBytes) return tasks.attachmentUbl(document, currentUbl, extraBytes);
-    return this.pool.run(owner, 'attachmentUbl', [document, currentUbl, extraBytes], { large: size > this.sizes.largeBytes });
+    return this.pool.run(owner, 'attachmentUbl', [document, currentUbl, extraBytes], {
+      large: size > this.sizes.largeBytes,
+    });
   }
 
-  renderPdf(owner: WorkOwner, document: DocumentJson, state: DocumentState, embed: EmbeddedFile[]): Promise<Uint8Array> {
-    return this.pool.run(owner, 'renderPdf', [document, state, embed], { large: document.items.length > this.sizes.largeLines });
+  renderPdf(
+    owner: WorkOwner,
+    document: DocumentJson,
+    state: DocumentState,
+    embed: EmbeddedFile[],
+  ): Promise<Uint8Array> {
+    return this.pool.run(owner, 'renderPdf', [document, state, embed], {
+      large: document.items.length > this.sizes.largeLines,
+    });
   }
 
   pdfDraft(owner: WorkOwner, input: PdfDraftInput): Promise<PdfDraftResult> {
-    return this.pool.run(owner, 'pdfDraft', [input], { large: input.pages.length > 50 || input.pdf.bytes.length > this.sizes.largeBytes });
+    return this.pool.run(owner, 'pdfDraft', [input], {
+      large: input.pages.length > 50 || input.pdf.bytes.length > this.sizes.largeBytes,
+    });
   }
 }

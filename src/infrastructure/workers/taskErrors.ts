@@ -11,7 +11,15 @@ import { XmlEncodingError, XmlInputError, XmlLimitExceeded } from '../../domain/
  * Anything not listed here is an internal failure (a 500, logged with its message).
  */
 const KNOWN: ReadonlyArray<new (...args: never[]) => Error> = [
-  DomainError, DocumentRejected, DocumentInputRejected, MalformedBody, PdfUnreadable, UblReadError, XmlInputError, XmlLimitExceeded, XmlEncodingError,
+  DomainError,
+  DocumentRejected,
+  DocumentInputRejected,
+  MalformedBody,
+  PdfUnreadable,
+  UblReadError,
+  XmlInputError,
+  XmlLimitExceeded,
+  XmlEncodingError,
 ];
 
 export interface SerializedError {
@@ -25,7 +33,8 @@ export interface SerializedError {
 export function serializeError(error: unknown): SerializedError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {}, known: false };
   const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(error)) if (key !== 'name' && key !== 'message' && key !== 'stack') fields[key] = value;
+  for (const [key, value] of Object.entries(error))
+    if (key !== 'name' && key !== 'message' && key !== 'stack') fields[key] = value;
   const known = KNOWN.some((type) => error instanceof type);
   return { name: error.name, message: error.message, fields, known };
 }

@@ -39,7 +39,14 @@ interface Waiting {
 interface Worker {
   process: ChildProcess;
   /** The task it runs, if any. */
-  busy: { id: number; tenantId: string; task: Waiting; timer: NodeJS.Timeout | null; cpuAtStart: number | null; startedAt: number } | null;
+  busy: {
+    id: number;
+    tenantId: string;
+    task: Waiting;
+    timer: NodeJS.Timeout | null;
+    cpuAtStart: number | null;
+    startedAt: number;
+  } | null;
 }
 
 const BUDGET_CHECK_MS = 100;
@@ -67,10 +74,18 @@ export class TaskPool {
   run<T>(owner: WorkOwner, name: TaskName, args: unknown[], options: { large?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new WorkRefused('busy', 'The service is shutting down'));
     if (this.queue.waiting(owner.tenantId) >= this.options.maxWaitingPerTenant) {
-      return Promise.reject(new WorkRefused('busy', 'Too many documents of this tenant are being processed; try again shortly'));
+      return Promise.reject(
+        new WorkRefused('busy', 'Too many documents of this tenant are being processed; try again shortly'),
+      );
     }
     return new Promise<T>((resolve, reject) => {
-      this.queue.push(owner.tenantId, { name, args, large: options.large ?? false, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push(owner.tenantId, {
+        name,
+        args,
+        large: options.large ?? false,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       this.pump();
     });
   }
@@ -106,7 +121,8 @@ export class TaskPool {
       if (!worker) return;
       const largeRunning = this.workers.some((w) => w.busy?.task.large);
       const next = this.queue.take(
-        (tenantId, task) => !(task.large && largeRunning) && (this.queue.tenantsWaiting === 1 || (this.running.get(tenantId) ?? 0) < cap),
+        (tenantId, task) =>
+          !(task.large && largeRunning) && (this.queue.tenantsWaiting === 1 || (this.running.get(tenantId) ?? 0) < cap),
       );
       if (!next) return;
       this.start(worker, next.tenantId, next.item);
@@ -126,7 +142,9 @@ export class TaskPool {
       }),
       busy: null,
     };
-    worker.process.on('message', (message: WorkerMessage) => ('started' in message ? this.started(worker, message.id) : this.settle(worker, message)));
+    worker.process.on('message', (message: WorkerMessage) =>
+      'started' in message ? this.started(worker, message.id) : this.settle(worker, message),
+    );
     // Heavy work yields the CPU to the service's own thread, which answers everyone's light requests.
     try {
       if (worker.process.pid) os.setPriority(worker.process.pid, 10);
@@ -167,7 +185,14 @@ export class TaskPool {
       const cpu = busy.cpuAtStart === null ? null : processCpuMs(pid);
       const used = cpu === null ? Date.now() - busy.startedAt : cpu - busy.cpuAtStart!;
       if (used > budget || Date.now() - busy.startedAt > budget * WALL_FACTOR) {
-        this.finish(worker, (t) => t.reject(new WorkRefused('time_budget', `Processing this document took longer than the limit of ${budget} ms of CPU time (WORK_TASK_TIMEOUT_MS)`)));
+        this.finish(worker, (t) =>
+          t.reject(
+            new WorkRefused(
+              'time_budget',
+              `Processing this document took longer than the limit of ${budget} ms of CPU time (WORK_TASK_TIMEOUT_MS)`,
+            ),
+          ),
+        );
         this.retire(worker);
         return;
       }
@@ -192,7 +217,12 @@ export class TaskPool {
     if (index >= 0) this.workers.splice(index, 1);
     // A process that dies under a task was (almost always) out of heap: V8 aborts it.
     this.finish(worker, (t) =>
-      t.reject(new WorkRefused('memory_budget', `Processing this document needs more memory than the limit of ${this.options.maxHeapMb} MB (WORK_HEAP_MB; the worker ended with ${signal ?? `code ${code}`})`)),
+      t.reject(
+        new WorkRefused(
+          'memory_budget',
+          `Processing this document needs more memory than the limit of ${this.options.maxHeapMb} MB (WORK_HEAP_MB; the worker ended with ${signal ?? `code ${code}`})`,
+        ),
+      ),
     );
     if (!this.closed) this.pump();
   }

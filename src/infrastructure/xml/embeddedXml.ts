@@ -1,4 +1,8 @@
-import { embeddedDocumentOf, type EmbeddedDocument, type EmbeddedXmlFile } from '../../domain/document/ubl/embeddedDocument.js';
+import {
+  embeddedDocumentOf,
+  type EmbeddedDocument,
+  type EmbeddedXmlFile,
+} from '../../domain/document/ubl/embeddedDocument.js';
 import { parseForReading } from './ublText.js';
 
 /**

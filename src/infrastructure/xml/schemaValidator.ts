@@ -61,7 +61,12 @@ export const validateAgainstSchema = (xml: string): SchemaIssue[] => {
 export const schemaIssuesOf = (doc: XMLDocument): SchemaIssue[] => {
   const root = doc.root();
   const ns = root?.namespace()?.href() ?? '';
-  const kind = root?.name() === 'Invoice' && ns === INVOICE_NS ? 'Invoice' : root?.name() === 'CreditNote' && ns === CREDIT_NOTE_NS ? 'CreditNote' : null;
+  const kind =
+    root?.name() === 'Invoice' && ns === INVOICE_NS
+      ? 'Invoice'
+      : root?.name() === 'CreditNote' && ns === CREDIT_NOTE_NS
+        ? 'CreditNote'
+        : null;
   if (!kind) return [{ message: `root element must be a UBL Invoice or CreditNote, got {${ns}}${root?.name() ?? ''}` }];
   if (doc.validate(schemaFor(kind)) === true) return [];
   const errors = doc.validationErrors as Array<{ message?: string; line?: number }>;

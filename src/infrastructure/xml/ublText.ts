@@ -4,7 +4,14 @@ import { readCii } from '../../domain/document/ubl/ciiReader.js';
 import type { Document } from '../../domain/document/invoice/documentModel.js';
 import { readUbl, UblReadError } from '../../domain/document/ubl/ublReader.js';
 import { XmlInputError } from '../../domain/validation/errors.js';
-import { ublTreeOf, validateUblTree, type RuleLayer, type UblTree, type ValidationIssue, type XmlLimits } from '../../domain/validation/index.js';
+import {
+  ublTreeOf,
+  validateUblTree,
+  type RuleLayer,
+  type UblTree,
+  type ValidationIssue,
+  type XmlLimits,
+} from '../../domain/validation/index.js';
 import type { XNode } from '../../domain/xml/xmlTree.js';
 import { MalformedXml, parseOwnXml, parseUntrustedXml } from './xmlParser.js';
 
@@ -31,7 +38,10 @@ export function parseUbl(input: string | Uint8Array, limits?: XmlLimits): Parsed
 }
 
 /** Every EN 16931 and Peppol rule on untrusted UBL (errors as parseUbl's). */
-export function validateUbl(input: string | Uint8Array, options?: { layers?: RuleLayer[]; limits?: XmlLimits }): ValidationIssue[] {
+export function validateUbl(
+  input: string | Uint8Array,
+  options?: { layers?: RuleLayer[]; limits?: XmlLimits },
+): ValidationIssue[] {
   return validateUblTree(parseUbl(input, options?.limits).tree, { layers: options?.layers });
 }
 

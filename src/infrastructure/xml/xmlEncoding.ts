@@ -15,7 +15,12 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
     text = new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body);
   } catch (error) {
     if (error instanceof RangeError) throw new XmlEncodingError(`Unsupported XML encoding ${encoding}`, null);
-    const offset = encoding === 'utf-8' ? invalidUtf8At(body) : encoding.startsWith('utf-16') ? invalidUtf16At(body, encoding === 'utf-16be') : -1;
+    const offset =
+      encoding === 'utf-8'
+        ? invalidUtf8At(body)
+        : encoding.startsWith('utf-16')
+          ? invalidUtf16At(body, encoding === 'utf-16be')
+          : -1;
     if (offset < 0) throw new XmlEncodingError(`Invalid ${encoding} byte sequence`, null);
     const name = encoding === 'utf-8' ? 'UTF-8' : encoding.toUpperCase();
     throw new XmlEncodingError(`Invalid ${name} byte sequence at byte ${skip + offset}`, skip + offset);

@@ -70,7 +70,8 @@ export function checkXmlLimits(xml: string, limits: XmlLimits): void {
           break;
         }
         const nameStart = pos;
-        while (pos < len && !isSpace(xml.charCodeAt(pos)) && xml[pos] !== '=' && xml[pos] !== '>' && xml[pos] !== '/') pos++;
+        while (pos < len && !isSpace(xml.charCodeAt(pos)) && xml[pos] !== '=' && xml[pos] !== '>' && xml[pos] !== '/')
+          pos++;
         if (pos === nameStart) return;
         while (pos < len && isSpace(xml.charCodeAt(pos))) pos++;
         if (xml[pos] !== '=') return;
@@ -81,7 +82,8 @@ export function checkXmlLimits(xml: string, limits: XmlLimits): void {
         const close = xml.indexOf(quote, pos + 1);
         if (close < 0) return;
         if (close - pos - 1 > maxTextLength) throw exceeded('maxTextLength', close - pos - 1, maxTextLength);
-        if (++attributes > maxAttributesPerElement) throw exceeded('maxAttributesPerElement', attributes, maxAttributesPerElement);
+        if (++attributes > maxAttributesPerElement)
+          throw exceeded('maxAttributesPerElement', attributes, maxAttributesPerElement);
         pos = close + 1;
       }
     }

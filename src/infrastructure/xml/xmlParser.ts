@@ -52,7 +52,8 @@ export function checkedText(input: string | Uint8Array, limits: XmlLimits = xmlL
   if (typeof input !== 'string' && input.byteLength > 2 * limits.maxBytes) checkXmlSize(input.byteLength, limits);
   const text = typeof input === 'string' ? withUtf8Declaration(input) : decodeXmlBytes(input);
   checkXmlSize(Buffer.byteLength(text, 'utf8'), limits);
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new XmlInputError('DTD / DOCTYPE declarations are not accepted');
+  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text))
+    throw new XmlInputError('DTD / DOCTYPE declarations are not accepted');
   checkXmlLimits(text, limits);
   return text;
 }

@@ -19,7 +19,8 @@ const ENTITY = new Map([
 function decodeEntities(s: string): string {
   if (s.indexOf('&') < 0) return s;
   return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (_m, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    if (e[0] === '#')
+      return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
     return ENTITY.get(e) ?? '';
   });
 }
@@ -35,7 +36,8 @@ interface Frame {
 
 // Prefixes, attribute names and namespace URIs are the sender's: keep them off Object.prototype
 // ('constructor', '__proto__').
-const noPrototype = <T>(proto: Record<string, T> | null = null): Record<string, T> => Object.create(proto) as Record<string, T>;
+const noPrototype = <T>(proto: Record<string, T> | null = null): Record<string, T> =>
+  Object.create(proto) as Record<string, T>;
 
 /**
  * Build the element tree from well-formed, DTD-free XML text. Line ends are normalised first, as
@@ -111,7 +113,15 @@ export function buildTree(text: string): XNode {
     const prefix = colon < 0 ? '' : qname.slice(0, colon);
     const local = colon < 0 ? qname : qname.slice(colon + 1);
     const uri = ns[prefix] ?? '';
-    const node: XNode = { name: treeName(uri, local), local, ns: uri, attrs, children: [], text: '', parent: parent ? parent.node : null };
+    const node: XNode = {
+      name: treeName(uri, local),
+      local,
+      ns: uri,
+      attrs,
+      children: [],
+      text: '',
+      parent: parent ? parent.node : null,
+    };
     if (parent) parent.node.children.push(node);
     else if (!root) root = node;
     if (!selfClosing) stack.push({ node, ns });

@@ -19,18 +19,36 @@ const issued: ApiKeyEvent = {
 describe('API key decider', () => {
   it('issues a key once', () => {
     const { issued_at, ...data } = issued.data;
-    spec.given([]).when({ type: 'IssueApiKey', data: { ...data, now: issued_at } }).then([issued]);
-    spec.given([issued]).when({ type: 'IssueApiKey', data: { ...data, now } }).thenRefuses('conflict');
+    spec
+      .given([])
+      .when({ type: 'IssueApiKey', data: { ...data, now: issued_at } })
+      .then([issued]);
+    spec
+      .given([issued])
+      .when({ type: 'IssueApiKey', data: { ...data, now } })
+      .thenRefuses('conflict');
   });
 
   it('revokes an active key; revoking again records nothing; renaming a revoked key is refused', () => {
     const revoked: ApiKeyEvent = { type: 'ApiKeyRevoked', data: { key_id: 'k1', revoked_at: now } };
-    spec.given([issued]).when({ type: 'RevokeApiKey', data: { key_id: 'k1', now } }).then([revoked]);
-    spec.given([issued, revoked]).when({ type: 'RevokeApiKey', data: { key_id: 'k1', now } }).thenNothingHappens();
-    spec.given([issued, revoked]).when({ type: 'RenameApiKey', data: { key_id: 'k1', name: 'x', description: null, now } }).thenRefuses('invalid_state');
+    spec
+      .given([issued])
+      .when({ type: 'RevokeApiKey', data: { key_id: 'k1', now } })
+      .then([revoked]);
+    spec
+      .given([issued, revoked])
+      .when({ type: 'RevokeApiKey', data: { key_id: 'k1', now } })
+      .thenNothingHappens();
+    spec
+      .given([issued, revoked])
+      .when({ type: 'RenameApiKey', data: { key_id: 'k1', name: 'x', description: null, now } })
+      .thenRefuses('invalid_state');
   });
 
   it('refuses to revoke or rename a key that does not exist', () => {
-    spec.given([]).when({ type: 'RevokeApiKey', data: { key_id: 'k1', now } }).thenRefuses('not_found');
+    spec
+      .given([])
+      .when({ type: 'RevokeApiKey', data: { key_id: 'k1', now } })
+      .thenRefuses('not_found');
   });
 });

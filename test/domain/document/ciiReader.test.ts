@@ -9,7 +9,8 @@ import { realisticDocuments } from './fixtures/realisticDocuments.js';
 import { readCiiText } from '../../../src/infrastructure/xml/ublText.js';
 import { readEmbeddedDocument } from '../../../src/infrastructure/xml/embeddedXml.js';
 
-const NS = 'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"';
+const NS =
+  'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"';
 
 /** An EN 16931 CII credit note with a line allowance, a document charge, a price per 10 units and a direct debit. */
 const creditNote = `<?xml version="1.0" encoding="UTF-8"?>
@@ -66,20 +67,44 @@ describe('CII (Factur-X / ZUGFeRD) → document model', () => {
     const doc = readCiiText(creditNote);
     const r = toResponse(doc);
     expect(r).to.include({
-      document_type: 'CREDIT_NOTE', invoice_id: 'CN-9', invoice_date: '2025-04-10', note: 'Returned goods', purchase_order: 'INV-2025-77', currency: 'EUR',
-      vendor_name: 'Acme Solutions BV', vendor_tax_id: 'BE0403013026', vendor_company_id: '0403013026', vendor_peppol_id: '0208:0403013026',
-      vendor_email: 'billing@acme.be', vendor_address_recipient: 'Finance', vendor_address: 'Rue de la Loi 16\n1000 Brussels\nBE',
-      customer_name: 'Brouwerij De Zwaan NV', customer_tax_id: 'BE0451234595', customer_id: 'CUST-7',
-      subtotal: '55.00', total_tax: '11.55', invoice_total: '66.55', amount_due: '66.55',
+      document_type: 'CREDIT_NOTE',
+      invoice_id: 'CN-9',
+      invoice_date: '2025-04-10',
+      note: 'Returned goods',
+      purchase_order: 'INV-2025-77',
+      currency: 'EUR',
+      vendor_name: 'Acme Solutions BV',
+      vendor_tax_id: 'BE0403013026',
+      vendor_company_id: '0403013026',
+      vendor_peppol_id: '0208:0403013026',
+      vendor_email: 'billing@acme.be',
+      vendor_address_recipient: 'Finance',
+      vendor_address: 'Rue de la Loi 16\n1000 Brussels\nBE',
+      customer_name: 'Brouwerij De Zwaan NV',
+      customer_tax_id: 'BE0451234595',
+      customer_id: 'CUST-7',
+      subtotal: '55.00',
+      total_tax: '11.55',
+      invoice_total: '66.55',
+      amount_due: '66.55',
     });
     // The price per 10 becomes the price of one; the line discount stays on the line.
-    expect(r.items.map((i) => [i.description, i.product_code, i.quantity, i.unit_price, i.amount, i.tax_rate])).to.deep.equal([
-      ['Screws (per 10)', 'SCR-10', '200', '0.25', '45.00', '21.00'],
-    ]);
+    expect(
+      r.items.map((i) => [i.description, i.product_code, i.quantity, i.unit_price, i.amount, i.tax_rate]),
+    ).to.deep.equal([['Screws (per 10)', 'SCR-10', '200', '0.25', '45.00', '21.00']]);
     expect(r.items[0]!.allowances.map((a) => [a.reason, a.amount])).to.deep.equal([['Bulk', '5.00']]);
-    expect(r.charges.map((c) => [c.reason, c.amount, c.tax_rate, c.tax_code])).to.deep.equal([['Handling', '10.00', '21.00', 'S']]);
+    expect(r.charges.map((c) => [c.reason, c.amount, c.tax_rate, c.tax_code])).to.deep.equal([
+      ['Handling', '10.00', '21.00', 'S'],
+    ]);
     expect(r.payment_details).to.deep.equal([
-      { iban: 'BE68539007547034', bank_account_number: null, swift: null, payment_reference: null, payment_means_code: '59', mandate_reference: 'MANDATE-1' },
+      {
+        iban: 'BE68539007547034',
+        bank_account_number: null,
+        swift: null,
+        payment_reference: null,
+        payment_means_code: '59',
+        mandate_reference: 'MANDATE-1',
+      },
     ]);
     const check = checkDocument(doc);
     expect(check.issues.filter((i) => i.flag === 'fatal').map((i) => i.message)).to.deep.equal([]);
@@ -88,12 +113,22 @@ describe('CII (Factur-X / ZUGFeRD) → document model', () => {
 
   it('maps UNTDID 1001 type codes to our document types', () => {
     expect(['380', '381', '383', '389', '261', '396', '384'].map(documentTypeOfCii)).to.deep.equal([
-      'INVOICE', 'CREDIT_NOTE', 'DEBIT_NOTE', 'SELFBILLING_INVOICE', 'SELFBILLING_CREDIT_NOTE', 'CREDIT_NOTE', 'INVOICE',
+      'INVOICE',
+      'CREDIT_NOTE',
+      'DEBIT_NOTE',
+      'SELFBILLING_INVOICE',
+      'SELFBILLING_CREDIT_NOTE',
+      'CREDIT_NOTE',
+      'INVOICE',
     ]);
   });
 
   it('refuses hostile XML and other roots', () => {
-    expect(() => readCiiText(`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><rsm:CrossIndustryInvoice ${NS}>&e;</rsm:CrossIndustryInvoice>`)).to.throw(UblReadError);
+    expect(() =>
+      readCiiText(
+        `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><rsm:CrossIndustryInvoice ${NS}>&e;</rsm:CrossIndustryInvoice>`,
+      ),
+    ).to.throw(UblReadError);
     expect(() => readCiiText('<Invoice/>')).to.throw(UblReadError, /CrossIndustryInvoice/);
   });
 });
@@ -113,14 +148,20 @@ describe('Structured data embedded in a PDF', () => {
     ]);
     expect(found.found?.format).to.equal('cii');
     expect(found.found?.document.invoice_id).to.equal('CN-9');
-    const onlyUbl = readEmbeddedDocument([{ fileName: 'data.bin', mimeType: 'application/octet-stream', content: Buffer.from(`\ufeff${ubl()}`) }]);
+    const onlyUbl = readEmbeddedDocument([
+      { fileName: 'data.bin', mimeType: 'application/octet-stream', content: Buffer.from(`\ufeff${ubl()}`) },
+    ]);
     expect(onlyUbl.found?.format).to.equal('ubl');
     expect(onlyUbl.found?.document.invoice_id).to.equal('ACME-2025-0001');
   });
 
   it('explains the XML files it could not use, and ignores files that are not XML', () => {
     const result = readEmbeddedDocument([
-      { fileName: 'ZUGFeRD-invoice.xml', mimeType: 'text/xml', content: Buffer.from('<rsm:CrossIndustryDocument xmlns:rsm="urn:ferd:CrossIndustryDocument:invoice:1p0"/>') },
+      {
+        fileName: 'ZUGFeRD-invoice.xml',
+        mimeType: 'text/xml',
+        content: Buffer.from('<rsm:CrossIndustryDocument xmlns:rsm="urn:ferd:CrossIndustryDocument:invoice:1p0"/>'),
+      },
       { fileName: 'broken.xml', mimeType: 'text/xml', content: Buffer.from('<Invoice><unclosed></Invoice>') },
       { fileName: 'photo.png', mimeType: 'image/png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
     ]);

@@ -10,185 +10,436 @@ const created: DocumentEvent = { type: 'DocumentCreated', data: { ...createdData
 const pdf = attachment('a1', 'x.pdf');
 /** The UBL an attachment command carries (written and stored by the application; the decider records it). */
 const ubl = ublRef('with the attachment', [pdf]);
-const nonDraft = (state: 'TRANSIT' | 'SENT' | 'RECEIVED' | 'FAILED'): DocumentEvent => recordedAs(created, state, state === 'RECEIVED' ? 'INBOUND' : 'OUTBOUND');
+const nonDraft = (state: 'TRANSIT' | 'SENT' | 'RECEIVED' | 'FAILED'): DocumentEvent =>
+  recordedAs(created, state, state === 'RECEIVED' ? 'INBOUND' : 'OUTBOUND');
 
 describe('Document decider', () => {
   it('creates a draft once', () => {
-    spec.given([]).when({ type: 'CreateDraft', data: { ...createdData(), now } }).then([created]);
-    spec.given([created]).when({ type: 'CreateDraft', data: { ...createdData(), now } }).thenRefuses('conflict');
+    spec
+      .given([])
+      .when({ type: 'CreateDraft', data: { ...createdData(), now } })
+      .then([created]);
+    spec
+      .given([created])
+      .when({ type: 'CreateDraft', data: { ...createdData(), now } })
+      .thenRefuses('conflict');
   });
 
   it('records no state or direction a caller slips into CreateDraft: a draft is an outbound DRAFT', () => {
-    const slipped = { ...createdData(), now, state: 'SENT', direction: 'INBOUND', recorded_lifecycle: { state: 'SENT', direction: 'INBOUND' } };
-    spec.given([]).when({ type: 'CreateDraft', data: slipped as never }).then([created]);
+    const slipped = {
+      ...createdData(),
+      now,
+      state: 'SENT',
+      direction: 'INBOUND',
+      recorded_lifecycle: { state: 'SENT', direction: 'INBOUND' },
+    };
+    spec
+      .given([])
+      .when({ type: 'CreateDraft', data: slipped as never })
+      .then([created]);
   });
 
   it('makes a created document an outbound DRAFT: the command names neither', () => {
     expect(fold(documentDecider, [created])).to.deep.include({ state: 'DRAFT', direction: 'OUTBOUND' });
     // What a document created before the service owned the lifecycle was recorded as, it stays.
-    expect(fold(documentDecider, [recordedAs(created, 'SENT')])).to.deep.include({ state: 'SENT', direction: 'OUTBOUND' });
+    expect(fold(documentDecider, [recordedAs(created, 'SENT')])).to.deep.include({
+      state: 'SENT',
+      direction: 'OUTBOUND',
+    });
   });
 
   it('deletes a DRAFT or FAILED document, and refuses to delete one that left or arrived', () => {
-    spec.given([created]).when({ type: 'DeleteDocument', data: { now } }).then([{ type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } }]);
-    spec.given([nonDraft('FAILED')]).when({ type: 'DeleteDocument', data: { now } }).then([{ type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } }]);
+    spec
+      .given([created])
+      .when({ type: 'DeleteDocument', data: { now } })
+      .then([{ type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } }]);
+    spec
+      .given([nonDraft('FAILED')])
+      .when({ type: 'DeleteDocument', data: { now } })
+      .then([{ type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } }]);
     for (const state of ['TRANSIT', 'SENT', 'RECEIVED'] as const) {
-      spec.given([nonDraft(state)]).when({ type: 'DeleteDocument', data: { now } }).thenRefuses('invalid_state', new RegExp(state));
+      spec
+        .given([nonDraft(state)])
+        .when({ type: 'DeleteDocument', data: { now } })
+        .thenRefuses('invalid_state', new RegExp(state));
     }
   });
 
   it('treats a deleted document as gone', () => {
     const deleted: DocumentEvent = { type: 'DocumentDeleted', data: { document_id: 'd1', deleted_at: now } };
     spec.given([created, deleted]).when({ type: 'DeleteDocument', data: { now } }).thenRefuses('not_found');
-    spec.given([created, deleted]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } }).thenRefuses('not_found');
+    spec
+      .given([created, deleted])
+      .when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } })
+      .thenRefuses('not_found');
   });
 
   it('adds and removes attachments on drafts, recording the UBL written again with them; an unknown attachment is not found', () => {
-    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment: pdf, ubl_ref: ubl, added_at: now } };
-    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } }).then([added]);
-    spec.given([created, added]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl_ref: created.data.ubl_ref, now } }).then([
-      { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl_ref: created.data.ubl_ref, removed_at: now } },
-    ]);
-    spec.given([created]).when({ type: 'RemoveAttachment', data: { attachment_id: 'zz', ubl_ref: ubl, now } }).thenRefuses('not_found');
-    spec.given([nonDraft('SENT')]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } }).thenRefuses('invalid_state');
+    const added: DocumentEvent = {
+      type: 'AttachmentAdded',
+      data: { document_id: 'd1', attachment: pdf, ubl_ref: ubl, added_at: now },
+    };
+    spec
+      .given([created])
+      .when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } })
+      .then([added]);
+    spec
+      .given([created, added])
+      .when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl_ref: created.data.ubl_ref, now } })
+      .then([
+        {
+          type: 'AttachmentRemoved',
+          data: { document_id: 'd1', attachment_id: 'a1', ubl_ref: created.data.ubl_ref, removed_at: now },
+        },
+      ]);
+    spec
+      .given([created])
+      .when({ type: 'RemoveAttachment', data: { attachment_id: 'zz', ubl_ref: ubl, now } })
+      .thenRefuses('not_found');
+    spec
+      .given([nonDraft('SENT')])
+      .when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } })
+      .thenRefuses('invalid_state');
   });
 
   it('keeps the UBL that is sent and the attachments in step', () => {
     const withIt = ublRef('with', [pdf]);
     const without = ublRef('without');
-    const added: DocumentEvent = { type: 'AttachmentAdded', data: { document_id: 'd1', attachment: pdf, ubl_ref: withIt, added_at: now } };
-    const removed: DocumentEvent = { type: 'AttachmentRemoved', data: { document_id: 'd1', attachment_id: 'a1', ubl_ref: without, removed_at: now } };
+    const added: DocumentEvent = {
+      type: 'AttachmentAdded',
+      data: { document_id: 'd1', attachment: pdf, ubl_ref: withIt, added_at: now },
+    };
+    const removed: DocumentEvent = {
+      type: 'AttachmentRemoved',
+      data: { document_id: 'd1', attachment_id: 'a1', ubl_ref: without, removed_at: now },
+    };
     const state = (events: DocumentEvent[]) => events.reduce(documentDecider.evolve, documentDecider.initialState());
     expect(state([created, added])).to.deep.include({ ubl_ref: withIt, attachments: [pdf] });
     expect(state([created, added, removed])).to.deep.include({ ubl_ref: without, attachments: [] });
     // Events recorded before attachments went into the UBL leave it as it was.
     const { ubl_ref: _ubl, ...legacy } = added.data as Extract<DocumentEvent, { type: 'AttachmentAdded' }>['data'];
-    expect(state([created, { type: 'AttachmentAdded', data: legacy }])).to.deep.include({ ubl_ref: created.data.ubl_ref, attachments: [pdf] });
+    expect(state([created, { type: 'AttachmentAdded', data: legacy }])).to.deep.include({
+      ubl_ref: created.data.ubl_ref,
+      attachments: [pdf],
+    });
   });
 
   it('refuses attachments Peppol cannot carry, and any change to a document uploaded as UBL', () => {
-    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...pdf, file_type: 'text/plain' }, ubl_ref: ubl, now } }).thenRefuses('invalid', /only carry attachments of these types: application\/pdf, image\/png/);
-    spec.given([created]).when({ type: 'AddAttachment', data: { attachment: { ...pdf, file_size: 0, content: contentRef('') }, ubl_ref: ubl, now } }).thenRefuses('invalid', /empty/);
-    const uploaded: DocumentEvent = { type: 'DocumentCreated', data: { ...createdData(), source: 'ubl', created_at: now } };
-    const uploadedWithAttachment: DocumentEvent = { type: 'DocumentCreated', data: { ...createdData([pdf]), source: 'ubl', created_at: now } };
-    spec.given([uploaded]).when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } }).thenRefuses('invalid_state', /uploaded UBL: it is sent as uploaded/);
-    spec.given([uploadedWithAttachment]).when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl_ref: ubl, now } }).thenRefuses('invalid_state', /uploaded UBL/);
+    spec
+      .given([created])
+      .when({ type: 'AddAttachment', data: { attachment: { ...pdf, file_type: 'text/plain' }, ubl_ref: ubl, now } })
+      .thenRefuses('invalid', /only carry attachments of these types: application\/pdf, image\/png/);
+    spec
+      .given([created])
+      .when({
+        type: 'AddAttachment',
+        data: { attachment: { ...pdf, file_size: 0, content: contentRef('') }, ubl_ref: ubl, now },
+      })
+      .thenRefuses('invalid', /empty/);
+    const uploaded: DocumentEvent = {
+      type: 'DocumentCreated',
+      data: { ...createdData(), source: 'ubl', created_at: now },
+    };
+    const uploadedWithAttachment: DocumentEvent = {
+      type: 'DocumentCreated',
+      data: { ...createdData([pdf]), source: 'ubl', created_at: now },
+    };
+    spec
+      .given([uploaded])
+      .when({ type: 'AddAttachment', data: { attachment: pdf, ubl_ref: ubl, now } })
+      .thenRefuses('invalid_state', /uploaded UBL: it is sent as uploaded/);
+    spec
+      .given([uploadedWithAttachment])
+      .when({ type: 'RemoveAttachment', data: { attachment_id: 'a1', ubl_ref: ubl, now } })
+      .thenRefuses('invalid_state', /uploaded UBL/);
   });
 
   it('records a validation run', () => {
-    spec.given([created]).when({ type: 'RecordValidation', data: { validation_id: 'v1', is_valid: true, fatal: 0, warnings: 2, now } }).then([
-      { type: 'DocumentValidated', data: { document_id: 'd1', validation_id: 'v1', is_valid: true, fatal: 0, warnings: 2, validated_at: now } },
-    ]);
+    spec
+      .given([created])
+      .when({ type: 'RecordValidation', data: { validation_id: 'v1', is_valid: true, fatal: 0, warnings: 2, now } })
+      .then([
+        {
+          type: 'DocumentValidated',
+          data: { document_id: 'd1', validation_id: 'v1', is_valid: true, fatal: 0, warnings: 2, validated_at: now },
+        },
+      ]);
   });
 
   describe('delivery', () => {
-    const request = { delivery_id: 'dl1', message_id: 'm1@test', transport: 'peppol', sender_peppol_id: '0208:0123456749', receiver_peppol_id: '0208:0987654321', email: null } as const;
-    const sendRequested: DocumentEvent = { type: 'SendRequested', data: { ...request, document_id: 'd1', requested_at: now } };
-    const attempt = (n: number, outcome: 'delivered' | 'retryable' | 'permanent', retry_at: string | null = '2026-05-01T10:01:00.000Z') => ({
+    const request = {
+      delivery_id: 'dl1',
+      message_id: 'm1@test',
+      transport: 'peppol',
+      sender_peppol_id: '0208:0123456749',
+      receiver_peppol_id: '0208:0987654321',
+      email: null,
+    } as const;
+    const sendRequested: DocumentEvent = {
+      type: 'SendRequested',
+      data: { ...request, document_id: 'd1', requested_at: now },
+    };
+    const attempt = (
+      n: number,
+      outcome: 'delivered' | 'retryable' | 'permanent',
+      retry_at: string | null = '2026-05-01T10:01:00.000Z',
+    ) => ({
       type: 'RecordAttempt' as const,
       data: {
-        delivery_id: 'dl1', attempt: n, transport: 'peppol' as const, receiver: '0208:0987654321', outcome,
-        error: outcome === 'delivered' ? null : 'no Peppol route to 0208:0987654321', message_id: 'm1@test',
-        started_at: now, duration_ms: 3, retry_at, now,
+        delivery_id: 'dl1',
+        attempt: n,
+        transport: 'peppol' as const,
+        receiver: '0208:0987654321',
+        outcome,
+        error: outcome === 'delivered' ? null : 'no Peppol route to 0208:0987654321',
+        message_id: 'm1@test',
+        started_at: now,
+        duration_ms: 3,
+        retry_at,
+        now,
       },
     });
-    const attempted = (n: number, outcome: 'delivered' | 'retryable' | 'permanent', next: string | null): DocumentEvent => {
+    const attempted = (
+      n: number,
+      outcome: 'delivered' | 'retryable' | 'permanent',
+      next: string | null,
+    ): DocumentEvent => {
       const { retry_at: _r, now: _n, ...data } = attempt(n, outcome).data;
       return { type: 'DeliveryAttempted', data: { ...data, document_id: 'd1', next_attempt_at: next } };
     };
-    const retries = (count: number): DocumentEvent[] => Array.from({ length: count }, (_, i) => attempted(i + 1, 'retryable', '2026-05-01T10:01:00.000Z'));
+    const retries = (count: number): DocumentEvent[] =>
+      Array.from({ length: count }, (_, i) => attempted(i + 1, 'retryable', '2026-05-01T10:01:00.000Z'));
 
     it('sends a DRAFT or FAILED outbound document, and nothing else', () => {
-      spec.given([created]).when({ type: 'RequestSend', data: { ...request, now } }).then([sendRequested]);
-      spec.given([nonDraft('FAILED')]).when({ type: 'RequestSend', data: { ...request, now } }).then([sendRequested]);
+      spec
+        .given([created])
+        .when({ type: 'RequestSend', data: { ...request, now } })
+        .then([sendRequested]);
+      spec
+        .given([nonDraft('FAILED')])
+        .when({ type: 'RequestSend', data: { ...request, now } })
+        .then([sendRequested]);
       for (const state of ['TRANSIT', 'SENT'] as const) {
-        spec.given([nonDraft(state)]).when({ type: 'RequestSend', data: { ...request, now } }).thenRefuses('invalid_state', new RegExp(`${state} document cannot be sent`));
+        spec
+          .given([nonDraft(state)])
+          .when({ type: 'RequestSend', data: { ...request, now } })
+          .thenRefuses('invalid_state', new RegExp(`${state} document cannot be sent`));
       }
-      spec.given([created, sendRequested]).when({ type: 'RequestSend', data: { ...request, now } }).thenRefuses('invalid_state', /TRANSIT/);
-      spec.given([]).when({ type: 'RequestSend', data: { ...request, now } }).thenRefuses('not_found');
+      spec
+        .given([created, sendRequested])
+        .when({ type: 'RequestSend', data: { ...request, now } })
+        .thenRefuses('invalid_state', /TRANSIT/);
+      spec
+        .given([])
+        .when({ type: 'RequestSend', data: { ...request, now } })
+        .thenRefuses('not_found');
     });
 
     it('a delivered attempt makes the document SENT', () => {
-      spec.given([created, sendRequested]).when(attempt(1, 'delivered')).then([
-        attempted(1, 'delivered', null),
-        { type: 'DocumentSent', data: { document_id: 'd1', delivery_id: 'dl1', message_id: 'm1@test', sent_at: now } },
-      ]);
+      spec
+        .given([created, sendRequested])
+        .when(attempt(1, 'delivered'))
+        .then([
+          attempted(1, 'delivered', null),
+          {
+            type: 'DocumentSent',
+            data: { document_id: 'd1', delivery_id: 'dl1', message_id: 'm1@test', sent_at: now },
+          },
+        ]);
     });
 
     it('a retryable failure schedules the next attempt; a permanent one fails at once with its reason', () => {
-      spec.given([created, sendRequested]).when(attempt(1, 'retryable')).then([attempted(1, 'retryable', '2026-05-01T10:01:00.000Z')]);
-      spec.given([created, sendRequested]).when(attempt(1, 'permanent')).then([
-        attempted(1, 'permanent', null),
-        { type: 'DocumentFailed', data: { document_id: 'd1', delivery_id: 'dl1', reason: 'no Peppol route to 0208:0987654321', failed_at: now } },
-      ]);
+      spec
+        .given([created, sendRequested])
+        .when(attempt(1, 'retryable'))
+        .then([attempted(1, 'retryable', '2026-05-01T10:01:00.000Z')]);
+      spec
+        .given([created, sendRequested])
+        .when(attempt(1, 'permanent'))
+        .then([
+          attempted(1, 'permanent', null),
+          {
+            type: 'DocumentFailed',
+            data: {
+              document_id: 'd1',
+              delivery_id: 'dl1',
+              reason: 'no Peppol route to 0208:0987654321',
+              failed_at: now,
+            },
+          },
+        ]);
     });
 
     it('fails after the first attempt and ten retries', () => {
-      spec.given([created, sendRequested, ...retries(9)]).when(attempt(10, 'retryable')).then([attempted(10, 'retryable', '2026-05-01T10:01:00.000Z')]);
-      spec.given([created, sendRequested, ...retries(10)]).when(attempt(11, 'retryable')).then([
-        attempted(11, 'retryable', null),
-        { type: 'DocumentFailed', data: { document_id: 'd1', delivery_id: 'dl1', reason: 'no success after 11 attempts; last error: no Peppol route to 0208:0987654321', failed_at: now } },
-      ]);
+      spec
+        .given([created, sendRequested, ...retries(9)])
+        .when(attempt(10, 'retryable'))
+        .then([attempted(10, 'retryable', '2026-05-01T10:01:00.000Z')]);
+      spec
+        .given([created, sendRequested, ...retries(10)])
+        .when(attempt(11, 'retryable'))
+        .then([
+          attempted(11, 'retryable', null),
+          {
+            type: 'DocumentFailed',
+            data: {
+              document_id: 'd1',
+              delivery_id: 'dl1',
+              reason: 'no success after 11 attempts; last error: no Peppol route to 0208:0987654321',
+              failed_at: now,
+            },
+          },
+        ]);
     });
 
     it('ignores an attempt that was already recorded, is out of turn, or belongs to another delivery', () => {
-      spec.given([created, sendRequested, attempted(1, 'retryable', 'x')]).when(attempt(1, 'delivered')).thenNothingHappens();
+      spec
+        .given([created, sendRequested, attempted(1, 'retryable', 'x')])
+        .when(attempt(1, 'delivered'))
+        .thenNothingHappens();
       spec.given([created, sendRequested]).when(attempt(3, 'delivered')).thenNothingHappens();
-      spec.given([created, sendRequested]).when({ ...attempt(1, 'delivered'), data: { ...attempt(1, 'delivered').data, delivery_id: 'old' } }).thenNothingHappens();
+      spec
+        .given([created, sendRequested])
+        .when({ ...attempt(1, 'delivered'), data: { ...attempt(1, 'delivered').data, delivery_id: 'old' } })
+        .thenNothingHappens();
       spec.given([created]).when(attempt(1, 'delivered')).thenNothingHappens();
     });
 
     it('a manual send from FAILED starts a fresh delivery', () => {
-      const failedEvent: DocumentEvent = { type: 'DocumentFailed', data: { document_id: 'd1', delivery_id: 'dl1', reason: 'r', failed_at: now } };
+      const failedEvent: DocumentEvent = {
+        type: 'DocumentFailed',
+        data: { document_id: 'd1', delivery_id: 'dl1', reason: 'r', failed_at: now },
+      };
       const again = { ...request, delivery_id: 'dl2', message_id: 'm2@test', now };
-      spec.given([created, sendRequested, attempted(1, 'permanent', null), failedEvent]).when({ type: 'RequestSend', data: again }).then([
-        { type: 'SendRequested', data: { ...request, delivery_id: 'dl2', message_id: 'm2@test', document_id: 'd1', requested_at: now } },
-      ]);
+      spec
+        .given([created, sendRequested, attempted(1, 'permanent', null), failedEvent])
+        .when({ type: 'RequestSend', data: again })
+        .then([
+          {
+            type: 'SendRequested',
+            data: { ...request, delivery_id: 'dl2', message_id: 'm2@test', document_id: 'd1', requested_at: now },
+          },
+        ]);
     });
   });
 
   describe('inbound documents and responses', () => {
     const sender = { peppol_id: '0208:0123456749', tenant_id: 't1', document_id: 'd1' };
     const receive = {
-      document_id: 'r1', tenant_id: 't2', header, document_ref: contentRef('content of r1'), ubl_ref: ublRef('ubl of r1'), attachments: [],
-      file_name: 'INV-1.xml', message_id: 'm1@test', receiver_peppol_id: '0208:0987654321', sender,
+      document_id: 'r1',
+      tenant_id: 't2',
+      header,
+      document_ref: contentRef('content of r1'),
+      ubl_ref: ublRef('ubl of r1'),
+      attachments: [],
+      file_name: 'INV-1.xml',
+      message_id: 'm1@test',
+      receiver_peppol_id: '0208:0987654321',
+      sender,
     };
     const received: DocumentEvent = { type: 'DocumentReceived', data: { ...receive, received_at: now } };
 
     it('records no state or direction a caller slips into ReceiveDocument', () => {
-      spec.given([]).when({ type: 'ReceiveDocument', data: { ...receive, now, state: 'SENT', direction: 'OUTBOUND' } as never }).then([received]);
+      spec
+        .given([])
+        .when({ type: 'ReceiveDocument', data: { ...receive, now, state: 'SENT', direction: 'OUTBOUND' } as never })
+        .then([received]);
     });
 
     it('receives a message once, as an inbound RECEIVED document: the same message again changes nothing', () => {
-      spec.given([]).when({ type: 'ReceiveDocument', data: { ...receive, now } }).then([received]);
-      expect(fold(documentDecider, [received])).to.deep.include({ state: 'RECEIVED', direction: 'INBOUND', source: 'peppol' });
-      spec.given([received]).when({ type: 'ReceiveDocument', data: { ...receive, now } }).thenNothingHappens();
-      spec.given([received]).when({ type: 'ReceiveDocument', data: { ...receive, message_id: 'other', now } }).thenRefuses('conflict');
+      spec
+        .given([])
+        .when({ type: 'ReceiveDocument', data: { ...receive, now } })
+        .then([received]);
+      expect(fold(documentDecider, [received])).to.deep.include({
+        state: 'RECEIVED',
+        direction: 'INBOUND',
+        source: 'peppol',
+      });
+      spec
+        .given([received])
+        .when({ type: 'ReceiveDocument', data: { ...receive, now } })
+        .thenNothingHappens();
+      spec
+        .given([received])
+        .when({ type: 'ReceiveDocument', data: { ...receive, message_id: 'other', now } })
+        .thenRefuses('conflict');
     });
 
     it('accepts or rejects a received document once', () => {
-      const accepted: DocumentEvent = { type: 'DocumentAccepted', data: { document_id: 'r1', note: null, accepted_at: now } };
-      spec.given([received]).when({ type: 'AcceptDocument', data: { note: null, now } }).then([accepted]);
-      spec.given([received]).when({ type: 'RejectDocument', data: { reason: 'wrong PO', now } }).then([
-        { type: 'DocumentRejected', data: { document_id: 'r1', reason: 'wrong PO', rejected_at: now } },
-      ]);
-      spec.given([received, accepted]).when({ type: 'AcceptDocument', data: { note: null, now } }).thenRefuses('invalid_state', /already accepted/);
-      spec.given([received, accepted]).when({ type: 'RejectDocument', data: { reason: 'x', now } }).thenRefuses('invalid_state', /already accepted/);
-      spec.given([created]).when({ type: 'AcceptDocument', data: { note: null, now } }).thenRefuses('invalid_state', /Only received/);
-      spec.given([received]).when({ type: 'RequestSend', data: { delivery_id: 'x', message_id: 'y', transport: 'peppol', sender_peppol_id: null, receiver_peppol_id: null, email: null, now } }).thenRefuses('invalid_state', /received document cannot be sent/);
+      const accepted: DocumentEvent = {
+        type: 'DocumentAccepted',
+        data: { document_id: 'r1', note: null, accepted_at: now },
+      };
+      spec
+        .given([received])
+        .when({ type: 'AcceptDocument', data: { note: null, now } })
+        .then([accepted]);
+      spec
+        .given([received])
+        .when({ type: 'RejectDocument', data: { reason: 'wrong PO', now } })
+        .then([{ type: 'DocumentRejected', data: { document_id: 'r1', reason: 'wrong PO', rejected_at: now } }]);
+      spec
+        .given([received, accepted])
+        .when({ type: 'AcceptDocument', data: { note: null, now } })
+        .thenRefuses('invalid_state', /already accepted/);
+      spec
+        .given([received, accepted])
+        .when({ type: 'RejectDocument', data: { reason: 'x', now } })
+        .thenRefuses('invalid_state', /already accepted/);
+      spec
+        .given([created])
+        .when({ type: 'AcceptDocument', data: { note: null, now } })
+        .thenRefuses('invalid_state', /Only received/);
+      spec
+        .given([received])
+        .when({
+          type: 'RequestSend',
+          data: {
+            delivery_id: 'x',
+            message_id: 'y',
+            transport: 'peppol',
+            sender_peppol_id: null,
+            receiver_peppol_id: null,
+            email: null,
+            now,
+          },
+        })
+        .thenRefuses('invalid_state', /received document cannot be sent/);
     });
 
     it("records the receiver's response on a SENT (or still TRANSIT) outbound document, once", () => {
-      const sent: DocumentEvent[] = [
-        nonDraft('SENT'),
-      ];
-      const response = { code: 'RE' as const, reason: 'wrong PO', responder_peppol_id: '0208:0987654321', invoice_response_ref: contentRef('<ApplicationResponse/>', 'application/xml') };
-      const recorded: DocumentEvent = { type: 'ResponseReceived', data: { ...response, document_id: 'd1', received_at: now } };
-      spec.given(sent).when({ type: 'RecordResponse', data: { ...response, now } }).then([recorded]);
-      spec.given([nonDraft('TRANSIT')]).when({ type: 'RecordResponse', data: { ...response, now } }).then([recorded]);
-      spec.given([...sent, recorded]).when({ type: 'RecordResponse', data: { ...response, now } }).thenNothingHappens();
-      spec.given([...sent, recorded]).when({ type: 'RecordResponse', data: { ...response, code: 'AP', reason: null, now } }).thenRefuses('conflict');
-      spec.given([created]).when({ type: 'RecordResponse', data: { ...response, now } }).thenRefuses('invalid_state', /DRAFT/);
+      const sent: DocumentEvent[] = [nonDraft('SENT')];
+      const response = {
+        code: 'RE' as const,
+        reason: 'wrong PO',
+        responder_peppol_id: '0208:0987654321',
+        invoice_response_ref: contentRef('<ApplicationResponse/>', 'application/xml'),
+      };
+      const recorded: DocumentEvent = {
+        type: 'ResponseReceived',
+        data: { ...response, document_id: 'd1', received_at: now },
+      };
+      spec
+        .given(sent)
+        .when({ type: 'RecordResponse', data: { ...response, now } })
+        .then([recorded]);
+      spec
+        .given([nonDraft('TRANSIT')])
+        .when({ type: 'RecordResponse', data: { ...response, now } })
+        .then([recorded]);
+      spec
+        .given([...sent, recorded])
+        .when({ type: 'RecordResponse', data: { ...response, now } })
+        .thenNothingHappens();
+      spec
+        .given([...sent, recorded])
+        .when({ type: 'RecordResponse', data: { ...response, code: 'AP', reason: null, now } })
+        .thenRefuses('conflict');
+      spec
+        .given([created])
+        .when({ type: 'RecordResponse', data: { ...response, now } })
+        .thenRefuses('invalid_state', /DRAFT/);
     });
   });
 });

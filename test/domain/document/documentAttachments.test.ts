@@ -1,8 +1,16 @@
 import { expect } from 'chai';
 import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
-import { attachmentType, requireTransmittable, ublWithAttachments } from '../../../src/domain/document/rules/documentAttachments.js';
+import {
+  attachmentType,
+  requireTransmittable,
+  ublWithAttachments,
+} from '../../../src/domain/document/rules/documentAttachments.js';
 import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
-import { fromDocumentJson, toDocumentJson, type DocumentJson } from '../../../src/domain/document/invoice/documentJson.js';
+import {
+  fromDocumentJson,
+  toDocumentJson,
+  type DocumentJson,
+} from '../../../src/domain/document/invoice/documentJson.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
 import { DomainError } from '../../../src/domain/errors.js';
 import { DEFAULT_XML_LIMITS } from '../../../src/domain/validation/index.js';
@@ -18,7 +26,14 @@ const created = (body: Record<string, unknown>): { document: DocumentJson; ubl: 
   expect(check.isValid, JSON.stringify(check.issues)).to.equal(true);
   return { document: toDocumentJson(check.document), ubl: check.ubl };
 };
-const png = { id: 'a-png', file_name: 'Delivery note.png', file_type: 'image/png', file_size: 8, file_data: Buffer.from('\x89PNG\r\n\x1a\n', 'latin1').toString('base64'), file_url: null };
+const png = {
+  id: 'a-png',
+  file_name: 'Delivery note.png',
+  file_type: 'image/png',
+  file_size: 8,
+  file_data: Buffer.from('\x89PNG\r\n\x1a\n', 'latin1').toString('base64'),
+  file_url: null,
+};
 const refusal = (run: () => unknown): DomainError => {
   try {
     run();
@@ -54,7 +69,12 @@ describe('Attachments added to a document go into the UBL that is sent', () => {
     expect(validateUbl(xml).filter((i) => i.flag === 'fatal')).to.deep.equal([]);
     const back = readUblText(xml).attachments;
     expect(back).to.have.length(before + 1);
-    expect(back[before]).to.deep.include({ file_name: 'Delivery note.png', file_type: 'image/png', file_size: 8, file_data: png.file_data });
+    expect(back[before]).to.deep.include({
+      file_name: 'Delivery note.png',
+      file_type: 'image/png',
+      file_size: 8,
+      file_data: png.file_data,
+    });
 
     // Removing them all leaves no AdditionalDocumentReference behind.
     const without = withAttachments({ ...document, attachments: [] }, xml);
@@ -69,7 +89,12 @@ describe('Attachments added to a document go into the UBL that is sent', () => {
     const incomplete = withAttachments({ ...broken, attachments: [png] }, writeUbl(fromDocumentJson(broken)));
     expect(incomplete).to.contain('filename="Delivery note.png"');
 
-    const huge = { ...png, file_name: 'scan.pdf', file_type: 'application/pdf', file_data: 'A'.repeat(DEFAULT_XML_LIMITS.maxBytes) };
+    const huge = {
+      ...png,
+      file_name: 'scan.pdf',
+      file_type: 'application/pdf',
+      file_data: 'A'.repeat(DEFAULT_XML_LIMITS.maxBytes),
+    };
     const tooLarge = refusal(() => withAttachments({ ...document, attachments: [huge] }, ubl));
     expect(tooLarge.kind).to.equal('invalid');
     expect(tooLarge.message).to.match(/above the limit of 20971520 bytes/);
@@ -77,21 +102,34 @@ describe('Attachments added to a document go into the UBL that is sent', () => {
   });
 
   it('Only the six types Peppol carries, and no empty files', () => {
-    for (const type of ['application/pdf', 'image/png', 'image/jpeg', 'text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.oasis.opendocument.spreadsheet']) {
+    for (const type of [
+      'application/pdf',
+      'image/png',
+      'image/jpeg',
+      'text/csv',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'application/vnd.oasis.opendocument.spreadsheet',
+    ]) {
       requireTransmittable({ file_type: type, file_size: 1 });
     }
     for (const type of ['text/plain', 'application/xml', 'application/octet-stream', 'image/gif', 'application/zip']) {
       const error = refusal(() => requireTransmittable({ file_type: type, file_size: 1 }));
-      expect(error.message).to.equal(`Peppol invoices only carry attachments of these types: application/pdf, image/png, image/jpeg, text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.oasis.opendocument.spreadsheet; this file is ${type}`);
+      expect(error.message).to.equal(
+        `Peppol invoices only carry attachments of these types: application/pdf, image/png, image/jpeg, text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.oasis.opendocument.spreadsheet; this file is ${type}`,
+      );
       expect(error.loc).to.deep.equal(['body', 'file']);
     }
-    expect(refusal(() => requireTransmittable({ file_type: 'application/pdf', file_size: 0 })).message).to.equal('The file is empty');
+    expect(refusal(() => requireTransmittable({ file_type: 'application/pdf', file_size: 0 })).message).to.equal(
+      'The file is empty',
+    );
   });
 
   it('An upload of no particular type is taken for what its name says; a stated type is taken at its word', () => {
     expect(attachmentType('application/octet-stream', 'Timesheet.PDF')).to.equal('application/pdf');
     expect(attachmentType(null, 'photo.jpeg')).to.equal('image/jpeg');
-    expect(attachmentType('application/octet-stream', 'hours.xlsx')).to.equal('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(attachmentType('application/octet-stream', 'hours.xlsx')).to.equal(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
     expect(attachmentType('application/octet-stream', 'notes.txt')).to.equal('application/octet-stream');
     expect(attachmentType('application/octet-stream', 'no-extension')).to.equal('application/octet-stream');
     expect(attachmentType('Text/CSV; charset=utf-8', 'hours.csv')).to.equal('text/csv');

@@ -11,12 +11,18 @@ import type { DocumentEvent, StoredAttachment } from '../../../src/domain/docume
 
 const keyOf = (name: string) => createHash('sha256').update(name).digest('hex');
 
-export const contentRef = (name: string, media_type = 'application/json'): ContentRef => ({ sha256: keyOf(name), size: name.length, media_type });
+export const contentRef = (name: string, media_type = 'application/json'): ContentRef => ({
+  sha256: keyOf(name),
+  size: name.length,
+  media_type,
+});
 
 /** A UBL stored as the skeleton `name`, with the given attachments' bytes embedded in it. */
 export const ublRef = (name: string, embedded: StoredAttachment[] = []): UblRef => ({
   skeleton: contentRef(name, 'application/xml'),
-  embeds: embedded.flatMap((a, i) => (a.content ? [{ at: 100 * (i + 1), sha256: a.content.sha256, size: a.content.size }] : [])),
+  embeds: embedded.flatMap((a, i) =>
+    a.content ? [{ at: 100 * (i + 1), sha256: a.content.sha256, size: a.content.size }] : [],
+  ),
   size: 1000,
 });
 
@@ -43,5 +49,9 @@ export const createdData = (attachments: StoredAttachment[] = []) =>
   }) as const;
 
 /** A document created before the service owned the lifecycle, in another state or direction (as the upcaster reads it). */
-export const recordedAs = (created: DocumentEvent, state: 'DRAFT' | 'TRANSIT' | 'SENT' | 'RECEIVED' | 'FAILED', direction: 'OUTBOUND' | 'INBOUND' = 'OUTBOUND'): DocumentEvent =>
+export const recordedAs = (
+  created: DocumentEvent,
+  state: 'DRAFT' | 'TRANSIT' | 'SENT' | 'RECEIVED' | 'FAILED',
+  direction: 'OUTBOUND' | 'INBOUND' = 'OUTBOUND',
+): DocumentEvent =>
   ({ ...created, data: { ...created.data, recorded_lifecycle: { state, direction } } }) as DocumentEvent;

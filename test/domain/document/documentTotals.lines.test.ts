@@ -17,9 +17,20 @@ const problemsOf = (body: Record<string, unknown>, mode?: ToleranceMode): string
 
 /** The VAT breakdown as [category, rate, taxable amount, VAT amount]. */
 const breakdownOf = (doc: Document): (string | null)[][] =>
-  completeDocument(doc).totals.breakdown.map((b) => [b.tax_code, b.rate?.toFixed(2) ?? null, money(b.taxable_amount), money(b.tax_amount)]);
+  completeDocument(doc).totals.breakdown.map((b) => [
+    b.tax_code,
+    b.rate?.toFixed(2) ?? null,
+    money(b.taxable_amount),
+    money(b.tax_amount),
+  ]);
 
-const item = (over: Record<string, unknown> = {}): Record<string, unknown> => ({ description: 'item', quantity: 1, unit_price: 100, tax_rate: '21.00', ...over });
+const item = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
+  description: 'item',
+  quantity: 1,
+  unit_price: 100,
+  tax_rate: '21.00',
+  ...over,
+});
 
 const MISSING_AMOUNT = 'amount, or base_amount with multiplier_factor, is required';
 
@@ -58,7 +69,11 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
 
     it('Given a line amount that disagrees with quantity x unit_price, When completed, Then the message names both amounts', () => {
       expect(problemsOf({ items: [item({ quantity: 2, unit_price: 50, amount: 99 })] })).to.deep.equal([
-        ['items[0].amount', 'mismatch', 'line amount 99.00 does not equal quantity x unit_price - allowances + charges = 100.00'],
+        [
+          'items[0].amount',
+          'mismatch',
+          'line amount 99.00 does not equal quantity x unit_price - allowances + charges = 100.00',
+        ],
       ]);
     });
 
@@ -74,7 +89,10 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
       const body = {
         items: [
           item({
-            allowances: [{ reason: 'a', amount: 1 }, { reason: 'base only', base_amount: 100 }],
+            allowances: [
+              { reason: 'a', amount: 1 },
+              { reason: 'base only', base_amount: 100 },
+            ],
             charges: [{ reason: 'factor only', multiplier_factor: 10 }, { reason: 'nothing' }],
           }),
         ],
@@ -90,31 +108,56 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
 
     it('Given a line allowance whose amount is more than 0.02 off base_amount x multiplier_factor / 100, When completed, Then it is a mismatch (PEPPOL-EN16931-R040)', () => {
       const body = (amount: string) => ({
-        items: [item({ quantity: 10, unit_price: 12.5, allowances: [{ reason: 'r', amount, base_amount: 125, multiplier_factor: 10 }] })],
+        items: [
+          item({
+            quantity: 10,
+            unit_price: 12.5,
+            allowances: [{ reason: 'r', amount, base_amount: 125, multiplier_factor: 10 }],
+          }),
+        ],
       });
       expect(problemsOf(body('12.52'))).to.deep.equal([]);
       expect(problemsOf(body('12.53'))).to.deep.equal([
-        ['items[0].allowances[0].amount', 'mismatch', 'amount 12.53 does not equal base_amount x multiplier_factor / 100 = 12.50'],
+        [
+          'items[0].allowances[0].amount',
+          'mismatch',
+          'amount 12.53 does not equal base_amount x multiplier_factor / 100 = 12.50',
+        ],
       ]);
     });
   });
 
   describe('document allowances and charges', () => {
     it('Given a document allowance and charge without an amount, When completed, Then each amount is reported missing by its path', () => {
-      expect(problemsOf({ items: [item()], allowances: [{ reason: 'promo' }], charges: [{ reason: 'fee', base_amount: 100 }] })).to.deep.equal([
+      expect(
+        problemsOf({
+          items: [item()],
+          allowances: [{ reason: 'promo' }],
+          charges: [{ reason: 'fee', base_amount: 100 }],
+        }),
+      ).to.deep.equal([
         ['allowances[0].amount', 'missing', MISSING_AMOUNT],
         ['charges[0].amount', 'missing', MISSING_AMOUNT],
       ]);
     });
 
     it('Given a document charge whose amount disagrees with base_amount x multiplier_factor / 100, When completed, Then it is a mismatch', () => {
-      expect(problemsOf({ items: [item()], charges: [{ reason: 'fee', amount: 5, base_amount: 100, multiplier_factor: 10 }] })).to.deep.equal([
+      expect(
+        problemsOf({
+          items: [item()],
+          charges: [{ reason: 'fee', amount: 5, base_amount: 100, multiplier_factor: 10 }],
+        }),
+      ).to.deep.equal([
         ['charges[0].amount', 'mismatch', 'amount 5.00 does not equal base_amount x multiplier_factor / 100 = 10.00'],
       ]);
     });
 
-    it('Given a document charge with its own category (E) but no rate, When completed, Then it goes to that category at 0.00, not to the lines\' rate', () => {
-      const doc = decode({ items: [item()], vatex: 'VATEX-EU-132-1I', charges: [{ reason: 'fee', amount: 10, tax_code: 'E' }] });
+    it("Given a document charge with its own category (E) but no rate, When completed, Then it goes to that category at 0.00, not to the lines' rate", () => {
+      const doc = decode({
+        items: [item()],
+        vatex: 'VATEX-EU-132-1I',
+        charges: [{ reason: 'fee', amount: 10, tax_code: 'E' }],
+      });
       expect(completeDocument(doc).problems).to.deep.equal([]);
       expect(breakdownOf(doc)).to.deep.equal([
         ['S', '21.00', '100.00', '21.00'],
@@ -129,7 +172,11 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
     });
 
     it('Given a document not subject to VAT (O) with a charge in O without a rate, When completed, Then nothing is missing: O has no rate', () => {
-      const doc = decode({ tax_code: 'O', items: [item({ tax_rate: null })], charges: [{ reason: 'fee', amount: 10, tax_code: 'O' }] });
+      const doc = decode({
+        tax_code: 'O',
+        items: [item({ tax_rate: null })],
+        charges: [{ reason: 'fee', amount: 10, tax_code: 'O' }],
+      });
       expect(completeDocument(doc).problems).to.deep.equal([]);
       expect(breakdownOf(doc)).to.deep.equal([['O', null, '110.00', '0.00']]);
     });
@@ -148,7 +195,9 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
       items: Array.from({ length: n }, () => item({ unit_price: (100 / n).toFixed(2) })),
       tax_details: [{ rate: '21.00', amount }],
     });
-    const mismatch = (given: string) => [['tax_details[0].amount', 'mismatch', `VAT amount ${given} does not match 21.00 computed for rate 21.00`]];
+    const mismatch = (given: string) => [
+      ['tax_details[0].amount', 'mismatch', `VAT amount ${given} does not match 21.00 computed for rate 21.00`],
+    ];
 
     it('Given one line, When the VAT amount is 0.02 off, Then it is accepted as given; 0.03 off is a mismatch', () => {
       const { problems, document } = completeDocument(decode(body(1, '21.02')));
@@ -167,7 +216,7 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
       expect(problemsOf(body(400, '22.00'))).to.deep.equal(mismatch('22.00'));
     });
 
-    it('Given the rules mode (a document read from UBL), When one line\'s VAT amount is 0.99 off, Then it is kept; 1.00 off is a mismatch', () => {
+    it("Given the rules mode (a document read from UBL), When one line's VAT amount is 0.99 off, Then it is kept; 1.00 off is a mismatch", () => {
       expect(problemsOf(body(1, '21.99'), 'rules')).to.deep.equal([]);
       expect(problemsOf(body(1, '22.00'), 'rules')).to.deep.equal(mismatch('22.00'));
       expect(problemsOf(body(1, '21.99'), 'strict')).to.deep.equal(mismatch('21.99'));
@@ -181,13 +230,17 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
     const withAllExempt = (vatex: string, last: TaxCode): Document => ({
       ...decode({
         vatex_note: NOTE,
-        items: [...EXEMPT.filter((c) => c !== last), last].map((c) => item({ description: c, tax_code: c, tax_rate: c === 'O' ? null : '0.00' })),
+        items: [...EXEMPT.filter((c) => c !== last), last].map((c) =>
+          item({ description: c, tax_code: c, tax_rate: c === 'O' ? null : '0.00' }),
+        ),
       }),
       // Set on the domain document: documents read from UBL may carry any VATEX code, in any case.
       vatex,
     });
     const carriers = (doc: Document): (string | null)[][] =>
-      completeDocument(doc).totals.breakdown.filter((b) => b.exemption_reason === NOTE).map((b) => [b.tax_code, b.exemption_reason_code]);
+      completeDocument(doc)
+        .totals.breakdown.filter((b) => b.exemption_reason === NOTE)
+        .map((b) => [b.tax_code, b.exemption_reason_code]);
 
     for (const [vatex, category] of [
       ['VATEX-EU-G', 'G'],
@@ -204,8 +257,12 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
     }
 
     it('Given exempt lines and no vatex, When completed, Then each exempt entry gets the current standard code or text', () => {
-      const doc = decode({ items: ['E', 'K', 'G', 'O'].map((c) => item({ tax_code: c, tax_rate: c === 'O' ? null : '0.00' })) });
-      expect(completeDocument(doc).totals.breakdown.map((b) => [b.tax_code, b.exemption_reason_code, b.exemption_reason])).to.deep.equal([
+      const doc = decode({
+        items: ['E', 'K', 'G', 'O'].map((c) => item({ tax_code: c, tax_rate: c === 'O' ? null : '0.00' })),
+      });
+      expect(
+        completeDocument(doc).totals.breakdown.map((b) => [b.tax_code, b.exemption_reason_code, b.exemption_reason]),
+      ).to.deep.equal([
         ['E', null, 'Exempt from VAT'],
         ['K', 'VATEX-EU-IC', null],
         ['G', 'VATEX-EU-G', null],

@@ -1,7 +1,18 @@
 import { expect } from 'chai';
-import { derivePeppolId, formatPeppolId, gs1CheckDigitValid, parsePeppolId, peppolIdProblem } from '../../../src/domain/document/invoice/peppolId.js';
 import {
-  belgianEnterpriseNumber, isValidBelgianEnterpriseNumber, isValidBelgianVat, isValidDutchKvk, isValidDutchVat, vatNumberProblem,
+  derivePeppolId,
+  formatPeppolId,
+  gs1CheckDigitValid,
+  parsePeppolId,
+  peppolIdProblem,
+} from '../../../src/domain/document/invoice/peppolId.js';
+import {
+  belgianEnterpriseNumber,
+  isValidBelgianEnterpriseNumber,
+  isValidBelgianVat,
+  isValidDutchKvk,
+  isValidDutchVat,
+  vatNumberProblem,
 } from '../../../src/domain/document/invoice/vatNumber.js';
 
 describe('VAT numbers and company numbers', () => {

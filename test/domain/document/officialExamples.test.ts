@@ -49,7 +49,8 @@ describe('Official UBL examples (conformance corpus)', function () {
 
   describe('regenerated Peppol examples stay free of fatal rule violations', () => {
     const clean = documents.filter((r) => r.xsdValid && r.cenFatal.length === 0 && r.peppolFatal.length === 0);
-    it('Given the corpus, Then there are clean Peppol examples to check', () => expect(clean.length).to.be.at.least(20));
+    it('Given the corpus, Then there are clean Peppol examples to check', () =>
+      expect(clean.length).to.be.at.least(20));
     for (const r of clean) {
       it(`${r.path}: no fatal issue, and the totals read back agree with EN 16931`, () => {
         const model = readUblText(readExample(r.path));

@@ -2,12 +2,23 @@ import { expect } from 'chai';
 import { dateIn, datesIn } from '../../../src/domain/document/pdf-text/dates.js';
 import { bicIn, ibansIn, isValidIban, vatNumbersIn } from '../../../src/domain/document/pdf-text/identifiers.js';
 import { lineTable, unitCodeOf, vatCellOf } from '../../../src/domain/document/pdf-text/lineTable.js';
-import { decimalSeparatorOf, lastAmountIn, numbersIn, parseNumber, percentIn } from '../../../src/domain/document/pdf-text/numbers.js';
+import {
+  decimalSeparatorOf,
+  lastAmountIn,
+  numbersIn,
+  parseNumber,
+  percentIn,
+} from '../../../src/domain/document/pdf-text/numbers.js';
 import { recoverFromText } from '../../../src/domain/document/pdf-text/recoverDocument.js';
 import { rowsOf, rowsOfPages } from '../../../src/domain/document/pdf-text/textLayout.js';
 import type { TextItem, TextPage } from '../../../src/domain/document/pdf-text/textLayout.js';
 import { checkVatDigits } from '../../../src/domain/document/invoice/vatCheckDigits.js';
-import { amountText, groupThousands, ibanText, priceText } from '../../../src/domain/document/presentation/documentPresentation.js';
+import {
+  amountText,
+  groupThousands,
+  ibanText,
+  priceText,
+} from '../../../src/domain/document/presentation/documentPresentation.js';
 import { Dec } from '../../../src/domain/document/invoice/money.js';
 import { completeDocument } from '../../../src/domain/document/invoice/documentTotals.js';
 
@@ -17,7 +28,9 @@ const num = (raw: string, sep: '.' | ',') => parseNumber(raw, sep)?.toFixed() ??
 const page = (lines: Array<[number, ...Array<[number, string]>]>, size = 10): TextPage => ({
   width: 595,
   height: 842,
-  items: lines.flatMap(([y, ...cells]) => cells.map(([x, t]): TextItem => ({ text: t, x, y, width: t.length * size * 0.5, height: size }))),
+  items: lines.flatMap(([y, ...cells]) =>
+    cells.map(([x, t]): TextItem => ({ text: t, x, y, width: t.length * size * 0.5, height: size })),
+  ),
 });
 
 describe('Text recovery: printed numbers', () => {
@@ -81,7 +94,10 @@ describe('Text recovery: dates', () => {
   });
 
   it('finds both dates of a period, and does not read amounts as dates', () => {
-    expect(datesIn('Leistungszeitraum: 01.03.2025 – 31.03.2025').map((d) => d.date)).to.deep.equal(['2025-03-01', '2025-03-31']);
+    expect(datesIn('Leistungszeitraum: 01.03.2025 – 31.03.2025').map((d) => d.date)).to.deep.equal([
+      '2025-03-01',
+      '2025-03-31',
+    ]);
     expect(datesIn('Total 1.234,56 and 12.50')).to.deep.equal([]);
   });
 });
@@ -99,9 +115,15 @@ describe('Text recovery: identifiers with their check digits', () => {
   it('finds VAT numbers as people print them, refusing Belgian numbers that fail mod-97', () => {
     expect(vatNumbersIn('VAT BE 0403.013.026').map((v) => v.value)).to.deep.equal(['BE0403013026']);
     expect(vatNumbersIn('BTW BE0403.013.027').map((v) => v.value)).to.deep.equal([]);
-    expect(vatNumbersIn('Btw-nummer: NL004495445B01').map((v) => [v.value, v.verdict])).to.deep.equal([['NL004495445B01', 'valid']]);
-    expect(vatNumbersIn('USt-IdNr.: DE136695976').map((v) => [v.value, v.verdict])).to.deep.equal([['DE136695976', 'valid']]);
-    expect(vatNumbersIn('N° TVA : FR44732829320').map((v) => [v.value, v.verdict])).to.deep.equal([['FR44732829320', 'valid']]);
+    expect(vatNumbersIn('Btw-nummer: NL004495445B01').map((v) => [v.value, v.verdict])).to.deep.equal([
+      ['NL004495445B01', 'valid'],
+    ]);
+    expect(vatNumbersIn('USt-IdNr.: DE136695976').map((v) => [v.value, v.verdict])).to.deep.equal([
+      ['DE136695976', 'valid'],
+    ]);
+    expect(vatNumbersIn('N° TVA : FR44732829320').map((v) => [v.value, v.verdict])).to.deep.equal([
+      ['FR44732829320', 'valid'],
+    ]);
     // The generic shape needs a VAT label: an order number is not a VAT number.
     expect(vatNumbersIn('Order PL 1234567890')).to.deep.equal([]);
     expect(vatNumbersIn('VAT: PL 526-000-12-46').map((v) => v.value)).to.deep.equal(['PL5260001246']);
@@ -125,7 +147,14 @@ describe('Text recovery: identifiers with their check digits', () => {
 
 describe('Text recovery: layout', () => {
   it('groups runs into rows by baseline and into cells by the gaps between them', () => {
-    const rows = rowsOf(page([[100, [40, 'Invoice'], [82, 'number:']], [101, [300, 'INV-1']], [130, [40, 'Next line']]]), 0);
+    const rows = rowsOf(
+      page([
+        [100, [40, 'Invoice'], [82, 'number:']],
+        [101, [300, 'INV-1']],
+        [130, [40, 'Next line']],
+      ]),
+      0,
+    );
     expect(rows.map((r) => r.cells.map((c) => c.text))).to.deep.equal([['Invoice number:', 'INV-1'], ['Next line']]);
   });
 
@@ -142,11 +171,14 @@ describe('Text recovery: layout', () => {
   });
 
   it('cuts a heading that pdfjs joined ("Aantal Eenheid") and the data under it into their columns', () => {
-    const rows = rowsOf(page([
-      [100, [40, 'Omschrijving'], [280, 'Aantal Eenheid'], [420, 'Prijs'], [470, 'BTW'], [530, 'Bedrag']],
-      [118, [40, 'Onderhoud cv-ketel'], [300, '2 uur'], [415, '75,00'], [470, '21%'], [530, '150,00']],
-      [140, [300, 'Totaal'], [530, '181,50']],
-    ]), 0);
+    const rows = rowsOf(
+      page([
+        [100, [40, 'Omschrijving'], [280, 'Aantal Eenheid'], [420, 'Prijs'], [470, 'BTW'], [530, 'Bedrag']],
+        [118, [40, 'Onderhoud cv-ketel'], [300, '2 uur'], [415, '75,00'], [470, '21%'], [530, '150,00']],
+        [140, [300, 'Totaal'], [530, '181,50']],
+      ]),
+      0,
+    );
     const { items } = lineTable(rows, ',');
     expect(items).to.have.length(1);
     expect(items[0]!.quantity!.toFixed()).to.equal('2');
@@ -156,35 +188,55 @@ describe('Text recovery: layout', () => {
   });
 
   it('joins a heading wrapped over two lines ("Prix unitaire" / "HT") and appends wrapped descriptions', () => {
-    const rows = rowsOf(page([
-      [95, [350, 'Prix unitaire']],
-      [100, [40, 'Désignation'], [300, 'Qté'], [440, 'TVA'], [500, 'Montant HT']],
-      [105, [390, 'HT']],
-      [125, [40, 'Reliure d’art, cuir'], [310, '3'], [380, '420,00'], [440, '20 %'], [510, '1 260,00']],
-      [137, [40, 'pleine peau']],
-      [160, [300, 'Total HT'], [510, '1 260,00']],
-    ]), 0);
+    const rows = rowsOf(
+      page([
+        [95, [350, 'Prix unitaire']],
+        [100, [40, 'Désignation'], [300, 'Qté'], [440, 'TVA'], [500, 'Montant HT']],
+        [105, [390, 'HT']],
+        [125, [40, 'Reliure d’art, cuir'], [310, '3'], [380, '420,00'], [440, '20 %'], [510, '1 260,00']],
+        [137, [40, 'pleine peau']],
+        [160, [300, 'Total HT'], [510, '1 260,00']],
+      ]),
+      0,
+    );
     const { items } = lineTable(rows, ',');
-    expect(items.map((i) => [i.description, i.quantity?.toFixed(), i.unit_price?.toFixed(2), i.tax_rate?.toFixed(), i.amount?.toFixed(2)])).to.deep.equal([
-      ['Reliure d’art, cuir pleine peau', '3', '420.00', '20', '1260.00'],
-    ]);
+    expect(
+      items.map((i) => [
+        i.description,
+        i.quantity?.toFixed(),
+        i.unit_price?.toFixed(2),
+        i.tax_rate?.toFixed(),
+        i.amount?.toFixed(2),
+      ]),
+    ).to.deep.equal([['Reliure d’art, cuir pleine peau', '3', '420.00', '20', '1260.00']]);
   });
 
   it('reads discount and shipping lines printed among the totals as document allowances and charges', () => {
-    const r = recoverFromText([page([
-      [100, [40, 'Description'], [300, 'Qty'], [380, 'Price'], [470, 'Amount']],
-      [118, [40, 'Garden chairs'], [310, '4'], [380, '50.00'], [470, '200.00']],
-      [150, [300, 'Subtotal'], [470, '205.00']],
-      [162, [300, 'Discount 5%'], [470, '-10.00']],
-      [174, [300, 'Shipping'], [470, '15.00']],
-      [186, [300, 'VAT 21%'], [470, '43.05']],
-      [198, [300, 'Total'], [470, '248.05']],
-    ])], { vendorTaxId: null, customerTaxId: null }).document;
+    const r = recoverFromText(
+      [
+        page([
+          [100, [40, 'Description'], [300, 'Qty'], [380, 'Price'], [470, 'Amount']],
+          [118, [40, 'Garden chairs'], [310, '4'], [380, '50.00'], [470, '200.00']],
+          [150, [300, 'Subtotal'], [470, '205.00']],
+          [162, [300, 'Discount 5%'], [470, '-10.00']],
+          [174, [300, 'Shipping'], [470, '15.00']],
+          [186, [300, 'VAT 21%'], [470, '43.05']],
+          [198, [300, 'Total'], [470, '248.05']],
+        ]),
+      ],
+      { vendorTaxId: null, customerTaxId: null },
+    ).document;
     expect(r.allowances.map((a) => [a.reason, a.amount!.toFixed(2)])).to.deep.equal([['Discount 5%', '10.00']]);
     expect(r.charges.map((a) => [a.reason, a.amount!.toFixed(2)])).to.deep.equal([['Shipping', '15.00']]);
-    expect([r.subtotal!.toFixed(2), r.total_tax!.toFixed(2), r.invoice_total!.toFixed(2)]).to.deep.equal(['205.00', '43.05', '248.05']);
+    expect([r.subtotal!.toFixed(2), r.total_tax!.toFixed(2), r.invoice_total!.toFixed(2)]).to.deep.equal([
+      '205.00',
+      '43.05',
+      '248.05',
+    ]);
     // The only rate printed applies to the line, whose table has no VAT column.
-    expect(r.items.map((i) => [i.quantity!.toFixed(), i.unit_price!.toFixed(2), i.tax_rate!.toFixed()])).to.deep.equal([['4', '50.00', '21']]);
+    expect(r.items.map((i) => [i.quantity!.toFixed(), i.unit_price!.toFixed(2), i.tax_rate!.toFixed()])).to.deep.equal([
+      ['4', '50.00', '21'],
+    ]);
     const completed = completeDocument(r, 'strict');
     expect(completed.problems).to.deep.equal([]);
   });
@@ -196,23 +248,36 @@ describe('Text recovery: layout', () => {
   });
 
   it('uses the hints to tell the seller from the buyer when the layout has no headings', () => {
-    const pages = [page([
-      [60, [40, 'Tulip Trading B.V.'], [330, 'Northsea Consulting BV']],
-      [72, [40, 'Keizersgracht 1'], [330, 'Meir 44']],
-      [84, [40, '1015 CJ Amsterdam'], [330, '2000 Antwerpen']],
-      [96, [40, 'VAT NL123456782B01'], [330, 'VAT BE0451234595']],
-      [140, [40, 'Invoice number: NC-118']],
-    ])];
+    const pages = [
+      page([
+        [60, [40, 'Tulip Trading B.V.'], [330, 'Northsea Consulting BV']],
+        [72, [40, 'Keizersgracht 1'], [330, 'Meir 44']],
+        [84, [40, '1015 CJ Amsterdam'], [330, '2000 Antwerpen']],
+        [96, [40, 'VAT NL123456782B01'], [330, 'VAT BE0451234595']],
+        [140, [40, 'Invoice number: NC-118']],
+      ]),
+    ];
     const withoutHints = recoverFromText(pages, { vendorTaxId: null, customerTaxId: null }).document;
     expect(withoutHints.vendor_name).to.equal('Tulip Trading B.V.');
     const hinted = recoverFromText(pages, { vendorTaxId: 'BE0451234595', customerTaxId: null }).document;
     expect([hinted.vendor_name, hinted.vendor_tax_id, hinted.customer_name, hinted.customer_tax_id]).to.deep.equal([
-      'Northsea Consulting BV', 'BE0451234595', 'Tulip Trading B.V.', 'NL123456782B01',
+      'Northsea Consulting BV',
+      'BE0451234595',
+      'Tulip Trading B.V.',
+      'NL123456782B01',
     ]);
   });
 
   it('takes a VAT number the PDF does not print from the hint, and says so', () => {
-    const r = recoverFromText([page([[60, [40, 'Invoice number: X-1']], [80, [40, 'Total 100.00']]])], { vendorTaxId: 'BE0403013026', customerTaxId: null });
+    const r = recoverFromText(
+      [
+        page([
+          [60, [40, 'Invoice number: X-1']],
+          [80, [40, 'Total 100.00']],
+        ]),
+      ],
+      { vendorTaxId: 'BE0403013026', customerTaxId: null },
+    );
     expect(r.document.vendor_tax_id).to.equal('BE0403013026');
     expect(r.warnings.some((w) => /from the request/.test(w))).to.equal(true);
   });
@@ -233,7 +298,13 @@ describe('Text recovery on large and hostile text layers (bounded work: linear i
   const page = (items: TextPage['items']): TextPage => ({ width: 595, height: 842, items });
 
   it('groups 100,000 runs on distinct baselines into 100,000 rows (grouping was quadratic in the baselines of a page)', () => {
-    const items = Array.from({ length: 100_000 }, (_, i) => ({ text: `w${i}`, x: 50, y: i * 0.5, width: 10, height: 1 }));
+    const items = Array.from({ length: 100_000 }, (_, i) => ({
+      text: `w${i}`,
+      x: 50,
+      y: i * 0.5,
+      width: 10,
+      height: 1,
+    }));
     const rows = rowsOfPages([page(items)]);
     expect(rows).to.have.length(100_000);
     expect(rows[99_999]!.text).to.equal('w99999');
@@ -248,11 +319,20 @@ describe('Text recovery on large and hostile text layers (bounded work: linear i
         { text: 'same line', x: 300, y: 200.5, width: 40, height: 9 },
       ]),
     ]);
-    expect(rows.map((r) => r.cells.map((c) => c.text))).to.deep.equal([['Acme', 'INVOICE'], ['next line', 'same line']]);
+    expect(rows.map((r) => r.cells.map((c) => c.text))).to.deep.equal([
+      ['Acme', 'INVOICE'],
+      ['next line', 'same line'],
+    ]);
   });
 
   it('reads the first of 50,000 "Note" headings only (each used to read down the rest of the page)', () => {
-    const items = Array.from({ length: 50_000 }, (_, i) => ({ text: 'Note', x: 50, y: 100 + i * 2, width: 20, height: 9 }));
+    const items = Array.from({ length: 50_000 }, (_, i) => ({
+      text: 'Note',
+      x: 50,
+      y: 100 + i * 2,
+      width: 20,
+      height: 9,
+    }));
     const recovered = recoverFromText([page(items)], { vendorTaxId: null, customerTaxId: null });
     expect(recovered.hasText).to.equal(true);
   });

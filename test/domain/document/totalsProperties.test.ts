@@ -109,21 +109,56 @@ interface Invoice {
 }
 
 const VENDORS: Party[] = [
-  { name: 'Acme Solutions BV', tax_id: `BE${belgianNumber('04030130')}`, company_id: belgianNumber('04030130'), address: 'Rue de la Loi 16, 1000 Brussels, Belgium' },
-  { name: 'Librairie du Parc SRL', tax_id: `BE${belgianNumber('07123456')}`, address: 'Place Saint-Lambert 5, 4000 Liège, Belgique' },
+  {
+    name: 'Acme Solutions BV',
+    tax_id: `BE${belgianNumber('04030130')}`,
+    company_id: belgianNumber('04030130'),
+    address: 'Rue de la Loi 16, 1000 Brussels, Belgium',
+  },
+  {
+    name: 'Librairie du Parc SRL',
+    tax_id: `BE${belgianNumber('07123456')}`,
+    address: 'Place Saint-Lambert 5, 4000 Liège, Belgique',
+  },
   { name: 'Vignobles Martin SARL', tax_id: 'FR83404833048', address: '3 avenue Jean Jaurès\n69007 Lyon\nFrance' },
-  { name: 'Société Lumière SAS', tax_id: 'FR40303265045', company_id: siret('3032650450002'), address: '12 rue de Rivoli, 75001 Paris, France' },
+  {
+    name: 'Société Lumière SAS',
+    tax_id: 'FR40303265045',
+    company_id: siret('3032650450002'),
+    address: '12 rue de Rivoli, 75001 Paris, France',
+  },
 ];
 const CUSTOMERS: Party[] = [
-  { name: 'Brouwerij De Zwaan NV', tax_id: `BE${belgianNumber('04512345')}`, address: 'Meir 1, 2000 Antwerpen, Belgium' },
-  { name: 'Tulip Trading B.V.', tax_id: 'NL853746221B01', company_id: '34567890', address: 'Keizersgracht 1\n1015 CJ Amsterdam\nNL' },
-  { name: 'Müller Maschinenbau GmbH', tax_id: 'DE123456789', address: 'Friedrichstraße 123, 10117 Berlin, Deutschland' },
+  {
+    name: 'Brouwerij De Zwaan NV',
+    tax_id: `BE${belgianNumber('04512345')}`,
+    address: 'Meir 1, 2000 Antwerpen, Belgium',
+  },
+  {
+    name: 'Tulip Trading B.V.',
+    tax_id: 'NL853746221B01',
+    company_id: '34567890',
+    address: 'Keizersgracht 1\n1015 CJ Amsterdam\nNL',
+  },
+  {
+    name: 'Müller Maschinenbau GmbH',
+    tax_id: 'DE123456789',
+    address: 'Friedrichstraße 123, 10117 Berlin, Deutschland',
+  },
   { name: 'Société Lumière SAS', tax_id: 'FR40303265045', address: '12 rue de Rivoli, 75001 Paris, France' },
 ];
 
 /** Exemption reason codes (VATEX) and the category each one belongs to (Peppol P0104-P0111; the rest are E codes). */
 const VATEX_FOR: Partial<Record<Cat, string[]>> = {
-  E: ['VATEX-EU-132-1I', 'VATEX-EU-132', 'VATEX-EU-143-1FA', 'VATEX-EU-79-C', 'VATEX-EU-D', 'VATEX-EU-J', 'VATEX-FR-FRANCHISE'],
+  E: [
+    'VATEX-EU-132-1I',
+    'VATEX-EU-132',
+    'VATEX-EU-143-1FA',
+    'VATEX-EU-79-C',
+    'VATEX-EU-D',
+    'VATEX-EU-J',
+    'VATEX-FR-FRANCHISE',
+  ],
   AE: ['VATEX-EU-AE'],
   K: ['VATEX-EU-IC'],
   G: ['VATEX-EU-G'],
@@ -149,7 +184,27 @@ const weighted = <T>(...choices: Array<[number, fc.Arbitrary<T>]>): fc.Arbitrary
 
 const positiveRate: fc.Arbitrary<string> = weighted(
   // Usual rates, and rates that put VAT amounts on the half cent (10% of x.x5, 5% of x.x0, 25% of x.x2 ...).
-  [3, fc.constantFrom('21.00', '6.00', '12.00', '19.00', '20.00', '5.50', '9.00', '7.00', '10.00', '25.00', '5.00', '12.50', '15.00', '50.00', '2.50', '0.50')],
+  [
+    3,
+    fc.constantFrom(
+      '21.00',
+      '6.00',
+      '12.00',
+      '19.00',
+      '20.00',
+      '5.50',
+      '9.00',
+      '7.00',
+      '10.00',
+      '25.00',
+      '5.00',
+      '12.50',
+      '15.00',
+      '50.00',
+      '2.50',
+      '0.50',
+    ),
+  ],
   // From 0.50%: the rule artefacts take a rate that rounds to 0 for a 0% rate (BR-CO-17), so no VAT can be charged below it.
   [1, fc.integer({ min: 50, max: 10000 }).map((n) => d(n).div(100).toFixed(2))],
 );
@@ -192,7 +247,12 @@ const tieBaseFactor = fc
 
 const percentage = weighted(
   [2, fc.constantFrom('1', '2', '2.5', '3', '5', '10', '12.5', '15', '20', '33.33', '50', '100')],
-  [1, fc.record({ n: fc.integer({ min: 0, max: 10000 }), s: fc.integer({ min: 0, max: 3 }) }).map(({ n, s }) => scaled(n, s))],
+  [
+    1,
+    fc
+      .record({ n: fc.integer({ min: 0, max: 10000 }), s: fc.integer({ min: 0, max: 3 }) })
+      .map(({ n, s }) => scaled(n, s)),
+  ],
 );
 const baseFactor = weighted(
   [2, fc.record({ base: fc.integer({ min: 0, max: 5_000_000 }).map((n) => money(cents(n))), factor: percentage })],
@@ -202,7 +262,11 @@ const baseFactor = weighted(
 const allowanceCharge = (kind: 'allowance' | 'charge'): fc.Arbitrary<Ac> =>
   fc
     .record({
-      form: weighted<'amount' | 'base' | 'both'>([2, fc.constant('amount')], [2, fc.constant('base')], [1, fc.constant('both')]),
+      form: weighted<'amount' | 'base' | 'both'>(
+        [2, fc.constant('amount')],
+        [2, fc.constant('base')],
+        [1, fc.constant('both')],
+      ),
       amount: fc.integer({ min: 0, max: 200_000 }).map((n) => money(cents(n))),
       bf: baseFactor,
       // A given amount next to base x percentage: -2..2 cents from round2 of it, kept within 0.02 of the exact product.
@@ -224,31 +288,54 @@ const allowanceCharge = (kind: 'allowance' | 'charge'): fc.Arbitrary<Ac> =>
 const quantityAndPrice = weighted(
   [
     4,
-    fc.record({
-      q: fc.integer({ min: 1, max: 100_000 }),
-      qScale: fc.integer({ min: 0, max: 3 }),
-      negative: fc.integer({ min: 0, max: 14 }).map((n) => n === 0),
-      p: fc.integer({ min: 0, max: 5_000_000 }),
-      pScale: fc.integer({ min: 0, max: 4 }),
-      baseQuantity: fc.constantFrom('1', '1', '1', '1', '2', '4', '5', '8', '10', '20', '25', '100', '1000'),
-    }).map(({ q, qScale, negative, p, pScale, baseQuantity }) => ({
-      quantity: scaled(negative ? -q : q, qScale),
-      price: scaled(p, pScale),
-      baseQuantity,
-    })),
+    fc
+      .record({
+        q: fc.integer({ min: 1, max: 100_000 }),
+        qScale: fc.integer({ min: 0, max: 3 }),
+        negative: fc.integer({ min: 0, max: 14 }).map((n) => n === 0),
+        p: fc.integer({ min: 0, max: 5_000_000 }),
+        pScale: fc.integer({ min: 0, max: 4 }),
+        baseQuantity: fc.constantFrom('1', '1', '1', '1', '2', '4', '5', '8', '10', '20', '25', '100', '1000'),
+      })
+      .map(({ q, qScale, negative, p, pScale, baseQuantity }) => ({
+        quantity: scaled(negative ? -q : q, qScale),
+        price: scaled(p, pScale),
+        baseQuantity,
+      })),
   ],
   [
     2,
-    fc.record({
-      q: fc.constantFrom('1', '2', '4', '5', '8', '10', '16', '20', '25', '40', '50', '100', '0.5', '2.5', '0.25', '12.5'),
-      negative: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
-      c: fc.integer({ min: 0, max: 1_000_000 }),
-      baseQuantity: fc.constantFrom('1', '1', '2', '10', '100'),
-    }).map(({ q, negative, c, baseQuantity }) => {
-      // quantity x price / base quantity = (10c + 5) / 1000 exactly: a tie for round2.
-      const unit = d(10 * c + 5).div(1000).div(q);
-      return { quantity: negative ? `-${q}` : q, price: text(unit.times(baseQuantity)), baseQuantity };
-    }),
+    fc
+      .record({
+        q: fc.constantFrom(
+          '1',
+          '2',
+          '4',
+          '5',
+          '8',
+          '10',
+          '16',
+          '20',
+          '25',
+          '40',
+          '50',
+          '100',
+          '0.5',
+          '2.5',
+          '0.25',
+          '12.5',
+        ),
+        negative: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+        c: fc.integer({ min: 0, max: 1_000_000 }),
+        baseQuantity: fc.constantFrom('1', '1', '2', '10', '100'),
+      })
+      .map(({ q, negative, c, baseQuantity }) => {
+        // quantity x price / base quantity = (10c + 5) / 1000 exactly: a tie for round2.
+        const unit = d(10 * c + 5)
+          .div(1000)
+          .div(q);
+        return { quantity: negative ? `-${q}` : q, price: text(unit.times(baseQuantity)), baseQuantity };
+      }),
   ],
 );
 
@@ -259,19 +346,41 @@ const lineOf = (groups: Group[], docCode: Cat): fc.Arbitrary<Line> =>
       group: fc.constantFrom(...groups),
       statesCategory: fc.boolean(),
       omitsRate: fc.boolean(),
-      amountOffset: weighted<number | null>([6, fc.constant(null)], [1, fc.constant(0)], [1, fc.integer({ min: -2, max: 2 })]),
-      allowances: weighted([4, fc.constant([] as Ac[])], [1, fc.array(allowanceCharge('allowance'), { minLength: 1, maxLength: 2 })]),
-      charges: weighted([5, fc.constant([] as Ac[])], [1, fc.array(allowanceCharge('charge'), { minLength: 1, maxLength: 2 })]),
+      amountOffset: weighted<number | null>(
+        [6, fc.constant(null)],
+        [1, fc.constant(0)],
+        [1, fc.integer({ min: -2, max: 2 })],
+      ),
+      allowances: weighted(
+        [4, fc.constant([] as Ac[])],
+        [1, fc.array(allowanceCharge('allowance'), { minLength: 1, maxLength: 2 })],
+      ),
+      charges: weighted(
+        [5, fc.constant([] as Ac[])],
+        [1, fc.array(allowanceCharge('charge'), { minLength: 1, maxLength: 2 })],
+      ),
     })
     .map(({ qp, group, statesCategory, omitsRate, amountOffset, allowances, charges }) => {
       const states = statesCategory || impliedCategory(docCode, group.rate) !== group.cat;
       // Only a line that names category O may leave its rate out (the JSON minimum asks for a rate otherwise).
-      return { ...qp, group, statesCategory: states, omitsRate: group.cat === 'O' && states && omitsRate, amountOffset, allowances, charges };
+      return {
+        ...qp,
+        group,
+        statesCategory: states,
+        omitsRate: group.cat === 'O' && states && omitsRate,
+        amountOffset,
+        allowances,
+        charges,
+      };
     });
 
 const docAcOf = (kind: 'allowance' | 'charge', lineGroups: Group[], docCode: Cat): fc.Arbitrary<DocAc> =>
   fc
-    .record({ ac: allowanceCharge(kind), group: fc.constantFrom(...lineGroups), states: fc.constantFrom<DocAcStates>('both', 'codeOnly', 'rateOnly', 'none') })
+    .record({
+      ac: allowanceCharge(kind),
+      group: fc.constantFrom(...lineGroups),
+      states: fc.constantFrom<DocAcStates>('both', 'codeOnly', 'rateOnly', 'none'),
+    })
     .map(({ ac, group, states }) => {
       const single = new Set(lineGroups.map(groupKey)).size === 1;
       const ok =
@@ -293,43 +402,70 @@ const invoiceOf = (size: Size): fc.Arbitrary<Invoice> =>
     const lineCount = weighted(
       [60, fc.integer({ min: 1, max: 6 })],
       [30, fc.integer({ min: 7, max: 40 })],
-      ...(size.manyLines > 0 ? [[size.manyLines, fc.integer({ min: 150, max: 260 })] as [number, fc.Arbitrary<number>]] : []),
+      ...(size.manyLines > 0
+        ? [[size.manyLines, fc.integer({ min: 150, max: 260 })] as [number, fc.Arbitrary<number>]]
+        : []),
     );
-    return fc
-      .record({ taxCode: fc.constantFrom(...cats), count: lineCount })
-      .chain(({ taxCode, count }) =>
-        fc.array(lineOf(groups, taxCode), { minLength: count, maxLength: count }).chain((lines) => {
-          const used = lines.map((l) => l.group);
-          const usedCats = new Set(used.map((g) => g.cat));
-          // An exemption reason code names a category the invoice uses (P0104-P0111: a code of another category is refused).
-          const exempt = [...usedCats].filter((c) => VATEX_FOR[c] !== undefined);
-          return fc.record({
-            documentType: weighted(
-              [6, fc.constant('INVOICE' as const)],
-              [1, fc.constantFrom('CREDIT_NOTE' as const, 'DEBIT_NOTE' as const, 'SELFBILLING_INVOICE' as const, 'SELFBILLING_CREDIT_NOTE' as const)],
-            ),
-            currency: weighted([4, fc.constant('EUR')], [1, fc.constantFrom('USD', 'GBP', 'SEK', 'CHF', 'DKK')]),
-            // Category O leaves VAT numbers out (BR-O-02..04): the seller is then identified by its
-            // registration or a participant id of an ICD scheme (BR-CO-26), e.g. a Belgian enterprise number.
-            vendor: fc.constantFrom(...(usedCats.has('O') ? VENDORS.filter((v) => v.company_id !== undefined || v.tax_id.startsWith('BE')) : VENDORS)),
-            customer: fc.constantFrom(...CUSTOMERS),
-            taxCode: fc.constant(taxCode),
-            vatex: exempt.length > 0 ? fc.option(fc.constantFrom(...exempt.flatMap((c) => VATEX_FOR[c]!)), { nil: null }) : fc.constant(null),
-            vatexNote: exempt.length > 0 ? fc.option(fc.constantFrom('Exempt under the VAT code', 'Autoliquidation', 'Intra-community supply, art. 138'), { nil: null }) : fc.constant(null),
-            lines: fc.constant(lines),
-            allowances: weighted([3, fc.constant([] as DocAc[])], [2, fc.array(docAcOf('allowance', used, taxCode), { minLength: 1, maxLength: 3 })]),
-            charges: weighted([3, fc.constant([] as DocAc[])], [2, fc.array(docAcOf('charge', used, taxCode), { minLength: 1, maxLength: 2 })]),
-            payment: weighted<Invoice['payment']>(
-              [4, fc.constant({ kind: 'none' as const })],
-              [1, fc.integer({ min: 0, max: 500_000 }).map((c) => ({ kind: 'prepaid' as const, cents: c }))],
-              [1, fc.integer({ min: 0, max: 500_000 }).map((c) => ({ kind: 'balance' as const, cents: c }))],
-            ),
-            statesTotals: fc.boolean(),
-            // Intra-community supplies need a delivery country and date or period (BR-IC-11, BR-IC-12).
-            delivery: usedCats.has('K') ? fc.constant(true) : fc.boolean(),
-          });
-        }),
-      );
+    return fc.record({ taxCode: fc.constantFrom(...cats), count: lineCount }).chain(({ taxCode, count }) =>
+      fc.array(lineOf(groups, taxCode), { minLength: count, maxLength: count }).chain((lines) => {
+        const used = lines.map((l) => l.group);
+        const usedCats = new Set(used.map((g) => g.cat));
+        // An exemption reason code names a category the invoice uses (P0104-P0111: a code of another category is refused).
+        const exempt = [...usedCats].filter((c) => VATEX_FOR[c] !== undefined);
+        return fc.record({
+          documentType: weighted(
+            [6, fc.constant('INVOICE' as const)],
+            [
+              1,
+              fc.constantFrom(
+                'CREDIT_NOTE' as const,
+                'DEBIT_NOTE' as const,
+                'SELFBILLING_INVOICE' as const,
+                'SELFBILLING_CREDIT_NOTE' as const,
+              ),
+            ],
+          ),
+          currency: weighted([4, fc.constant('EUR')], [1, fc.constantFrom('USD', 'GBP', 'SEK', 'CHF', 'DKK')]),
+          // Category O leaves VAT numbers out (BR-O-02..04): the seller is then identified by its
+          // registration or a participant id of an ICD scheme (BR-CO-26), e.g. a Belgian enterprise number.
+          vendor: fc.constantFrom(
+            ...(usedCats.has('O')
+              ? VENDORS.filter((v) => v.company_id !== undefined || v.tax_id.startsWith('BE'))
+              : VENDORS),
+          ),
+          customer: fc.constantFrom(...CUSTOMERS),
+          taxCode: fc.constant(taxCode),
+          vatex:
+            exempt.length > 0
+              ? fc.option(fc.constantFrom(...exempt.flatMap((c) => VATEX_FOR[c]!)), { nil: null })
+              : fc.constant(null),
+          vatexNote:
+            exempt.length > 0
+              ? fc.option(
+                  fc.constantFrom('Exempt under the VAT code', 'Autoliquidation', 'Intra-community supply, art. 138'),
+                  { nil: null },
+                )
+              : fc.constant(null),
+          lines: fc.constant(lines),
+          allowances: weighted(
+            [3, fc.constant([] as DocAc[])],
+            [2, fc.array(docAcOf('allowance', used, taxCode), { minLength: 1, maxLength: 3 })],
+          ),
+          charges: weighted(
+            [3, fc.constant([] as DocAc[])],
+            [2, fc.array(docAcOf('charge', used, taxCode), { minLength: 1, maxLength: 2 })],
+          ),
+          payment: weighted<Invoice['payment']>(
+            [4, fc.constant({ kind: 'none' as const })],
+            [1, fc.integer({ min: 0, max: 500_000 }).map((c) => ({ kind: 'prepaid' as const, cents: c }))],
+            [1, fc.integer({ min: 0, max: 500_000 }).map((c) => ({ kind: 'balance' as const, cents: c }))],
+          ),
+          statesTotals: fc.boolean(),
+          // Intra-community supplies need a delivery country and date or period (BR-IC-11, BR-IC-12).
+          delivery: usedCats.has('K') ? fc.constant(true) : fc.boolean(),
+        });
+      }),
+    );
   });
 
 // --- the independent computation (EN 16931) -------------------------------------------------------
@@ -366,10 +502,15 @@ const acAmount = (a: Ac): D => (a.amount !== null ? d(a.amount) : r2(d(a.base!).
 
 /** PEPPOL-EN16931-R120's line net, unrounded: quantity x (price / base quantity) - allowances + charges. */
 const unroundedLineNet = (l: Line): D =>
-  d(l.quantity).times(d(l.price).div(l.baseQuantity)).minus(total(l.allowances.map(acAmount))).plus(total(l.charges.map(acAmount)));
+  d(l.quantity)
+    .times(d(l.price).div(l.baseQuantity))
+    .minus(total(l.allowances.map(acAmount)))
+    .plus(total(l.charges.map(acAmount)));
 /** BT-131 computed: round2(quantity x price / base quantity) - allowances + charges (allowances and charges have 2 decimals). */
 const roundedLineNet = (l: Line): D =>
-  r2(d(l.quantity).times(l.price).div(l.baseQuantity)).minus(total(l.allowances.map(acAmount))).plus(total(l.charges.map(acAmount)));
+  r2(d(l.quantity).times(l.price).div(l.baseQuantity))
+    .minus(total(l.allowances.map(acAmount)))
+    .plus(total(l.charges.map(acAmount)));
 /** BT-131: the caller's amount when the body gives one (R120: within 0.02 of the unrounded net), else the computed net. */
 const lineNetOf = (l: Line): D => {
   if (l.amountOffset === null) return roundedLineNet(l);
@@ -410,7 +551,12 @@ const expectedTotals = (inv: Invoice): Expected => {
   }));
   const taxTotal = total(breakdown.map((e) => e.tax));
   const taxInclusive = taxExclusive.plus(taxTotal);
-  const prepaid = inv.payment.kind === 'prepaid' ? cents(inv.payment.cents) : inv.payment.kind === 'balance' ? cents(-inv.payment.cents) : ZERO;
+  const prepaid =
+    inv.payment.kind === 'prepaid'
+      ? cents(inv.payment.cents)
+      : inv.payment.kind === 'balance'
+        ? cents(-inv.payment.cents)
+        : ZERO;
   const rounding = ZERO;
   return {
     lineNets,
@@ -516,8 +662,12 @@ const decode = (body: unknown): Document => {
 
 /** Figures compared as exact decimal text, so that 10.005 never passes for 10.01. */
 const exact = (x: { toFixed(): string } | null): string | null => (x === null ? null : x.toFixed());
-const entryText = (cat: string, rate: { toFixed(n: number): string } | null, taxable: { toFixed(): string }, tax: { toFixed(): string }) =>
-  `${cat} ${rate === null ? 'no rate' : `${rate.toFixed(2)}%`}: taxable ${taxable.toFixed()}, VAT ${tax.toFixed()}`;
+const entryText = (
+  cat: string,
+  rate: { toFixed(n: number): string } | null,
+  taxable: { toFixed(): string },
+  tax: { toFixed(): string },
+) => `${cat} ${rate === null ? 'no rate' : `${rate.toFixed(2)}%`}: taxable ${taxable.toFixed()}, VAT ${tax.toFixed()}`;
 
 /**
  * The invoice with one document-level charge or allowance more, in a group with a positive rate,
@@ -525,27 +675,45 @@ const entryText = (cat: string, rate: { toFixed(n: number): string } | null, tax
  * whose VAT lands exactly on the half cent: BT-117 is then a rounding tie.
  */
 const withVatTie = (inv: Invoice): fc.Arbitrary<Invoice> => {
-  const rated = [...new Map(inv.lines.filter((l) => l.group.rate !== null && d(l.group.rate).gt(0)).map((l) => [groupKey(l.group), l.group])).values()];
+  const rated = [
+    ...new Map(
+      inv.lines.filter((l) => l.group.rate !== null && d(l.group.rate).gt(0)).map((l) => [groupKey(l.group), l.group]),
+    ).values(),
+  ];
   if (rated.length === 0) return fc.constant(inv);
-  return fc.record({ g: fc.constantFrom(...rated), down: fc.boolean(), far: fc.integer({ min: 0, max: 3 }) }).map(({ g, down, far }) => {
-    const taxable = expectedTotals(inv).breakdown.find((e) => groupKey({ cat: e.cat, rate: e.rate === null ? null : e.rate.toFixed(2) }) === groupKey(g))!.taxable;
-    // taxable (cents T) x rate (hundredths R) / 10^6 ends on the half cent when T x R = 5000 (mod 10000),
-    // which has a solution when gcd(R, 10000) divides 5000 (not for 20%, say).
-    const rate = d(g.rate!).times(100).toNumber();
-    const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-    if (5000 % gcd(rate, 10000) !== 0) return inv;
-    let target: D | null = null;
-    let skipped = 0;
-    for (let k = 0; k <= 20000 && target === null; k++) {
-      const t = taxable.plus(cents(down ? -k : k));
-      if (t.times(100).times(rate).mod(10000).abs().eq(5000) && skipped++ === far) target = t;
-    }
-    if (target === null) return inv;
-    const delta = target.minus(taxable);
-    if (delta.isZero()) return inv;
-    const ac: DocAc = { amount: money(delta.abs()), base: null, factor: null, reason: 'Adjustment', reasonCode: null, group: g, states: 'both' };
-    return delta.isNegative() ? { ...inv, allowances: [...inv.allowances, ac] } : { ...inv, charges: [...inv.charges, ac] };
-  });
+  return fc
+    .record({ g: fc.constantFrom(...rated), down: fc.boolean(), far: fc.integer({ min: 0, max: 3 }) })
+    .map(({ g, down, far }) => {
+      const taxable = expectedTotals(inv).breakdown.find(
+        (e) => groupKey({ cat: e.cat, rate: e.rate === null ? null : e.rate.toFixed(2) }) === groupKey(g),
+      )!.taxable;
+      // taxable (cents T) x rate (hundredths R) / 10^6 ends on the half cent when T x R = 5000 (mod 10000),
+      // which has a solution when gcd(R, 10000) divides 5000 (not for 20%, say).
+      const rate = d(g.rate!).times(100).toNumber();
+      const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+      if (5000 % gcd(rate, 10000) !== 0) return inv;
+      let target: D | null = null;
+      let skipped = 0;
+      for (let k = 0; k <= 20000 && target === null; k++) {
+        const t = taxable.plus(cents(down ? -k : k));
+        if (t.times(100).times(rate).mod(10000).abs().eq(5000) && skipped++ === far) target = t;
+      }
+      if (target === null) return inv;
+      const delta = target.minus(taxable);
+      if (delta.isZero()) return inv;
+      const ac: DocAc = {
+        amount: money(delta.abs()),
+        base: null,
+        factor: null,
+        reason: 'Adjustment',
+        reasonCode: null,
+        group: g,
+        states: 'both',
+      };
+      return delta.isNegative()
+        ? { ...inv, allowances: [...inv.allowances, ac] }
+        : { ...inv, charges: [...inv.charges, ac] };
+    });
 };
 
 const invoices = (size: Size = { manyLines: 10 }) =>
@@ -560,7 +728,10 @@ const centsWithin = (tol: D): D => tol.times(100).floor().div(100);
 
 /** The fatal issues of a checked document, one a line ('' when it is valid): readable in a failure message. */
 const fatalText = (check: DocumentCheck): string =>
-  check.issues.filter((i) => i.flag === 'fatal').map((i) => `${i.rule_id ?? i.location}: ${i.message}`).join('\n');
+  check.issues
+    .filter((i) => i.flag === 'fatal')
+    .map((i) => `${i.rule_id ?? i.location}: ${i.message}`)
+    .join('\n');
 /** The document as the JSON validation checks it (completed in strict mode, written as UBL, every rule run). */
 const fatalIssues = (doc: Document): string => fatalText(checkDocument(doc));
 
@@ -577,7 +748,10 @@ const ublAmount = (ubl: string, path: RegExp): string => {
   if (!m) throw new Error(`no ${path} in the UBL`);
   return m[2]!;
 };
-const LMT = (name: string) => new RegExp(`(<cac:LegalMonetaryTotal>(?:(?!</cac:LegalMonetaryTotal>)[\\s\\S])*?<cbc:${name} currencyID="[A-Z]{3}">)([^<]*)`);
+const LMT = (name: string) =>
+  new RegExp(
+    `(<cac:LegalMonetaryTotal>(?:(?!</cac:LegalMonetaryTotal>)[\\s\\S])*?<cbc:${name} currencyID="[A-Z]{3}">)([^<]*)`,
+  );
 const TAX_TOTAL = /(<cac:TaxTotal>\s*<cbc:TaxAmount currencyID="[A-Z]{3}">)([^<]*)/;
 
 describe('Invoice totals: generated invoices against an independent EN 16931 computation (property-based)', function () {
@@ -589,14 +763,54 @@ describe('Invoice totals: generated invoices against an independent EN 16931 com
         const exp = expectedTotals(inv);
         const { totals, problems, document } = completeDocument(decode(bodyOf(inv, exp)));
         same(problems, [], 'problems');
-        same(totals.lines.map((l) => exact(l.net)), exp.lineNets.map(exact), 'BT-131 line nets');
-        same(totals.lines.map((l) => l.allowances.map(exact)), exp.lineAllowances.map((a) => a.map(exact)), 'BT-136');
-        same(totals.lines.map((l) => l.charges.map(exact)), exp.lineCharges.map((a) => a.map(exact)), 'BT-141');
-        same(totals.allowances.map((a) => exact(a.amount)), exp.allowances.map(exact), 'BT-92');
-        same(totals.charges.map((a) => exact(a.amount)), exp.charges.map(exact), 'BT-99');
         same(
-          [totals.line_total, totals.allowance_total, totals.charge_total, totals.tax_exclusive, totals.tax_total, totals.tax_inclusive, totals.prepaid, totals.rounding, totals.payable].map(exact),
-          [exp.lineTotal, exp.allowanceTotal, exp.chargeTotal, exp.taxExclusive, exp.taxTotal, exp.taxInclusive, exp.prepaid, exp.rounding, exp.payable].map(exact),
+          totals.lines.map((l) => exact(l.net)),
+          exp.lineNets.map(exact),
+          'BT-131 line nets',
+        );
+        same(
+          totals.lines.map((l) => l.allowances.map(exact)),
+          exp.lineAllowances.map((a) => a.map(exact)),
+          'BT-136',
+        );
+        same(
+          totals.lines.map((l) => l.charges.map(exact)),
+          exp.lineCharges.map((a) => a.map(exact)),
+          'BT-141',
+        );
+        same(
+          totals.allowances.map((a) => exact(a.amount)),
+          exp.allowances.map(exact),
+          'BT-92',
+        );
+        same(
+          totals.charges.map((a) => exact(a.amount)),
+          exp.charges.map(exact),
+          'BT-99',
+        );
+        same(
+          [
+            totals.line_total,
+            totals.allowance_total,
+            totals.charge_total,
+            totals.tax_exclusive,
+            totals.tax_total,
+            totals.tax_inclusive,
+            totals.prepaid,
+            totals.rounding,
+            totals.payable,
+          ].map(exact),
+          [
+            exp.lineTotal,
+            exp.allowanceTotal,
+            exp.chargeTotal,
+            exp.taxExclusive,
+            exp.taxTotal,
+            exp.taxInclusive,
+            exp.prepaid,
+            exp.rounding,
+            exp.payable,
+          ].map(exact),
           'BT-106, BT-107, BT-108, BT-109, BT-110, BT-112, BT-113, BT-114, BT-115',
         );
         const ours = totals.breakdown.map((b) => entryText(b.tax_code, b.rate, b.taxable_amount, b.tax_amount)).sort();
@@ -608,8 +822,14 @@ describe('Invoice totals: generated invoices against an independent EN 16931 com
           [exp.taxExclusive, exp.taxTotal, exp.taxInclusive, exp.payable].map(exact),
           'subtotal, total_tax, invoice_total, amount_due',
         );
-        same(document.items.map((i) => exact(i.amount)), exp.lineNets.map(exact), 'items[].amount');
-        const details = document.tax_details.map((t) => entryText(t.tax_code!, t.rate, t.taxable_amount!, t.amount!)).sort();
+        same(
+          document.items.map((i) => exact(i.amount)),
+          exp.lineNets.map(exact),
+          'items[].amount',
+        );
+        const details = document.tax_details
+          .map((t) => entryText(t.tax_code!, t.rate, t.taxable_amount!, t.amount!))
+          .sort();
         same(details, theirs, 'tax_details');
       }),
       { numRuns: 400 },
@@ -624,7 +844,9 @@ describe('Invoice totals: generated invoices against an independent EN 16931 com
         same(fatalText(check), '', 'fatal issues');
         same(check.isValid, true, 'isValid');
         same(
-          ['LineExtensionAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'PayableAmount'].map((n) => ublAmount(check.ubl, LMT(n))),
+          ['LineExtensionAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'PayableAmount'].map((n) =>
+            ublAmount(check.ubl, LMT(n)),
+          ),
           [exp.lineTotal, exp.taxExclusive, exp.taxInclusive, exp.payable].map(money),
           'LegalMonetaryTotal',
         );
@@ -648,15 +870,24 @@ describe('Invoice totals: generated invoices against an independent EN 16931 com
           const doc = decode({ ...bodyOf({ ...inv, statesTotals: false }, exp), total_tax: money(given) });
           const { problems, totals } = completeDocument(doc);
           if (beyond || !rated) {
-            same(problems.map((p) => p.field), ['total_tax'], 'refused fields');
+            same(
+              problems.map((p) => p.field),
+              ['total_tax'],
+              'refused fields',
+            );
           } else {
             same(problems, [], 'problems');
             same(exact(totals.tax_total), exact(given), 'total_tax');
-            same(exact(total(totals.breakdown.map((b) => d(b.tax_amount.toFixed())))), exact(given), 'sum of the breakdown');
+            same(
+              exact(total(totals.breakdown.map((b) => d(b.tax_amount.toFixed())))),
+              exact(given),
+              'sum of the breakdown',
+            );
             same(exact(totals.tax_inclusive), exact(exp.taxExclusive.plus(given)), 'tax_inclusive');
             // The difference is carried on an entry with a positive rate: VAT at 0% stays 0.
             for (const b of totals.breakdown) {
-              if (b.rate === null || b.rate.isZero()) same(exact(b.tax_amount), '0', `VAT of the ${b.tax_code} ${b.rate?.toFixed(2) ?? ''} entry`);
+              if (b.rate === null || b.rate.isZero())
+                same(exact(b.tax_amount), '0', `VAT of the ${b.tax_code} ${b.rate?.toFixed(2) ?? ''} entry`);
             }
             same(fatalIssues(doc), '', 'the accepted invoice is valid');
           }
@@ -684,7 +915,11 @@ describe('Invoice totals: generated invoices against an independent EN 16931 com
           const doc = decode({ ...bodyOf({ ...inv, statesTotals: false }, exp), tax_details: taxDetails });
           const { problems, totals } = completeDocument(doc);
           if (beyond || !rated) {
-            same(problems.map((p) => p.field), [`tax_details[${i}].amount`], 'refused fields');
+            same(
+              problems.map((p) => p.field),
+              [`tax_details[${i}].amount`],
+              'refused fields',
+            );
           } else {
             same(problems, [], 'problems');
             same(exact(totals.tax_total), exact(exp.taxTotal.minus(e.tax).plus(given)), 'tax_total');
@@ -713,7 +948,11 @@ describe('Invoice totals: generated invoices against an independent EN 16931 com
           const { problems, totals } = completeDocument(decode(body));
           // PEPPOL-EN16931-R120: within 0.02 of quantity x (price / base quantity) - allowances + charges, unrounded.
           if (given.minus(unroundedLineNet(lines[i]!)).abs().gt('0.02')) {
-            same(problems.map((p) => p.field), [`items[${i}].amount`], 'refused fields');
+            same(
+              problems.map((p) => p.field),
+              [`items[${i}].amount`],
+              'refused fields',
+            );
           } else {
             same(problems, [], 'problems');
             same(exact(totals.lines[i]!.net), exact(given), `items[${i}] net`);
@@ -726,18 +965,28 @@ describe('Invoice totals: generated invoices against an independent EN 16931 com
 
     it('Given a tax_details taxable_amount that is not the sum of its lines, allowances and charges, Then tax_details[i].taxable_amount is refused', () => {
       fc.assert(
-        fc.property(invoices(), fc.nat(), fc.integer({ min: 1, max: 500 }), fc.boolean(), (inv, pick, offsetCents, up) => {
-          const exp = expectedTotals(inv);
-          const i = pick % exp.breakdown.length;
-          const taxDetails = exp.breakdown.map((x, j) => ({
-            tax_code: x.cat,
-            rate: x.rate === null ? null : x.rate.toFixed(2),
-            taxable_amount: money(j === i ? x.taxable.plus(cents(up ? offsetCents : -offsetCents)) : x.taxable),
-            amount: money(x.tax),
-          }));
-          const { problems } = completeDocument(decode({ ...bodyOf(inv, exp), tax_details: taxDetails }));
-          same(problems.map((p) => p.field), [`tax_details[${i}].taxable_amount`], 'refused fields');
-        }),
+        fc.property(
+          invoices(),
+          fc.nat(),
+          fc.integer({ min: 1, max: 500 }),
+          fc.boolean(),
+          (inv, pick, offsetCents, up) => {
+            const exp = expectedTotals(inv);
+            const i = pick % exp.breakdown.length;
+            const taxDetails = exp.breakdown.map((x, j) => ({
+              tax_code: x.cat,
+              rate: x.rate === null ? null : x.rate.toFixed(2),
+              taxable_amount: money(j === i ? x.taxable.plus(cents(up ? offsetCents : -offsetCents)) : x.taxable),
+              amount: money(x.tax),
+            }));
+            const { problems } = completeDocument(decode({ ...bodyOf(inv, exp), tax_details: taxDetails }));
+            same(
+              problems.map((p) => p.field),
+              [`tax_details[${i}].taxable_amount`],
+              'refused fields',
+            );
+          },
+        ),
         { numRuns: 300 },
       );
     });
@@ -745,35 +994,52 @@ describe('Invoice totals: generated invoices against an independent EN 16931 com
     it('Given an allowance or charge amount next to base_amount x multiplier_factor / 100, Then it is refused, naming its amount, exactly when more than 0.02 away', () => {
       const where = fc.constantFrom('line allowance', 'line charge', 'allowance', 'charge');
       fc.assert(
-        fc.property(invoices(), where, fc.nat(), tieBaseFactor, fc.integer({ min: -6, max: 6 }), (inv, kind, pick, bf, offsetCents) => {
-          const product = d(bf.base).times(bf.factor).div(100);
-          const amount = r2(product).plus(cents(offsetCents));
-          fc.pre(!amount.isNegative());
-          const ac: Ac = { amount: money(amount), base: bf.base, factor: bf.factor, reason: 'Checked', reasonCode: null };
-          const i = pick % inv.lines.length;
-          let field: string;
-          let changed: Invoice;
-          if (kind === 'line allowance' || kind === 'line charge') {
-            const list = kind === 'line allowance' ? 'allowances' : 'charges';
-            const line = { ...inv.lines[i]!, amountOffset: null, [list]: [...inv.lines[i]![list], ac] };
-            field = `items[${i}].${list}[${line[list].length - 1}].amount`;
-            changed = { ...inv, lines: inv.lines.map((l, j) => (j === i ? line : l)) };
-          } else {
-            const list = kind === 'allowance' ? 'allowances' : 'charges';
-            const docAc: DocAc = { ...ac, group: inv.lines[i]!.group, states: 'both' };
-            field = `${list}[${inv[list].length}].amount`;
-            changed = { ...inv, [list]: [...inv[list], docAc] };
-          }
-          changed = { ...changed, payment: { kind: 'none' }, statesTotals: false };
-          const { problems, totals } = completeDocument(decode(bodyOf(changed)));
-          // PEPPOL-EN16931-R040: within 0.02 of the exact product, inclusive, no rounding.
-          if (amount.minus(product).abs().gt('0.02')) {
-            same(problems.map((p) => p.field), [field], 'refused fields');
-          } else {
-            same(problems, [], 'problems');
-            same(exact(totals.tax_exclusive), exact(expectedTotals(changed).taxExclusive), 'tax_exclusive');
-          }
-        }),
+        fc.property(
+          invoices(),
+          where,
+          fc.nat(),
+          tieBaseFactor,
+          fc.integer({ min: -6, max: 6 }),
+          (inv, kind, pick, bf, offsetCents) => {
+            const product = d(bf.base).times(bf.factor).div(100);
+            const amount = r2(product).plus(cents(offsetCents));
+            fc.pre(!amount.isNegative());
+            const ac: Ac = {
+              amount: money(amount),
+              base: bf.base,
+              factor: bf.factor,
+              reason: 'Checked',
+              reasonCode: null,
+            };
+            const i = pick % inv.lines.length;
+            let field: string;
+            let changed: Invoice;
+            if (kind === 'line allowance' || kind === 'line charge') {
+              const list = kind === 'line allowance' ? 'allowances' : 'charges';
+              const line = { ...inv.lines[i]!, amountOffset: null, [list]: [...inv.lines[i]![list], ac] };
+              field = `items[${i}].${list}[${line[list].length - 1}].amount`;
+              changed = { ...inv, lines: inv.lines.map((l, j) => (j === i ? line : l)) };
+            } else {
+              const list = kind === 'allowance' ? 'allowances' : 'charges';
+              const docAc: DocAc = { ...ac, group: inv.lines[i]!.group, states: 'both' };
+              field = `${list}[${inv[list].length}].amount`;
+              changed = { ...inv, [list]: [...inv[list], docAc] };
+            }
+            changed = { ...changed, payment: { kind: 'none' }, statesTotals: false };
+            const { problems, totals } = completeDocument(decode(bodyOf(changed)));
+            // PEPPOL-EN16931-R040: within 0.02 of the exact product, inclusive, no rounding.
+            if (amount.minus(product).abs().gt('0.02')) {
+              same(
+                problems.map((p) => p.field),
+                [field],
+                'refused fields',
+              );
+            } else {
+              same(problems, [], 'problems');
+              same(exact(totals.tax_exclusive), exact(expectedTotals(changed).taxExclusive), 'tax_exclusive');
+            }
+          },
+        ),
         { numRuns: 300 },
       );
     });
@@ -781,24 +1047,48 @@ describe('Invoice totals: generated invoices against an independent EN 16931 com
 
   describe('Rules on the UBL we write', () => {
     const PERTURBED: Array<{ element: string; path: RegExp; rules: string[] }> = [
-      { element: 'LegalMonetaryTotal/LineExtensionAmount', path: LMT('LineExtensionAmount'), rules: ['BR-CO-10', 'BR-CO-13'] },
-      { element: 'LegalMonetaryTotal/TaxExclusiveAmount', path: LMT('TaxExclusiveAmount'), rules: ['BR-CO-13', 'BR-CO-15'] },
-      { element: 'LegalMonetaryTotal/TaxInclusiveAmount', path: LMT('TaxInclusiveAmount'), rules: ['BR-CO-15', 'BR-CO-16'] },
+      {
+        element: 'LegalMonetaryTotal/LineExtensionAmount',
+        path: LMT('LineExtensionAmount'),
+        rules: ['BR-CO-10', 'BR-CO-13'],
+      },
+      {
+        element: 'LegalMonetaryTotal/TaxExclusiveAmount',
+        path: LMT('TaxExclusiveAmount'),
+        rules: ['BR-CO-13', 'BR-CO-15'],
+      },
+      {
+        element: 'LegalMonetaryTotal/TaxInclusiveAmount',
+        path: LMT('TaxInclusiveAmount'),
+        rules: ['BR-CO-15', 'BR-CO-16'],
+      },
       { element: 'LegalMonetaryTotal/PayableAmount', path: LMT('PayableAmount'), rules: ['BR-CO-16'] },
       { element: 'TaxTotal/TaxAmount', path: TAX_TOTAL, rules: ['BR-CO-14', 'BR-CO-15'] },
     ];
 
     it('Given our UBL with one monetary total one cent off, Then the validator reports exactly the BR-CO rules that total takes part in', () => {
       fc.assert(
-        fc.property(invoices({ manyLines: 0 }), fc.constantFrom(...PERTURBED), fc.constantFrom('0.01', '-0.01'), (inv, target, delta) => {
-          const check = checkDocument(decode(bodyOf(inv)));
-          same(fatalText(check), '', 'the generated invoice is valid');
-          const m = target.path.exec(check.ubl)!;
-          const start = m.index + m[1]!.length;
-          const perturbed = check.ubl.slice(0, start) + money(d(m[2]!).plus(delta)) + check.ubl.slice(start + m[2]!.length);
-          const fatal = [...new Set(validateUblTree(parseOwnUbl(perturbed)).filter((i) => i.flag === 'fatal').map((i) => i.rule_id))].sort();
-          same(fatal, target.rules, `${target.element} ${delta}`);
-        }),
+        fc.property(
+          invoices({ manyLines: 0 }),
+          fc.constantFrom(...PERTURBED),
+          fc.constantFrom('0.01', '-0.01'),
+          (inv, target, delta) => {
+            const check = checkDocument(decode(bodyOf(inv)));
+            same(fatalText(check), '', 'the generated invoice is valid');
+            const m = target.path.exec(check.ubl)!;
+            const start = m.index + m[1]!.length;
+            const perturbed =
+              check.ubl.slice(0, start) + money(d(m[2]!).plus(delta)) + check.ubl.slice(start + m[2]!.length);
+            const fatal = [
+              ...new Set(
+                validateUblTree(parseOwnUbl(perturbed))
+                  .filter((i) => i.flag === 'fatal')
+                  .map((i) => i.rule_id),
+              ),
+            ].sort();
+            same(fatal, target.rules, `${target.element} ${delta}`);
+          },
+        ),
         { numRuns: 150 },
       );
     });

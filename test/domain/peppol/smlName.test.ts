@@ -22,13 +22,28 @@ function rows(): Row[] {
     .split('\n')
     .filter((line) => line.trim() !== '' && !line.startsWith('#') && !line.startsWith('scheme\t'))
     .map((line) => line.split('\t'))
-    .map((c) => ({ scheme: c[0]!, value: c[1]!, hashInput: c[2]!, schemeInName: c[4] === 'yes', zone: c[5]!, expected: c[6]! }));
+    .map((c) => ({
+      scheme: c[0]!,
+      value: c[1]!,
+      hashInput: c[2]!,
+      schemeInName: c[4] === 'yes',
+      zone: c[5]!,
+      expected: c[6]!,
+    }));
 }
 
 describe('SML DNS names (U-NAPTR, Peppol SML 1.3)', () => {
   it('encodes base32 as RFC 4648 does (lower case, no padding)', () => {
     // RFC 4648 section 10 test vectors.
-    const cases: Array<[string, string]> = [['', ''], ['f', 'my'], ['fo', 'mzxq'], ['foo', 'mzxw6'], ['foob', 'mzxw6yq'], ['fooba', 'mzxw6ytb'], ['foobar', 'mzxw6ytboi']];
+    const cases: Array<[string, string]> = [
+      ['', ''],
+      ['f', 'my'],
+      ['fo', 'mzxq'],
+      ['foo', 'mzxw6'],
+      ['foob', 'mzxw6yq'],
+      ['fooba', 'mzxw6ytb'],
+      ['foobar', 'mzxw6ytboi'],
+    ];
     for (const [input, expected] of cases) expect(base32NoPadding(Buffer.from(input))).to.equal(expected);
   });
 

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { SmpFormatError, readBusinessCard, readServiceGroup, readServiceMetadata } from '../../../src/domain/peppol/smpReader.js';
+import {
+  SmpFormatError,
+  readBusinessCard,
+  readServiceGroup,
+  readServiceMetadata,
+} from '../../../src/domain/peppol/smpReader.js';
 import { businessCardXml, serviceGroupXml } from '../../../src/domain/peppol/smpDocuments.js';
 import { sharedDir } from '../document/sharedDir.js';
 import { everyElement } from '../../../src/domain/xml/xmlTree.js';
@@ -17,13 +22,22 @@ describe('SMP and business card readers', () => {
     ];
     for (const xml of cases) expect(() => remoteXmlTree(xml)).to.throw(SmpFormatError);
     expect(() => readServiceGroup(remoteXmlTree('<ServiceGroup/>'))).to.throw(SmpFormatError, /ServiceGroup/);
-    expect(() => readServiceMetadata(remoteXmlTree('<x xmlns="http://busdox.org/serviceMetadata/publishing/1.0/"/>'))).to.throw(SmpFormatError);
+    expect(() =>
+      readServiceMetadata(remoteXmlTree('<x xmlns="http://busdox.org/serviceMetadata/publishing/1.0/"/>')),
+    ).to.throw(SmpFormatError);
     expect(() => readBusinessCard(remoteXmlTree('<BusinessCard xmlns="urn:other"/>'))).to.throw(SmpFormatError);
   });
 
   it('reads back the ServiceGroup and business card we write, with escaped text', () => {
-    const group = readServiceGroup(remoteXmlTree(serviceGroupXml({ scheme: 'iso6523-actorid-upis', value: '0208:0123456749' }, ['http://a.test/x?a=1&b=2'])));
-    expect(group).to.deep.equal({ participant: { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' }, references: ['http://a.test/x?a=1&b=2'] });
+    const group = readServiceGroup(
+      remoteXmlTree(
+        serviceGroupXml({ scheme: 'iso6523-actorid-upis', value: '0208:0123456749' }, ['http://a.test/x?a=1&b=2']),
+      ),
+    );
+    expect(group).to.deep.equal({
+      participant: { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' },
+      references: ['http://a.test/x?a=1&b=2'],
+    });
     const card = {
       participant: { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' },
       entities: [
@@ -66,11 +80,19 @@ describe('SMP and business card readers', () => {
 
     it('reads the specification examples field by field', () => {
       for (const version of ['v1', 'v2', 'v3']) {
-        const card = readBusinessCard(remoteXmlTree(fs.readFileSync(path.join(examples, version, `business-card-example-spec-${version}.xml`), 'utf8')));
+        const card = readBusinessCard(
+          remoteXmlTree(
+            fs.readFileSync(path.join(examples, version, `business-card-example-spec-${version}.xml`), 'utf8'),
+          ),
+        );
         expect(card.participant).to.deep.equal({ scheme: 'iso6523-actorid-upis', value: '0088:example' });
         const [entity] = card.entities;
         expect(entity!.names[0]).to.equal('ACME Inc.');
-        expect(entity).to.deep.include({ countryCode: 'AT', registrationDate: '2010-07-06', geographicalInformation: 'ACME street 123' });
+        expect(entity).to.deep.include({
+          countryCode: 'AT',
+          registrationDate: '2010-07-06',
+          geographicalInformation: 'ACME street 123',
+        });
         expect(entity!.identifiers).to.deep.equal([
           { scheme: 'VAT', value: 'ATU12345678' },
           { scheme: 'OrgNr', value: 'hjdh7as9ds' },
@@ -80,12 +102,18 @@ describe('SMP and business card readers', () => {
           expect(entity).to.deep.include({ websites: [], additionalInformation: null });
         } else {
           expect(entity!.websites).to.deep.equal(['https://www.acme.org']);
-          expect(entity!.additionalInformation).to.match(/^This is the free text of the business entity\. You can write anything/);
+          expect(entity!.additionalInformation).to.match(
+            /^This is the free text of the business entity\. You can write anything/,
+          );
         }
       }
-      const v3 = readBusinessCard(remoteXmlTree(fs.readFileSync(path.join(examples, 'v3', 'business-card-example-spec-v3.xml'), 'utf8')));
+      const v3 = readBusinessCard(
+        remoteXmlTree(fs.readFileSync(path.join(examples, 'v3', 'business-card-example-spec-v3.xml'), 'utf8')),
+      );
       expect(v3.entities[0]!.names).to.deep.equal(['ACME Inc.', 'Whatsoever Inc.']);
-      const trimmed = readBusinessCard(remoteXmlTree(fs.readFileSync(path.join(examples, 'v2', 'bc-0088-5033466000005.xml'), 'utf8')));
+      const trimmed = readBusinessCard(
+        remoteXmlTree(fs.readFileSync(path.join(examples, 'v2', 'bc-0088-5033466000005.xml'), 'utf8')),
+      );
       expect(trimmed.participant.value).to.equal('0088:5033466000005');
     });
   });

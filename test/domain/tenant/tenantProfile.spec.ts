@@ -10,7 +10,11 @@ const fields = (ids: Partial<CompanyIdentifiers>) => {
 
 describe('Tenant company identifiers', () => {
   it('accepts Belgian numbers with a valid mod-97 check and stores them compact', () => {
-    const result = check({ company_number: '0123.456.749', company_tax_id: 'be 0123 456 749', peppol_ids: ['0208:0123456749'] });
+    const result = check({
+      company_number: '0123.456.749',
+      company_tax_id: 'be 0123 456 749',
+      peppol_ids: ['0208:0123456749'],
+    });
     expect(result).to.deep.equal({
       ok: true,
       value: { company_number: '0123456749', company_tax_id: 'BE0123456749', peppol_ids: ['0208:0123456749'] },

@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { type ValidationIssue } from '../../../src/domain/validation/index.js';
 import { validateUbl } from '../../../src/infrastructure/xml/ublText.js';
 
-const VAT_S = '<cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>25</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>';
+const VAT_S =
+  '<cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>25</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>';
 
 /** A valid invoice: one line of 100.00 at 25 %, a document-level allowance of 10.00 and charge of 5.00. */
 const BASE = `<?xml version="1.0" encoding="UTF-8"?>
@@ -75,7 +76,8 @@ function vary(xml: string, ...edits: Edit[]): string {
 }
 
 const TOTALS = {
-  lineExtension: '<cbc:LineExtensionAmount currencyID="EUR">100.00</cbc:LineExtensionAmount>\n    <cbc:TaxExclusiveAmount',
+  lineExtension:
+    '<cbc:LineExtensionAmount currencyID="EUR">100.00</cbc:LineExtensionAmount>\n    <cbc:TaxExclusiveAmount',
   taxExclusive: '<cbc:TaxExclusiveAmount currencyID="EUR">95.00</cbc:TaxExclusiveAmount>',
   taxInclusive: '<cbc:TaxInclusiveAmount currencyID="EUR">118.75</cbc:TaxInclusiveAmount>',
   allowance: '<cbc:AllowanceTotalAmount currencyID="EUR">10.00</cbc:AllowanceTotalAmount>',
@@ -83,9 +85,11 @@ const TOTALS = {
   payable: '<cbc:PayableAmount currencyID="EUR">118.75</cbc:PayableAmount>',
   tax: '<cac:TaxTotal><cbc:TaxAmount currencyID="EUR">23.75</cbc:TaxAmount>',
 };
-const SUBTOTAL_AMOUNTS = '<cbc:TaxableAmount currencyID="EUR">95.00</cbc:TaxableAmount><cbc:TaxAmount currencyID="EUR">23.75</cbc:TaxAmount>';
+const SUBTOTAL_AMOUNTS =
+  '<cbc:TaxableAmount currencyID="EUR">95.00</cbc:TaxableAmount><cbc:TaxAmount currencyID="EUR">23.75</cbc:TaxAmount>';
 /** The rate of the VAT breakdown's category (the only category followed by the end of its TaxSubtotal). */
-const SUBTOTAL_RATE = '<cbc:Percent>25</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>\n    </cac:TaxSubtotal>';
+const SUBTOTAL_RATE =
+  '<cbc:Percent>25</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory>\n    </cac:TaxSubtotal>';
 const ALLOWANCE = /<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>false[\s\S]*?<\/cac:AllowanceCharge>/.exec(BASE)![0];
 const CHARGE = /<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>true[\s\S]*?<\/cac:AllowanceCharge>/.exec(BASE)![0];
 const LINE_ITEM = '<cac:Item>';
@@ -96,20 +100,37 @@ const total = (element: string, value: string) => `\n    ${amount(element, value
 /** `xml` (the base amounts) with VAT `tax` on its 95.00: breakdown, VAT total, total with VAT and amount due follow. */
 function withTax(xml: string, tax: string): string {
   const withVat = (95 + Number(tax)).toFixed(2);
-  return vary(xml, ['>23.75<', `>${tax}<`], [TOTALS.taxInclusive, amount('TaxInclusiveAmount', withVat)], [TOTALS.payable, amount('PayableAmount', withVat)]);
+  return vary(
+    xml,
+    ['>23.75<', `>${tax}<`],
+    [TOTALS.taxInclusive, amount('TaxInclusiveAmount', withVat)],
+    [TOTALS.payable, amount('PayableAmount', withVat)],
+  );
 }
 
 /** The invoice in VAT category Z (zero rated); ZERO_RATED is it with no tax, as it should be. */
-const Z_CATEGORY = vary(BASE, ['<cbc:ID>S</cbc:ID><cbc:Percent>25</cbc:Percent>', '<cbc:ID>Z</cbc:ID><cbc:Percent>0</cbc:Percent>']);
+const Z_CATEGORY = vary(BASE, [
+  '<cbc:ID>S</cbc:ID><cbc:Percent>25</cbc:Percent>',
+  '<cbc:ID>Z</cbc:ID><cbc:Percent>0</cbc:Percent>',
+]);
 const ZERO_RATED = withTax(Z_CATEGORY, '0.00');
 
 /** `xml` with the VAT breakdown's rate (BT-119) set to `percent`, or left out when it is null. */
 const withRate = (xml: string, percent: string | null) =>
-  vary(xml, [SUBTOTAL_RATE, SUBTOTAL_RATE.replace('<cbc:Percent>25</cbc:Percent>', percent === null ? '' : `<cbc:Percent>${percent}</cbc:Percent>`)]);
+  vary(xml, [
+    SUBTOTAL_RATE,
+    SUBTOTAL_RATE.replace(
+      '<cbc:Percent>25</cbc:Percent>',
+      percent === null ? '' : `<cbc:Percent>${percent}</cbc:Percent>`,
+    ),
+  ]);
 
 const cenIssues = (xml: string): ValidationIssue[] => validateUbl(xml, { layers: ['cen'] });
 /** The calculation rules (BR-CO-*) that fire on the document, one entry per firing. */
-const calculationRules = (xml: string): string[] => cenIssues(xml).filter((i) => i.rule_id.startsWith('BR-CO-')).map((i) => i.rule_id);
+const calculationRules = (xml: string): string[] =>
+  cenIssues(xml)
+    .filter((i) => i.rule_id.startsWith('BR-CO-'))
+    .map((i) => i.rule_id);
 
 describe('EN 16931 calculation rules (BR-CO) on varied invoices', () => {
   it('Given the valid base invoices, When validated, Then no EN 16931 rule fires', () => {
@@ -131,11 +152,16 @@ describe('EN 16931 calculation rules (BR-CO) on varied invoices', () => {
     });
 
     it('Given no document-level allowance and no AllowanceTotalAmount, When validated, Then BR-CO-11 is not reported', () => {
-      const xml = vary(BASE, [ALLOWANCE, ''], [`\n    ${TOTALS.allowance}`, ''], [SUBTOTAL_AMOUNTS, `${amount('TaxableAmount', '105.00')}${amount('TaxAmount', '26.25')}`],
+      const xml = vary(
+        BASE,
+        [ALLOWANCE, ''],
+        [`\n    ${TOTALS.allowance}`, ''],
+        [SUBTOTAL_AMOUNTS, `${amount('TaxableAmount', '105.00')}${amount('TaxAmount', '26.25')}`],
         [TOTALS.tax, '<cac:TaxTotal><cbc:TaxAmount currencyID="EUR">26.25</cbc:TaxAmount>'],
         [TOTALS.taxExclusive, amount('TaxExclusiveAmount', '105.00')],
         [TOTALS.taxInclusive, amount('TaxInclusiveAmount', '131.25')],
-        [TOTALS.payable, amount('PayableAmount', '131.25')]);
+        [TOTALS.payable, amount('PayableAmount', '131.25')],
+      );
       expect(cenIssues(xml)).to.deep.equal([]);
     });
 
@@ -151,24 +177,39 @@ describe('EN 16931 calculation rules (BR-CO) on varied invoices', () => {
     });
 
     it('Given no document-level charge and no ChargeTotalAmount, When validated, Then BR-CO-12 is not reported', () => {
-      const xml = vary(BASE, [CHARGE, ''], [`\n    ${TOTALS.charge}`, ''], [SUBTOTAL_AMOUNTS, `${amount('TaxableAmount', '90.00')}${amount('TaxAmount', '22.50')}`],
+      const xml = vary(
+        BASE,
+        [CHARGE, ''],
+        [`\n    ${TOTALS.charge}`, ''],
+        [SUBTOTAL_AMOUNTS, `${amount('TaxableAmount', '90.00')}${amount('TaxAmount', '22.50')}`],
         [TOTALS.tax, '<cac:TaxTotal><cbc:TaxAmount currencyID="EUR">22.50</cbc:TaxAmount>'],
         [TOTALS.taxExclusive, amount('TaxExclusiveAmount', '90.00')],
         [TOTALS.taxInclusive, amount('TaxInclusiveAmount', '112.50')],
-        [TOTALS.payable, amount('PayableAmount', '112.50')]);
+        [TOTALS.payable, amount('PayableAmount', '112.50')],
+      );
       expect(cenIssues(xml)).to.deep.equal([]);
     });
   });
 
   describe('BR-CO-13: total without VAT = lines - allowances + charges', () => {
     it('Given a LegalMonetaryTotal without TaxExclusiveAmount, When validated, Then BR-CO-13 (and BR-CO-15, which adds VAT to it) is reported', () => {
-      expect(calculationRules(vary(BASE, [`\n    ${TOTALS.taxExclusive}`, '']))).to.deep.equal(['BR-CO-13', 'BR-CO-15']);
+      expect(calculationRules(vary(BASE, [`\n    ${TOTALS.taxExclusive}`, '']))).to.deep.equal([
+        'BR-CO-13',
+        'BR-CO-15',
+      ]);
     });
 
     it('Given no allowance or charge totals, When the line total has three decimals, Then TaxExclusiveAmount must equal it exactly, unrounded', () => {
       // 100.005 rounds to 100.01, but with nothing to add or subtract BR-CO-13 compares with the line total itself.
       // (BR-CO-10 fires on both variants: BT-106 itself should have been rounded.)
-      const plain = vary(BASE, [ALLOWANCE, ''], [CHARGE, ''], [`\n    ${TOTALS.allowance}`, ''], [`\n    ${TOTALS.charge}`, ''], ['>100.00<', '>100.005<']);
+      const plain = vary(
+        BASE,
+        [ALLOWANCE, ''],
+        [CHARGE, ''],
+        [`\n    ${TOTALS.allowance}`, ''],
+        [`\n    ${TOTALS.charge}`, ''],
+        ['>100.00<', '>100.005<'],
+      );
       const rounded = vary(plain, [TOTALS.taxExclusive, amount('TaxExclusiveAmount', '100.01')]);
       const exact = vary(plain, [TOTALS.taxExclusive, amount('TaxExclusiveAmount', '100.005')]);
       expect(calculationRules(rounded)).to.include('BR-CO-13');
@@ -205,18 +246,27 @@ describe('EN 16931 calculation rules (BR-CO) on varied invoices', () => {
     });
 
     it('Given two VAT totals in the document currency, When the first adds up, Then BR-CO-15 is still reported', () => {
-      const xml = vary(BASE, ['</cac:TaxTotal>', '</cac:TaxTotal>\n  <cac:TaxTotal><cbc:TaxAmount currencyID="EUR">23.75</cbc:TaxAmount></cac:TaxTotal>']);
+      const xml = vary(BASE, [
+        '</cac:TaxTotal>',
+        '</cac:TaxTotal>\n  <cac:TaxTotal><cbc:TaxAmount currencyID="EUR">23.75</cbc:TaxAmount></cac:TaxTotal>',
+      ]);
       expect(calculationRules(xml)).to.deep.equal(['BR-CO-15']);
     });
   });
 
   describe('BR-CO-16: amount due = total with VAT - paid amount + rounding amount', () => {
     it('Given a LegalMonetaryTotal without TaxInclusiveAmount, When validated, Then BR-CO-16 (and BR-CO-15, which checks it) is reported', () => {
-      expect(calculationRules(vary(BASE, [`\n    ${TOTALS.taxInclusive}`, '']))).to.deep.equal(['BR-CO-15', 'BR-CO-16']);
+      expect(calculationRules(vary(BASE, [`\n    ${TOTALS.taxInclusive}`, '']))).to.deep.equal([
+        'BR-CO-15',
+        'BR-CO-16',
+      ]);
     });
 
     it('Given a paid amount and a rounding amount that add up, When validated, Then BR-CO-16 is not reported', () => {
-      const xml = vary(BASE, [TOTALS.payable, `${amount('PrepaidAmount', '18.75')}${total('PayableRoundingAmount', '0.25')}${total('PayableAmount', '100.25')}`]);
+      const xml = vary(BASE, [
+        TOTALS.payable,
+        `${amount('PrepaidAmount', '18.75')}${total('PayableRoundingAmount', '0.25')}${total('PayableAmount', '100.25')}`,
+      ]);
       expect(cenIssues(xml)).to.deep.equal([]);
     });
 
@@ -226,13 +276,20 @@ describe('EN 16931 calculation rules (BR-CO) on varied invoices', () => {
     });
 
     it('Given a PayableRoundingAmount that is not a number, When validated, Then BR-CO-16 is reported (and validation completes)', () => {
-      const xml = vary(BASE, [TOTALS.payable, `${amount('PayableRoundingAmount', 'n/a')}${total('PayableAmount', '118.75')}`]);
+      const xml = vary(BASE, [
+        TOTALS.payable,
+        `${amount('PayableRoundingAmount', 'n/a')}${total('PayableAmount', '118.75')}`,
+      ]);
       expect(calculationRules(xml)).to.deep.equal(['BR-CO-16']);
     });
 
     it('Given a PayableAmount that is not a number, When validated, Then BR-CO-16 is reported and no payment due date is asked for', () => {
       // An amount that cannot be read is not a positive amount due (BR-CO-25 asks for a due date only then).
-      const xml = vary(BASE, ['\n  <cbc:DueDate>2024-05-31</cbc:DueDate>', ''], [TOTALS.payable, amount('PayableAmount', 'n/a')]);
+      const xml = vary(
+        BASE,
+        ['\n  <cbc:DueDate>2024-05-31</cbc:DueDate>', ''],
+        [TOTALS.payable, amount('PayableAmount', 'n/a')],
+      );
       expect(calculationRules(xml)).to.deep.equal(['BR-CO-16']);
     });
 
@@ -251,7 +308,10 @@ describe('EN 16931 calculation rules (BR-CO) on varied invoices', () => {
     });
 
     it('Given a zero rate and no tax amount in the VAT breakdown, When validated, Then BR-CO-17 is reported (and validation completes)', () => {
-      const xml = vary(ZERO_RATED, [`${amount('TaxableAmount', '95.00')}${amount('TaxAmount', '0.00')}`, amount('TaxableAmount', '95.00')]);
+      const xml = vary(ZERO_RATED, [
+        `${amount('TaxableAmount', '95.00')}${amount('TaxAmount', '0.00')}`,
+        amount('TaxableAmount', '95.00'),
+      ]);
       expect(calculationRules(xml)).to.deep.equal(['BR-CO-17']);
     });
 
@@ -281,11 +341,18 @@ describe('EN 16931 calculation rules (BR-CO) on varied invoices', () => {
 
   describe('BR-CO-23 / BR-CO-24: reasons of line allowances and charges', () => {
     const lineAllowanceCharge = (indicator: string) =>
-      vary(BASE, [LINE_ITEM, `<cac:AllowanceCharge>${indicator}${amount('Amount', '1.00')}</cac:AllowanceCharge>\n    ${LINE_ITEM}`]);
+      vary(BASE, [
+        LINE_ITEM,
+        `<cac:AllowanceCharge>${indicator}${amount('Amount', '1.00')}</cac:AllowanceCharge>\n    ${LINE_ITEM}`,
+      ]);
 
     it('Given a line allowance or charge without a reason, When validated, Then BR-CO-23 or BR-CO-24 is reported', () => {
-      expect(calculationRules(lineAllowanceCharge('<cbc:ChargeIndicator>false</cbc:ChargeIndicator>'))).to.deep.equal(['BR-CO-23']);
-      expect(calculationRules(lineAllowanceCharge('<cbc:ChargeIndicator>true</cbc:ChargeIndicator>'))).to.deep.equal(['BR-CO-24']);
+      expect(calculationRules(lineAllowanceCharge('<cbc:ChargeIndicator>false</cbc:ChargeIndicator>'))).to.deep.equal([
+        'BR-CO-23',
+      ]);
+      expect(calculationRules(lineAllowanceCharge('<cbc:ChargeIndicator>true</cbc:ChargeIndicator>'))).to.deep.equal([
+        'BR-CO-24',
+      ]);
     });
 
     it('Given a line allowance-charge without a ChargeIndicator, When validated, Then it is taken for neither (no BR-CO-23, no BR-CO-24)', () => {
@@ -295,30 +362,112 @@ describe('EN 16931 calculation rules (BR-CO) on varied invoices', () => {
 
   describe('the message shown for each rule names the business terms it is about', () => {
     const cases: { rule: string; xml: string; terms: string[] }[] = [
-      { rule: 'BR-CO-03', terms: ['BT-7', 'BT-8'], xml: vary(BASE, ['<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>',
-        '<cbc:TaxPointDate>2024-05-01</cbc:TaxPointDate><cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode><cac:InvoicePeriod><cbc:DescriptionCode>3</cbc:DescriptionCode></cac:InvoicePeriod>']) },
-      { rule: 'BR-CO-04', terms: ['BG-25', 'BT-151'], xml: vary(BASE, ['<cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID>', '<cac:ClassifiedTaxCategory>']) },
+      {
+        rule: 'BR-CO-03',
+        terms: ['BT-7', 'BT-8'],
+        xml: vary(BASE, [
+          '<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>',
+          '<cbc:TaxPointDate>2024-05-01</cbc:TaxPointDate><cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode><cac:InvoicePeriod><cbc:DescriptionCode>3</cbc:DescriptionCode></cac:InvoicePeriod>',
+        ]),
+      },
+      {
+        rule: 'BR-CO-04',
+        terms: ['BG-25', 'BT-151'],
+        xml: vary(BASE, ['<cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID>', '<cac:ClassifiedTaxCategory>']),
+      },
       { rule: 'BR-CO-09', terms: ['BT-31', 'BT-63', 'BT-48'], xml: vary(BASE, ['BE0123456749', 'ZZ0123456749']) },
-      { rule: 'BR-CO-10', terms: ['BT-106', 'BT-131'], xml: vary(BASE, [TOTALS.lineExtension, TOTALS.lineExtension.replace('100.00', '100.01')]) },
-      { rule: 'BR-CO-11', terms: ['BT-107', 'BT-92'], xml: vary(BASE, [TOTALS.allowance, amount('AllowanceTotalAmount', '9.00')]) },
-      { rule: 'BR-CO-12', terms: ['BT-108', 'BT-99'], xml: vary(BASE, [TOTALS.charge, amount('ChargeTotalAmount', '4.00')]) },
-      { rule: 'BR-CO-13', terms: ['BT-109', 'BT-131', 'BT-107', 'BT-108'], xml: vary(BASE, [TOTALS.taxExclusive, amount('TaxExclusiveAmount', '96.00')]) },
-      { rule: 'BR-CO-14', terms: ['BT-110', 'BT-117'], xml: vary(BASE, [TOTALS.tax, '<cac:TaxTotal><cbc:TaxAmount currencyID="EUR">23.76</cbc:TaxAmount>']) },
-      { rule: 'BR-CO-15', terms: ['BT-112', 'BT-109', 'BT-110'], xml: vary(BASE, [TOTALS.taxInclusive, amount('TaxInclusiveAmount', '118.76')]) },
-      { rule: 'BR-CO-16', terms: ['BT-115', 'BT-112', 'BT-113', 'BT-114'], xml: vary(BASE, [TOTALS.payable, amount('PayableAmount', '118.70')]) },
-      { rule: 'BR-CO-17', terms: ['BT-117', 'BT-116', 'BT-119'], xml: vary(BASE, [SUBTOTAL_AMOUNTS, `${amount('TaxableAmount', '95.00')}${amount('TaxAmount', '30.00')}`]) },
-      { rule: 'BR-CO-18', terms: ['BG-23'], xml: vary(BASE, [/<cac:TaxSubtotal>[\s\S]*<\/cac:TaxSubtotal>/.exec(BASE)![0], '']) },
-      { rule: 'BR-CO-19', terms: ['BG-14', 'BT-73', 'BT-74'], xml: vary(BASE, ['<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>',
-        '<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode><cac:InvoicePeriod></cac:InvoicePeriod>']) },
-      { rule: 'BR-CO-20', terms: ['BG-26', 'BT-134', 'BT-135'], xml: vary(BASE, [LINE_ITEM, `<cac:InvoicePeriod></cac:InvoicePeriod>${LINE_ITEM}`]) },
-      { rule: 'BR-CO-21', terms: ['BG-20', 'BT-97', 'BT-98'], xml: vary(BASE, ['<cbc:AllowanceChargeReason>Discount</cbc:AllowanceChargeReason>', '']) },
-      { rule: 'BR-CO-22', terms: ['BG-21', 'BT-104', 'BT-105'], xml: vary(BASE, ['<cbc:AllowanceChargeReason>Freight</cbc:AllowanceChargeReason>', '']) },
-      { rule: 'BR-CO-23', terms: ['BG-27', 'BT-139', 'BT-140'], xml: vary(BASE, [LINE_ITEM,
-        `<cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator>${amount('Amount', '1.00')}</cac:AllowanceCharge>${LINE_ITEM}`]) },
-      { rule: 'BR-CO-24', terms: ['BG-28', 'BT-144', 'BT-145'], xml: vary(BASE, [LINE_ITEM,
-        `<cac:AllowanceCharge><cbc:ChargeIndicator>true</cbc:ChargeIndicator>${amount('Amount', '1.00')}</cac:AllowanceCharge>${LINE_ITEM}`]) },
-      { rule: 'BR-CO-26', terms: ['BT-29', 'BT-30', 'BT-31'], xml: vary(BASE, [
-        '\n    <cac:PartyTaxScheme><cbc:CompanyID>BE0123456749</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>', '']) },
+      {
+        rule: 'BR-CO-10',
+        terms: ['BT-106', 'BT-131'],
+        xml: vary(BASE, [TOTALS.lineExtension, TOTALS.lineExtension.replace('100.00', '100.01')]),
+      },
+      {
+        rule: 'BR-CO-11',
+        terms: ['BT-107', 'BT-92'],
+        xml: vary(BASE, [TOTALS.allowance, amount('AllowanceTotalAmount', '9.00')]),
+      },
+      {
+        rule: 'BR-CO-12',
+        terms: ['BT-108', 'BT-99'],
+        xml: vary(BASE, [TOTALS.charge, amount('ChargeTotalAmount', '4.00')]),
+      },
+      {
+        rule: 'BR-CO-13',
+        terms: ['BT-109', 'BT-131', 'BT-107', 'BT-108'],
+        xml: vary(BASE, [TOTALS.taxExclusive, amount('TaxExclusiveAmount', '96.00')]),
+      },
+      {
+        rule: 'BR-CO-14',
+        terms: ['BT-110', 'BT-117'],
+        xml: vary(BASE, [TOTALS.tax, '<cac:TaxTotal><cbc:TaxAmount currencyID="EUR">23.76</cbc:TaxAmount>']),
+      },
+      {
+        rule: 'BR-CO-15',
+        terms: ['BT-112', 'BT-109', 'BT-110'],
+        xml: vary(BASE, [TOTALS.taxInclusive, amount('TaxInclusiveAmount', '118.76')]),
+      },
+      {
+        rule: 'BR-CO-16',
+        terms: ['BT-115', 'BT-112', 'BT-113', 'BT-114'],
+        xml: vary(BASE, [TOTALS.payable, amount('PayableAmount', '118.70')]),
+      },
+      {
+        rule: 'BR-CO-17',
+        terms: ['BT-117', 'BT-116', 'BT-119'],
+        xml: vary(BASE, [SUBTOTAL_AMOUNTS, `${amount('TaxableAmount', '95.00')}${amount('TaxAmount', '30.00')}`]),
+      },
+      {
+        rule: 'BR-CO-18',
+        terms: ['BG-23'],
+        xml: vary(BASE, [/<cac:TaxSubtotal>[\s\S]*<\/cac:TaxSubtotal>/.exec(BASE)![0], '']),
+      },
+      {
+        rule: 'BR-CO-19',
+        terms: ['BG-14', 'BT-73', 'BT-74'],
+        xml: vary(BASE, [
+          '<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>',
+          '<cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode><cac:InvoicePeriod></cac:InvoicePeriod>',
+        ]),
+      },
+      {
+        rule: 'BR-CO-20',
+        terms: ['BG-26', 'BT-134', 'BT-135'],
+        xml: vary(BASE, [LINE_ITEM, `<cac:InvoicePeriod></cac:InvoicePeriod>${LINE_ITEM}`]),
+      },
+      {
+        rule: 'BR-CO-21',
+        terms: ['BG-20', 'BT-97', 'BT-98'],
+        xml: vary(BASE, ['<cbc:AllowanceChargeReason>Discount</cbc:AllowanceChargeReason>', '']),
+      },
+      {
+        rule: 'BR-CO-22',
+        terms: ['BG-21', 'BT-104', 'BT-105'],
+        xml: vary(BASE, ['<cbc:AllowanceChargeReason>Freight</cbc:AllowanceChargeReason>', '']),
+      },
+      {
+        rule: 'BR-CO-23',
+        terms: ['BG-27', 'BT-139', 'BT-140'],
+        xml: vary(BASE, [
+          LINE_ITEM,
+          `<cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator>${amount('Amount', '1.00')}</cac:AllowanceCharge>${LINE_ITEM}`,
+        ]),
+      },
+      {
+        rule: 'BR-CO-24',
+        terms: ['BG-28', 'BT-144', 'BT-145'],
+        xml: vary(BASE, [
+          LINE_ITEM,
+          `<cac:AllowanceCharge><cbc:ChargeIndicator>true</cbc:ChargeIndicator>${amount('Amount', '1.00')}</cac:AllowanceCharge>${LINE_ITEM}`,
+        ]),
+      },
+      {
+        rule: 'BR-CO-26',
+        terms: ['BT-29', 'BT-30', 'BT-31'],
+        xml: vary(BASE, [
+          '\n    <cac:PartyTaxScheme><cbc:CompanyID>BE0123456749</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>',
+          '',
+        ]),
+      },
     ];
 
     for (const { rule, terms, xml } of cases) {

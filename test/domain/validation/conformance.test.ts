@@ -4,7 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { type ValidationIssue } from '../../../src/domain/validation/index.js';
-import { listTestSets, parseTestSet, readExpected, sharedDir, type TestSet, type UnitTest } from './conformance/corpus.js';
+import {
+  listTestSets,
+  parseTestSet,
+  readExpected,
+  sharedDir,
+  type TestSet,
+  type UnitTest,
+} from './conformance/corpus.js';
 import { validateUbl } from '../../../src/infrastructure/xml/ublText.js';
 
 const shared = sharedDir();
@@ -17,12 +24,19 @@ function checkTest(set: TestSet, test: UnitTest): string[] {
   for (const e of test.expectations) {
     const fired = issues.filter((i) => i.rule_id === e.rule);
     if (e.kind === 'success') {
-      if (fired.length > 0) problems.push(`${e.rule} must not fire but fired ${fired.length}x (${fired.map((f) => f.location).join(', ')})`);
+      if (fired.length > 0)
+        problems.push(
+          `${e.rule} must not fire but fired ${fired.length}x (${fired.map((f) => f.location).join(', ')})`,
+        );
     } else {
       const flag = e.kind === 'error' ? 'fatal' : 'warning';
       const withFlag = fired.filter((f) => f.flag === flag);
-      if (withFlag.length === 0) problems.push(`${e.rule} must fire as ${flag}, ${fired.length ? `fired as ${fired[0]!.flag}` : 'did not fire'}`);
-      else if (e.number !== undefined && withFlag.length !== e.number) problems.push(`${e.rule} must fire ${e.number}x, fired ${withFlag.length}x`);
+      if (withFlag.length === 0)
+        problems.push(
+          `${e.rule} must fire as ${flag}, ${fired.length ? `fired as ${fired[0]!.flag}` : 'did not fire'}`,
+        );
+      else if (e.number !== undefined && withFlag.length !== e.number)
+        problems.push(`${e.rule} must fire ${e.number}x, fired ${withFlag.length}x`);
     }
   }
   return problems;
@@ -56,7 +70,10 @@ if (!fs.existsSync(unitDir)) {
   describe('validation conformance (official unit tests)', function () {
     after(function () {
       const rows = [...stats.entries()].sort(([a], [b]) => a.localeCompare(b));
-      const total = rows.reduce((a, [, s]) => ({ passed: a.passed + s.passed, total: a.total + s.total }), { passed: 0, total: 0 });
+      const total = rows.reduce((a, [, s]) => ({ passed: a.passed + s.passed, total: a.total + s.total }), {
+        passed: 0,
+        total: 0,
+      });
       console.log('\n  Conformance per rule set (tests passed / total):');
       for (const [name, s] of rows) console.log(`    ${name.padEnd(22)} ${String(s.passed).padStart(4)} / ${s.total}`);
       console.log(`    ${'Total'.padEnd(22)} ${String(total.passed).padStart(4)} / ${total.total}`);
@@ -65,16 +82,22 @@ if (!fs.existsSync(unitDir)) {
     for (const set of sets) {
       describe(`${set.file} [${set.configuration}]`, function () {
         for (const test of set.tests) {
-          it(`#${test.index} ${test.expectations.map((e) => `${e.kind}:${e.rule}`).join(' ')} ${test.description}`.slice(0, 200), function () {
-            let problems: string[];
-            try {
-              problems = checkTest(set, test);
-            } catch (e) {
-              problems = [`validateUbl threw: ${(e as Error).message}`];
-            }
-            record(set.ruleSet, problems.length === 0);
-            expect(problems, problems.join('\n')).to.deep.equal([]);
-          });
+          it(
+            `#${test.index} ${test.expectations.map((e) => `${e.kind}:${e.rule}`).join(' ')} ${test.description}`.slice(
+              0,
+              200,
+            ),
+            function () {
+              let problems: string[];
+              try {
+                problems = checkTest(set, test);
+              } catch (e) {
+                problems = [`validateUbl threw: ${(e as Error).message}`];
+              }
+              record(set.ruleSet, problems.length === 0);
+              expect(problems, problems.join('\n')).to.deep.equal([]);
+            },
+          );
         }
       });
     }
@@ -84,7 +107,8 @@ if (!fs.existsSync(unitDir)) {
     for (const row of readExpected(examplesDir)) {
       it(`${row.path}: CEN and Peppol firings match EXPECTED.tsv`, function () {
         const xml = fs.readFileSync(path.join(examplesDir, row.path));
-        const ids = (issues: ValidationIssue[], flag: string) => [...new Set(issues.filter((i) => i.flag === flag).map((i) => i.rule_id))].sort();
+        const ids = (issues: ValidationIssue[], flag: string) =>
+          [...new Set(issues.filter((i) => i.flag === flag).map((i) => i.rule_id))].sort();
         const cen = validateUbl(xml, { layers: ['cen'] });
         const peppol = validateUbl(xml, { layers: ['peppol'] });
         expect({
@@ -92,7 +116,12 @@ if (!fs.existsSync(unitDir)) {
           cenWarning: ids(cen, 'warning'),
           peppolFatal: ids(peppol, 'fatal'),
           peppolWarning: ids(peppol, 'warning'),
-        }).to.deep.equal({ cenFatal: row.cenFatal, cenWarning: row.cenWarning, peppolFatal: row.peppolFatal, peppolWarning: row.peppolWarning });
+        }).to.deep.equal({
+          cenFatal: row.cenFatal,
+          cenWarning: row.cenWarning,
+          peppolFatal: row.peppolFatal,
+          peppolWarning: row.peppolWarning,
+        });
       });
     }
   });

@@ -10,7 +10,10 @@ const SELFBILLING_CUSTOMIZATION = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:pep
 const BILLING_PROFILE = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 const SELFBILLING_PROFILE = 'urn:fdc:peppol.eu:2017:poacc:selfbilling:01:1.0';
 
-const fired = (xml: string) => validateUbl(xml).filter((i) => i.flag === 'fatal').map((i) => i.rule_id);
+const fired = (xml: string) =>
+  validateUbl(xml)
+    .filter((i) => i.flag === 'fatal')
+    .map((i) => i.rule_id);
 
 describe('Peppol identifiers of self-billing documents (PEPPOL-EN16931-R004, R007)', () => {
   const fixture = realisticDocuments().find((f) => f.body.document_type === 'SELFBILLING_INVOICE')!;

@@ -3,7 +3,8 @@ import { XmlInputError } from '../../../src/domain/validation/index.js';
 import { expect } from 'chai';
 import { validateUbl } from '../../../src/infrastructure/xml/ublText.js';
 
-const NS = 'xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"';
+const NS =
+  'xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"';
 
 const minimal = `<?xml version="1.0" encoding="UTF-8"?>
 <Invoice ${NS}>
@@ -37,7 +38,9 @@ describe('validateUbl', function () {
   });
 
   it('accepts a Buffer and any namespace prefixes', function () {
-    const prefixed = minimal.replace(`<Invoice ${NS}>`, `<inv:Invoice ${NS.replace('xmlns=', 'xmlns:inv=')}>`).replace('</Invoice>', '</inv:Invoice>');
+    const prefixed = minimal
+      .replace(`<Invoice ${NS}>`, `<inv:Invoice ${NS.replace('xmlns=', 'xmlns:inv=')}>`)
+      .replace('</Invoice>', '</inv:Invoice>');
     expect(validateUbl(Buffer.from(prefixed, 'utf8'), { layers: ['cen'] }).map((i) => i.rule_id)).to.deep.equal(
       validateUbl(minimal, { layers: ['cen'] }).map((i) => i.rule_id),
     );
@@ -50,7 +53,9 @@ describe('validateUbl', function () {
 
   it('rejects malformed XML, a foreign root element and oversized input', function () {
     expect(() => validateUbl(`<Invoice ${NS}><cbc:ID>1</Invoice>`)).to.throw(XmlInputError);
-    expect(() => validateUbl('<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>')).to.throw(XmlInputError);
+    expect(() => validateUbl('<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>')).to.throw(
+      XmlInputError,
+    );
     expect(() => validateUbl('not xml at all')).to.throw(XmlInputError);
     expect(() => validateUbl(Buffer.alloc(21 * 1024 * 1024, 32))).to.throw(XmlInputError);
   });
@@ -58,7 +63,10 @@ describe('validateUbl', function () {
   it('uses exact decimal arithmetic with ties rounding up (BR-CO-10)', function () {
     // 0.1 + 0.2 is not 0.3 in binary floating point; the engine must still accept it.
     const doc = minimal
-      .replace('100.00</cbc:LineExtensionAmount></cac:LegalMonetaryTotal>', '0.30</cbc:LineExtensionAmount></cac:LegalMonetaryTotal>')
+      .replace(
+        '100.00</cbc:LineExtensionAmount></cac:LegalMonetaryTotal>',
+        '0.30</cbc:LineExtensionAmount></cac:LegalMonetaryTotal>',
+      )
       .replace('60.005', '0.1')
       .replace('40.00', '0.2');
     expect(validateUbl(doc, { layers: ['cen'] }).some((i) => i.rule_id === 'BR-CO-10')).to.equal(false);

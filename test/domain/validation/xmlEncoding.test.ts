@@ -42,7 +42,9 @@ describe('XML encodings', function () {
     for (const bad of [[0xff], [0xc3], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]]) {
       const bytes = Buffer.concat([good.subarray(0, at), Buffer.from(bad), good.subarray(at)]);
       expect(() => decodeXmlBytes(bytes)).to.throw(XmlEncodingError, `Invalid UTF-8 byte sequence at byte ${at}`);
-      expect(() => validateUbl(bytes)).to.throw(XmlEncodingError).with.property('offset', at);
+      expect(() => validateUbl(bytes))
+        .to.throw(XmlEncodingError)
+        .with.property('offset', at);
     }
   });
 
@@ -60,12 +62,21 @@ describe('XML encodings', function () {
   });
 
   it('refuses a UTF-16 declaration on bytes that are not UTF-16, and an encoding it does not know', function () {
-    expect(() => decodeXmlBytes(Buffer.from(utf8Text.replace('encoding="UTF-8"', 'encoding="UTF-16"')))).to.throw(XmlEncodingError, /not UTF-16/);
-    expect(() => decodeXmlBytes(Buffer.from(utf8Text.replace('encoding="UTF-8"', 'encoding="x-klingon"')))).to.throw(XmlEncodingError, /Unsupported/);
+    expect(() => decodeXmlBytes(Buffer.from(utf8Text.replace('encoding="UTF-8"', 'encoding="UTF-16"')))).to.throw(
+      XmlEncodingError,
+      /not UTF-16/,
+    );
+    expect(() => decodeXmlBytes(Buffer.from(utf8Text.replace('encoding="UTF-8"', 'encoding="x-klingon"')))).to.throw(
+      XmlEncodingError,
+      /Unsupported/,
+    );
   });
 
   it('reads a declared single-byte encoding, declared UTF-8 afterwards', function () {
-    const latin1 = Buffer.from(utf8Text.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').replace('Globex', 'Ålobex'), 'latin1');
+    const latin1 = Buffer.from(
+      utf8Text.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').replace('Globex', 'Ålobex'),
+      'latin1',
+    );
     const text = decodeXmlBytes(latin1);
     expect(text).to.match(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
     expect(text).to.include('Ålobex');

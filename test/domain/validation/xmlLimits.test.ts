@@ -5,7 +5,12 @@ import { checkDocument } from '../../../src/domain/document/rules/documentCheck.
 import { decodeDocumentInput } from '../../../src/http/codecs/documentCodec.js';
 import { UblReadError } from '../../../src/domain/document/ubl/ublReader.js';
 import { writeUbl } from '../../../src/domain/document/ubl/ublWriter.js';
-import { DEFAULT_XML_LIMITS, XmlInputError, XmlLimitExceeded, type XmlLimits } from '../../../src/domain/validation/index.js';
+import {
+  DEFAULT_XML_LIMITS,
+  XmlInputError,
+  XmlLimitExceeded,
+  type XmlLimits,
+} from '../../../src/domain/validation/index.js';
 import { invoiceWithLines } from '../../../scripts/benchDocuments.js';
 import { validateUbl, readUblText } from '../../../src/infrastructure/xml/ublText.js';
 
@@ -32,13 +37,35 @@ const refusal = (run: () => unknown): XmlLimitExceeded => {
 };
 
 describe('XML limits', function () {
-  const small: XmlLimits = { maxBytes: 100_000, maxElements: 200, maxDepth: 20, maxAttributesPerElement: 8, maxTextLength: 1000 };
+  const small: XmlLimits = {
+    maxBytes: 100_000,
+    maxElements: 200,
+    maxDepth: 20,
+    maxAttributesPerElement: 8,
+    maxTextLength: 1000,
+  };
   const cases: Array<[keyof XmlLimits, string, RegExp]> = [
     ['maxBytes', withExtension('x'.repeat(100_000)), /larger than 100000 bytes .*limit maxBytes = 100000/],
-    ['maxElements', withExtension('<x/>'.repeat(200)), /more than 200 elements \(limit maxElements = 200, setting XML_MAX_ELEMENTS\)/],
-    ['maxDepth', withExtension('<x>'.repeat(20) + '</x>'.repeat(20)), /more than 20 levels of nesting \(limit maxDepth = 20, setting XML_MAX_DEPTH\)/],
-    ['maxAttributesPerElement', withExtension(`<x ${Array.from({ length: 9 }, (_, i) => `a${i}="1"`).join(' ')}/>`), /more than 8 attributes \(limit maxAttributesPerElement = 8, setting XML_MAX_ATTRIBUTES\)/],
-    ['maxTextLength', withExtension('x'.repeat(1001)), /longer than 1000 characters \(1001\) \(limit maxTextLength = 1000, setting XML_MAX_TEXT_LENGTH\)/],
+    [
+      'maxElements',
+      withExtension('<x/>'.repeat(200)),
+      /more than 200 elements \(limit maxElements = 200, setting XML_MAX_ELEMENTS\)/,
+    ],
+    [
+      'maxDepth',
+      withExtension('<x>'.repeat(20) + '</x>'.repeat(20)),
+      /more than 20 levels of nesting \(limit maxDepth = 20, setting XML_MAX_DEPTH\)/,
+    ],
+    [
+      'maxAttributesPerElement',
+      withExtension(`<x ${Array.from({ length: 9 }, (_, i) => `a${i}="1"`).join(' ')}/>`),
+      /more than 8 attributes \(limit maxAttributesPerElement = 8, setting XML_MAX_ATTRIBUTES\)/,
+    ],
+    [
+      'maxTextLength',
+      withExtension('x'.repeat(1001)),
+      /longer than 1000 characters \(1001\) \(limit maxTextLength = 1000, setting XML_MAX_TEXT_LENGTH\)/,
+    ],
     ['maxTextLength', withExtension(`<x a="${'x'.repeat(1001)}"/>`), /limit maxTextLength = 1000/],
     ['maxTextLength', withExtension(`<![CDATA[${'x'.repeat(1001)}]]>`), /limit maxTextLength = 1000/],
   ];
@@ -61,11 +88,16 @@ describe('XML limits', function () {
     expect(refusal(() => validateUbl(withExtension('<x/>'.repeat(1_000_000)))).limit).to.equal('maxElements');
     const attributes = Array.from({ length: 100_000 }, (_, i) => `a${i}="1"`).join(' ');
     expect(refusal(() => validateUbl(withExtension(`<x ${attributes}/>`))).limit).to.equal('maxAttributesPerElement');
-    expect(refusal(() => validateUbl(withExtension('<x>'.repeat(100_000) + '</x>'.repeat(100_000)))).limit).to.equal('maxDepth');
+    expect(refusal(() => validateUbl(withExtension('<x>'.repeat(100_000) + '</x>'.repeat(100_000)))).limit).to.equal(
+      'maxDepth',
+    );
   });
 
   it('has the reader refuse what the validator refuses, as a read error', function () {
-    expect(() => readUblText(withExtension('<x/>'.repeat(1_000_000)))).to.throw(UblReadError, /limit maxElements = 1000000/);
+    expect(() => readUblText(withExtension('<x/>'.repeat(1_000_000)))).to.throw(
+      UblReadError,
+      /limit maxElements = 1000000/,
+    );
   });
 
   it('leaves malformed XML to libxml2, which says what and where', function () {
@@ -108,14 +140,19 @@ describe('XML processing cost', function () {
   // threshold of 30 sits far from both.
   const shapes: Record<string, (n: number) => string> = {
     'empty elements under one parent': (n) => withExtension('<x/>'.repeat(n)),
-    'elements with 64 attributes': (n) => withExtension(`<x ${Array.from({ length: 63 }, (_, i) => `a${i}="1"`).join(' ')}/>`.repeat(n)),
+    'elements with 64 attributes': (n) =>
+      withExtension(`<x ${Array.from({ length: 63 }, (_, i) => `a${i}="1"`).join(' ')}/>`.repeat(n)),
     'invoice lines': (n) => {
       const lines = decodeDocumentInput(invoiceWithLines(n));
       if (!lines.ok) throw new Error('does not decode');
       return writeUbl(lines.value);
     },
   };
-  const sizes: Record<string, number> = { 'empty elements under one parent': 1000, 'elements with 64 attributes': 20, 'invoice lines': 20 };
+  const sizes: Record<string, number> = {
+    'empty elements under one parent': 1000,
+    'elements with 64 attributes': 20,
+    'invoice lines': 20,
+  };
   for (const [shape, make] of Object.entries(shapes)) {
     it(`grows linearly with ${shape} (1x, 10x, 100x)`, function () {
       const n = sizes[shape]!;

@@ -14,13 +14,17 @@ describe('Create request codec', () => {
     const r = decodeDocumentInput({ items: [item] });
     expect(r.ok).to.equal(true);
     if (!r.ok) return;
-    expect([r.value.document_type, r.value.state, r.value.direction, r.value.currency, r.value.tax_code]).to.deep.equal(['INVOICE', 'DRAFT', 'OUTBOUND', 'EUR', 'S']);
+    expect([r.value.document_type, r.value.state, r.value.direction, r.value.currency, r.value.tax_code]).to.deep.equal(
+      ['INVOICE', 'DRAFT', 'OUTBOUND', 'EUR', 'S'],
+    );
   });
 
   it('Given state DRAFT and direction OUTBOUND in the body, Then they are accepted; any other value is a 422 at its field', () => {
     const r = decodeDocumentInput({ items: [item], state: 'DRAFT', direction: 'OUTBOUND' });
     expect(r.ok && [r.value.state, r.value.direction]).to.deep.equal(['DRAFT', 'OUTBOUND']);
-    expect(errorsOf({ items: [item], state: 'SENT', direction: 'INBOUND' }).map((x) => [fieldPath(x.loc), x.type])).to.deep.equal([
+    expect(
+      errorsOf({ items: [item], state: 'SENT', direction: 'INBOUND' }).map((x) => [fieldPath(x.loc), x.type]),
+    ).to.deep.equal([
       ['state', 'enum'],
       ['direction', 'enum'],
     ]);
@@ -41,12 +45,20 @@ describe('Create request codec', () => {
   });
 
   it('Given a non-percentage tax_rate string, Then it is rejected', () => {
-    expect(errorsOf({ items: [item, { ...item, tax_rate: 'abc' }] })[0]!.loc).to.deep.equal(['body', 'items', 1, 'tax_rate']);
+    expect(errorsOf({ items: [item, { ...item, tax_rate: 'abc' }] })[0]!.loc).to.deep.equal([
+      'body',
+      'items',
+      1,
+      'tax_rate',
+    ]);
     expect(errorsOf({ items: [{ ...item, tax_rate: '150.00' }] })[0]!.type).to.equal('value_error');
   });
 
   it('Given allowances with a plain-number tax_rate, Then they are accepted', () => {
-    const r = decodeDocumentInput({ items: [{ ...item, allowances: [{ amount: 1, tax_rate: 21 }] }], allowances: [{ amount: 2, tax_rate: 6 }] });
+    const r = decodeDocumentInput({
+      items: [{ ...item, allowances: [{ amount: 1, tax_rate: 21 }] }],
+      allowances: [{ amount: 2, tax_rate: 6 }],
+    });
     expect(r.ok).to.equal(true);
   });
 
@@ -59,19 +71,36 @@ describe('Create request codec', () => {
 
   it('Given bad dates, an unsupported currency, a bad Peppol id and a failing Belgian VAT, Then each has its own loc', () => {
     const e = errorsOf({
-      items: [item], invoice_date: '14/03/2025', due_date: '2025-02-30', currency: 'XYZ', customer_peppol_id: '0208-0123456749', vendor_tax_id: 'BE0123456748',
+      items: [item],
+      invoice_date: '14/03/2025',
+      due_date: '2025-02-30',
+      currency: 'XYZ',
+      customer_peppol_id: '0208-0123456749',
+      vendor_tax_id: 'BE0123456748',
     });
-    expect(e.map((x) => fieldPath(x.loc)).sort()).to.deep.equal(['currency', 'customer_peppol_id', 'due_date', 'invoice_date', 'vendor_tax_id']);
+    expect(e.map((x) => fieldPath(x.loc)).sort()).to.deep.equal([
+      'currency',
+      'customer_peppol_id',
+      'due_date',
+      'invoice_date',
+      'vendor_tax_id',
+    ]);
     expect(e.find((x) => fieldPath(x.loc) === 'invoice_date')!.msg).to.match(/YYYY-MM-DD/);
   });
 
   it('Given amounts with more than 2 decimals or negative totals, Then they are rejected', () => {
     const e = errorsOf({ items: [{ ...item, amount: 10.005 }], total_tax: -1 });
-    expect(e.map((x) => [fieldPath(x.loc), x.type])).to.deep.equal([['total_tax', 'greater_than_equal'], ['items[0].amount', 'decimal_max_places']]);
+    expect(e.map((x) => [fieldPath(x.loc), x.type])).to.deep.equal([
+      ['total_tax', 'greater_than_equal'],
+      ['items[0].amount', 'decimal_max_places'],
+    ]);
   });
 
   it('Given nested errors, Then the path goes through allowances and attachments', () => {
-    const e = errorsOf({ items: [{ ...item, allowances: [{ amount: 'ten' }] }], attachments: [{ file_type: 'application/pdf' }] });
+    const e = errorsOf({
+      items: [{ ...item, allowances: [{ amount: 'ten' }] }],
+      attachments: [{ file_type: 'application/pdf' }],
+    });
     expect(e.map((x) => fieldPath(x.loc))).to.deep.equal(['items[0].allowances[0].amount', 'attachments[0].file_name']);
   });
 

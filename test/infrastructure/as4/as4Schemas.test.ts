@@ -16,7 +16,13 @@ import { captureSoap, phase4Dir, requireVectors } from '../../support/peppolVect
 const sbdh: Sbdh = {
   sender: { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' },
   receiver: { scheme: 'iso6523-actorid-upis', value: '0208:0987654321' },
-  document: { standard: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2', typeVersion: '2.1', instanceIdentifier: 'x-1', type: 'Invoice', creationDateAndTime: '2026-03-01T10:00:00Z' },
+  document: {
+    standard: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+    typeVersion: '2.1',
+    instanceIdentifier: 'x-1',
+    type: 'Invoice',
+    creationDateAndTime: '2026-03-01T10:00:00Z',
+  },
   documentType: { scheme: 'busdox-docid-qns', value: BIS_BILLING_INVOICE },
   process: { scheme: 'cenbii-procid-ubl', value: BIS_BILLING_PROCESS },
   countryC1: 'BE',
@@ -42,12 +48,18 @@ describe('AS4 envelopes we write validate against the SOAP 1.2 and ebMS 3.0 sche
       toParty: 'POP000002',
       payloadContentId: 'payload@test',
     });
-    const built = await buildUserMessage({ message, payload: Buffer.from('<a/>'), sender: pki.accessPoints.POP000001!, receiver: pki.accessPoints.POP000002!.certificate });
+    const built = await buildUserMessage({
+      message,
+      payload: Buffer.from('<a/>'),
+      sender: pki.accessPoints.POP000001!,
+      receiver: pki.accessPoints.POP000002!.certificate,
+    });
     return { built, soap: readMultipartRelated(built.contentType, built.body).root.body.toString('utf8') };
   };
 
   it('the schema set is strict enough to refuse what it must (the phase4 examples that lack MessageInfo or carry a bad timestamp)', () => {
-    const read = (rel: string) => fs.readFileSync(path.join(phase4Dir(), rel), 'utf8').replace(/^[\s\S]*?(?=<\?xml)/, '');
+    const read = (rel: string) =>
+      fs.readFileSync(path.join(phase4Dir(), rel), 'utf8').replace(/^[\s\S]*?(?=<\?xml)/, '');
     expect(as4SchemaErrors(read('soap12test/test-2023-03-15.xml'))).to.deep.equal([]);
     expect(as4SchemaErrors(captureSoap('verify/helger.as4in').toString('utf8'))).to.deep.equal([]);
     // The SOAP 1.1 examples break the ebMS rules inside a SOAP 1.1 envelope; the ebMS part is what fails.
@@ -74,13 +86,20 @@ describe('AS4 envelopes we write validate against the SOAP 1.2 and ebMS 3.0 sche
 
   it('our Error signal, with and without a message to refer to', () => {
     const own = { own: pki.accessPoints.POP000002! };
-    const errors = [notServiced('m-1@test', 'receiver unknown & <gone>'), ebmsError('decompressionFailure', 'm-1@test')];
+    const errors = [
+      notServiced('m-1@test', 'receiver unknown & <gone>'),
+      ebmsError('decompressionFailure', 'm-1@test'),
+    ];
     expect(as4SchemaErrors(buildErrorSignal(errors, 'm-1@test', own).body.toString('utf8'))).to.deep.equal([]);
-    expect(as4SchemaErrors(buildErrorSignal([ebmsError('invalidHeader', null, 'not XML')], null, own).body.toString('utf8'))).to.deep.equal([]);
+    expect(
+      as4SchemaErrors(buildErrorSignal([ebmsError('invalidHeader', null, 'not XML')], null, own).body.toString('utf8')),
+    ).to.deep.equal([]);
   });
 
   it('a UserMessage without the required ConversationId is refused by the same schema set', async () => {
     const { soap } = await userMessageSoap();
-    expect(as4SchemaErrors(soap.replace(/<eb:ConversationId>[^<]*<\/eb:ConversationId>/, '')).join('\n')).to.match(/ConversationId|MessageProperties/);
+    expect(as4SchemaErrors(soap.replace(/<eb:ConversationId>[^<]*<\/eb:ConversationId>/, '')).join('\n')).to.match(
+      /ConversationId|MessageProperties/,
+    );
   });
 });

@@ -16,12 +16,20 @@ import {
   PEPPOL_PARTY_ID_TYPE,
 } from '../../../src/domain/peppol/as4/peppolProfile.js';
 import { propertyValue } from '../../../src/domain/peppol/as4/userMessage.js';
-import { captureSoap, capturesDir, phase4Dir, requireVectors, signatureExpectations, vectorsDir } from '../../support/peppolVectors.js';
+import {
+  captureSoap,
+  capturesDir,
+  phase4Dir,
+  requireVectors,
+  signatureExpectations,
+  vectorsDir,
+} from '../../support/peppolVectors.js';
 
 const domOf = (file: string): Document => parseUntrustedXmlDom(decodeUtf8Xml(captureSoap(file)));
 const verifyCapture = (file: string, canonicalizer?: typeof ExclusiveCanonicalization): SignatureVerification =>
   verifySignature(domOf(file), new Map(), canonicalizer);
-const statuses = (v: SignatureVerification) => v.references.map((r) => [r.reference.uri.startsWith('cid:') ? 'cid' : 'xml', r.status]);
+const statuses = (v: SignatureVerification) =>
+  v.references.map((r) => [r.reference.uri.startsWith('cid:') ? 'cid' : 'xml', r.status]);
 const elementOf = (file: string, uri: string) => elementById(domOf(file), uri.slice(1));
 const cn = (subject: string) => /CN=([^,\n]+)/.exec(subject)?.[1];
 
@@ -44,7 +52,13 @@ describe('AS4 golden vectors (phase4 captures)', function () {
       ]);
     });
 
-    for (const file of ['verify/helger.as4in', 'verify/governikus.as4in', 'verify/dataport1-mustunderstand.as4in', 'TestReceipt12.xml', 'TestReceipt11.xml']) {
+    for (const file of [
+      'verify/helger.as4in',
+      'verify/governikus.as4in',
+      'verify/dataport1-mustunderstand.as4in',
+      'TestReceipt12.xml',
+      'TestReceipt11.xml',
+    ]) {
       it(`${file} verifies: every reference and the SignedInfo signature`, () => {
         const expectation = signatureExpectations().find((e) => e.file === file)!;
         expect(expectation.conformant).to.equal('VALID');
@@ -59,7 +73,11 @@ describe('AS4 golden vectors (phase4 captures)', function () {
     it('dump-raw.as4out: SignedInfo and both XML references verify; the encrypted attachment reference is reported unresolvable', () => {
       const result = verifyCapture('dump-raw.as4out');
       expect(result.signedInfoValid).to.equal(true);
-      expect(statuses(result)).to.deep.equal([['xml', 'ok'], ['xml', 'ok'], ['cid', 'unresolvable']]);
+      expect(statuses(result)).to.deep.equal([
+        ['xml', 'ok'],
+        ['xml', 'ok'],
+        ['cid', 'unresolvable'],
+      ]);
       expect(result.valid).to.equal(false);
       expect(result.reason).to.match(/cid:phase4-att-ff0f8ad5-f982-48ba-b8e2-26997600f496@cid is not available/);
     });
@@ -67,7 +85,11 @@ describe('AS4 golden vectors (phase4 captures)', function () {
     it('from-holodeck-1.xml (Holodeck B2B): SignedInfo and XML references verify, the attachment is not in the file', () => {
       const result = verifyCapture('from-holodeck-1.xml');
       expect(result.signedInfoValid).to.equal(true);
-      expect(statuses(result)).to.deep.equal([['xml', 'ok'], ['xml', 'ok'], ['cid', 'unresolvable']]);
+      expect(statuses(result)).to.deep.equal([
+        ['xml', 'ok'],
+        ['xml', 'ok'],
+        ['cid', 'unresolvable'],
+      ]);
       expect(result.valid).to.equal(false);
     });
 
@@ -79,7 +101,11 @@ describe('AS4 golden vectors (phase4 captures)', function () {
       expect(failed).to.have.length(1);
       expect(failed[0]!.status).to.equal('digest-mismatch');
       const element = elementOf('verify/dataport1.as4in', failed[0]!.reference.uri);
-      expect([element.namespaceURI, element.localName, element.prefix]).to.deep.equal(['http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/', 'Messaging', 'eb3']);
+      expect([element.namespaceURI, element.localName, element.prefix]).to.deep.equal([
+        'http://docs.oasis-open.org/ebxml-msg/ebms/v3.0/ns/core/200704/',
+        'Messaging',
+        'eb3',
+      ]);
       expect(result.reason).to.equal(`the digest of ${failed[0]!.reference.uri} does not match`);
     });
 
@@ -91,7 +117,12 @@ describe('AS4 golden vectors (phase4 captures)', function () {
         const [from, to] = e.signerValid.split('..');
         expect(new Date(signer.validFrom).toISOString().slice(0, 10), e.file).to.be.oneOf([from, dayBefore(from!)]);
         const inside = new Date(new Date(signer.validFrom).getTime() + 86_400_000);
-        const report = checkCertificate(signer, 'ap-signature', [readCertificateFile(path.join(certs, e.signerCaFile))], inside);
+        const report = checkCertificate(
+          signer,
+          'ap-signature',
+          [readCertificateFile(path.join(certs, e.signerCaFile))],
+          inside,
+        );
         expect(report.status, `${e.file}: ${report.error}`).to.equal('success');
         expect(report.details).to.include({ trusted: true });
         expect(new Date(signer.validTo).toISOString().slice(0, 10), e.file).to.be.oneOf([to, dayBefore(to!)]);
@@ -120,12 +151,19 @@ describe('AS4 golden vectors (phase4 captures)', function () {
       for (const e of signatureExpectations()) {
         const shipped = verifyCapture(e.file, ExclusiveCanonicalization);
         if (e.asShipped === 'VALID') expect(shipped.valid, e.file).to.equal(true);
-        else if (e.asShipped.startsWith('FAIL (digest of eb:Messaging)')) expect(statuses(shipped)[0], e.file).to.deep.equal(['xml', 'digest-mismatch']);
-        else if (e.asShipped.startsWith('FAIL (SignatureValue')) expect(shipped.signedInfoValid, e.file).to.equal(false);
+        else if (e.asShipped.startsWith('FAIL (digest of eb:Messaging)'))
+          expect(statuses(shipped)[0], e.file).to.deep.equal(['xml', 'digest-mismatch']);
+        else if (e.asShipped.startsWith('FAIL (SignatureValue'))
+          expect(shipped.signedInfoValid, e.file).to.equal(false);
         else if (e.asShipped === 'INVALID') expect(shipped.valid, e.file).to.equal(false);
         else {
           expect(e.asShipped, e.file).to.match(/xml refs OK; overall false/);
-          expect(statuses(shipped).filter(([kind]) => kind === 'xml').every(([, s]) => s === 'ok'), e.file).to.equal(true);
+          expect(
+            statuses(shipped)
+              .filter(([kind]) => kind === 'xml')
+              .every(([, s]) => s === 'ok'),
+            e.file,
+          ).to.equal(true);
           expect(shipped.valid, e.file).to.equal(false);
         }
       }
@@ -149,10 +187,16 @@ describe('AS4 golden vectors (phase4 captures)', function () {
       expect(attachment.mediaType).to.equal('application/octet-stream');
       expect(attachment.headers['content-description']).to.equal('Attachment');
       // AES-GCM: a 12-byte IV and a 16-byte tag around the ciphertext, and the binary content kept byte for byte.
-      const start = raw().indexOf(Buffer.from('Content-ID: <phase4-att-ff0f8ad5-f982-48ba-b8e2-26997600f496@cid>\r\n\r\n'));
+      const start = raw().indexOf(
+        Buffer.from('Content-ID: <phase4-att-ff0f8ad5-f982-48ba-b8e2-26997600f496@cid>\r\n\r\n'),
+      );
       const offset = start + 'Content-ID: <phase4-att-ff0f8ad5-f982-48ba-b8e2-26997600f496@cid>\r\n\r\n'.length;
       expect(attachment.body.equals(raw().subarray(offset, offset + attachment.body.length))).to.equal(true);
-      expect(raw().subarray(offset + attachment.body.length).toString('latin1')).to.equal('\r\n------=_Part_0_1950117092.1769701143986--\r\n');
+      expect(
+        raw()
+          .subarray(offset + attachment.body.length)
+          .toString('latin1'),
+      ).to.equal('\r\n------=_Part_0_1950117092.1769701143986--\r\n');
     });
 
     it('reads the Peppol UserMessage header', () => {
@@ -161,7 +205,11 @@ describe('AS4 golden vectors (phase4 captures)', function () {
       expect(messaging.id).to.equal('phase4-msg-7dd929c7-ded5-4413-be57-d21af2c87b69');
       if (messaging.content.kind !== 'user') throw new Error('expected a UserMessage');
       const m = messaging.content.message;
-      expect(m.messageInfo).to.deep.equal({ timestamp: '2026-01-29T15:39:03.805Z', messageId: '17a7c374-efe3-41e2-ac0d-8a8f47529e47@phase4', refToMessageId: null });
+      expect(m.messageInfo).to.deep.equal({
+        timestamp: '2026-01-29T15:39:03.805Z',
+        messageId: '17a7c374-efe3-41e2-ac0d-8a8f47529e47@phase4',
+        refToMessageId: null,
+      });
       expect(m.partyInfo).to.deep.equal({
         from: { partyId: { type: PEPPOL_PARTY_ID_TYPE, value: 'POP000306' }, role: EBMS_ROLE_INITIATOR },
         to: { partyId: { type: PEPPOL_PARTY_ID_TYPE, value: 'POP000306' }, role: EBMS_ROLE_RESPONDER },
@@ -169,7 +217,8 @@ describe('AS4 golden vectors (phase4 captures)', function () {
       expect(m.collaborationInfo).to.deep.equal({
         agreementRef: PEPPOL_AGREEMENT_REF,
         service: { type: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' },
-        action: 'busdox-docid-qns::urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+        action:
+          'busdox-docid-qns::urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
         conversationId: 'phase4@Conv-4045816466640743733',
       });
       expect(m.messageProperties).to.deep.equal([
@@ -192,15 +241,21 @@ describe('AS4 golden vectors (phase4 captures)', function () {
       ];
       for (const [file, ref, count] of cases) {
         const messaging = readMessaging(domOf(file));
-        if (messaging.content.kind !== 'signal' || messaging.content.signal.kind !== 'receipt') throw new Error(`${file}: expected a receipt`);
+        if (messaging.content.kind !== 'signal' || messaging.content.signal.kind !== 'receipt')
+          throw new Error(`${file}: expected a receipt`);
         const signal = messaging.content.signal;
         expect(signal.messageInfo.refToMessageId, file).to.equal(ref);
         expect(signal.receipt.nonRepudiation, file).to.have.length(count);
-        expect(signal.receipt.nonRepudiation.map((r) => r.digestMethod)).to.deep.equal(Array(count).fill('http://www.w3.org/2001/04/xmlenc#sha256'));
-        expect(signal.receipt.nonRepudiation[2]!.transforms[0]!.algorithm).to.match(/Attachment-Content-Signature-Transform$/);
+        expect(signal.receipt.nonRepudiation.map((r) => r.digestMethod)).to.deep.equal(
+          Array(count).fill('http://www.w3.org/2001/04/xmlenc#sha256'),
+        );
+        expect(signal.receipt.nonRepudiation[2]!.transforms[0]!.algorithm).to.match(
+          /Attachment-Content-Signature-Transform$/,
+        );
       }
       const helger = readMessaging(domOf('verify/helger.as4in'));
-      if (helger.content.kind !== 'signal' || helger.content.signal.kind !== 'receipt') throw new Error('expected a receipt');
+      if (helger.content.kind !== 'signal' || helger.content.signal.kind !== 'receipt')
+        throw new Error('expected a receipt');
       expect(helger.content.signal.receipt.nonRepudiation[0]).to.deep.equal({
         uri: '#phase4-msg-9cb62f4d-7132-4b52-93cf-79aa82d8c12f',
         transforms: [{ algorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#', inclusivePrefixes: null }],
@@ -224,8 +279,11 @@ describe('AS4 golden vectors (phase4 captures)', function () {
 
     it('reads both errors of ErrorMessage.xml', () => {
       const messaging = readMessaging(parse('soap11test/ErrorMessage.xml'));
-      if (messaging.content.kind !== 'signal' || messaging.content.signal.kind !== 'error') throw new Error('expected an error signal');
-      expect(messaging.content.signal.errors.map((e) => [e.errorCode, e.origin, e.severity, e.description])).to.deep.equal([
+      if (messaging.content.kind !== 'signal' || messaging.content.signal.kind !== 'error')
+        throw new Error('expected an error signal');
+      expect(
+        messaging.content.signal.errors.map((e) => [e.errorCode, e.origin, e.severity, e.description]),
+      ).to.deep.equal([
         ['EBMS:0001', 'ebMS', 'failure', 'Value not recognized'],
         ['0101', 'Security', 'failure', 'Failed Authentication'],
       ]);

@@ -5,7 +5,12 @@ import type { Sbdh } from '../../../src/domain/peppol/as4/sbdh.js';
 import { canonicalize } from '../../../src/infrastructure/as4/exclusiveC14n.js';
 import { NS } from '../../../src/infrastructure/as4/namespaces.js';
 import { readSbdh, writeSbdh } from '../../../src/infrastructure/as4/sbdhXml.js';
-import { childElements, decodeUtf8Xml, firstChild, parseUntrustedXmlDom } from '../../../src/infrastructure/as4/xmlDom.js';
+import {
+  childElements,
+  decodeUtf8Xml,
+  firstChild,
+  parseUntrustedXmlDom,
+} from '../../../src/infrastructure/as4/xmlDom.js';
 import { DEFAULT_XML_LIMITS } from '../../../src/domain/validation/xml/limits.js';
 import { phase4Dir, requireVectors, vectorsDir } from '../../support/peppolVectors.js';
 
@@ -53,7 +58,8 @@ function headerOutline(xml: Buffer | string): string[] {
   return out;
 }
 
-const businessElement = (xml: Buffer | string): Element => childElements(dom(xml).documentElement!).find((e) => e.localName !== 'StandardBusinessDocumentHeader')!;
+const businessElement = (xml: Buffer | string): Element =>
+  childElements(dom(xml).documentElement!).find((e) => e.localName !== 'StandardBusinessDocumentHeader')!;
 
 describe('Peppol SBDH (Envelope Specification 2.0): writer and reader', function () {
   const sbdhDir = () => path.join(vectorsDir(), 'peppol-commons', 'sbdh');
@@ -74,7 +80,11 @@ describe('Peppol SBDH (Envelope Specification 2.0): writer and reader', function
     if (!read.ok) throw new Error(read.message);
     const ours = writeSbdh(BASE, read.businessDocument);
     expect(headerOutline(ours)).to.deep.equal(headerOutline(base()));
-    expect(headerOutline(ours).slice(0, 3)).to.deep.equal(['/StandardBusinessDocumentHeader ', '/StandardBusinessDocumentHeader/HeaderVersion 1.0', '/StandardBusinessDocumentHeader/Sender ']);
+    expect(headerOutline(ours).slice(0, 3)).to.deep.equal([
+      '/StandardBusinessDocumentHeader ',
+      '/StandardBusinessDocumentHeader/HeaderVersion 1.0',
+      '/StandardBusinessDocumentHeader/Sender ',
+    ]);
     expect(canonicalize(businessElement(ours))).to.equal(canonicalize(businessElement(base())));
   });
 
@@ -87,11 +97,16 @@ describe('Peppol SBDH (Envelope Specification 2.0): writer and reader', function
       mlsType: 'FAILURE_ONLY',
       extraScopes: [{ type: 'X', instanceIdentifier: 'y', identifier: null }],
     };
-    const xml = writeSbdh(full, '<?xml version="1.0"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>1</ID></Invoice>');
+    const xml = writeSbdh(
+      full,
+      '<?xml version="1.0"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>1</ID></Invoice>',
+    );
     const read = readSbdh(Buffer.from(xml));
     if (!read.ok) throw new Error(read.message);
     expect(read.sbdh).to.deep.equal(full);
-    expect(read.businessDocument).to.equal('<?xml version="1.0" encoding="UTF-8"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>1</ID></Invoice>');
+    expect(read.businessDocument).to.equal(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>1</ID></Invoice>',
+    );
   });
 
   it('reads every good SBDH of peppol-commons, and good.xml as phax asserts it', () => {
@@ -104,7 +119,13 @@ describe('Peppol SBDH (Envelope Specification 2.0): writer and reader', function
     }
     const good = readSbdh(fs.readFileSync(path.join(goodDir, 'good.xml')));
     if (!good.ok) throw new Error(good.message);
-    expect([good.sbdh.sender.value, good.sbdh.receiver.value, good.sbdh.countryC1, good.sbdh.document.instanceIdentifier, good.sbdh.document.creationDateAndTime]).to.deep.equal([
+    expect([
+      good.sbdh.sender.value,
+      good.sbdh.receiver.value,
+      good.sbdh.countryC1,
+      good.sbdh.document.instanceIdentifier,
+      good.sbdh.document.creationDateAndTime,
+    ]).to.deep.equal([
       '0088:7315458756324',
       '0088:4562458856624',
       'AT',

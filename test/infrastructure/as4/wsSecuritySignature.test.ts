@@ -3,26 +3,39 @@ import { expect } from 'chai';
 import { ExclusiveCanonicalization } from 'xml-crypto';
 import { envelopeXml } from '../../../src/infrastructure/as4/ebmsWriter.js';
 import { canonicalize } from '../../../src/infrastructure/as4/exclusiveC14n.js';
-import { signEnvelope, verifySignature, type AttachmentContent } from '../../../src/infrastructure/as4/wsSecuritySignature.js';
+import {
+  signEnvelope,
+  verifySignature,
+  type AttachmentContent,
+} from '../../../src/infrastructure/as4/wsSecuritySignature.js';
 import { parseOwnXmlDom, parseUntrustedXmlDom, UntrustedXmlError } from '../../../src/infrastructure/as4/xmlDom.js';
 import { makeTestAs4Pki, type TestAs4Pki } from '../../support/as4TestKeys.js';
 
-const SIGNAL = '<eb:SignalMessage><eb:MessageInfo><eb:Timestamp>2026-01-01T00:00:00Z</eb:Timestamp><eb:MessageId>m@x</eb:MessageId></eb:MessageInfo></eb:SignalMessage>';
+const SIGNAL =
+  '<eb:SignalMessage><eb:MessageInfo><eb:Timestamp>2026-01-01T00:00:00Z</eb:Timestamp><eb:MessageId>m@x</eb:MessageId></eb:MessageInfo></eb:SignalMessage>';
 
 describe('Exclusive C14N and WS-Security signatures', () => {
   describe('canonical order', () => {
     const first = (xml: string) => parseOwnXmlDom(xml).documentElement!.firstChild as Element;
 
     it('renders namespace declarations by code point (S12 before eb), where xml-crypto as shipped puts eb first', () => {
-      const element = first('<S12:Envelope xmlns:S12="urn:s"><eb:M xmlns:eb="urn:e" xmlns:wsu="urn:w" S12:mustUnderstand="true" wsu:Id="x"/></S12:Envelope>');
-      expect(canonicalize(element, ['S12'])).to.equal('<eb:M xmlns:S12="urn:s" xmlns:eb="urn:e" xmlns:wsu="urn:w" S12:mustUnderstand="true" wsu:Id="x"></eb:M>');
-      expect(canonicalize(element, ['S12'], ExclusiveCanonicalization)).to.equal('<eb:M xmlns:eb="urn:e" xmlns:S12="urn:s" xmlns:wsu="urn:w" S12:mustUnderstand="true" wsu:Id="x"></eb:M>');
+      const element = first(
+        '<S12:Envelope xmlns:S12="urn:s"><eb:M xmlns:eb="urn:e" xmlns:wsu="urn:w" S12:mustUnderstand="true" wsu:Id="x"/></S12:Envelope>',
+      );
+      expect(canonicalize(element, ['S12'])).to.equal(
+        '<eb:M xmlns:S12="urn:s" xmlns:eb="urn:e" xmlns:wsu="urn:w" S12:mustUnderstand="true" wsu:Id="x"></eb:M>',
+      );
+      expect(canonicalize(element, ['S12'], ExclusiveCanonicalization)).to.equal(
+        '<eb:M xmlns:eb="urn:e" xmlns:S12="urn:s" xmlns:wsu="urn:w" S12:mustUnderstand="true" wsu:Id="x"></eb:M>',
+      );
     });
 
     it('orders attributes by namespace URI, then local name, not by the two run together', () => {
       const element = first('<r><e xmlns:q="urn:ab" xmlns:p="urn:a" q:c="2" p:bc="1"/></r>');
       expect(canonicalize(element)).to.equal('<e xmlns:p="urn:a" xmlns:q="urn:ab" p:bc="1" q:c="2"></e>');
-      expect(canonicalize(element, [], ExclusiveCanonicalization)).to.equal('<e xmlns:p="urn:a" xmlns:q="urn:ab" q:c="2" p:bc="1"></e>');
+      expect(canonicalize(element, [], ExclusiveCanonicalization)).to.equal(
+        '<e xmlns:p="urn:a" xmlns:q="urn:ab" q:c="2" p:bc="1"></e>',
+      );
     });
 
     it('renders a PrefixList prefix on the apex from the ancestors, and leaves out unused ones', () => {
@@ -42,7 +55,13 @@ describe('Exclusive C14N and WS-Security signatures', () => {
 
     const sign = (attachments: AttachmentContent[]) => {
       const ids = { messaging: `msg-${randomUUID()}`, body: `id-${randomUUID()}` };
-      return signEnvelope({ envelope: envelopeXml(SIGNAL, ids), ids: [ids.messaging, ids.body], attachments, key: pki.accessPoints.POP000011!, newId: randomUUID });
+      return signEnvelope({
+        envelope: envelopeXml(SIGNAL, ids),
+        ids: [ids.messaging, ids.body],
+        attachments,
+        key: pki.accessPoints.POP000011!,
+        newId: randomUUID,
+      });
     };
     const check = (xml: string, attachments: AttachmentContent[]) =>
       verifySignature(parseUntrustedXmlDom(xml), new Map(attachments.map((a) => [a.contentId, a])));
@@ -52,7 +71,11 @@ describe('Exclusive C14N and WS-Security signatures', () => {
       const signed = sign([attachment]);
       expect(check(signed.xml, [attachment])).to.include({ valid: true, reason: null });
       const changed = check(signed.xml, [{ ...attachment, bytes: Buffer.from([1, 2, 3, 5]) }]);
-      expect(changed).to.include({ valid: false, signedInfoValid: true, reason: 'the digest of cid:p@x does not match' });
+      expect(changed).to.include({
+        valid: false,
+        signedInfoValid: true,
+        reason: 'the digest of cid:p@x does not match',
+      });
     });
 
     it('digests an XML attachment in canonical form and a text one with CRLF line ends, as the SwA profile says', () => {
@@ -62,23 +85,43 @@ describe('Exclusive C14N and WS-Security signatures', () => {
       const reformatted = { ...xml, bytes: Buffer.from('<?xml version="1.0"?><a c="2" b="1"><d></d></a>') };
       const crlf = { ...txt, bytes: Buffer.from('line 1\r\nline 2\r\n') };
       expect(check(signed.xml, [reformatted, crlf]).valid).to.equal(true);
-      expect(check(signed.xml, [{ ...xml, bytes: Buffer.from('<a b="1" c="3"><d/></a>') }, txt]).reason).to.equal('the digest of cid:x@x does not match');
+      expect(check(signed.xml, [{ ...xml, bytes: Buffer.from('<a b="1" c="3"><d/></a>') }, txt]).reason).to.equal(
+        'the digest of cid:x@x does not match',
+      );
     });
 
     it('accepts only the Peppol algorithms', () => {
       const signed = sign([]).xml;
-      const sha1 = signed.replace('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256', 'http://www.w3.org/2000/09/xmldsig#rsa-sha1');
-      expect(check(sha1, []).reason).to.equal('signature method http://www.w3.org/2000/09/xmldsig#rsa-sha1 (Peppol requires RSA-SHA256)');
-      const digest = signed.replace('<ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/>', '<ds:DigestMethod Algorithm="http://www.w3.org/2000/09/xmldsig#sha1"/>');
-      expect(check(digest, []).reason).to.equal('digest method http://www.w3.org/2000/09/xmldsig#sha1 (Peppol requires SHA-256)');
-      const inclusive = signed.replace(/(<ds:CanonicalizationMethod Algorithm=")[^"]+/, '$1http://www.w3.org/TR/2001/REC-xml-c14n-20010315');
+      const sha1 = signed.replace(
+        'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+        'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
+      );
+      expect(check(sha1, []).reason).to.equal(
+        'signature method http://www.w3.org/2000/09/xmldsig#rsa-sha1 (Peppol requires RSA-SHA256)',
+      );
+      const digest = signed.replace(
+        '<ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/>',
+        '<ds:DigestMethod Algorithm="http://www.w3.org/2000/09/xmldsig#sha1"/>',
+      );
+      expect(check(digest, []).reason).to.equal(
+        'digest method http://www.w3.org/2000/09/xmldsig#sha1 (Peppol requires SHA-256)',
+      );
+      const inclusive = signed.replace(
+        /(<ds:CanonicalizationMethod Algorithm=")[^"]+/,
+        '$1http://www.w3.org/TR/2001/REC-xml-c14n-20010315',
+      );
       expect(check(inclusive, []).reason).to.equal('SignedInfo is not canonicalized with exclusive C14N');
-      expect(check(signed.replace(/<ds:Signature [\s\S]*<\/ds:Signature>/, ''), []).reason).to.equal('the Security header has no signature');
+      expect(check(signed.replace(/<ds:Signature [\s\S]*<\/ds:Signature>/, ''), []).reason).to.equal(
+        'the Security header has no signature',
+      );
     });
 
     it('refuses a processing instruction inside the envelope (xml-crypto would canonicalize it as text)', () => {
       const signed = sign([]).xml;
-      expect(() => parseUntrustedXmlDom(signed.replace('<S12:Body', '<?evil x?><S12:Body'))).to.throw(UntrustedXmlError, /processing instructions/);
+      expect(() => parseUntrustedXmlDom(signed.replace('<S12:Body', '<?evil x?><S12:Body'))).to.throw(
+        UntrustedXmlError,
+        /processing instructions/,
+      );
     });
   });
 });

@@ -18,13 +18,24 @@ describe('Blob store settings', () => {
   });
 
   it('ignore the variables of the kinds not chosen', () => {
-    expect(loadBlobStoreConfig({ BLOB_STORE: 'postgres', S3_ENDPOINT: 'not a url', BLOB_DIR: 'x' }, '/data')).to.deep.equal({ kind: 'postgres' });
+    expect(
+      loadBlobStoreConfig({ BLOB_STORE: 'postgres', S3_ENDPOINT: 'not a url', BLOB_DIR: 'x' }, '/data'),
+    ).to.deep.equal({ kind: 'postgres' });
   });
 
   it('put the filesystem store under DATA_DIR/blobs unless BLOB_DIR says where', () => {
-    expect(loadBlobStoreConfig({ BLOB_STORE: 'fs' }, '/data')).to.deep.equal({ kind: 'fs', dir: path.resolve('/data/blobs') });
-    expect(loadBlobStoreConfig({ BLOB_STORE: 'fs', BLOB_DIR: '/srv/blobs' }, '/data')).to.deep.equal({ kind: 'fs', dir: '/srv/blobs' });
-    expect(loadConfig({ BLOB_STORE: 'fs', DATA_DIR: '/var/lib/einvoice' }).blobStore).to.deep.equal({ kind: 'fs', dir: '/var/lib/einvoice/blobs' });
+    expect(loadBlobStoreConfig({ BLOB_STORE: 'fs' }, '/data')).to.deep.equal({
+      kind: 'fs',
+      dir: path.resolve('/data/blobs'),
+    });
+    expect(loadBlobStoreConfig({ BLOB_STORE: 'fs', BLOB_DIR: '/srv/blobs' }, '/data')).to.deep.equal({
+      kind: 'fs',
+      dir: '/srv/blobs',
+    });
+    expect(loadConfig({ BLOB_STORE: 'fs', DATA_DIR: '/var/lib/einvoice' }).blobStore).to.deep.equal({
+      kind: 'fs',
+      dir: '/var/lib/einvoice/blobs',
+    });
   });
 
   it('read the S3 location, with AWS defaults', () => {
@@ -36,13 +47,30 @@ describe('Blob store settings', () => {
       region: 'us-east-1',
       forcePathStyle: false,
     });
-    expect(loadBlobStoreConfig({ BLOB_STORE: 's3', S3_BUCKET: 'invoices', AWS_REGION: 'eu-central-1' }, '/data')).to.include({ region: 'eu-central-1' });
+    expect(
+      loadBlobStoreConfig({ BLOB_STORE: 's3', S3_BUCKET: 'invoices', AWS_REGION: 'eu-central-1' }, '/data'),
+    ).to.include({ region: 'eu-central-1' });
     expect(
       loadBlobStoreConfig(
-        { BLOB_STORE: 's3', S3_BUCKET: 'invoices', S3_PREFIX: '/prod/blobs/', S3_ENDPOINT: 'http://minio.internal:9000/', S3_REGION: 'local', AWS_REGION: 'eu-central-1', S3_FORCE_PATH_STYLE: 'TRUE' },
+        {
+          BLOB_STORE: 's3',
+          S3_BUCKET: 'invoices',
+          S3_PREFIX: '/prod/blobs/',
+          S3_ENDPOINT: 'http://minio.internal:9000/',
+          S3_REGION: 'local',
+          AWS_REGION: 'eu-central-1',
+          S3_FORCE_PATH_STYLE: 'TRUE',
+        },
         '/data',
       ),
-    ).to.deep.equal({ kind: 's3', bucket: 'invoices', prefix: 'prod/blobs/', endpoint: 'http://minio.internal:9000', region: 'local', forcePathStyle: true });
+    ).to.deep.equal({
+      kind: 's3',
+      bucket: 'invoices',
+      prefix: 'prod/blobs/',
+      endpoint: 'http://minio.internal:9000',
+      region: 'local',
+      forcePathStyle: true,
+    });
   });
 
   it('refuse at start what would only fail later', () => {
@@ -57,9 +85,13 @@ describe('Blob store settings', () => {
       [{ BLOB_STORE: 's3', S3_BUCKET: 'bb', S3_PREFIX: 'a/../b' }, /S3_PREFIX must be/],
       [{ BLOB_STORE: 's3', S3_BUCKET: 'bb', S3_PREFIX: 'a//b' }, /S3_PREFIX must be/],
       [{ BLOB_STORE: 's3', S3_BUCKET: 'bb', S3_PREFIX: 'a\nb' }, /S3_PREFIX must be/],
-      [{ BLOB_STORE: 's3', S3_BUCKET: 'bb', S3_FORCE_PATH_STYLE: 'yes' }, /S3_FORCE_PATH_STYLE must be true or false, got "yes"/],
+      [
+        { BLOB_STORE: 's3', S3_BUCKET: 'bb', S3_FORCE_PATH_STYLE: 'yes' },
+        /S3_FORCE_PATH_STYLE must be true or false, got "yes"/,
+      ],
     ];
-    for (const [env, message] of refusals) expect(() => loadBlobStoreConfig(env, '/data'), JSON.stringify(env)).to.throw(message);
+    for (const [env, message] of refusals)
+      expect(() => loadBlobStoreConfig(env, '/data'), JSON.stringify(env)).to.throw(message);
     expect(() => loadConfig({ BLOB_STORE: 'nfs' })).to.throw(/BLOB_STORE/);
   });
 });

@@ -11,7 +11,9 @@ const blobPath = (root: string, sha256: string) => path.join(root, sha256.slice(
 /** Every file under `folder`, as paths relative to it. */
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)));
 }
 
 blobStoreContract('filesystem', async () => {
@@ -54,7 +56,14 @@ describe('Filesystem blob store', () => {
     await writeFile(path.join(root, 'secret'), 'not a blob');
     const store = await FsBlobStore.open(path.join(root, 'store'));
     await mkdir(path.join(root, 'store', 'ab', 'cd'), { recursive: true });
-    for (const key of ['../../etc/passwd', '../secret', '../../../secret', `ab/cd/../../../secret`, '/etc/passwd', `..${path.sep}secret`]) {
+    for (const key of [
+      '../../etc/passwd',
+      '../secret',
+      '../../../secret',
+      `ab/cd/../../../secret`,
+      '/etc/passwd',
+      `..${path.sep}secret`,
+    ]) {
       for (const call of [() => store.get(key), () => store.has(key), () => store.stream(key)]) {
         const error = await call().then(
           () => null,
@@ -71,7 +80,12 @@ describe('Filesystem blob store', () => {
     const file = blobPath(root, ref.sha256);
     await chmod(file, 0o644);
     await writeFile(file, '01234');
-    expect(await store.get(ref.sha256).then(() => 'returned', (e: Error) => e.name)).to.equal('BlobCorruptedError');
+    expect(
+      await store.get(ref.sha256).then(
+        () => 'returned',
+        (e: Error) => e.name,
+      ),
+    ).to.equal('BlobCorruptedError');
   });
 
   it('lets a put fail cleanly when the folder cannot take the file, leaving no temporary file', async () => {

@@ -14,11 +14,16 @@ async function pgFixture() {
 blobStoreContract('PostgreSQL (bytea)', async () => {
   const pool = await pgFixture();
   // Nothing listens on port 1: every query fails to connect.
-  const nowhere = new pg.Pool({ connectionString: 'postgres://nobody:nothing@127.0.0.1:1/none', connectionTimeoutMillis: 2_000 });
+  const nowhere = new pg.Pool({
+    connectionString: 'postgres://nobody:nothing@127.0.0.1:1/none',
+    connectionTimeoutMillis: 2_000,
+  });
   return {
     store: new PgBlobStore(pool),
     corrupt: async (sha256) => {
-      await pool.query(`UPDATE blobs SET content = set_byte(content, 0, get_byte(content, 0) # 1) WHERE sha256 = $1`, [sha256]);
+      await pool.query(`UPDATE blobs SET content = set_byte(content, 0, get_byte(content, 0) # 1) WHERE sha256 = $1`, [
+        sha256,
+      ]);
     },
     count: async () => Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM blobs')).rows[0]!.n),
     unreachable: () => new PgBlobStore(nowhere),

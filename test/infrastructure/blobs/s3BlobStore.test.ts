@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { createS3Client, S3BlobStore, type S3Location } from '../../../src/infrastructure/blobs/s3BlobStore.js';
 import { openBlobStore } from '../../../src/infrastructure/blobs/openBlobStore.js';
 import { blobStoreContract } from '../../contracts/blobStoreContract.js';
@@ -12,7 +18,9 @@ async function count(client: S3Client, bucket: string, prefix: string): Promise<
   let total = 0;
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+    );
     total += page.KeyCount ?? page.Contents?.length ?? 0;
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -59,7 +67,9 @@ describeWithS3('S3 blob store', () => {
       try {
         const store = new S3BlobStore(client, location.bucket, prefix);
         const ref = await store.put(Buffer.from('<Invoice/>'), { mediaType: 'application/xml' });
-        const head = await client.send(new HeadObjectCommand({ Bucket: location.bucket, Key: `${prefix}${ref.sha256}` }));
+        const head = await client.send(
+          new HeadObjectCommand({ Bucket: location.bucket, Key: `${prefix}${ref.sha256}` }),
+        );
         expect(head.ContentLength).to.equal(10);
         expect(head.ContentType).to.equal('application/xml');
       } finally {
@@ -69,14 +79,20 @@ describeWithS3('S3 blob store', () => {
 
     it('is opened for BLOB_STORE=s3 once its bucket answers, and refuses a missing bucket at start', async () => {
       const prefix = `open-${randomBytes(4).toString('hex')}/`;
-      const opened = await openBlobStore({ kind: 's3', ...location, prefix }, { pool: null as never, s3Credentials: credentials });
+      const opened = await openBlobStore(
+        { kind: 's3', ...location, prefix },
+        { pool: null as never, s3Credentials: credentials },
+      );
       try {
         const ref = await opened.store.put(Buffer.from('via openBlobStore'));
         expect((await opened.store.get(ref.sha256))!.toString()).to.equal('via openBlobStore');
       } finally {
         opened.close();
       }
-      const missing = await S3BlobStore.connect({ ...location, prefix, bucket: `missing-${randomBytes(4).toString('hex')}` }, credentials).then(
+      const missing = await S3BlobStore.connect(
+        { ...location, prefix, bucket: `missing-${randomBytes(4).toString('hex')}` },
+        credentials,
+      ).then(
         () => null,
         (e: Error) => e,
       );
@@ -96,15 +112,25 @@ describe('S3 blob store on the wire', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const location = { endpoint: `http://127.0.0.1:${port}`, region: 'eu-west-1', bucket: 'evidence', prefix: 'p/', forcePathStyle: true };
+    const location = {
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'eu-west-1',
+      bucket: 'evidence',
+      prefix: 'p/',
+      forcePathStyle: true,
+    };
     const client = createS3Client(location, { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' });
     try {
-      const ref = await new S3BlobStore(client, 'evidence', 'p/').put(Buffer.from('<Invoice/>'), { mediaType: 'application/xml' });
+      const ref = await new S3BlobStore(client, 'evidence', 'p/').put(Buffer.from('<Invoice/>'), {
+        mediaType: 'application/xml',
+      });
       expect(seen).to.have.length(1);
       expect(seen[0]!.method).to.equal('PUT');
       expect(new URL(seen[0]!.url!, 'http://x').pathname).to.equal(`/evidence/p/${ref.sha256}`);
       expect(seen[0]!.headers['x-amz-content-sha256']).to.equal(ref.sha256);
-      expect(seen[0]!.headers.authorization).to.match(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/s3\/aws4_request, SignedHeaders=[^,]*x-amz-content-sha256/);
+      expect(seen[0]!.headers.authorization).to.match(
+        /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/s3\/aws4_request, SignedHeaders=[^,]*x-amz-content-sha256/,
+      );
       expect(seen[0]!.headers['content-type']).to.equal('application/xml');
     } finally {
       client.destroy();

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { ANY, NO_STREAM, STREAM_EXISTS, StreamNotFoundError, WrongExpectedVersionError, type AllStreamResolvedEvent } from '@eventstore/db-client';
+import {
+  ANY,
+  NO_STREAM,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  type AllStreamResolvedEvent,
+} from '@eventstore/db-client';
 import { WrongExpectedRevisionError } from '../../../src/application/ports/eventStore.js';
 import {
   isSystemEvent,

@@ -31,7 +31,11 @@ function gatedConsumer() {
 describe('OrderedBatchDelivery', () => {
   it('delivers the first item at once and batches whatever arrives while a call is in flight, in order', async () => {
     const consumer = gatedConsumer();
-    const delivery = new OrderedBatchDelivery<number>({ batchSize: 3, deliver: consumer.deliver, onFailure: () => undefined });
+    const delivery = new OrderedBatchDelivery<number>({
+      batchSize: 3,
+      deliver: consumer.deliver,
+      onFailure: () => undefined,
+    });
     delivery.push(1);
     await tick();
     expect(consumer.batches).to.deep.equal([[1]]);
@@ -98,7 +102,11 @@ describe('OrderedBatchDelivery', () => {
 
   it('close waits for the delivery in flight and drops the rest', async () => {
     const consumer = gatedConsumer();
-    const delivery = new OrderedBatchDelivery<number>({ batchSize: 10, deliver: consumer.deliver, onFailure: () => undefined });
+    const delivery = new OrderedBatchDelivery<number>({
+      batchSize: 10,
+      deliver: consumer.deliver,
+      onFailure: () => undefined,
+    });
     delivery.push(1);
     delivery.push(2);
     let closed = false;
@@ -114,8 +122,9 @@ describe('OrderedBatchDelivery', () => {
   });
 
   it('refuses a batch size below one', () => {
-    expect(() => new OrderedBatchDelivery<number>({ batchSize: 0, deliver: async () => undefined, onFailure: () => undefined })).to.throw(
-      RangeError,
-    );
+    expect(
+      () =>
+        new OrderedBatchDelivery<number>({ batchSize: 0, deliver: async () => undefined, onFailure: () => undefined }),
+    ).to.throw(RangeError);
   });
 });

@@ -17,7 +17,8 @@ jobSchedulerContract('Agenda on PostgreSQL', async () => {
   pool.on('error', () => undefined);
   return {
     scheduler: new AgendaScheduler({ backend: new PostgresBackend({ pool }), ...fast }),
-    countJobs: async (name) => (await pool.query('SELECT count(*)::int AS n FROM agenda_jobs WHERE name = $1', [name])).rows[0].n,
+    countJobs: async (name) =>
+      (await pool.query('SELECT count(*)::int AS n FROM agenda_jobs WHERE name = $1', [name])).rows[0].n,
     dispose: () => pool.end(),
   };
 });

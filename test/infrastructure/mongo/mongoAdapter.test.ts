@@ -13,7 +13,11 @@ describeWithMongo('MongoDB read-model store contract', () => {
     const dbName = `rm_contract_${randomBytes(6).toString('hex')}`;
     const store = await MongoReadModelStore.connect(url, { dbName });
     const ferretdb = await ferretDbVersion(url);
-    const kind = store.transactional ? 'transactional (replica set)' : ferretdb ? 'non-transactional (FerretDB has no transactions)' : 'non-transactional (standalone)';
+    const kind = store.transactional
+      ? 'transactional (replica set)'
+      : ferretdb
+        ? 'non-transactional (FerretDB has no transactions)'
+        : 'non-transactional (standalone)';
     console.log(`    MongoDB read models: ${kind}`);
     return {
       store,

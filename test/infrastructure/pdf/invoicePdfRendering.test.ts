@@ -8,7 +8,8 @@ import { checked, longInvoice } from '../../support/pdfSamples.js';
 import { readEmbeddedDocument } from '../../../src/infrastructure/xml/embeddedXml.js';
 
 const reader = new PdfContentReader();
-const textOf = async (pdf: Uint8Array) => rowsOfPages((await reader.read(Buffer.from(pdf), () => true)).pages).map((r) => r.text);
+const textOf = async (pdf: Uint8Array) =>
+  rowsOfPages((await reader.read(Buffer.from(pdf), () => true)).pages).map((r) => r.text);
 
 /** Runs renderDocumentPdf in a worker thread of its own, as a worker pool would: the task is structured-cloned in, the PDF transferred out. */
 function renderInWorker(task: PdfRenderTask): Promise<Uint8Array> {

@@ -4,7 +4,8 @@ import { PdfUnreadable } from '../../../src/application/documents/pdfPorts.js';
 import { DEFAULT_PDF_READER_LIMITS, PdfContentReader } from '../../../src/infrastructure/pdf/pdfContentReader.js';
 
 const fixture = (name: string) => readFile(new URL(`../../../../test/fixtures/pdf/${name}`, import.meta.url));
-const isNative = (f: unknown) => typeof f === 'function' && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(f));
+const isNative = (f: unknown) =>
+  typeof f === 'function' && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(f));
 
 describe('PdfContentReader: the reading runs in a worker thread', function () {
   this.timeout(60_000);
@@ -13,7 +14,8 @@ describe('PdfContentReader: the reading runs in a worker thread', function () {
     const content = await new PdfContentReader().read(await fixture('lo-en-invoice.pdf'));
     expect(content.pages.length).to.be.greaterThan(0);
     expect(content.pages[0]!.items.length).to.be.greaterThan(10);
-    for (const builtin of [JSON.stringify, JSON.parse, Array.prototype.push]) expect(isNative(builtin), builtin.name).to.equal(true);
+    for (const builtin of [JSON.stringify, JSON.parse, Array.prototype.push])
+      expect(isNative(builtin), builtin.name).to.equal(true);
   });
 
   it('asks, given the embedded files (as Buffers), whether to read the text, and reads none when told not to', async () => {
@@ -35,16 +37,24 @@ describe('PdfContentReader: the reading runs in a worker thread', function () {
     const names = ['lo-en-invoice.pdf', 'lo-nl-factuur.pdf', 'corrupt.pdf', 'lo-de-rechnung.pdf'];
     const results = await Promise.allSettled(names.map(async (name) => reader.read(await fixture(name))));
     expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    const texts = results.map((r) => (r.status === 'fulfilled' ? r.value.pages[0]!.items.map((i) => i.text).join(' ') : ''));
+    const texts = results.map((r) =>
+      r.status === 'fulfilled' ? r.value.pages[0]!.items.map((i) => i.text).join(' ') : '',
+    );
     expect(texts[0]).to.match(/invoice/i);
     expect(texts[1]).to.match(/factuur/i);
     expect(texts[3]).to.match(/rechnung/i);
-    expect((results[2] as PromiseRejectedResult).reason).to.be.instanceOf(PdfUnreadable).with.property('reason', 'corrupt');
+    expect((results[2] as PromiseRejectedResult).reason)
+      .to.be.instanceOf(PdfUnreadable)
+      .with.property('reason', 'corrupt');
   });
 
   it('refuses a file that needs more memory than the worker has as too large, and starts a new worker for the next file', async () => {
     const tight = new PdfContentReader({ ...DEFAULT_PDF_READER_LIMITS, maxHeapMb: 4 });
-    const reasonOf = async (name: string) => tight.read(await fixture(name)).then(() => 'read', (e: unknown) => (e instanceof PdfUnreadable ? e.reason : String(e)));
+    const reasonOf = async (name: string) =>
+      tight.read(await fixture(name)).then(
+        () => 'read',
+        (e: unknown) => (e instanceof PdfUnreadable ? e.reason : String(e)),
+      );
     expect(await reasonOf('lo-en-long-reverse-charge.pdf')).to.equal('too_large');
     // A read handed to the dead worker would never be answered; this one is answered by a new one.
     expect(await reasonOf('lo-en-invoice.pdf')).to.equal('too_large');

@@ -3,14 +3,24 @@ import { expect } from 'chai';
 import { PdfUnreadable } from '../../../src/application/documents/pdfPorts.js';
 import type { PdfContent } from '../../../src/application/documents/pdfPorts.js';
 import { DEFAULT_PDF_READER_LIMITS, PdfContentReader } from '../../../src/infrastructure/pdf/pdfContentReader.js';
-import { contentStreamBomb, embeddedFileBomb, hugeImage, manyPages, zerosDeflated, zerosDeflatedTwice } from '../../support/pdfBombs.js';
+import {
+  contentStreamBomb,
+  embeddedFileBomb,
+  hugeImage,
+  manyPages,
+  zerosDeflated,
+  zerosDeflatedTwice,
+} from '../../support/pdfBombs.js';
 import { pdfFixture } from '../../support/pdfFiles.js';
 
 const MB = 1024 * 1024;
 const GiB = 1024 * MB;
 
 /** The outcome of a read, and the highest resident memory of the process (worker included) while it ran. */
-async function readWatched(reader: PdfContentReader, pdf: Buffer): Promise<{ result: PdfContent | PdfUnreadable | Error; peakRssGrowth: number; baseline: number }> {
+async function readWatched(
+  reader: PdfContentReader,
+  pdf: Buffer,
+): Promise<{ result: PdfContent | PdfUnreadable | Error; peakRssGrowth: number; baseline: number }> {
   global.gc?.();
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
@@ -25,7 +35,8 @@ async function readWatched(reader: PdfContentReader, pdf: Buffer): Promise<{ res
   }
 }
 
-const reasonOf = (result: unknown) => (result instanceof PdfUnreadable ? result.reason : result instanceof Error ? result.message : 'read');
+const reasonOf = (result: unknown) =>
+  result instanceof PdfUnreadable ? result.reason : result instanceof Error ? result.message : 'read';
 
 describe('PdfContentReader limits: hostile files are refused with bounded memory', function () {
   this.timeout(120_000);
@@ -69,7 +80,8 @@ describe('PdfContentReader limits: hostile files are refused with bounded memory
   it('gives the memory back after a refused file (its worker is replaced), and reads the next file', async () => {
     global.gc?.();
     const before = process.memoryUsage().rss;
-    for (let i = 0; i < 3; i++) expect(reasonOf((await readWatched(reader, await contentStreamBomb(4 * GiB))).result)).to.equal('too_large');
+    for (let i = 0; i < 3; i++)
+      expect(reasonOf((await readWatched(reader, await contentStreamBomb(4 * GiB))).result)).to.equal('too_large');
     const content = await reader.read(await pdfFixture('lo-en-invoice.pdf'));
     expect(content.pages[0]!.items.length).to.be.greaterThan(10);
     global.gc?.();

@@ -16,7 +16,9 @@ const reader = new PdfContentReader();
 
 /** Renders a document with its UBL embedded, as construct_pdf does, and opens the result. */
 async function renderAndRead(check: DocumentCheck): Promise<{ pdf: Buffer; content: PdfContent }> {
-  const pdf = await renderer.render(check.document, [{ fileName: 'invoice.xml', mimeType: 'application/xml', content: Buffer.from(check.ubl) }]);
+  const pdf = await renderer.render(check.document, [
+    { fileName: 'invoice.xml', mimeType: 'application/xml', content: Buffer.from(check.ubl) },
+  ]);
   return { pdf, content: await reader.read(pdf) };
 }
 
@@ -47,9 +49,14 @@ describe('Our renderings read back (pdfmake → pdf-lib/pdfjs), for every realis
     expect(content.pageCount).to.be.greaterThan(3);
     const rows = rowsOfPages(content.pages);
     for (let p = 0; p < content.pageCount; p++) {
-      expect(rows.some((r) => r.page === p && r.text.endsWith(`Page ${p + 1} of ${content.pageCount}`)), `page ${p + 1} footer`).to.equal(true);
+      expect(
+        rows.some((r) => r.page === p && r.text.endsWith(`Page ${p + 1} of ${content.pageCount}`)),
+        `page ${p + 1} footer`,
+      ).to.equal(true);
     }
-    const headings = rows.filter((r) => r.cells.some((c) => c.text === 'Description') && r.cells.some((c) => c.text === 'Amount (EUR)'));
+    const headings = rows.filter(
+      (r) => r.cells.some((c) => c.text === 'Description') && r.cells.some((c) => c.text === 'Amount (EUR)'),
+    );
     expect(new Set(headings.map((r) => r.page)).size).to.be.at.least(content.pageCount - 1);
     const recovered = recoverFromText(content.pages, { vendorTaxId: null, customerTaxId: null });
     expect(recovered.document.items).to.have.length(200);
@@ -59,7 +66,9 @@ describe('Our renderings read back (pdfmake → pdf-lib/pdfjs), for every realis
   it('a credit note says so, names the invoice it corrects, and prints the amount to refund', async () => {
     const credit = realisticDocuments().find((f) => f.name === 'BE credit note for returned goods')!;
     const { content } = await renderAndRead(checked(credit.body));
-    const text = rowsOfPages(content.pages).map((r) => r.text).join('\n');
+    const text = rowsOfPages(content.pages)
+      .map((r) => r.text)
+      .join('\n');
     expect(text).to.include('CREDIT NOTE');
     expect(text).to.include('Corrects invoice ACME-2025-0003');
     expect(text).to.match(/Amount to refund EUR 457\.38/);

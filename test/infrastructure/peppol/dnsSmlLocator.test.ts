@@ -21,10 +21,38 @@ describe('SML DNS locator (node:dns against a DNS server on a loopback port)', (
 
   it('uses the U / Meta:SMP record of lowest order, ignoring others', async () => {
     dns.setNaptr('p1.iso6523-actorid-upis.zone.test', [
-      { order: 50, preference: 10, flags: 'S', services: 'Meta:SMP', regexp: '!^.*$!http://wrong-flag.test!', replacement: '.' },
-      { order: 200, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: '!^.*$!http://second.test!', replacement: '.' },
-      { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: '!^.*$!http://first.test!', replacement: '.' },
-      { order: 10, preference: 10, flags: 'U', services: 'Meta:Other', regexp: '!^.*$!http://other-service.test!', replacement: '.' },
+      {
+        order: 50,
+        preference: 10,
+        flags: 'S',
+        services: 'Meta:SMP',
+        regexp: '!^.*$!http://wrong-flag.test!',
+        replacement: '.',
+      },
+      {
+        order: 200,
+        preference: 10,
+        flags: 'U',
+        services: 'Meta:SMP',
+        regexp: '!^.*$!http://second.test!',
+        replacement: '.',
+      },
+      {
+        order: 100,
+        preference: 10,
+        flags: 'U',
+        services: 'Meta:SMP',
+        regexp: '!^.*$!http://first.test!',
+        replacement: '.',
+      },
+      {
+        order: 10,
+        preference: 10,
+        flags: 'U',
+        services: 'Meta:Other',
+        regexp: '!^.*$!http://other-service.test!',
+        replacement: '.',
+      },
     ]);
     const answer = await new DnsSmlLocator('zone.test', dns.address, 2000).locate('p1.iso6523-actorid-upis.zone.test');
     expect(answer.kind === 'found' && answer.smpUrl).to.equal('http://first.test');
@@ -33,7 +61,9 @@ describe('SML DNS locator (node:dns against a DNS server on a loopback port)', (
   it('answers not found for an unknown name and for a name without usable records', async () => {
     const locator = new DnsSmlLocator('zone.test', dns.address, 2000);
     expect((await locator.locate('unknown.iso6523-actorid-upis.zone.test')).kind).to.equal('not_found');
-    dns.setNaptr('p2.iso6523-actorid-upis.zone.test', [{ order: 1, preference: 1, flags: 'U', services: 'Meta:SMP', regexp: '!^.*$!mailto:x@y!', replacement: '.' }]);
+    dns.setNaptr('p2.iso6523-actorid-upis.zone.test', [
+      { order: 1, preference: 1, flags: 'U', services: 'Meta:SMP', regexp: '!^.*$!mailto:x@y!', replacement: '.' },
+    ]);
     const unusable = await locator.locate('p2.iso6523-actorid-upis.zone.test');
     expect(unusable.kind === 'not_found' && unusable.reason).to.match(/no U-NAPTR record for service Meta:SMP/);
   });

@@ -43,7 +43,9 @@ describe('Peppol settings', () => {
   });
 
   it('refuses settings that cannot work, at start', () => {
-    expect(() => loadPeppolConfig({ PUBLIC_URL: 'einvoice.example.test' })).to.throw(/PUBLIC_URL must be an http\(s\) URL/);
+    expect(() => loadPeppolConfig({ PUBLIC_URL: 'einvoice.example.test' })).to.throw(
+      /PUBLIC_URL must be an http\(s\) URL/,
+    );
     expect(() => loadPeppolConfig({ PEPPOL_LOOKUP_TIMEOUT_MS: '0' })).to.throw(/positive integer/);
     expect(() => loadPeppolConfig({ SMP_SIGNING_KEY_FILE: 'key.pem' })).to.throw(/set together/);
     expect(() => loadPeppolConfig({ SML_URL: 'https://sml.example.test' })).to.throw(/SML_SMP_ID/);

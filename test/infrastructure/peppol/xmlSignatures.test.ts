@@ -3,7 +3,12 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { SmpXmlSignatures, SmpXmlSigner } from '../../../src/infrastructure/peppol/xmlSignatures.js';
 import { readCertificateFile, readCertificates } from '../../../src/infrastructure/peppol/certificates.js';
-import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS, signedServiceMetadataXml, type ServiceInformation } from '../../../src/domain/peppol/smpDocuments.js';
+import {
+  BIS_BILLING_INVOICE,
+  BIS_BILLING_PROCESS,
+  signedServiceMetadataXml,
+  type ServiceInformation,
+} from '../../../src/domain/peppol/smpDocuments.js';
 import { readServiceMetadata } from '../../../src/domain/peppol/smpReader.js';
 import { sharedDir } from '../../domain/document/sharedDir.js';
 import { makeTestCertificate, type TestCertificate } from '../../support/testCertificate.js';
@@ -43,7 +48,9 @@ describe('SMP XML signatures (xml-crypto + X509Certificate)', () => {
   after(async () => certificate?.dispose());
 
   it('signs our ServiceMetadata so that it verifies, and reads the same content back from the signed part', () => {
-    const signed = new SmpXmlSigner(certificate.keyPem, certificate.certificatePem).sign(signedServiceMetadataXml(information));
+    const signed = new SmpXmlSigner(certificate.keyPem, certificate.certificatePem).sign(
+      signedServiceMetadataXml(information),
+    );
     const report = new SmpXmlSignatures().verify(signed);
     expect(report).to.include({ signed: true, valid: true, error: null });
     expect(report.certificate?.status).to.equal('success');
@@ -54,18 +61,26 @@ describe('SMP XML signatures (xml-crypto + X509Certificate)', () => {
   });
 
   it('refuses a signed document changed after signing, and reports an unsigned one as unsigned', () => {
-    const signed = new SmpXmlSigner(certificate.keyPem, certificate.certificatePem).sign(signedServiceMetadataXml(information));
+    const signed = new SmpXmlSigner(certificate.keyPem, certificate.certificatePem).sign(
+      signedServiceMetadataXml(information),
+    );
     const tampered = signed.replace('https://ap.example.test/as4', 'https://evil.example.test/as4');
     const report = new SmpXmlSignatures().verify(tampered);
     expect(report).to.include({ signed: true, valid: false });
     expect(report.error).to.be.a('string');
     expect(report.signedXml).to.equal(null);
-    expect(new SmpXmlSignatures().verify(signedServiceMetadataXml(information))).to.include({ signed: false, valid: false, error: null });
+    expect(new SmpXmlSignatures().verify(signedServiceMetadataXml(information))).to.include({
+      signed: false,
+      valid: false,
+      error: null,
+    });
   });
 
   it('reports a self-signed signer as untrusted when Peppol CAs are configured', function () {
     if (!fs.existsSync(smpCa)) return this.skip();
-    const signed = new SmpXmlSigner(certificate.keyPem, certificate.certificatePem).sign(signedServiceMetadataXml(information));
+    const signed = new SmpXmlSigner(certificate.keyPem, certificate.certificatePem).sign(
+      signedServiceMetadataXml(information),
+    );
     const report = new SmpXmlSignatures([readCertificateFile(smpCa)]).verify(signed);
     expect(report.valid).to.equal(true);
     expect(report.certificate).to.include({ status: 'error', error: 'not issued by a trusted Peppol CA' });
@@ -86,7 +101,9 @@ describe('SMP XML signatures (xml-crypto + X509Certificate)', () => {
         ['signed-service-metadata3-c14n-inclusive.xml', '2020-08-01T00:00:00Z', '0106:55872255'],
       ];
       for (const [name, at, participant] of cases) {
-        const report = new SmpXmlSignatures(readCertificates(smpCa), () => new Date(at)).verify(fs.readFileSync(file(name), 'utf8'));
+        const report = new SmpXmlSignatures(readCertificates(smpCa), () => new Date(at)).verify(
+          fs.readFileSync(file(name), 'utf8'),
+        );
         expect(report, name).to.include({ signed: true, valid: true, error: null });
         expect(report.certificate, name).to.include({ status: 'success' });
         expect(report.certificate?.details, name).to.include({ trusted: true });
@@ -96,7 +113,9 @@ describe('SMP XML signatures (xml-crypto + X509Certificate)', () => {
     });
 
     it('reports the same certificates as expired today', () => {
-      const report = new SmpXmlSignatures(readCertificates(smpCa)).verify(fs.readFileSync(file('signed-service-metadata2.xml'), 'utf8'));
+      const report = new SmpXmlSignatures(readCertificates(smpCa)).verify(
+        fs.readFileSync(file('signed-service-metadata2.xml'), 'utf8'),
+      );
       expect(report.valid).to.equal(true);
       expect(report.certificate?.status).to.equal('error');
       expect(report.certificate?.error).to.match(/expired on 2021-02-28/);
@@ -108,15 +127,23 @@ describe('SMP XML signatures (xml-crypto + X509Certificate)', () => {
     });
 
     it('reads both endpoints of file 3 with their dates and certificates', () => {
-      const content = readServiceMetadata(remoteXmlTree(fs.readFileSync(file('signed-service-metadata3-c14n-inclusive.xml'), 'utf8')));
+      const content = readServiceMetadata(
+        remoteXmlTree(fs.readFileSync(file('signed-service-metadata3-c14n-inclusive.xml'), 'utf8')),
+      );
       if (content.kind !== 'information') throw new Error('expected service information');
       const endpoints = content.information.processes.flatMap((p) => p.endpoints);
       expect(endpoints.map((e) => [e.transportProfile, e.address])).to.deep.equal([
         ['busdox-transport-as2-ver1p0', 'https://peppolap.everbinding.nl/as2'],
         ['peppol-transport-as4-v2_0', 'https://ap.econnect.eu/as4/v1'],
       ]);
-      expect(endpoints[1]).to.include({ activationDate: '2018-08-15T00:00:00Z', expirationDate: '2020-08-04T23:59:59Z' });
-      const ap = new SmpXmlSignatures([], () => new Date('2019-01-01T00:00:00Z')).describeCertificate(endpoints[1]!.certificate!, 'endpoint');
+      expect(endpoints[1]).to.include({
+        activationDate: '2018-08-15T00:00:00Z',
+        expirationDate: '2020-08-04T23:59:59Z',
+      });
+      const ap = new SmpXmlSignatures([], () => new Date('2019-01-01T00:00:00Z')).describeCertificate(
+        endpoints[1]!.certificate!,
+        'endpoint',
+      );
       expect(ap.status).to.equal('success');
       expect((ap.details as { subject: string }).subject).to.include('PNL000052');
     });

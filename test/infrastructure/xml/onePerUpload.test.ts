@@ -38,7 +38,10 @@ describe('One parse per uploaded document', function () {
 
   it('checks and reads an uploaded UBL (text or bytes) from one parse: the XSD, the rules and the reader share it', async () => {
     let result: ReturnType<typeof checkUbl> | undefined;
-    expect(await parsesOf(() => (result = checkUbl(Buffer.from(ubl), { read: true })))).to.deep.equal({ gate: 1, trees: 1 });
+    expect(await parsesOf(() => (result = checkUbl(Buffer.from(ubl), { read: true })))).to.deep.equal({
+      gate: 1,
+      trees: 1,
+    });
     expect(result!.issues.filter((i) => i.flag === 'fatal')).to.deep.equal([]);
     expect(result!.document!.invoice_id).to.equal('ACME-2025-0001');
     expect(await parsesOf(() => checkUbl(ubl, { read: false }))).to.deep.equal({ gate: 1, trees: 1 });
@@ -61,7 +64,13 @@ describe('One parse per uploaded document', function () {
   it('reads the UBL embedded in an uploaded PDF from one parse, and checks the draft written from it without parsing', async () => {
     let result: ReturnType<typeof pdfDraft> | undefined;
     const files = [{ fileName: 'invoice.xml', mimeType: 'application/xml', content: Buffer.from(ubl) }];
-    const input = { files, pages: [], textRead: false, hints: { vendorTaxId: null, customerTaxId: null }, pdf: { fileName: 'invoice.pdf', bytes: Buffer.from('%PDF-1.7') } };
+    const input = {
+      files,
+      pages: [],
+      textRead: false,
+      hints: { vendorTaxId: null, customerTaxId: null },
+      pdf: { fileName: 'invoice.pdf', bytes: Buffer.from('%PDF-1.7') },
+    };
     expect(await parsesOf(() => (result = pdfDraft(input)))).to.deep.equal({ gate: 1, trees: 1 });
     expect(result!.kind).to.equal('draft');
     expect(result!.kind === 'draft' && result!.method).to.equal('embedded_ubl');

@@ -68,8 +68,24 @@ describe('The tree the UBL writer builds is the tree its text parses into', func
       const document = await documentOf(fixture.body);
       const broken: DocumentJson[] = [
         { ...document, customer_name: null, vendor_tax_id: null },
-        { ...document, currency: 'XXX' as DocumentJson['currency'], items: document.items.map((i) => ({ ...i, unit: 'NOPE' })) },
-        { ...document, attachments: [{ id: 'x', file_name: 'a.exe', file_type: 'application/x-msdownload', file_size: 1, file_data: 'AA==', file_url: null }] },
+        {
+          ...document,
+          currency: 'XXX' as DocumentJson['currency'],
+          items: document.items.map((i) => ({ ...i, unit: 'NOPE' })),
+        },
+        {
+          ...document,
+          attachments: [
+            {
+              id: 'x',
+              file_name: 'a.exe',
+              file_type: 'application/x-msdownload',
+              file_size: 1,
+              file_data: 'AA==',
+              file_url: null,
+            },
+          ],
+        },
       ];
       for (const variant of broken) {
         const model = fromDocumentJson(variant);
@@ -82,7 +98,14 @@ describe('The tree the UBL writer builds is the tree its text parses into', func
 
   it('for text with characters XML cannot carry, markup characters and line breaks', async () => {
     const document = await documentOf(fixtures[0]!.body);
-    expectSameAsParsed(fromDocumentJson({ ...document, note: 'a < b & c > d "quoted"\nsecond line\ttab \u0001dropped', vendor_name: 'Smith & Sons <Ltd>' }), 'escaped');
+    expectSameAsParsed(
+      fromDocumentJson({
+        ...document,
+        note: 'a < b & c > d "quoted"\nsecond line\ttab \u0001dropped',
+        vendor_name: 'Smith & Sons <Ltd>',
+      }),
+      'escaped',
+    );
   });
 
   it('for text with CR LF line breaks: the same rule firings', async () => {

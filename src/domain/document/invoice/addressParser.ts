@@ -12,25 +12,91 @@ export interface PostalAddress {
 }
 
 const COUNTRY_NAMES: Readonly<Record<string, string>> = {
-  belgium: 'BE', belgique: 'BE', belgië: 'BE', belgie: 'BE', belgien: 'BE',
-  netherlands: 'NL', 'the netherlands': 'NL', nederland: 'NL', holland: 'NL', 'pays-bas': 'NL', niederlande: 'NL',
-  germany: 'DE', deutschland: 'DE', allemagne: 'DE', duitsland: 'DE',
-  france: 'FR', frankrijk: 'FR', frankreich: 'FR',
-  luxembourg: 'LU', luxemburg: 'LU',
-  austria: 'AT', österreich: 'AT', oesterreich: 'AT', autriche: 'AT',
-  switzerland: 'CH', schweiz: 'CH', suisse: 'CH', zwitserland: 'CH',
-  'united kingdom': 'GB', uk: 'GB', 'great britain': 'GB', england: 'GB', 'royaume-uni': 'GB',
-  ireland: 'IE', spain: 'ES', españa: 'ES', espagne: 'ES', italy: 'IT', italia: 'IT', italie: 'IT',
-  portugal: 'PT', denmark: 'DK', danmark: 'DK', sweden: 'SE', sverige: 'SE', norway: 'NO', norge: 'NO',
-  finland: 'FI', poland: 'PL', polska: 'PL', 'czech republic': 'CZ', czechia: 'CZ', greece: 'GR',
-  'united states': 'US', usa: 'US', canada: 'CA', japan: 'JP', china: 'CN', india: 'IN', australia: 'AU',
-  singapore: 'SG', 'hong kong': 'HK', 'new zealand': 'NZ',
+  belgium: 'BE',
+  belgique: 'BE',
+  belgië: 'BE',
+  belgie: 'BE',
+  belgien: 'BE',
+  netherlands: 'NL',
+  'the netherlands': 'NL',
+  nederland: 'NL',
+  holland: 'NL',
+  'pays-bas': 'NL',
+  niederlande: 'NL',
+  germany: 'DE',
+  deutschland: 'DE',
+  allemagne: 'DE',
+  duitsland: 'DE',
+  france: 'FR',
+  frankrijk: 'FR',
+  frankreich: 'FR',
+  luxembourg: 'LU',
+  luxemburg: 'LU',
+  austria: 'AT',
+  österreich: 'AT',
+  oesterreich: 'AT',
+  autriche: 'AT',
+  switzerland: 'CH',
+  schweiz: 'CH',
+  suisse: 'CH',
+  zwitserland: 'CH',
+  'united kingdom': 'GB',
+  uk: 'GB',
+  'great britain': 'GB',
+  england: 'GB',
+  'royaume-uni': 'GB',
+  ireland: 'IE',
+  spain: 'ES',
+  españa: 'ES',
+  espagne: 'ES',
+  italy: 'IT',
+  italia: 'IT',
+  italie: 'IT',
+  portugal: 'PT',
+  denmark: 'DK',
+  danmark: 'DK',
+  sweden: 'SE',
+  sverige: 'SE',
+  norway: 'NO',
+  norge: 'NO',
+  finland: 'FI',
+  poland: 'PL',
+  polska: 'PL',
+  'czech republic': 'CZ',
+  czechia: 'CZ',
+  greece: 'GR',
+  'united states': 'US',
+  usa: 'US',
+  canada: 'CA',
+  japan: 'JP',
+  china: 'CN',
+  india: 'IN',
+  australia: 'AU',
+  singapore: 'SG',
+  'hong kong': 'HK',
+  'new zealand': 'NZ',
 };
 
 /** Country letter prefixes people write before a postal code ("D-80331 München", "B-1000 Brussel"). */
 const POSTAL_PREFIX: Readonly<Record<string, string>> = {
-  A: 'AT', B: 'BE', D: 'DE', F: 'FR', L: 'LU', NL: 'NL', CH: 'CH', I: 'IT', E: 'ES', P: 'PT', DK: 'DK', S: 'SE',
-  BE: 'BE', DE: 'DE', FR: 'FR', LU: 'LU', AT: 'AT', SE: 'SE',
+  A: 'AT',
+  B: 'BE',
+  D: 'DE',
+  F: 'FR',
+  L: 'LU',
+  NL: 'NL',
+  CH: 'CH',
+  I: 'IT',
+  E: 'ES',
+  P: 'PT',
+  DK: 'DK',
+  S: 'SE',
+  BE: 'BE',
+  DE: 'DE',
+  FR: 'FR',
+  LU: 'LU',
+  AT: 'AT',
+  SE: 'SE',
 };
 
 export const countryCodeOf = (text: string): string | null => {
@@ -50,10 +116,14 @@ const matchPostalCity = (part: string, country: string | null): PostalCity | nul
   if (m) return { postal_code: m[1]!, city: m[2]!.trim(), country_code: 'NL' };
   m = /^(?:([A-Z]{1,2})-)?(\d{4,5})\s+(\D.*)$/.exec(part);
   if (m) {
-    const prefixCountry = m[1] ? ownEntry(POSTAL_PREFIX, m[1]) ?? null : null;
+    const prefixCountry = m[1] ? (ownEntry(POSTAL_PREFIX, m[1]) ?? null) : null;
     // A prefix we do not know, or one contradicting the country line, is part of the postal code as written.
     const keep = m[1] !== undefined && (prefixCountry === null || (country !== null && prefixCountry !== country));
-    return { postal_code: keep ? `${m[1]}-${m[2]}` : m[2]!, city: m[3]!.trim(), country_code: keep ? null : prefixCountry };
+    return {
+      postal_code: keep ? `${m[1]}-${m[2]}` : m[2]!,
+      city: m[3]!.trim(),
+      country_code: keep ? null : prefixCountry,
+    };
   }
   m = /^(?:NL-)?(\d{4}\s?[A-Z]{2})\s+(.+)$/.exec(part);
   if (m) return { postal_code: m[1]!, city: m[2]!.trim(), country_code: 'NL' };

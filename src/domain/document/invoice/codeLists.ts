@@ -5,7 +5,21 @@ import { easPeppol } from '../../validation/codelists/easPeppol.js';
 import { iso3166 } from '../../validation/codelists/iso3166.js';
 
 export const CURRENCIES = [
-  'EUR', 'USD', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'NZD', 'CNY', 'INR', 'SEK', 'NOK', 'DKK', 'SGD', 'HKD',
+  'EUR',
+  'USD',
+  'GBP',
+  'JPY',
+  'CHF',
+  'CAD',
+  'AUD',
+  'NZD',
+  'CNY',
+  'INR',
+  'SEK',
+  'NOK',
+  'DKK',
+  'SGD',
+  'HKD',
 ] as const;
 export type Currency = (typeof CURRENCIES)[number];
 

@@ -46,8 +46,18 @@ export const lineIn = (l: DecimalsAsText<LineItem>): LineItem => ({
   allowances: l.allowances.map(acIn),
   charges: l.charges.map(acIn),
 });
-const taxOut = (t: TaxDetail): DecimalsAsText<TaxDetail> => ({ ...t, amount: out(t.amount), rate: out(t.rate), taxable_amount: out(t.taxable_amount) });
-const taxIn = (t: DecimalsAsText<TaxDetail>): TaxDetail => ({ ...t, amount: into(t.amount), rate: into(t.rate), taxable_amount: into(t.taxable_amount) });
+const taxOut = (t: TaxDetail): DecimalsAsText<TaxDetail> => ({
+  ...t,
+  amount: out(t.amount),
+  rate: out(t.rate),
+  taxable_amount: out(t.taxable_amount),
+});
+const taxIn = (t: DecimalsAsText<TaxDetail>): TaxDetail => ({
+  ...t,
+  amount: into(t.amount),
+  rate: into(t.rate),
+  taxable_amount: into(t.taxable_amount),
+});
 
 export function toDocumentJson(doc: Document): DocumentJson {
   return {

@@ -15,10 +15,15 @@ export interface DocumentSizeLimits {
  * p99 over 100 ms when one tenant creates such documents in a loop (see the README); at 10,000
  * it stays under 50 ms. Larger documents work when the operator raises the limit.
  */
-export const DEFAULT_DOCUMENT_SIZE_LIMITS: DocumentSizeLimits = { maxLines: 10_000, maxAttachments: 50, maxRenderedLines: 5_000 };
+export const DEFAULT_DOCUMENT_SIZE_LIMITS: DocumentSizeLimits = {
+  maxLines: 10_000,
+  maxAttachments: 50,
+  maxRenderedLines: 5_000,
+};
 
 export const linesLimitMessage = (max: number) => `A document has at most ${max} lines (limit MAX_DOCUMENT_LINES)`;
-export const attachmentsLimitMessage = (max: number) => `A document has at most ${max} attachments (limit MAX_DOCUMENT_ATTACHMENTS)`;
+export const attachmentsLimitMessage = (max: number) =>
+  `A document has at most ${max} attachments (limit MAX_DOCUMENT_ATTACHMENTS)`;
 
 /** Why a document is not rendered as a PDF. */
 export const renderLimitMessage = (lines: number, max: number) =>

@@ -38,7 +38,6 @@ export const isCreditNote = (type: DocumentType): boolean => {
 export const isSelfBilling = (type: DocumentType): boolean =>
   type === 'SELFBILLING_INVOICE' || type === 'SELFBILLING_CREDIT_NOTE';
 
-
 /** Allowance (discount) or charge, at document or line level. Document-level ones carry a VAT category. */
 export interface AllowanceCharge {
   reason: string | null;

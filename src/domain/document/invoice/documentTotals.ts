@@ -140,7 +140,9 @@ interface Group {
 }
 
 const tolerance = (mode: ToleranceMode, lines: number): Decimal =>
-  mode === 'rules' ? new Dec('0.99') : Dec.min(new Dec('0.99'), Dec.max(new Dec('0.02'), new Dec(lines).times('0.005')));
+  mode === 'rules'
+    ? new Dec('0.99')
+    : Dec.min(new Dec('0.99'), Dec.max(new Dec('0.02'), new Dec(lines).times('0.005')));
 
 const absDiff = (a: Decimal, b: Decimal): Decimal => a.minus(b).abs();
 
@@ -164,7 +166,8 @@ export interface CompletedDocument {
  */
 export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'): CompletedDocument => {
   const problems: FieldProblem[] = [];
-  const problem = (field: string, type: FieldProblem['type'], message: string) => problems.push({ field, type, message });
+  const problem = (field: string, type: FieldProblem['type'], message: string) =>
+    problems.push({ field, type, message });
 
   // --- lines (BG-25)
   const lines: LineTotals[] = input.items.map((line, i) => {
@@ -215,7 +218,8 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
     list.map((a, i) => {
       const field = `${kind}[${i}]`;
       const amt = allowanceChargeAmount(a);
-      if (amt === null) problem(`${field}.amount`, 'missing', 'amount, or base_amount with multiplier_factor, is required');
+      if (amt === null)
+        problem(`${field}.amount`, 'missing', 'amount, or base_amount with multiplier_factor, is required');
       checkMultiplier(a, field, problem);
       let code: TaxCode;
       let rate: Decimal | null;
@@ -231,7 +235,8 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
       } else {
         code = effectiveTaxCode(input.tax_code, a.tax_code, a.tax_rate);
         rate = effectiveRate(code, a.tax_rate ?? (isZeroRateCategory(code) ? ZERO : null));
-        if (rate === null && code !== 'O') problem(`${field}.tax_rate`, 'missing', `tax_rate is required for VAT category ${code}`);
+        if (rate === null && code !== 'O')
+          problem(`${field}.tax_rate`, 'missing', `tax_rate is required for VAT category ${code}`);
       }
       return { amount: amt ?? ZERO, tax_code: code, rate };
     });
@@ -280,18 +285,34 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
           ? match.t.taxable_amount.eq(taxable)
           : absDiff(match.t.taxable_amount, taxable).lte(mode === 'rules' ? '0.99' : '0');
         if (ok) taxable = match.t.taxable_amount;
-        else problem(`${field}.taxable_amount`, 'mismatch', `taxable amount ${match.t.taxable_amount.toFixed(2)} does not equal the sum of the lines ${taxable.toFixed(2)}`);
+        else
+          problem(
+            `${field}.taxable_amount`,
+            'mismatch',
+            `taxable amount ${match.t.taxable_amount.toFixed(2)} does not equal the sum of the lines ${taxable.toFixed(2)}`,
+          );
       }
       if (match.t.amount !== null) {
         if (absDiff(match.t.amount, tax).lte(noVatRounding(mode, g.code, g.rate) ? ZERO : tolerance(mode, g.lines))) {
           tax = match.t.amount;
         } else {
-          problem(`${field}.amount`, 'mismatch', `VAT amount ${match.t.amount.toFixed(2)} does not match ${tax.toFixed(2)} computed for rate ${g.rate?.toFixed(2) ?? 'none'}`);
+          problem(
+            `${field}.amount`,
+            'mismatch',
+            `VAT amount ${match.t.amount.toFixed(2)} does not match ${tax.toFixed(2)} computed for rate ${g.rate?.toFixed(2) ?? 'none'}`,
+          );
         }
       }
     }
     order.set(breakdown.length, match ? match.i : given.length + breakdown.length);
-    breakdown.push({ tax_code: g.code, rate: g.rate, taxable_amount: taxable, tax_amount: tax, exemption_reason_code: null, exemption_reason: null });
+    breakdown.push({
+      tax_code: g.code,
+      rate: g.rate,
+      taxable_amount: taxable,
+      tax_amount: tax,
+      exemption_reason_code: null,
+      exemption_reason: null,
+    });
   }
   for (const x of given) {
     if (x.used) continue;
@@ -299,13 +320,27 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
     const empty = (x.t.taxable_amount?.isZero() ?? false) && (x.t.amount?.isZero() ?? true) && x.t.tax_code !== null;
     if (mode === 'rules' && empty) {
       order.set(breakdown.length, x.i);
-      breakdown.push({ tax_code: x.t.tax_code!, rate: effectiveRate(x.t.tax_code!, x.t.rate), taxable_amount: ZERO, tax_amount: ZERO, exemption_reason_code: null, exemption_reason: null });
+      breakdown.push({
+        tax_code: x.t.tax_code!,
+        rate: effectiveRate(x.t.tax_code!, x.t.rate),
+        taxable_amount: ZERO,
+        tax_amount: ZERO,
+        exemption_reason_code: null,
+        exemption_reason: null,
+      });
     } else {
-      problem(`tax_details[${x.i}]`, 'mismatch', `no line or allowance/charge has VAT rate ${x.t.rate?.toFixed(2) ?? 'none'}${x.t.tax_code ? ` in category ${x.t.tax_code}` : ''}`);
+      problem(
+        `tax_details[${x.i}]`,
+        'mismatch',
+        `no line or allowance/charge has VAT rate ${x.t.rate?.toFixed(2) ?? 'none'}${x.t.tax_code ? ` in category ${x.t.tax_code}` : ''}`,
+      );
     }
   }
   // Keep the caller's order of the breakdown; entries they did not give follow in line order.
-  const sorted = breakdown.map((b, i) => ({ b, k: order.get(i)! })).sort((x, y) => x.k - y.k).map((x) => x.b);
+  const sorted = breakdown
+    .map((b, i) => ({ b, k: order.get(i)! }))
+    .sort((x, y) => x.k - y.k)
+    .map((x) => x.b);
   breakdown.splice(0, breakdown.length, ...sorted);
 
   // A total VAT amount given without a breakdown: accept the caller's figure within the per-line
@@ -318,7 +353,11 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
     if (largest && input.tax_details.length === 0 && diff.abs().lte(tolerance(mode, lines.length))) {
       largest.tax_amount = largest.tax_amount.plus(diff);
     } else {
-      problem('total_tax', 'mismatch', `total_tax ${input.total_tax.toFixed(2)} does not equal the VAT breakdown total ${computedTax.toFixed(2)}`);
+      problem(
+        'total_tax',
+        'mismatch',
+        `total_tax ${input.total_tax.toFixed(2)} does not equal the VAT breakdown total ${computedTax.toFixed(2)}`,
+      );
     }
   }
 
@@ -338,18 +377,41 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
   const prepaid = tax_inclusive.plus(rounding).minus(payable);
 
   if (input.subtotal !== null && !input.subtotal.eq(tax_exclusive)) {
-    problem('subtotal', 'mismatch', `subtotal ${input.subtotal.toFixed(2)} does not equal lines - allowances + charges = ${tax_exclusive.toFixed(2)}`);
+    problem(
+      'subtotal',
+      'mismatch',
+      `subtotal ${input.subtotal.toFixed(2)} does not equal lines - allowances + charges = ${tax_exclusive.toFixed(2)}`,
+    );
   }
   if (input.total_discount !== null && !input.total_discount.isZero()) {
-    problem('total_discount', 'invalid', 'EN 16931 has no allowances or charges outside VAT: give them in allowances/charges with a tax_code');
+    problem(
+      'total_discount',
+      'invalid',
+      'EN 16931 has no allowances or charges outside VAT: give them in allowances/charges with a tax_code',
+    );
   }
   if (input.invoice_total !== null && !input.invoice_total.eq(tax_inclusive)) {
-    problem('invoice_total', 'mismatch', `invoice_total ${input.invoice_total.toFixed(2)} does not equal subtotal + total_tax = ${tax_inclusive.toFixed(2)}`);
+    problem(
+      'invoice_total',
+      'mismatch',
+      `invoice_total ${input.invoice_total.toFixed(2)} does not equal subtotal + total_tax = ${tax_inclusive.toFixed(2)}`,
+    );
   }
 
   const totals: DocumentTotals = {
-    lines, allowances, charges, line_total, allowance_total, charge_total, tax_exclusive, tax_total,
-    tax_inclusive, prepaid, rounding, payable, breakdown,
+    lines,
+    allowances,
+    charges,
+    line_total,
+    allowance_total,
+    charge_total,
+    tax_exclusive,
+    tax_total,
+    tax_inclusive,
+    prepaid,
+    rounding,
+    payable,
+    breakdown,
   };
 
   const document: Document = {
@@ -358,7 +420,11 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
       const l = lines[i]!;
       const lineTax = l.rate === null ? ZERO : round2(l.net.times(l.rate).div(hundred));
       if (line.tax !== null && absDiff(line.tax, lineTax).gt('0.01')) {
-        problem(`items[${i}].tax`, 'mismatch', `line tax ${line.tax.toFixed(2)} does not equal amount x tax_rate = ${lineTax.toFixed(2)}`);
+        problem(
+          `items[${i}].tax`,
+          'mismatch',
+          `line tax ${line.tax.toFixed(2)} does not equal amount x tax_rate = ${lineTax.toFixed(2)}`,
+        );
       }
       return {
         ...line,
@@ -394,7 +460,11 @@ const checkMultiplier = (
     const expected = a.base_amount.times(a.multiplier_factor).div(hundred);
     // PEPPOL-EN16931-R040: within 0.02 inclusive, no rounding.
     if (absDiff(a.amount, expected).gt('0.02')) {
-      problem(`${field}.amount`, 'mismatch', `amount ${a.amount.toFixed(2)} does not equal base_amount x multiplier_factor / 100 = ${round2(expected).toFixed(2)}`);
+      problem(
+        `${field}.amount`,
+        'mismatch',
+        `amount ${a.amount.toFixed(2)} does not equal base_amount x multiplier_factor / 100 = ${round2(expected).toFixed(2)}`,
+      );
     }
   }
 };
@@ -405,7 +475,11 @@ const checkMultiplier = (
  */
 const assignExemptionReasons = (doc: Document, breakdown: VatBreakdownEntry[]): void => {
   const exempt = breakdown.filter((b) => EXEMPT_TAX_CODES.includes(b.tax_code));
-  const preferred: TaxCode | null = doc.vatex ? vatexCategory(doc.vatex) : EXEMPT_TAX_CODES.includes(doc.tax_code) ? doc.tax_code : null;
+  const preferred: TaxCode | null = doc.vatex
+    ? vatexCategory(doc.vatex)
+    : EXEMPT_TAX_CODES.includes(doc.tax_code)
+      ? doc.tax_code
+      : null;
   const target =
     exempt.find((b) => b.tax_code === preferred) ?? exempt.find((b) => b.tax_code === doc.tax_code) ?? exempt[0]!;
   for (const b of exempt) {
@@ -414,7 +488,7 @@ const assignExemptionReasons = (doc: Document, breakdown: VatBreakdownEntry[]): 
       b.exemption_reason = doc.vatex_note;
     } else {
       b.exemption_reason_code = DEFAULT_EXEMPTION_CODE[b.tax_code] ?? null;
-      b.exemption_reason = b.exemption_reason_code ? null : DEFAULT_EXEMPTION_TEXT[b.tax_code] ?? null;
+      b.exemption_reason = b.exemption_reason_code ? null : (DEFAULT_EXEMPTION_TEXT[b.tax_code] ?? null);
     }
   }
 };

@@ -18,7 +18,10 @@ export const vatIdentifierOf = (taxId: string | null): string | null => {
 };
 
 /** Legal registration id (BT-30/BT-47) with the scheme we can tell from its shape. */
-export const legalIdOf = (companyId: string | null, taxId: string | null): { id: string; scheme: string | null } | null => {
+export const legalIdOf = (
+  companyId: string | null,
+  taxId: string | null,
+): { id: string; scheme: string | null } | null => {
   if (!companyId || companyId.trim() === '') return null;
   // "<scheme>:<id>" keeps a scheme we could not infer (a received document's own choice).
   const explicit = /^\s*(\d{4}):(.+)$/.exec(companyId);
@@ -42,7 +45,6 @@ export const buyerIdentificationOf = (customerId: string | null): { id: string; 
   if (m) return { id: m[2]!, scheme: m[1]! };
   return { id: customerId.trim(), scheme: null };
 };
-
 
 /** The inverse of legalIdOf for a received CompanyID: the text, prefixed by its scheme when we would not infer it. */
 export const companyIdText = (id: string, scheme: string | null, taxId: string | null): string => {

@@ -56,7 +56,9 @@ export const identifierProblem = (scheme: string, identifier: string): string | 
     case '0009':
       return isValidSiret(id) ? null : 'a SIRET is 14 digits with a valid Luhn check';
     case '0007':
-      return /^\d{10}$/.test(id) && luhnValid(id) ? null : 'a Swedish organisation number is 10 digits with a Luhn check';
+      return /^\d{10}$/.test(id) && luhnValid(id)
+        ? null
+        : 'a Swedish organisation number is 10 digits with a Luhn check';
     case '9925':
       return isValidBelgianVat(id) ? null : 'a Belgian VAT number is BE + 10 digits with a valid mod-97 check';
     case '9944':
@@ -76,7 +78,8 @@ export type PeppolIdResult = { ok: true; value: PeppolId } | { ok: false; messag
 export const parsePeppolId = (text: string): PeppolIdResult => {
   const t = text.trim().replace(/^iso6523-actorid-upis::/i, '');
   const m = /^(\d{4}):(.+)$/.exec(t);
-  if (!m) return { ok: false, message: 'Peppol identifier must have the form <scheme>:<identifier>, e.g. 0208:0123456749' };
+  if (!m)
+    return { ok: false, message: 'Peppol identifier must have the form <scheme>:<identifier>, e.g. 0208:0123456749' };
   const scheme = m[1]!;
   const identifier = m[2]!.trim();
   if (!isKnownScheme(scheme)) return { ok: false, message: `unknown Peppol identifier scheme ${scheme}` };
@@ -94,10 +97,39 @@ export const peppolIdProblem = (text: string): string | null => {
 
 /** EAS schemes for VAT numbers per country prefix. */
 const VAT_EAS: Readonly<Record<string, string>> = {
-  AT: '9914', BE: '9925', BG: '9926', CY: '9928', CZ: '9929', DE: '9930', EE: '9931', GB: '9932', GR: '9933',
-  HR: '9934', IE: '9935', LI: '9936', LT: '9937', LU: '9938', LV: '9939', MC: '9940', ME: '9941', MK: '9942',
-  MT: '9943', NL: '9944', PL: '9945', PT: '9946', RO: '9947', RS: '9948', SI: '9949', SK: '9950', SM: '9951',
-  TR: '9952', VA: '9953', FR: '9957', ES: '9920', HU: '9910', IT: '0211',
+  AT: '9914',
+  BE: '9925',
+  BG: '9926',
+  CY: '9928',
+  CZ: '9929',
+  DE: '9930',
+  EE: '9931',
+  GB: '9932',
+  GR: '9933',
+  HR: '9934',
+  IE: '9935',
+  LI: '9936',
+  LT: '9937',
+  LU: '9938',
+  LV: '9939',
+  MC: '9940',
+  ME: '9941',
+  MK: '9942',
+  MT: '9943',
+  NL: '9944',
+  PL: '9945',
+  PT: '9946',
+  RO: '9947',
+  RS: '9948',
+  SI: '9949',
+  SK: '9950',
+  SM: '9951',
+  TR: '9952',
+  VA: '9953',
+  FR: '9957',
+  ES: '9920',
+  HU: '9910',
+  IT: '0211',
 };
 
 /**

@@ -67,11 +67,23 @@ export const checkVatDigits = (value: string): CheckDigitVerdict => {
     case 'IT':
       return /^\d{11}$/.test(body) ? (luhnValid(body) ? 'valid' : 'invalid') : 'unchecked';
     case 'LU':
-      return /^\d{8}$/.test(body) ? (Number(body.slice(0, 6)) % 89 === Number(body.slice(6)) ? 'valid' : 'invalid') : 'unchecked';
+      return /^\d{8}$/.test(body)
+        ? Number(body.slice(0, 6)) % 89 === Number(body.slice(6))
+          ? 'valid'
+          : 'invalid'
+        : 'unchecked';
     case 'DK':
-      return /^\d{8}$/.test(body) ? (weighted(body, [2, 7, 6, 5, 4, 3, 2, 1], 11) === 0 ? 'valid' : 'invalid') : 'unchecked';
+      return /^\d{8}$/.test(body)
+        ? weighted(body, [2, 7, 6, 5, 4, 3, 2, 1], 11) === 0
+          ? 'valid'
+          : 'invalid'
+        : 'unchecked';
     case 'PL':
-      return /^\d{10}$/.test(body) ? (weighted(body, [6, 5, 7, 2, 3, 4, 5, 6, 7], 11) === Number(body[9]) ? 'valid' : 'invalid') : 'unchecked';
+      return /^\d{10}$/.test(body)
+        ? weighted(body, [6, 5, 7, 2, 3, 4, 5, 6, 7], 11) === Number(body[9])
+          ? 'valid'
+          : 'invalid'
+        : 'unchecked';
     default:
       return 'unchecked';
   }

@@ -79,7 +79,8 @@ export const vatNumberProblem = (value: string): string | null => {
   if (!country) return 'must start with a two-letter country prefix, e.g. BE0123456749';
   switch (country) {
     case 'BE':
-      if (!/^BE\d{9,10}$/.test(c)) return 'a Belgian VAT number is BE followed by the 10 digits of the enterprise number';
+      if (!/^BE\d{9,10}$/.test(c))
+        return 'a Belgian VAT number is BE followed by the 10 digits of the enterprise number';
       return isValidBelgianVat(c) ? null : 'Belgian VAT number fails the mod-97 check';
     case 'NL':
       return isValidDutchVat(c) ? null : 'a Dutch VAT number is NL + 9 digits + B + 2 digits';

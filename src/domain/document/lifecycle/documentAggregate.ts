@@ -53,17 +53,29 @@ export type DocumentCreated = Event<
 >;
 export type DocumentValidated = Event<
   'DocumentValidated',
-  { document_id: string; validation_id: string; is_valid: boolean; fatal: number; warnings: number; validated_at: string }
+  {
+    document_id: string;
+    validation_id: string;
+    is_valid: boolean;
+    fatal: number;
+    warnings: number;
+    validated_at: string;
+  }
 >;
 /**
  * `ubl_ref`: the document's UBL with its attachments as they are now, i.e. what will be sent.
  * Absent from events recorded before added attachments went into the UBL (those left the UBL as
  * it was).
  */
-export type AttachmentAdded = Event<'AttachmentAdded', { document_id: string; attachment: StoredAttachment; ubl_ref?: UblRef; added_at: string }>;
-export type AttachmentRemoved = Event<'AttachmentRemoved', { document_id: string; attachment_id: string; ubl_ref?: UblRef; removed_at: string }>;
+export type AttachmentAdded = Event<
+  'AttachmentAdded',
+  { document_id: string; attachment: StoredAttachment; ubl_ref?: UblRef; added_at: string }
+>;
+export type AttachmentRemoved = Event<
+  'AttachmentRemoved',
+  { document_id: string; attachment_id: string; ubl_ref?: UblRef; removed_at: string }
+>;
 export type DocumentDeleted = Event<'DocumentDeleted', { document_id: string; deleted_at: string }>;
-
 
 /** How a document travels: by e-mail in test mode, otherwise over Peppol. */
 export type TransportKind = 'email' | 'peppol';
@@ -104,8 +116,14 @@ export type DeliveryAttempted = Event<
     next_attempt_at: string | null;
   }
 >;
-export type DocumentSent = Event<'DocumentSent', { document_id: string; delivery_id: string; message_id: string; sent_at: string }>;
-export type DocumentFailed = Event<'DocumentFailed', { document_id: string; delivery_id: string; reason: string; failed_at: string }>;
+export type DocumentSent = Event<
+  'DocumentSent',
+  { document_id: string; delivery_id: string; message_id: string; sent_at: string }
+>;
+export type DocumentFailed = Event<
+  'DocumentFailed',
+  { document_id: string; delivery_id: string; reason: string; failed_at: string }
+>;
 /** An inbound document: the first event of its stream (in place of DocumentCreated). */
 export type DocumentReceived = Event<
   'DocumentReceived',
@@ -124,12 +142,22 @@ export type DocumentReceived = Event<
     received_at: string;
   }
 >;
-export type DocumentAccepted = Event<'DocumentAccepted', { document_id: string; note: string | null; accepted_at: string }>;
+export type DocumentAccepted = Event<
+  'DocumentAccepted',
+  { document_id: string; note: string | null; accepted_at: string }
+>;
 export type DocumentRejected = Event<'DocumentRejected', { document_id: string; reason: string; rejected_at: string }>;
 /** The receiver's Invoice Response reached the sender's outbound document. */
 export type ResponseReceived = Event<
   'ResponseReceived',
-  { document_id: string; code: ResponseCode; reason: string | null; responder_peppol_id: string | null; invoice_response_ref: ContentRef; received_at: string }
+  {
+    document_id: string;
+    code: ResponseCode;
+    reason: string | null;
+    responder_peppol_id: string | null;
+    invoice_response_ref: ContentRef;
+    received_at: string;
+  }
 >;
 
 /** Every event type of the stream, for subscribers that follow whole documents. */
@@ -140,8 +168,19 @@ export type ResponseReceived = Event<
 // the mutation run does not include: its domain suites have no subscriber to miss a name.
 // Stryker disable StringLiteral,ArrayDeclaration: persisted event type names, checked by the compiler against the DocumentEvent union; the projection and subscription that follow them are tested by suites the mutation run does not run
 export const DOCUMENT_EVENT_TYPES: readonly DocumentEvent['type'][] = [
-  'DocumentCreated', 'DocumentValidated', 'AttachmentAdded', 'AttachmentRemoved', 'DocumentDeleted', 'SendRequested', 'DeliveryAttempted',
-  'DocumentSent', 'DocumentFailed', 'DocumentReceived', 'DocumentAccepted', 'DocumentRejected', 'ResponseReceived',
+  'DocumentCreated',
+  'DocumentValidated',
+  'AttachmentAdded',
+  'AttachmentRemoved',
+  'DocumentDeleted',
+  'SendRequested',
+  'DeliveryAttempted',
+  'DocumentSent',
+  'DocumentFailed',
+  'DocumentReceived',
+  'DocumentAccepted',
+  'DocumentRejected',
+  'ResponseReceived',
 ];
 // Stryker restore StringLiteral,ArrayDeclaration
 
@@ -174,9 +213,15 @@ export type DocumentEvent =
 export type DocumentCommand =
   | {
       type: 'CreateDraft';
-      data: Omit<DocumentCreated['data'], 'created_at' | 'recorded_lifecycle' | 'source'> & { source: DraftSource; now: string };
+      data: Omit<DocumentCreated['data'], 'created_at' | 'recorded_lifecycle' | 'source'> & {
+        source: DraftSource;
+        now: string;
+      };
     }
-  | { type: 'RecordValidation'; data: Omit<DocumentValidated['data'], 'validated_at' | 'document_id'> & { now: string } }
+  | {
+      type: 'RecordValidation';
+      data: Omit<DocumentValidated['data'], 'validated_at' | 'document_id'> & { now: string };
+    }
   /**
    * `ubl_ref`: the document's UBL written again with the attachment, checked by the application
    * off the event loop (documentAttachments.ublWithAttachments): the rule engine's cost grows with
@@ -187,7 +232,13 @@ export type DocumentCommand =
   | { type: 'DeleteDocument'; data: { now: string } }
   | { type: 'RequestSend'; data: Omit<SendRequested['data'], 'document_id' | 'requested_at'> & { now: string } }
   /** `retry_at`: when a retry would be due (null past the schedule); the decider decides whether there is one. */
-  | { type: 'RecordAttempt'; data: Omit<DeliveryAttempted['data'], 'document_id' | 'next_attempt_at'> & { retry_at: string | null; now: string } }
+  | {
+      type: 'RecordAttempt';
+      data: Omit<DeliveryAttempted['data'], 'document_id' | 'next_attempt_at'> & {
+        retry_at: string | null;
+        now: string;
+      };
+    }
   | { type: 'ReceiveDocument'; data: Omit<DocumentReceived['data'], 'received_at'> & { now: string } }
   | { type: 'AcceptDocument'; data: { note: string | null; now: string } }
   | { type: 'RejectDocument'; data: { reason: string; now: string } }
@@ -223,7 +274,10 @@ export type DeliveryState = Omit<SendRequested['data'], 'document_id'> & {
   failure_reason: string | null;
 };
 
-export type DocumentAggregateState = { status: 'absent' } | { status: 'deleted'; id: string; tenant_id: string } | ({ status: 'present' } & DocumentRecord);
+export type DocumentAggregateState =
+  | { status: 'absent' }
+  | { status: 'deleted'; id: string; tenant_id: string }
+  | ({ status: 'present' } & DocumentRecord);
 
 export const documentStream = (id: string) => `document-${id}`;
 
@@ -233,9 +287,12 @@ export const documentStream = (id: string) => `document-${id}`;
  * it), so such a document's attachments are the ones embedded in the UBL the seller uploads.
  */
 function requireAttachmentsEditable(state: Present, verb: 'added to' | 'removed from'): void {
-  if (state.state !== 'DRAFT') throw invalidState(`Attachments can only be ${verb} a DRAFT document; this one is ${state.state}`);
+  if (state.state !== 'DRAFT')
+    throw invalidState(`Attachments can only be ${verb} a DRAFT document; this one is ${state.state}`);
   if (state.source === 'ubl') {
-    throw invalidState(`Attachments cannot be ${verb} a document created from uploaded UBL: it is sent as uploaded, so embed them in the UBL (cac:AdditionalDocumentReference) before uploading it`);
+    throw invalidState(
+      `Attachments cannot be ${verb} a document created from uploaded UBL: it is sent as uploaded, so embed them in the UBL (cac:AdditionalDocumentReference) before uploading it`,
+    );
   }
 }
 
@@ -248,11 +305,20 @@ type Present = { status: 'present' } & DocumentRecord;
 
 const responseWord = (code: ResponseCode) => (code === 'AP' ? 'accepted' : 'rejected');
 
-function decideAttempt(command: Extract<DocumentCommand, { type: 'RecordAttempt' }>['data'], state: Present): DocumentEvent[] {
+function decideAttempt(
+  command: Extract<DocumentCommand, { type: 'RecordAttempt' }>['data'],
+  state: Present,
+): DocumentEvent[] {
   const delivery = state.delivery;
   // A stale or repeated attempt (a job re-run after a crash, or of a delivery a later send
   // replaced) changes nothing: the process manager reads the recorded outcome instead.
-  if (state.state !== 'TRANSIT' || !delivery || delivery.delivery_id !== command.delivery_id || command.attempt !== delivery.attempts + 1) return [];
+  if (
+    state.state !== 'TRANSIT' ||
+    !delivery ||
+    delivery.delivery_id !== command.delivery_id ||
+    command.attempt !== delivery.attempts + 1
+  )
+    return [];
   const { retry_at, now, ...attempt } = command;
   const settles = attempt.outcome !== 'retryable' || retry_at === null || attempt.attempt >= MAX_ATTEMPTS;
   const attempted: DeliveryAttempted = {
@@ -261,12 +327,31 @@ function decideAttempt(command: Extract<DocumentCommand, { type: 'RecordAttempt'
   };
   switch (attempt.outcome) {
     case 'delivered':
-      return [attempted, { type: 'DocumentSent', data: { document_id: state.id, delivery_id: delivery.delivery_id, message_id: attempt.message_id, sent_at: now } }];
+      return [
+        attempted,
+        {
+          type: 'DocumentSent',
+          data: {
+            document_id: state.id,
+            delivery_id: delivery.delivery_id,
+            message_id: attempt.message_id,
+            sent_at: now,
+          },
+        },
+      ];
     case 'permanent':
       return [attempted, failed(state, delivery, attempt.error ?? 'permanent delivery failure', now)];
     case 'retryable':
       return settles
-        ? [attempted, failed(state, delivery, `no success after ${attempt.attempt} attempts; last error: ${attempt.error ?? 'unknown'}`, now)]
+        ? [
+            attempted,
+            failed(
+              state,
+              delivery,
+              `no success after ${attempt.attempt} attempts; last error: ${attempt.error ?? 'unknown'}`,
+              now,
+            ),
+          ]
         : [attempted];
     default:
       return assertNever(attempt.outcome);
@@ -284,9 +369,19 @@ function requireRespondable(state: Present): void {
   if (state.state !== 'RECEIVED') throw invalidState(`A ${state.state} document cannot be accepted or rejected`);
 }
 
-const withDelivery = (state: DocumentAggregateState, at: string, change: (d: DeliveryState) => Partial<DeliveryState>, docState?: DocumentState): DocumentAggregateState =>
+const withDelivery = (
+  state: DocumentAggregateState,
+  at: string,
+  change: (d: DeliveryState) => Partial<DeliveryState>,
+  docState?: DocumentState,
+): DocumentAggregateState =>
   state.status === 'present' && state.delivery
-    ? { ...state, state: docState ?? state.state, updated_at: at, delivery: { ...state.delivery, ...change(state.delivery) } }
+    ? {
+        ...state,
+        state: docState ?? state.state,
+        updated_at: at,
+        delivery: { ...state.delivery, ...change(state.delivery) },
+      }
     : state;
 
 function present(state: DocumentAggregateState): asserts state is Present {
@@ -304,13 +399,22 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         // says so), and inbound documents come only from delivery (ReceiveDocument). The event is
         // made of the named facts only, so nothing else a caller passes is ever recorded.
         const d = command.data;
-        return [{
-          type: 'DocumentCreated',
-          data: {
-            document_id: d.document_id, tenant_id: d.tenant_id, source: d.source, file_name: d.file_name, header: d.header,
-            document_ref: d.document_ref, ubl_ref: d.ubl_ref, attachments: d.attachments, created_at: d.now,
+        return [
+          {
+            type: 'DocumentCreated',
+            data: {
+              document_id: d.document_id,
+              tenant_id: d.tenant_id,
+              source: d.source,
+              file_name: d.file_name,
+              header: d.header,
+              document_ref: d.document_ref,
+              ubl_ref: d.ubl_ref,
+              attachments: d.attachments,
+              created_at: d.now,
+            },
           },
-        }];
+        ];
       }
       case 'RecordValidation': {
         present(state);
@@ -329,7 +433,9 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         const { attachment_id, ubl_ref, now } = command.data;
         if (!state.attachments.some((a) => a.id === attachment_id)) throw notFound('Attachment not found');
         requireAttachmentsEditable(state, 'removed from');
-        return [{ type: 'AttachmentRemoved', data: { document_id: state.id, attachment_id, ubl_ref, removed_at: now } }];
+        return [
+          { type: 'AttachmentRemoved', data: { document_id: state.id, attachment_id, ubl_ref, removed_at: now } },
+        ];
       }
       case 'DeleteDocument':
         present(state);
@@ -340,7 +446,8 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
       case 'RequestSend': {
         present(state);
         if (state.direction === 'INBOUND') throw invalidState('A received document cannot be sent');
-        if (!SENDABLE.has(state.state)) throw invalidState(`A ${state.state} document cannot be sent; only DRAFT and FAILED documents can`);
+        if (!SENDABLE.has(state.state))
+          throw invalidState(`A ${state.state} document cannot be sent; only DRAFT and FAILED documents can`);
         const { now, ...data } = command.data;
         return [{ type: 'SendRequested', data: { ...data, document_id: state.id, requested_at: now } }];
       }
@@ -352,23 +459,43 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         if (state.status === 'present' && state.inbound?.message_id === command.data.message_id) return [];
         if (state.status !== 'absent') throw conflict('Document already exists');
         const d = command.data;
-        return [{
-          type: 'DocumentReceived',
-          data: {
-            document_id: d.document_id, tenant_id: d.tenant_id, file_name: d.file_name, header: d.header, document_ref: d.document_ref,
-            ubl_ref: d.ubl_ref, attachments: d.attachments, message_id: d.message_id, receiver_peppol_id: d.receiver_peppol_id,
-            sender: d.sender, received_at: d.now,
+        return [
+          {
+            type: 'DocumentReceived',
+            data: {
+              document_id: d.document_id,
+              tenant_id: d.tenant_id,
+              file_name: d.file_name,
+              header: d.header,
+              document_ref: d.document_ref,
+              ubl_ref: d.ubl_ref,
+              attachments: d.attachments,
+              message_id: d.message_id,
+              receiver_peppol_id: d.receiver_peppol_id,
+              sender: d.sender,
+              received_at: d.now,
+            },
           },
-        }];
+        ];
       }
       case 'AcceptDocument':
         present(state);
         requireRespondable(state);
-        return [{ type: 'DocumentAccepted', data: { document_id: state.id, note: command.data.note, accepted_at: command.data.now } }];
+        return [
+          {
+            type: 'DocumentAccepted',
+            data: { document_id: state.id, note: command.data.note, accepted_at: command.data.now },
+          },
+        ];
       case 'RejectDocument':
         present(state);
         requireRespondable(state);
-        return [{ type: 'DocumentRejected', data: { document_id: state.id, reason: command.data.reason, rejected_at: command.data.now } }];
+        return [
+          {
+            type: 'DocumentRejected',
+            data: { document_id: state.id, reason: command.data.reason, rejected_at: command.data.now },
+          },
+        ];
       case 'RecordResponse': {
         present(state);
         const { now, ...data } = command.data;
@@ -379,7 +506,8 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         }
         // The buyer may answer before the sender's delivery is recorded (the inbound copy is
         // written first): a response proves delivery, so TRANSIT takes it too.
-        if (state.state !== 'SENT' && state.state !== 'TRANSIT') throw invalidState(`A ${state.state} document cannot have a response`);
+        if (state.state !== 'SENT' && state.state !== 'TRANSIT')
+          throw invalidState(`A ${state.state} document cannot have a response`);
         return [{ type: 'ResponseReceived', data: { ...data, document_id: state.id, received_at: now } }];
       }
       default:
@@ -429,35 +557,67 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           updated_at: d.received_at,
           validated_at: null,
           delivery: null,
-          inbound: { ...d.sender, message_id: d.message_id, received_at: d.received_at, receiver_peppol_id: d.receiver_peppol_id },
+          inbound: {
+            ...d.sender,
+            message_id: d.message_id,
+            received_at: d.received_at,
+            receiver_peppol_id: d.receiver_peppol_id,
+          },
           response: null,
         };
       }
       case 'SendRequested': {
         if (state.status !== 'present') return state;
         const { document_id: _id, ...d } = event.data;
-        const delivery: DeliveryState = { ...d, attempts: 0, last_outcome: null, next_attempt_at: null, failure_reason: null };
+        const delivery: DeliveryState = {
+          ...d,
+          attempts: 0,
+          last_outcome: null,
+          next_attempt_at: null,
+          failure_reason: null,
+        };
         return { ...state, state: 'TRANSIT', updated_at: d.requested_at, delivery };
       }
       case 'DeliveryAttempted': {
         const d = event.data;
-        return withDelivery(state, d.started_at, () => ({ attempts: d.attempt, last_outcome: d.outcome, next_attempt_at: d.next_attempt_at }));
+        return withDelivery(state, d.started_at, () => ({
+          attempts: d.attempt,
+          last_outcome: d.outcome,
+          next_attempt_at: d.next_attempt_at,
+        }));
       }
       case 'DocumentSent':
         return withDelivery(state, event.data.sent_at, () => ({ next_attempt_at: null }), 'SENT');
       case 'DocumentFailed':
-        return withDelivery(state, event.data.failed_at, () => ({ next_attempt_at: null, failure_reason: event.data.reason }), 'FAILED');
+        return withDelivery(
+          state,
+          event.data.failed_at,
+          () => ({ next_attempt_at: null, failure_reason: event.data.reason }),
+          'FAILED',
+        );
       case 'DocumentAccepted':
         return state.status === 'present'
-          ? { ...state, updated_at: event.data.accepted_at, response: { code: 'AP', reason: event.data.note, responded_at: event.data.accepted_at } }
+          ? {
+              ...state,
+              updated_at: event.data.accepted_at,
+              response: { code: 'AP', reason: event.data.note, responded_at: event.data.accepted_at },
+            }
           : state;
       case 'DocumentRejected':
         return state.status === 'present'
-          ? { ...state, updated_at: event.data.rejected_at, response: { code: 'RE', reason: event.data.reason, responded_at: event.data.rejected_at } }
+          ? {
+              ...state,
+              updated_at: event.data.rejected_at,
+              response: { code: 'RE', reason: event.data.reason, responded_at: event.data.rejected_at },
+            }
           : state;
       case 'ResponseReceived':
         return state.status === 'present'
-          ? { ...state, updated_at: event.data.received_at, response: { code: event.data.code, reason: event.data.reason, responded_at: event.data.received_at } }
+          ? {
+              ...state,
+              updated_at: event.data.received_at,
+              response: { code: event.data.code, reason: event.data.reason, responded_at: event.data.received_at },
+            }
           : state;
       case 'DocumentValidated':
         return state.status === 'present' ? { ...state, validated_at: event.data.validated_at } : state;
@@ -466,12 +626,22 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
       case 'AttachmentAdded': {
         if (state.status !== 'present') return state;
         const { attachment, ubl_ref, added_at } = event.data;
-        return { ...state, attachments: [...state.attachments, attachment], ubl_ref: ubl_ref ?? state.ubl_ref, updated_at: added_at };
+        return {
+          ...state,
+          attachments: [...state.attachments, attachment],
+          ubl_ref: ubl_ref ?? state.ubl_ref,
+          updated_at: added_at,
+        };
       }
       case 'AttachmentRemoved': {
         if (state.status !== 'present') return state;
         const { attachment_id, ubl_ref, removed_at } = event.data;
-        return { ...state, attachments: state.attachments.filter((a) => a.id !== attachment_id), ubl_ref: ubl_ref ?? state.ubl_ref, updated_at: removed_at };
+        return {
+          ...state,
+          attachments: state.attachments.filter((a) => a.id !== attachment_id),
+          ubl_ref: ubl_ref ?? state.ubl_ref,
+          updated_at: removed_at,
+        };
       }
       case 'DocumentDeleted':
         return state.status === 'present' ? { status: 'deleted', id: state.id, tenant_id: state.tenant_id } : state;

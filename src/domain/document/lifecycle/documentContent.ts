@@ -39,7 +39,9 @@ export interface UblRef {
 
 /** Two references to the same UBL: the same skeleton with the same binaries in the same places. */
 export const sameUbl = (a: UblRef, b: UblRef): boolean =>
-  a.skeleton.sha256 === b.skeleton.sha256 && a.embeds.length === b.embeds.length && a.embeds.every((e, i) => e.at === b.embeds[i]!.at && e.sha256 === b.embeds[i]!.sha256);
+  a.skeleton.sha256 === b.skeleton.sha256 &&
+  a.embeds.length === b.embeds.length &&
+  a.embeds.every((e, i) => e.at === b.embeds[i]!.at && e.sha256 === b.embeds[i]!.sha256);
 
 /**
  * The facts of a document's content that its lifecycle, the lists, routing and messages use:

@@ -10,7 +10,10 @@ import type { DocumentState } from '../invoice/documentModel.js';
  * whether the reservation still stands: a FAILED or deleted holder frees the number, and so does
  * a holder that never left DRAFT once its send had time to be recorded.
  */
-export type SentNumberReserved = Event<'SentNumberReserved', { tenant_id: string; number: string; receiver: string; document_id: string; reserved_at: string }>;
+export type SentNumberReserved = Event<
+  'SentNumberReserved',
+  { tenant_id: string; number: string; receiver: string; document_id: string; reserved_at: string }
+>;
 
 export type SentNumberCommand = {
   type: 'ReserveSentNumber';
@@ -25,7 +28,8 @@ export type SentNumberCommand = {
   };
 };
 
-export type SentNumberState = { status: 'free' } | { status: 'held'; document_id: string; receiver: string; number: string; reserved_at: string };
+export type SentNumberState =
+  { status: 'free' } | { status: 'held'; document_id: string; receiver: string; number: string; reserved_at: string };
 
 /** How long a holder still in DRAFT keeps the number: its send is being recorded meanwhile. */
 const SEND_IN_PROGRESS_MS = 30_000;
@@ -47,9 +51,12 @@ export const sentNumberDecider: Decider<SentNumberState, SentNumberCommand, Sent
         if (state.status === 'held') {
           if (state.document_id === data.document_id) return [];
           const sentOrSending = holder_state === 'TRANSIT' || holder_state === 'SENT';
-          const stillSending = holder_state === 'DRAFT' && Date.parse(now) - Date.parse(state.reserved_at) < SEND_IN_PROGRESS_MS;
+          const stillSending =
+            holder_state === 'DRAFT' && Date.parse(now) - Date.parse(state.reserved_at) < SEND_IN_PROGRESS_MS;
           if (sentOrSending || stillSending) {
-            throw conflict(`Document number ${state.number} was already sent to ${state.receiver} by document ${state.document_id}; send a new number, or delete or let that document fail first`);
+            throw conflict(
+              `Document number ${state.number} was already sent to ${state.receiver} by document ${state.document_id}; send a new number, or delete or let that document fail first`,
+            );
           }
         }
         return [{ type: 'SentNumberReserved', data: { ...data, reserved_at: now } }];

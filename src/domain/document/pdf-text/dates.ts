@@ -38,7 +38,8 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => string
   { re: /(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)/g, read: (m) => isoDate(Number(m[1]), Number(m[2]), Number(m[3])) },
   {
     re: /(?<![\d.,/])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/]|[.,]\d)/g,
-    read: (m) => isoDate(fullYear(m[4]!), Number(m[3]), Number(m[1])) ?? isoDate(fullYear(m[4]!), Number(m[1]), Number(m[3])),
+    read: (m) =>
+      isoDate(fullYear(m[4]!), Number(m[3]), Number(m[1])) ?? isoDate(fullYear(m[4]!), Number(m[1]), Number(m[3])),
   },
   {
     re: new RegExp(`(?<!\\d)(\\d{1,2})\\.?\\s+${MONTH_WORD}\\s+(\\d{4})(?!\\d)`, 'g'),
@@ -63,7 +64,8 @@ export const datesIn = (text: string): Array<{ date: string; index: number; leng
     for (const m of text.matchAll(p.re)) {
       const date = p.read(m as RegExpExecArray);
       const index = m.index ?? 0;
-      if (date && !found.some((f) => index < f.index + f.length && f.index < index + m[0].length)) found.push({ date, index, length: m[0].length });
+      if (date && !found.some((f) => index < f.index + f.length && f.index < index + m[0].length))
+        found.push({ date, index, length: m[0].length });
     }
   }
   return found.sort((a, b) => a.index - b.index);

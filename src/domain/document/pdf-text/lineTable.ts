@@ -47,7 +47,8 @@ function cutCell(cell: Cell, ranges: Array<[number, number]>): Cell[] {
 }
 
 /** Words of a cell with their character ranges. */
-const wordsOf = (text: string): Array<[number, number]> => [...text.matchAll(/\S+/g)].map((m) => [m.index!, m.index! + m[0].length]);
+const wordsOf = (text: string): Array<[number, number]> =>
+  [...text.matchAll(/\S+/g)].map((m) => [m.index!, m.index! + m[0].length]);
 
 /**
  * A heading cell that holds several headings ("Aantal Eenheid": pdfjs joins runs that are close
@@ -117,7 +118,12 @@ export function tableHeading(cells: Cell[]): Column[] | null {
 
 /** Heading rows at the given row: the heading itself, with the lines of headings wrapped around it. */
 function headingAt(rows: Row[], index: number): { columns: Column[]; rows: Row[] } | null {
-  if (!rows[index]!.cells.some((c) => columnOf(c.text) === 'description' || splitHeadings(c)?.some((p) => columnOf(p.text) === 'description'))) return null;
+  if (
+    !rows[index]!.cells.some(
+      (c) => columnOf(c.text) === 'description' || splitHeadings(c)?.some((p) => columnOf(p.text) === 'description'),
+    )
+  )
+    return null;
   const plain = tableHeading(rows[index]!.cells);
   const stacked = headingCells(rows, index);
   const withWrapped = stacked.rows.length > 1 ? tableHeading(stacked.cells) : null;
@@ -216,7 +222,10 @@ export const vatCellOf = (text: string): { rate: Decimal | null; code: TaxCode |
  * allowance/charge text of our renderings (documentPresentation.allowanceChargeReason).
  */
 export function allowanceChargeOf(text: string, sep: DecimalSeparator): AllowanceCharge | null {
-  const m = /^(.*?)\s*(?:\[([A-Z0-9]{1,3})\])?\s*(?:\((\d+(?:[.,]\d+)?)% of ([\d.,\s']+)\))?\s+([-−–]?\s?[\d.,\s']+)$/.exec(text.trim());
+  const m =
+    /^(.*?)\s*(?:\[([A-Z0-9]{1,3})\])?\s*(?:\((\d+(?:[.,]\d+)?)% of ([\d.,\s']+)\))?\s+([-−–]?\s?[\d.,\s']+)$/.exec(
+      text.trim(),
+    );
   if (!m) return null;
   const amount = amountOf(m[5]!, sep);
   if (amount === null) return null;
@@ -303,7 +312,9 @@ export function lineTable(rows: Row[], sep: DecimalSeparator): LineTableResult {
       const item: LineItem = {
         ...emptyLineItem(),
         description,
-        quantity: quantity ?? (price !== null && amount !== null && !price.isZero() ? null : amount !== null ? parseDecimal('1') : null),
+        quantity:
+          quantity ??
+          (price !== null && amount !== null && !price.isZero() ? null : amount !== null ? parseDecimal('1') : null),
         unit: unitText ? unitCodeOf(unitText) : null,
         unit_price: price ?? (quantity === null ? amount : null),
         amount,
@@ -322,7 +333,13 @@ export function lineTable(rows: Row[], sep: DecimalSeparator): LineTableResult {
     }
     // Continuation: only the description column, close under the previous item on the same page.
     const onlyDescription = [...cells.keys()].every((k) => k === 'description' || k === 'code' || k === 'number');
-    if (current && onlyDescription && description && row.page === current.page && row.y - current.lastY < 3 * (row.cells[0]?.size ?? 9)) {
+    if (
+      current &&
+      onlyDescription &&
+      description &&
+      row.page === current.page &&
+      row.y - current.lastY < 3 * (row.cells[0]?.size ?? 9)
+    ) {
       const detail = DETAIL.exec(description);
       if (detail) {
         const kind = detail[1]!.toLowerCase();

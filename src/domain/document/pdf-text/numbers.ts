@@ -20,7 +20,8 @@ export const decimalSeparatorOf = (text: string): DecimalSeparator => {
   return comma > dot ? ',' : '.';
 };
 
-const NUMBER_TOKEN = /[-−–(]?\s?(?:[A-Z]{3}|[€$£¥])?\s?[-−–]?\d[\d.,\s\u00a0\u202f']*\d(?:\s?[-−–])?\)?|[-−–(]?\s?(?:[A-Z]{3}|[€$£¥])?\s?[-−–]?\d\)?/g;
+const NUMBER_TOKEN =
+  /[-−–(]?\s?(?:[A-Z]{3}|[€$£¥])?\s?[-−–]?\d[\d.,\s\u00a0\u202f']*\d(?:\s?[-−–])?\)?|[-−–(]?\s?(?:[A-Z]{3}|[€$£¥])?\s?[-−–]?\d\)?/g;
 
 /** Parses one printed number; null when the text is not exactly a number (currency code or symbol allowed). */
 export const parseNumber = (raw: string, sep: DecimalSeparator): Decimal | null => {
@@ -30,7 +31,10 @@ export const parseNumber = (raw: string, sep: DecimalSeparator): Decimal | null 
     negative = true;
     t = t.slice(1, -1).trim();
   }
-  t = t.replace(/^(?:[A-Z]{3}|[€$£¥]|CHF|Fr\.)\s?/, '').replace(/\s?(?:[A-Z]{3}|[€$£¥])$/, '').trim();
+  t = t
+    .replace(/^(?:[A-Z]{3}|[€$£¥]|CHF|Fr\.)\s?/, '')
+    .replace(/\s?(?:[A-Z]{3}|[€$£¥])$/, '')
+    .trim();
   if (/^[-−–]/.test(t)) {
     negative = !negative;
     t = t.slice(1).trim();
@@ -40,7 +44,10 @@ export const parseNumber = (raw: string, sep: DecimalSeparator): Decimal | null 
   }
   const group = sep === ',' ? /[.\s']/g : /[,\s']/g;
   // Group separators only between groups of three digits.
-  const grouping = sep === ',' ? /^\d{1,3}(?:[.\s']\d{3})*(?:,\d+)?$|^\d+(?:,\d+)?$/ : /^\d{1,3}(?:[,\s']\d{3})*(?:\.\d+)?$|^\d+(?:\.\d+)?$/;
+  const grouping =
+    sep === ','
+      ? /^\d{1,3}(?:[.\s']\d{3})*(?:,\d+)?$|^\d+(?:,\d+)?$/
+      : /^\d{1,3}(?:[,\s']\d{3})*(?:\.\d+)?$|^\d+(?:\.\d+)?$/;
   if (!grouping.test(t)) return null;
   const plainText = t.replace(group, '').replace(sep, '.');
   const value = parseDecimal(plainText);
@@ -49,7 +56,10 @@ export const parseNumber = (raw: string, sep: DecimalSeparator): Decimal | null 
 };
 
 /** Every number printed in a text, in order, with where it stands. */
-export const numbersIn = (text: string, sep: DecimalSeparator): Array<{ value: Decimal; text: string; index: number }> => {
+export const numbersIn = (
+  text: string,
+  sep: DecimalSeparator,
+): Array<{ value: Decimal; text: string; index: number }> => {
   const out: Array<{ value: Decimal; text: string; index: number }> = [];
   for (const m of text.matchAll(NUMBER_TOKEN)) {
     const token = m[0].trim();
@@ -81,7 +91,9 @@ export const amountOf = (text: string, sep: DecimalSeparator): Decimal | null =>
 /** The last amount with 2 decimals printed in a text ("Total excl. VAT 1,234.56" → 1234.56). */
 export const lastAmountIn = (text: string, sep: DecimalSeparator): Decimal | null => {
   const decimalsPattern = sep === ',' ? /,\d{2}\)?(?:\s?[-−–])?$/ : /\.\d{2}\)?(?:\s?[-−–])?$/;
-  const amounts = numbersIn(text, sep).filter((n) => decimalsPattern.test(n.text.replace(/\s?(?:[A-Z]{3}|[€$£¥])$/, '')));
+  const amounts = numbersIn(text, sep).filter((n) =>
+    decimalsPattern.test(n.text.replace(/\s?(?:[A-Z]{3}|[€$£¥])$/, '')),
+  );
   return amounts.length > 0 ? amounts[amounts.length - 1]!.value : null;
 };
 

@@ -39,7 +39,8 @@ const isHeading = (text: string): boolean => PARTY_HEADINGS.some(([, re]) => re.
 const isTitle = (text: string): boolean =>
   text.length <= 30 && /^[\p{L}\s'-]+$/u.test(text) && DOCUMENT_TITLES.some(([, re]) => re.test(text));
 const isFieldLabel = (text: string): boolean => FIELD_LABELS.some(([, re]) => re.test(text));
-const isColumnHeading = (row: Row): boolean => row.cells.filter((c) => COLUMN_LABELS.some(([, re]) => re.test(c.text))).length >= 3;
+const isColumnHeading = (row: Row): boolean =>
+  row.cells.filter((c) => COLUMN_LABELS.some(([, re]) => re.test(c.text))).length >= 3;
 
 /** The lines under (and including) a starting cell that are aligned with it and close together. */
 function blockLines(rows: Row[], start: number, cell: Cell, includeStart: boolean): Line[] {
@@ -69,9 +70,23 @@ function detailOf(text: string): { kind: (typeof PARTY_DETAIL_LABELS)[number][0]
   return null;
 }
 
-function parseBlock(role: PartyRole | null, firstLine: string | null, lines: Line[], at: { page: number; x: number; top: number }): PartyBlock {
+function parseBlock(
+  role: PartyRole | null,
+  firstLine: string | null,
+  lines: Line[],
+  at: { page: number; x: number; top: number },
+): PartyBlock {
   const block: PartyBlock = {
-    role, name: null, addressLines: [], vatNumbers: [], companyId: null, peppolId: null, customerId: null, contact: null, email: null, ...at,
+    role,
+    name: null,
+    addressLines: [],
+    vatNumbers: [],
+    companyId: null,
+    peppolId: null,
+    customerId: null,
+    contact: null,
+    email: null,
+    ...at,
   };
   const all = firstLine ? [firstLine, ...lines.map((l) => l.text)] : lines.map((l) => l.text);
   let inDetails = false;
@@ -134,7 +149,8 @@ export function headedBlocks(rows: Row[]): PartyBlock[] {
   return blocks;
 }
 
-const POSTAL_LINE = /(?:^|\s|-)(?:\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|\d{4,5})(?:\s+\p{L}|$)|\p{L}\s+\d{5}$/u;
+const POSTAL_LINE =
+  /(?:^|\s|-)(?:\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|\d{4,5})(?:\s+\p{L}|$)|\p{L}\s+\d{5}$/u;
 
 /**
  * Address-like blocks of the first page that no heading introduced: a first line that is not a
@@ -146,8 +162,16 @@ export function unheadedBlocks(rows: Row[], used: PartyBlock[], before: number):
   const firstPage = rows.filter((r) => r.page === 0 && r.y < before);
   firstPage.forEach((row) => {
     for (const cell of row.cells) {
-      if (taken.has(cell) || isHeading(cell.text) || isTitle(cell.text) || isFieldLabel(cell.text) || detailOf(cell.text)) continue;
-      if (used.some((b) => b.page === 0 && Math.abs(b.x - cell.x) <= ALIGN && row.y >= b.top && row.y <= b.top + 120)) continue;
+      if (
+        taken.has(cell) ||
+        isHeading(cell.text) ||
+        isTitle(cell.text) ||
+        isFieldLabel(cell.text) ||
+        detailOf(cell.text)
+      )
+        continue;
+      if (used.some((b) => b.page === 0 && Math.abs(b.x - cell.x) <= ALIGN && row.y >= b.top && row.y <= b.top + 120))
+        continue;
       const index = rows.indexOf(row);
       const lines = blockLines(rows, index, cell, true).filter((l) => l.row.y < before);
       for (const l of lines) taken.add(l.cell);

@@ -9,7 +9,15 @@ import { dateIn, datesIn } from './dates.js';
 import { bicIn, ibansIn, vatNumbersIn } from './identifiers.js';
 import type { FoundVatNumber } from './identifiers.js';
 import {
-  ALLOWANCE_LINE, ALLOWANCE_TABLE_HEADING, CATEGORY_CODE, CATEGORY_PHRASES, CHARGE_LINE, DOCUMENT_TITLES, FIELD_LABELS, TOTAL_LABELS, VAT_TABLE_HEADING,
+  ALLOWANCE_LINE,
+  ALLOWANCE_TABLE_HEADING,
+  CATEGORY_CODE,
+  CATEGORY_PHRASES,
+  CHARGE_LINE,
+  DOCUMENT_TITLES,
+  FIELD_LABELS,
+  TOTAL_LABELS,
+  VAT_TABLE_HEADING,
 } from './labels.js';
 import type { FieldName, TotalKind } from './labels.js';
 import { allowanceChargeOf, lineTable, vatCellOf } from './lineTable.js';
@@ -95,7 +103,8 @@ const VALID: Record<FieldName, (v: string) => string | null> = {
   servicePeriod: (v) => (datesIn(v).length > 0 ? v : null),
   currency: (v) => CURRENCIES.find((c) => new RegExp(`\\b${c}\\b`).test(v.toUpperCase())) ?? null,
   iban: (v) => ibansIn(v)[0] ?? null,
-  bic: (v) => (/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/.test(v.replace(/\s+/g, '')) ? v.replace(/\s+/g, '') : null),
+  bic: (v) =>
+    /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/.test(v.replace(/\s+/g, '')) ? v.replace(/\s+/g, '') : null,
   paymentReference: (v) => (v !== '' && v.length <= 140 ? v : null),
   paymentTerms: (v) => (v !== '' ? v : null),
   note: (v) => (v !== '' ? v : null),
@@ -140,17 +149,26 @@ function documentTypeOf(rows: Row[]): DocumentType | null {
   for (const row of rows.filter((r) => r.page === 0).slice(0, 40)) {
     for (const cell of row.cells) {
       const match = DOCUMENT_TITLES.find(([, re]) => re.test(cell.text));
-      if (match && cell.text.length <= 60 && (!best || cell.size > best.size)) best = { type: match[0], size: cell.size };
+      if (match && cell.text.length <= 60 && (!best || cell.size > best.size))
+        best = { type: match[0], size: cell.size };
     }
   }
   return best?.type ?? null;
 }
 
-const SYMBOLS: ReadonlyArray<[RegExp, Currency]> = [[/€/, 'EUR'], [/£/, 'GBP'], [/\bCHF\b|\bFr\.\s?\d/, 'CHF'], [/¥/, 'JPY'], [/\$/, 'USD']];
+const SYMBOLS: ReadonlyArray<[RegExp, Currency]> = [
+  [/€/, 'EUR'],
+  [/£/, 'GBP'],
+  [/\bCHF\b|\bFr\.\s?\d/, 'CHF'],
+  [/¥/, 'JPY'],
+  [/\$/, 'USD'],
+];
 
 function currencyOf(text: string, labelled: string | null, warnings: string[]): Currency {
   if (labelled) return labelled as Currency;
-  const counts = CURRENCIES.map((c) => [c, text.match(new RegExp(`\\b${c}\\b`, 'g'))?.length ?? 0] as const).filter(([, n]) => n > 0);
+  const counts = CURRENCIES.map((c) => [c, text.match(new RegExp(`\\b${c}\\b`, 'g'))?.length ?? 0] as const).filter(
+    ([, n]) => n > 0,
+  );
   if (counts.length > 0) return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
   const symbol = SYMBOLS.find(([re]) => re.test(text));
   if (symbol) return symbol[1];
@@ -169,25 +187,38 @@ interface TotalsFound {
 function totalsOf(rows: Row[], sep: DecimalSeparator): TotalsFound {
   const found: TotalsFound = { values: new Map(), rates: [], allowances: [], charges: [] };
   for (const row of rows) {
-    const i = row.cells.findIndex((c) => TOTAL_LABELS.some(([, re]) => re.test(c.text)) || ALLOWANCE_LINE.test(c.text) || CHARGE_LINE.test(c.text));
+    const i = row.cells.findIndex(
+      (c) => TOTAL_LABELS.some(([, re]) => re.test(c.text)) || ALLOWANCE_LINE.test(c.text) || CHARGE_LINE.test(c.text),
+    );
     if (i < 0) continue;
     const labelCell = row.cells[i]!;
-    const rest = row.cells.slice(i).map((c) => c.text).join('  ');
+    const rest = row.cells
+      .slice(i)
+      .map((c) => c.text)
+      .join('  ');
     const amount = lastAmountIn(rest, sep);
     if (amount === null) continue;
     const kind = TOTAL_LABELS.find(([, re]) => re.test(labelCell.text))?.[0] ?? null;
     if (kind === null || ((kind === 'allowanceTotal' || kind === 'chargeTotal') && percentIn(rest) !== null)) {
       const ac: AllowanceCharge = {
-        reason: labelCell.text.replace(/[:\s]+$/, ''), reason_code: null, multiplier_factor: null, amount: amount.abs(), base_amount: null, tax_rate: null, tax_code: null,
+        reason: labelCell.text.replace(/[:\s]+$/, ''),
+        reason_code: null,
+        multiplier_factor: null,
+        amount: amount.abs(),
+        base_amount: null,
+        tax_rate: null,
+        tax_code: null,
       };
-      if (ALLOWANCE_LINE.test(labelCell.text) || (kind === 'allowanceTotal')) found.allowances.push(ac);
+      if (ALLOWANCE_LINE.test(labelCell.text) || kind === 'allowanceTotal') found.allowances.push(ac);
       else found.charges.push(ac);
       continue;
     }
     const rate = kind === 'vatTotal' ? percentIn(rest) : null;
     if (rate !== null) {
       // "VAT 21% on 1,000.00 210.00": the base (when printed) and the VAT of one rate.
-      const amounts = numbersIn(rest.replace(/\d+(?:[.,]\d+)?\s?%/, ''), sep).filter((n) => n.value.decimalPlaces() <= 2 && /[.,]\d{2}$/.test(n.text));
+      const amounts = numbersIn(rest.replace(/\d+(?:[.,]\d+)?\s?%/, ''), sep).filter(
+        (n) => n.value.decimalPlaces() <= 2 && /[.,]\d{2}$/.test(n.text),
+      );
       const base = amounts.length >= 2 ? amounts[amounts.length - 2]!.value : null;
       found.rates.push({ rate, amount: amount, tax_code: null, taxable_amount: base });
       continue;
@@ -200,13 +231,19 @@ function totalsOf(rows: Row[], sep: DecimalSeparator): TotalsFound {
 type VatColumn = 'category' | 'rate' | 'taxable' | 'vat' | 'reason';
 const VAT_COLUMNS: ReadonlyArray<[VatColumn, RegExp]> = [
   ['rate', /^(?:rate|vat rate|tarief|taux|steuersatz|satz|%)$/i],
-  ['taxable', /^(?:taxable amount|taxable|base|basis|grondslag|maatstaf|base ht|base imposable|nettobetrag|bemessungsgrundlage)/i],
+  [
+    'taxable',
+    /^(?:taxable amount|taxable|base|basis|grondslag|maatstaf|base ht|base imposable|nettobetrag|bemessungsgrundlage)/i,
+  ],
   ['vat', /^(?:vat amount|tax amount|vat|btw|btw-bedrag|montant tva|tva|mwst|steuerbetrag|steuer)/i],
   ['reason', /^(?:exemption reason|reason|reden|motif|grund|vrijstelling)/i],
 ];
 
 /** Our VAT breakdown table: "S Standard rate | 21% | 378.00 | 79.38 | reason", its columns fixed by its heading. */
-function vatTable(rows: Row[], sep: DecimalSeparator): { entries: TaxDetail[]; reasons: Map<TaxCode, string>; used: Set<Row> } {
+function vatTable(
+  rows: Row[],
+  sep: DecimalSeparator,
+): { entries: TaxDetail[]; reasons: Map<TaxCode, string>; used: Set<Row> } {
   const entries: TaxDetail[] = [];
   const reasons = new Map<TaxCode, string>();
   const used = new Set<Row>();
@@ -215,7 +252,9 @@ function vatTable(rows: Row[], sep: DecimalSeparator): { entries: TaxDetail[]; r
   const heading = rows[start]!;
   used.add(heading);
   const columns = heading.cells.map((c) => ({
-    kind: VAT_TABLE_HEADING.test(c.text) ? ('category' as const) : (VAT_COLUMNS.find(([, re]) => re.test(c.text))?.[0] ?? null),
+    kind: VAT_TABLE_HEADING.test(c.text)
+      ? ('category' as const)
+      : (VAT_COLUMNS.find(([, re]) => re.test(c.text))?.[0] ?? null),
     x: c.x,
     x2: c.x2,
   }));
@@ -240,15 +279,24 @@ function vatTable(rows: Row[], sep: DecimalSeparator): { entries: TaxDetail[]; r
     const code = CATEGORY_CODE.exec(cells.get('category') ?? '')?.[1] as TaxCode | undefined;
     if (code && (cells.has('taxable') || cells.has('vat'))) {
       const rate = percentIn(cells.get('rate') ?? '');
-      const amount = (k: VatColumn) => (cells.has(k) ? numbersIn(cells.get(k)!, sep)[0]?.value ?? null : null);
-      entries.push({ tax_code: code, rate: code === 'O' ? null : rate, taxable_amount: amount('taxable'), amount: amount('vat') });
+      const amount = (k: VatColumn) => (cells.has(k) ? (numbersIn(cells.get(k)!, sep)[0]?.value ?? null) : null);
+      entries.push({
+        tax_code: code,
+        rate: code === 'O' ? null : rate,
+        taxable_amount: amount('taxable'),
+        amount: amount('vat'),
+      });
       current = { code, reason: cells.get('reason') ?? '' };
       if (current.reason) reasons.set(code, current.reason);
       used.add(row);
       continue;
     }
     // A wrapped reason (or category name) continues the entry above; anything else ends the table.
-    if (current && [...cells.keys()].every((k) => k === 'reason' || k === 'category') && row.y - rows[i - 1]!.y < 2 * (row.cells[0]?.size ?? 9)) {
+    if (
+      current &&
+      [...cells.keys()].every((k) => k === 'reason' || k === 'category') &&
+      row.y - rows[i - 1]!.y < 2 * (row.cells[0]?.size ?? 9)
+    ) {
       if (cells.has('reason')) {
         current.reason = `${current.reason} ${cells.get('reason')}`.trim();
         reasons.set(current.code, current.reason);
@@ -262,7 +310,10 @@ function vatTable(rows: Row[], sep: DecimalSeparator): { entries: TaxDetail[]; r
 }
 
 /** Our allowances-and-charges table: "Allowance | Volume discount [95] | 21% | −150.00". */
-function allowanceTable(rows: Row[], sep: DecimalSeparator): { allowances: AllowanceCharge[]; charges: AllowanceCharge[]; used: Set<Row> } {
+function allowanceTable(
+  rows: Row[],
+  sep: DecimalSeparator,
+): { allowances: AllowanceCharge[]; charges: AllowanceCharge[]; used: Set<Row> } {
   const allowances: AllowanceCharge[] = [];
   const charges: AllowanceCharge[] = [];
   const used = new Set<Row>();
@@ -275,7 +326,10 @@ function allowanceTable(rows: Row[], sep: DecimalSeparator): { allowances: Allow
     if ((kind !== 'Allowance' && kind !== 'Charge') || row.cells.length < 3) break;
     used.add(row);
     const vatCell = row.cells.length >= 4 ? vatCellOf(row.cells[row.cells.length - 2]!.text) : null;
-    const reasonText = row.cells.slice(1, row.cells.length >= 4 ? -2 : -1).map((c) => c.text).join(' ');
+    const reasonText = row.cells
+      .slice(1, row.cells.length >= 4 ? -2 : -1)
+      .map((c) => c.text)
+      .join(' ');
     const ac = allowanceChargeOf(`${reasonText} ${row.cells[row.cells.length - 1]!.text}`, sep);
     if (!ac) continue;
     ac.tax_rate = vatCell?.rate ?? null;
@@ -288,7 +342,11 @@ function allowanceTable(rows: Row[], sep: DecimalSeparator): { allowances: Allow
 const sameVat = (a: string | null, b: string | null): boolean => !!a && !!b && compactId(a) === compactId(b);
 
 /** Seller and buyer: headed blocks first, address blocks otherwise; the hints settle which is which. */
-function parties(rows: Row[], tableTop: number, hints: TextHints): { seller: PartyBlock | null; buyer: PartyBlock | null; delivery: PartyBlock | null } {
+function parties(
+  rows: Row[],
+  tableTop: number,
+  hints: TextHints,
+): { seller: PartyBlock | null; buyer: PartyBlock | null; delivery: PartyBlock | null } {
   const headed = headedBlocks(rows);
   let seller = headed.find((b) => b.role === 'seller') ?? null;
   let buyer = headed.find((b) => b.role === 'buyer') ?? null;
@@ -308,11 +366,15 @@ function parties(rows: Row[], tableTop: number, hints: TextHints): { seller: Par
 /** Belgian structured communication (+++123/4567/89012+++) with its mod-97 check, or an RF creditor reference. */
 function structuredReference(text: string): string | null {
   // Printed text may break the line inside it ("++" / "+020/2024/68165+++").
-  const be = /\+\s?\+\s?\+\s?(\d{3})\s?\/\s?(\d{4})\s?\/\s?(\d{5})\s?\+\s?\+\s?\+|\*{3}\s?(\d{3})\s?\/\s?(\d{4})\s?\/\s?(\d{5})\s?\*{3}/.exec(text);
+  const be =
+    /\+\s?\+\s?\+\s?(\d{3})\s?\/\s?(\d{4})\s?\/\s?(\d{5})\s?\+\s?\+\s?\+|\*{3}\s?(\d{3})\s?\/\s?(\d{4})\s?\/\s?(\d{5})\s?\*{3}/.exec(
+      text,
+    );
   if (be) {
     const digits = (be[1] ? be[1] + be[2] + be[3] : be[4]! + be[5] + be[6]) as string;
     const check = Number(digits.slice(0, 10)) % 97 || 97;
-    if (check === Number(digits.slice(10))) return be[1] ? `+++${be[1]}/${be[2]}/${be[3]}+++` : `***${be[4]}/${be[5]}/${be[6]}***`;
+    if (check === Number(digits.slice(10)))
+      return be[1] ? `+++${be[1]}/${be[2]}/${be[3]}+++` : `***${be[4]}/${be[5]}/${be[6]}***`;
   }
   return null;
 }
@@ -347,8 +409,14 @@ export function recoverFromText(pages: TextPage[], hints: TextHints): TextRecove
   doc.due_date = field('dueDate');
   if (!doc.invoice_date) {
     // Unlabelled: the first date of the first page above the lines that is not the due date.
-    const head = rest.filter((r) => r.page === 0 && (table.firstRowY === null || r.y < table.firstRowY)).map((r) => r.text).join('\n');
-    doc.invoice_date = datesIn(head).map((d) => d.date).find((d) => d !== doc.due_date) ?? null;
+    const head = rest
+      .filter((r) => r.page === 0 && (table.firstRowY === null || r.y < table.firstRowY))
+      .map((r) => r.text)
+      .join('\n');
+    doc.invoice_date =
+      datesIn(head)
+        .map((d) => d.date)
+        .find((d) => d !== doc.due_date) ?? null;
   }
   const period = field('servicePeriod');
   if (period) {
@@ -356,7 +424,9 @@ export function recoverFromText(pages: TextPage[], hints: TextHints): TextRecove
     doc.service_start_date = start?.date ?? null;
     doc.service_end_date = end?.date ?? null;
   }
-  doc.purchase_order = isCreditNote(doc.document_type) ? field('creditedInvoice') ?? field('purchaseOrder') : field('purchaseOrder');
+  doc.purchase_order = isCreditNote(doc.document_type)
+    ? (field('creditedInvoice') ?? field('purchaseOrder'))
+    : field('purchaseOrder');
   doc.currency = currencyOf(text, field('currency'), warnings);
   doc.payment_term = field('paymentTerms');
   doc.note = field('note');
@@ -382,7 +452,8 @@ export function recoverFromText(pages: TextPage[], hints: TextHints): TextRecove
   doc.vendor_tax_id = sellerVat?.value ?? fromHint(hints.vendorTaxId, 'seller');
   doc.customer_tax_id = buyerVat?.value ?? fromHint(hints.customerTaxId, 'buyer');
   for (const v of [sellerVat, buyerVat]) {
-    if (v?.verdict === 'invalid') warnings.push(`The check digits of VAT number ${v.value} do not match: check it against the supplier's records`);
+    if (v?.verdict === 'invalid')
+      warnings.push(`The check digits of VAT number ${v.value} do not match: check it against the supplier's records`);
   }
   if (seller) {
     doc.vendor_name = seller.name;
@@ -431,7 +502,11 @@ export function recoverFromText(pages: TextPage[], hints: TextHints): TextRecove
   for (const item of doc.items) {
     if (item.tax_rate !== null || item.tax_code === 'O') continue;
     if (rates.length === 1) item.tax_rate = breakdown.find((b) => b.rate)!.rate;
-    else if (['AE', 'K', 'G', 'E', 'O', 'Z'].includes(doc.tax_code) && breakdown.every((b) => b.rate === null || b.rate.isZero())) item.tax_rate = doc.tax_code === 'O' ? null : ZERO;
+    else if (
+      ['AE', 'K', 'G', 'E', 'O', 'Z'].includes(doc.tax_code) &&
+      breakdown.every((b) => b.rate === null || b.rate.isZero())
+    )
+      item.tax_rate = doc.tax_code === 'O' ? null : ZERO;
   }
   doc.tax_details = breakdown;
 
@@ -448,13 +523,25 @@ export function recoverFromText(pages: TextPage[], hints: TextHints): TextRecove
   const iban = ibans.length > 0 ? ibans : ibansIn(text).slice(0, 1);
   const bic = bics.length > 0 ? bics : [bicIn(text)].filter((b): b is string => b !== null);
   const reference = field('paymentReference') ?? structuredReference(text);
-  doc.payment_details = iban.map(
-    (i, n): PaymentDetail => ({
-      iban: i, swift: bic[n] ?? null, bank_account_number: null, payment_reference: n === 0 ? reference : null, payment_means_code: null, mandate_reference: null,
-    }),
-  );
+  doc.payment_details = iban.map((i, n): PaymentDetail => ({
+    iban: i,
+    swift: bic[n] ?? null,
+    bank_account_number: null,
+    payment_reference: n === 0 ? reference : null,
+    payment_means_code: null,
+    mandate_reference: null,
+  }));
   if (doc.payment_details.length === 0 && reference) {
-    doc.payment_details = [{ iban: null, swift: null, bank_account_number: null, payment_reference: reference, payment_means_code: null, mandate_reference: null }];
+    doc.payment_details = [
+      {
+        iban: null,
+        swift: null,
+        bank_account_number: null,
+        payment_reference: reference,
+        payment_means_code: null,
+        mandate_reference: null,
+      },
+    ];
   }
   return { document: doc, hasText: true, warnings };
 }

@@ -47,7 +47,10 @@ const MAX_ROW_SIZE = 100;
 // Damaged or oddly encoded fonts yield control characters and replacement marks: they are not
 // text anyone printed (and PostgreSQL refuses \u0000 in JSON).
 const clean = (s: string): string =>
-  s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffd\ufffe\uffff]/g, '').replace(/[\u00a0\u2007\u202f]/g, ' ').replace(/\s+/g, ' ');
+  s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffd\ufffe\uffff]/g, '')
+    .replace(/[\u00a0\u2007\u202f]/g, ' ')
+    .replace(/\s+/g, ' ');
 
 /** Groups a page's runs into rows (top to bottom) of cells (left to right). */
 export function rowsOf(page: TextPage, pageIndex: number): Row[] {

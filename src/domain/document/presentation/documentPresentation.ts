@@ -211,7 +211,10 @@ const vatColumn = (code: TaxCode, rate: Decimal | null): string =>
 const allowanceChargeReason = (a: AllowanceCharge, fallback: string): string => {
   const reason = nonEmpty(a.reason) ? a.reason : fallback;
   const code = nonEmpty(a.reason_code) ? ` [${a.reason_code}]` : '';
-  const pct = a.multiplier_factor !== null && a.base_amount !== null ? ` (${plain(a.multiplier_factor)}% of ${amountText(a.base_amount)})` : '';
+  const pct =
+    a.multiplier_factor !== null && a.base_amount !== null
+      ? ` (${plain(a.multiplier_factor)}% of ${amountText(a.base_amount)})`
+      : '';
   return `${reason}${code}${pct}`;
 };
 
@@ -219,7 +222,16 @@ const negative = (x: Decimal): string => (x.isZero() ? amountText(x) : `−${amo
 
 const party = (
   heading: string,
-  p: { name: string | null; address: string | null; taxId: string | null; companyId: string | null; peppolId: string | null; customerId?: string | null; recipient: string | null; email: string | null },
+  p: {
+    name: string | null;
+    address: string | null;
+    taxId: string | null;
+    companyId: string | null;
+    peppolId: string | null;
+    customerId?: string | null;
+    recipient: string | null;
+    email: string | null;
+  },
 ): PresentedParty => {
   const details: LabelledValue[] = [];
   const add = (label: string, value: string | null | undefined) => {
@@ -261,7 +273,8 @@ export const presentDocument = (input: Document): PresentedDocument => {
 
   const otherAddresses: PresentedAddress[] = [];
   const other = (heading: string, address: string | null, recipient: string | null) => {
-    if (nonEmpty(address)) otherAddresses.push({ heading, recipient: nonEmpty(recipient) ? recipient : null, lines: addressLines(address) });
+    if (nonEmpty(address))
+      otherAddresses.push({ heading, recipient: nonEmpty(recipient) ? recipient : null, lines: addressLines(address) });
   };
   other('Deliver to', d.shipping_address, d.shipping_address_recipient);
   other('Service address', d.service_address, d.service_address_recipient);
@@ -272,8 +285,12 @@ export const presentDocument = (input: Document): PresentedDocument => {
     const lt = totals.lines[i]!;
     const details: string[] = [];
     if (nonEmpty(item.product_code)) details.push(`${LABELS.productCode}: ${item.product_code}`);
-    item.allowances.forEach((a, j) => details.push(`${LABELS.allowance}: ${allowanceChargeReason(a, 'Discount')} ${negative(lt.allowances[j]!)}`));
-    item.charges.forEach((c, j) => details.push(`${LABELS.charge}: ${allowanceChargeReason(c, 'Charge')} ${amountText(lt.charges[j]!)}`));
+    item.allowances.forEach((a, j) =>
+      details.push(`${LABELS.allowance}: ${allowanceChargeReason(a, 'Discount')} ${negative(lt.allowances[j]!)}`),
+    );
+    item.charges.forEach((c, j) =>
+      details.push(`${LABELS.charge}: ${allowanceChargeReason(c, 'Charge')} ${amountText(lt.charges[j]!)}`),
+    );
     return {
       number: String(i + 1),
       description: nonEmpty(item.description) ? item.description : 'Item',
@@ -344,13 +361,23 @@ export const presentDocument = (input: Document): PresentedDocument => {
     subtitle,
     facts,
     seller: party(LABELS.seller, {
-      name: d.vendor_name, address: d.vendor_address, taxId: d.vendor_tax_id, companyId: d.vendor_company_id,
-      peppolId: d.vendor_peppol_id, recipient: d.vendor_address_recipient, email: d.vendor_email,
+      name: d.vendor_name,
+      address: d.vendor_address,
+      taxId: d.vendor_tax_id,
+      companyId: d.vendor_company_id,
+      peppolId: d.vendor_peppol_id,
+      recipient: d.vendor_address_recipient,
+      email: d.vendor_email,
     }),
     buyer: party(LABELS.buyer, {
-      name: d.customer_name, address: d.customer_address ?? d.billing_address, taxId: d.customer_tax_id,
-      companyId: d.customer_company_id, peppolId: d.customer_peppol_id, customerId: d.customer_id,
-      recipient: d.customer_address_recipient ?? (d.customer_address ? null : d.billing_address_recipient), email: d.customer_email,
+      name: d.customer_name,
+      address: d.customer_address ?? d.billing_address,
+      taxId: d.customer_tax_id,
+      companyId: d.customer_company_id,
+      peppolId: d.customer_peppol_id,
+      customerId: d.customer_id,
+      recipient: d.customer_address_recipient ?? (d.customer_address ? null : d.billing_address_recipient),
+      email: d.customer_email,
     }),
     otherAddresses,
     currency: d.currency,

@@ -69,10 +69,17 @@ export function ublWithAttachments(document: DocumentJson, currentUbl: () => Ubl
   // writes attachments' blob keys in place of their base64) are replaced by the base64.
   const size = Buffer.byteLength(ubl) + extraBytes;
   const max = xmlLimits().maxBytes;
-  if (size > max) throw invalid(`With its attachments the document's UBL would be ${size} bytes, above the limit of ${max} bytes (${XML_LIMIT_SETTINGS.maxBytes})`, FILE);
+  if (size > max)
+    throw invalid(
+      `With its attachments the document's UBL would be ${size} bytes, above the limit of ${max} bytes (${XML_LIMIT_SETTINGS.maxBytes})`,
+      FILE,
+    );
   const fatal = fatalRules(tree);
   if (fatal.length > 0 && fatalRules(currentUbl()).length === 0) {
-    throw invalid(`With this attachment the document would no longer pass validation: ${fatalRuleSummary(fatal)}`, FILE);
+    throw invalid(
+      `With this attachment the document would no longer pass validation: ${fatalRuleSummary(fatal)}`,
+      FILE,
+    );
   }
   return ubl;
 }

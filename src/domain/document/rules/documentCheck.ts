@@ -65,4 +65,7 @@ export function checkDocument(input: Document): DocumentCheck {
 
 /** The first five fatal rules as `[rule] message`, for the message that refuses a document over them. */
 export const fatalRuleSummary = (fatal: ReadonlyArray<ValidationIssue>): string =>
-  fatal.slice(0, 5).map((issue) => `[${issue.rule_id}] ${issue.message}`).join('; ');
+  fatal
+    .slice(0, 5)
+    .map((issue) => `[${issue.rule_id}] ${issue.message}`)
+    .join('; ');

@@ -25,7 +25,8 @@ export const missingRequiredFields = (doc: Document): FieldProblem[] => {
   need('invoice_id', doc.invoice_id, 'invoice id');
   need('invoice_date', doc.invoice_date, 'invoice date');
   need('currency', doc.currency, 'currency');
-  if (doc.items.length === 0) problems.push({ field: 'items', type: 'missing', message: 'at least one item is required' });
+  if (doc.items.length === 0)
+    problems.push({ field: 'items', type: 'missing', message: 'at least one item is required' });
   doc.items.forEach((item, i) => {
     need(`items[${i}].description`, item.description, 'description');
     need(`items[${i}].quantity`, item.quantity, 'quantity');
@@ -33,7 +34,11 @@ export const missingRequiredFields = (doc: Document): FieldProblem[] => {
     if (item.tax_code !== 'O') need(`items[${i}].tax_rate`, item.tax_rate, 'tax rate');
   });
   if (!isCreditNote(doc.document_type) && doc.due_date === null && (doc.payment_term ?? '').trim() === '') {
-    problems.push({ field: 'due_date', type: 'missing', message: 'an invoice needs a due date or payment terms (BR-CO-25)' });
+    problems.push({
+      field: 'due_date',
+      type: 'missing',
+      message: 'an invoice needs a due date or payment terms (BR-CO-25)',
+    });
   }
   return problems;
 };

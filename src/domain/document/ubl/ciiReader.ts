@@ -1,11 +1,26 @@
 import { formatAddress } from '../invoice/addressParser.js';
 import type { Currency, VatexCode } from '../invoice/codeLists.js';
 import { emptyDocument, emptyLineItem, isCreditNote } from '../invoice/documentModel.js';
-import type { AllowanceCharge, Attachment, Document, DocumentType, LineItem, PaymentDetail, TaxDetail } from '../invoice/documentModel.js';
+import type {
+  AllowanceCharge,
+  Attachment,
+  Document,
+  DocumentType,
+  LineItem,
+  PaymentDetail,
+  TaxDetail,
+} from '../invoice/documentModel.js';
 import { Dec, parseDecimal } from '../invoice/money.js';
 import { companyIdText } from '../invoice/partyIdentifiers.js';
 import { derivePeppolId, formatPeppolId } from '../invoice/peppolId.js';
-import { base64Size, documentVatCategory, hasIbanShape, taxCodeOf, unitPriceOf, withoutCategory } from './syntaxValues.js';
+import {
+  base64Size,
+  documentVatCategory,
+  hasIbanShape,
+  taxCodeOf,
+  unitPriceOf,
+  withoutCategory,
+} from './syntaxValues.js';
 import { UblReadError } from './ublReader.js';
 import { xmlPath } from '../../xml/xmlPath.js';
 import { str, type XNode } from '../../xml/xmlTree.js';
@@ -73,7 +88,8 @@ const addressOf = (a: El | null): string | null =>
   a
     ? formatAddress({
         street: text(a, 'ram:LineOne'),
-        additional_street: [text(a, 'ram:LineTwo'), text(a, 'ram:LineThree')].filter((x) => x !== null).join(', ') || null,
+        additional_street:
+          [text(a, 'ram:LineTwo'), text(a, 'ram:LineThree')].filter((x) => x !== null).join(', ') || null,
         city: text(a, 'ram:CityName'),
         postal_code: text(a, 'ram:PostcodeCode'),
         country_code: text(a, 'ram:CountryID'),
@@ -82,14 +98,17 @@ const addressOf = (a: El | null): string | null =>
 
 const readParty = (p: El | null): Party => {
   // BT-31/BT-48: the VAT registration is the SpecifiedTaxRegistration with scheme VA (FC is a national tax number).
-  const vat = all(p, 'ram:SpecifiedTaxRegistration/ram:ID').find((id) => (attr(id, 'schemeID') ?? '').toUpperCase() === 'VA') ?? null;
+  const vat =
+    all(p, 'ram:SpecifiedTaxRegistration/ram:ID').find((id) => (attr(id, 'schemeID') ?? '').toUpperCase() === 'VA') ??
+    null;
   const taxId = text(vat);
   const legal = one(p, 'ram:SpecifiedLegalOrganization/ram:ID');
   const uri = one(p, 'ram:URIUniversalCommunication/ram:URIID');
   const uriScheme = attr(uri, 'schemeID');
   const global = one(p, 'ram:GlobalID');
   const contact = one(p, 'ram:DefinedTradeContact');
-  const email = text(contact, 'ram:EmailURIUniversalCommunication/ram:URIID') ?? (uriScheme === 'EM' ? text(uri) : null);
+  const email =
+    text(contact, 'ram:EmailURIUniversalCommunication/ram:URIID') ?? (uriScheme === 'EM' ? text(uri) : null);
   const peppol = text(uri) && uriScheme && uriScheme !== 'EM' ? `${uriScheme}:${text(uri)}` : null;
   const legalId = text(legal);
   const id = text(p, 'ram:ID');
@@ -99,12 +118,16 @@ const readParty = (p: El | null): Party => {
     contact: text(contact, 'ram:PersonName') ?? text(contact, 'ram:DepartmentName'),
     taxId,
     companyId: legalId === null ? null : companyIdText(legalId, attr(legal, 'schemeID'), taxId),
-    peppolId: peppol ?? (() => {
-      const derived = derivePeppolId(taxId, legalId);
-      return derived ? formatPeppolId(derived) : null;
-    })(),
+    peppolId:
+      peppol ??
+      (() => {
+        const derived = derivePeppolId(taxId, legalId);
+        return derived ? formatPeppolId(derived) : null;
+      })(),
     address: addressOf(one(p, 'ram:PostalTradeAddress')),
-    identifier: id ?? (text(global) ? (attr(global, 'schemeID') ? `${attr(global, 'schemeID')}:${text(global)}` : text(global)) : null),
+    identifier:
+      id ??
+      (text(global) ? (attr(global, 'schemeID') ? `${attr(global, 'schemeID')}:${text(global)}` : text(global)) : null),
   };
 };
 
@@ -137,7 +160,10 @@ const readLine = (line: El): LineItem => {
     amount: dec(settlement, 'ram:SpecifiedTradeSettlementLineMonetarySummation/ram:LineTotalAmount'),
     tax_rate: dec(tax, 'ram:RateApplicablePercent'),
     tax_code: taxCodeOf(text(tax, 'ram:CategoryCode')),
-    allowances: acs.filter((a) => !isCharge(a)).map(readAllowanceCharge).map(withoutCategory),
+    allowances: acs
+      .filter((a) => !isCharge(a))
+      .map(readAllowanceCharge)
+      .map(withoutCategory),
     charges: acs.filter(isCharge).map(readAllowanceCharge).map(withoutCategory),
   };
 };
@@ -196,13 +222,15 @@ export const readCii = (root: El): Document => {
   doc.document_type = documentTypeOfCii(text(header, 'ram:TypeCode'));
   doc.invoice_id = text(header, 'ram:ID');
   doc.invoice_date = dateOf(header, 'ram:IssueDateTime');
-  const notes = all(header, 'ram:IncludedNote').map((n) => text(n, 'ram:Content')).filter((n): n is string => n !== null);
+  const notes = all(header, 'ram:IncludedNote')
+    .map((n) => text(n, 'ram:Content'))
+    .filter((n): n is string => n !== null);
   doc.note = notes.length > 0 ? notes.join('\n') : null;
   doc.currency = (text(settlement, 'ram:InvoiceCurrencyCode') ?? 'EUR') as Currency;
 
   const credited = text(settlement, 'ram:InvoiceReferencedDocument/ram:IssuerAssignedID');
   const order = text(agreement, 'ram:BuyerOrderReferencedDocument/ram:IssuerAssignedID');
-  doc.purchase_order = isCreditNote(doc.document_type) ? credited ?? order : order;
+  doc.purchase_order = isCreditNote(doc.document_type) ? (credited ?? order) : order;
 
   const terms = one(settlement, 'ram:SpecifiedTradePaymentTerms');
   doc.payment_term = text(terms, 'ram:Description');
@@ -213,13 +241,24 @@ export const readCii = (root: El): Document => {
 
   const seller = readParty(one(agreement, 'ram:SellerTradeParty'));
   Object.assign(doc, {
-    vendor_name: seller.name, vendor_email: seller.email, vendor_address_recipient: seller.contact, vendor_tax_id: seller.taxId,
-    vendor_company_id: seller.companyId, vendor_peppol_id: seller.peppolId, vendor_address: seller.address,
+    vendor_name: seller.name,
+    vendor_email: seller.email,
+    vendor_address_recipient: seller.contact,
+    vendor_tax_id: seller.taxId,
+    vendor_company_id: seller.companyId,
+    vendor_peppol_id: seller.peppolId,
+    vendor_address: seller.address,
   });
   const buyer = readParty(one(agreement, 'ram:BuyerTradeParty'));
   Object.assign(doc, {
-    customer_name: buyer.name, customer_email: buyer.email, customer_address_recipient: buyer.contact, customer_tax_id: buyer.taxId,
-    customer_company_id: buyer.companyId, customer_peppol_id: buyer.peppolId, customer_address: buyer.address, customer_id: buyer.identifier,
+    customer_name: buyer.name,
+    customer_email: buyer.email,
+    customer_address_recipient: buyer.contact,
+    customer_tax_id: buyer.taxId,
+    customer_company_id: buyer.companyId,
+    customer_peppol_id: buyer.peppolId,
+    customer_address: buyer.address,
+    customer_id: buyer.identifier,
   });
 
   const shipTo = one(delivery, 'ram:ShipToTradeParty');
@@ -232,23 +271,32 @@ export const readCii = (root: El): Document => {
     .map((pm) => readPayment(pm, reference, mandate))
     .filter((p): p is PaymentDetail => p !== null);
   if (doc.payment_details.length === 0 && reference) {
-    doc.payment_details = [{ iban: null, swift: null, bank_account_number: null, payment_reference: reference, payment_means_code: null, mandate_reference: null }];
+    doc.payment_details = [
+      {
+        iban: null,
+        swift: null,
+        bank_account_number: null,
+        payment_reference: reference,
+        payment_means_code: null,
+        mandate_reference: null,
+      },
+    ];
   }
-  doc.attachments = all(agreement, 'ram:AdditionalReferencedDocument').map(readAttachment).filter((a): a is Attachment => a !== null);
+  doc.attachments = all(agreement, 'ram:AdditionalReferencedDocument')
+    .map(readAttachment)
+    .filter((a): a is Attachment => a !== null);
 
   const acs = all(settlement, 'ram:SpecifiedTradeAllowanceCharge');
   doc.allowances = acs.filter((a) => !isCharge(a)).map(readAllowanceCharge);
   doc.charges = acs.filter(isCharge).map(readAllowanceCharge);
 
   const taxes = all(settlement, 'ram:ApplicableTradeTax');
-  doc.tax_details = taxes.map(
-    (t): TaxDetail => ({
-      amount: dec(t, 'ram:CalculatedAmount'),
-      rate: dec(t, 'ram:RateApplicablePercent'),
-      tax_code: taxCodeOf(text(t, 'ram:CategoryCode')),
-      taxable_amount: dec(t, 'ram:BasisAmount'),
-    }),
-  );
+  doc.tax_details = taxes.map((t): TaxDetail => ({
+    amount: dec(t, 'ram:CalculatedAmount'),
+    rate: dec(t, 'ram:RateApplicablePercent'),
+    tax_code: taxCodeOf(text(t, 'ram:CategoryCode')),
+    taxable_amount: dec(t, 'ram:BasisAmount'),
+  }));
 
   doc.items = all(transaction, 'ram:IncludedSupplyChainTradeLineItem').map(readLine);
   const { taxCode, reasonEntry } = documentVatCategory(doc.items, taxes, (t) => taxCodeOf(text(t, 'ram:CategoryCode')));

@@ -36,7 +36,9 @@ const WELL_KNOWN = /^(factur-x|zugferd-invoice|xrechnung|order-x)\.xml$/i;
 const ZUGFERD_1 = 'urn:ferd:CrossIndustryDocument:invoice:1p0';
 
 const looksLikeXml = (f: EmbeddedXmlFile): boolean =>
-  /\.xml$/i.test(f.fileName) || /xml/i.test(f.mimeType ?? '') || /^\s*(?:\ufeff)?\s*</.test(new TextDecoder().decode(f.content.subarray(0, 64)));
+  /\.xml$/i.test(f.fileName) ||
+  /xml/i.test(f.mimeType ?? '') ||
+  /^\s*(?:\ufeff)?\s*</.test(new TextDecoder().decode(f.content.subarray(0, 64)));
 
 /** Whether any of the files may be an embedded invoice (by name, type or first bytes): only then is there anything to parse. */
 export const hasXmlFile = (files: EmbeddedXmlFile[]): boolean => files.some(looksLikeXml);
@@ -46,9 +48,14 @@ export const hasXmlFile = (files: EmbeddedXmlFile[]): boolean => files.some(look
  * `parse` is the edge's (UblReadError when a file is not acceptable XML); files are parsed in turn,
  * each once, until one is an invoice.
  */
-export function embeddedDocumentOf(files: EmbeddedXmlFile[], parse: (file: EmbeddedXmlFile) => ParsedXmlFile): { found: EmbeddedDocument | null; problems: string[] } {
+export function embeddedDocumentOf(
+  files: EmbeddedXmlFile[],
+  parse: (file: EmbeddedXmlFile) => ParsedXmlFile,
+): { found: EmbeddedDocument | null; problems: string[] } {
   const problems: string[] = [];
-  const candidates = files.filter(looksLikeXml).sort((a, b) => Number(WELL_KNOWN.test(b.fileName)) - Number(WELL_KNOWN.test(a.fileName)));
+  const candidates = files
+    .filter(looksLikeXml)
+    .sort((a, b) => Number(WELL_KNOWN.test(b.fileName)) - Number(WELL_KNOWN.test(a.fileName)));
   for (const file of candidates) {
     try {
       const { xml, root } = parse(file);
@@ -56,7 +63,8 @@ export function embeddedDocumentOf(files: EmbeddedXmlFile[], parse: (file: Embed
       if ((root.local === 'Invoice' && ns === NS.invoice) || (root.local === 'CreditNote' && ns === NS.creditNote)) {
         return { found: { format: 'ubl', fileName: file.fileName, xml, document: readUbl(root) }, problems };
       }
-      if (isCiiRoot(root)) return { found: { format: 'cii', fileName: file.fileName, xml, document: readCii(root) }, problems };
+      if (isCiiRoot(root))
+        return { found: { format: 'cii', fileName: file.fileName, xml, document: readCii(root) }, problems };
       problems.push(
         ns === ZUGFERD_1
           ? `${file.fileName}: ZUGFeRD 1.0 (CrossIndustryDocument) is not read; the text of the PDF was used instead`

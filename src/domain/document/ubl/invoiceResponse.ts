@@ -48,7 +48,11 @@ export function writeInvoiceResponse(input: InvoiceResponseInput): string {
         'cac:Response',
         leaf('cbc:ResponseCode', input.code),
         input.code === 'RE' || input.reason
-          ? agg('cac:Status', leaf('cbc:StatusReasonCode', 'OTH', { listID: 'OPStatusReason' }), leaf('cbc:StatusReason', input.reason))
+          ? agg(
+              'cac:Status',
+              leaf('cbc:StatusReasonCode', 'OTH', { listID: 'OPStatusReason' }),
+              leaf('cbc:StatusReason', input.reason),
+            )
           : null,
       ),
       agg(

@@ -21,23 +21,52 @@ export interface UblKind {
 export const ublKindOf = (type: DocumentType): UblKind => {
   switch (type) {
     case 'INVOICE':
-      return { root: 'Invoice', typeCode: '380', customizationId: BILLING_CUSTOMIZATION_ID, profileId: BILLING_PROFILE_ID };
+      return {
+        root: 'Invoice',
+        typeCode: '380',
+        customizationId: BILLING_CUSTOMIZATION_ID,
+        profileId: BILLING_PROFILE_ID,
+      };
     case 'DEBIT_NOTE':
       // A debit note is an Invoice with type 383 in Peppol BIS (there is no DebitNote root in the profile).
-      return { root: 'Invoice', typeCode: '383', customizationId: BILLING_CUSTOMIZATION_ID, profileId: BILLING_PROFILE_ID };
+      return {
+        root: 'Invoice',
+        typeCode: '383',
+        customizationId: BILLING_CUSTOMIZATION_ID,
+        profileId: BILLING_PROFILE_ID,
+      };
     case 'CREDIT_NOTE':
-      return { root: 'CreditNote', typeCode: '381', customizationId: BILLING_CUSTOMIZATION_ID, profileId: BILLING_PROFILE_ID };
+      return {
+        root: 'CreditNote',
+        typeCode: '381',
+        customizationId: BILLING_CUSTOMIZATION_ID,
+        profileId: BILLING_PROFILE_ID,
+      };
     case 'SELFBILLING_INVOICE':
-      return { root: 'Invoice', typeCode: '389', customizationId: SELFBILLING_CUSTOMIZATION_ID, profileId: SELFBILLING_PROFILE_ID };
+      return {
+        root: 'Invoice',
+        typeCode: '389',
+        customizationId: SELFBILLING_CUSTOMIZATION_ID,
+        profileId: SELFBILLING_PROFILE_ID,
+      };
     case 'SELFBILLING_CREDIT_NOTE':
-      return { root: 'CreditNote', typeCode: '261', customizationId: SELFBILLING_CUSTOMIZATION_ID, profileId: SELFBILLING_PROFILE_ID };
+      return {
+        root: 'CreditNote',
+        typeCode: '261',
+        customizationId: SELFBILLING_CUSTOMIZATION_ID,
+        profileId: SELFBILLING_PROFILE_ID,
+      };
     default:
       return assertNever(type);
   }
 };
 
 /** Inverse of ublKindOf for documents we receive, which may use any UNTDID 1001 code. */
-export const documentTypeOf = (root: 'Invoice' | 'CreditNote', typeCode: string, customizationId: string): DocumentType => {
+export const documentTypeOf = (
+  root: 'Invoice' | 'CreditNote',
+  typeCode: string,
+  customizationId: string,
+): DocumentType => {
   const selfBilling = customizationId.includes(':selfbilling:') || typeCode === '389' || typeCode === '261';
   if (root === 'CreditNote') return selfBilling ? 'SELFBILLING_CREDIT_NOTE' : 'CREDIT_NOTE';
   if (selfBilling) return 'SELFBILLING_INVOICE';

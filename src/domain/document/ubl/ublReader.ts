@@ -1,12 +1,26 @@
 import { formatAddress } from '../invoice/addressParser.js';
 import type { Currency, VatexCode } from '../invoice/codeLists.js';
 import { emptyDocument, emptyLineItem } from '../invoice/documentModel.js';
-import type { AllowanceCharge, Attachment, Document, LineItem, PaymentDetail, TaxDetail } from '../invoice/documentModel.js';
+import type {
+  AllowanceCharge,
+  Attachment,
+  Document,
+  LineItem,
+  PaymentDetail,
+  TaxDetail,
+} from '../invoice/documentModel.js';
 import { Dec, parseDecimal } from '../invoice/money.js';
 import { companyIdText } from '../invoice/partyIdentifiers.js';
 import { derivePeppolId, formatPeppolId } from '../invoice/peppolId.js';
 import type { PeppolId } from '../invoice/peppolId.js';
-import { base64Size, documentVatCategory, hasIbanShape, taxCodeOf, unitPriceOf, withoutCategory } from './syntaxValues.js';
+import {
+  base64Size,
+  documentVatCategory,
+  hasIbanShape,
+  taxCodeOf,
+  unitPriceOf,
+  withoutCategory,
+} from './syntaxValues.js';
 import { NS, documentTypeOf } from './ublNames.js';
 import { xmlPath } from '../../xml/xmlPath.js';
 import { str, type XNode } from '../../xml/xmlTree.js';
@@ -75,7 +89,11 @@ const readParty = (party: El | null): PartyFields => {
     companyId: companyIdOf(one(party, 'cac:PartyLegalEntity/cbc:CompanyID'), text(vat, 'cbc:CompanyID')),
     peppolId: endpointValue ? (endpointScheme ? `${endpointScheme}:${endpointValue}` : endpointValue) : null,
     address: addressText(one(party, 'cac:PostalAddress')),
-    identification: identValue ? (identScheme && /^0\d{3}$/.test(identScheme) ? `${identScheme}:${identValue}` : identValue) : null,
+    identification: identValue
+      ? identScheme && /^0\d{3}$/.test(identScheme)
+        ? `${identScheme}:${identValue}`
+        : identValue
+      : null,
   };
 };
 
@@ -105,7 +123,10 @@ const readLine = (line: El, qtyName: string): LineItem => {
     tax_rate: dec(category, 'cbc:Percent'),
     tax_code: taxCodeOf(text(category, 'cbc:ID')),
     unit_price: unitPriceOf(dec(line, 'cac:Price/cbc:PriceAmount'), dec(line, 'cac:Price/cbc:BaseQuantity')),
-    allowances: acs.filter((a) => !isCharge(a)).map(readAllowanceCharge).map(withoutCategory),
+    allowances: acs
+      .filter((a) => !isCharge(a))
+      .map(readAllowanceCharge)
+      .map(withoutCategory),
     charges: acs.filter(isCharge).map(readAllowanceCharge).map(withoutCategory),
   };
 };
@@ -149,21 +170,36 @@ const readPaymentDetail = (pm: El): PaymentDetail | null => {
  * can hold). The text was parsed at the edge (infrastructure/xml/ublText.ts), once.
  */
 export const readUbl = (root: XNode): Document => {
-  const kind = root.local === 'Invoice' && root.ns === NS.invoice ? 'Invoice' : root.local === 'CreditNote' && root.ns === NS.creditNote ? 'CreditNote' : null;
+  const kind =
+    root.local === 'Invoice' && root.ns === NS.invoice
+      ? 'Invoice'
+      : root.local === 'CreditNote' && root.ns === NS.creditNote
+        ? 'CreditNote'
+        : null;
   if (!kind) throw new UblReadError(`root element must be a UBL 2.1 Invoice or CreditNote, got ${root.local}`);
   const creditNote = kind === 'CreditNote';
   const doc = emptyDocument();
 
-  doc.document_type = documentTypeOf(kind, text(root, creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode') ?? '', text(root, 'cbc:CustomizationID') ?? '');
+  doc.document_type = documentTypeOf(
+    kind,
+    text(root, creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode') ?? '',
+    text(root, 'cbc:CustomizationID') ?? '',
+  );
   doc.invoice_id = text(root, 'cbc:ID');
   doc.invoice_date = text(root, 'cbc:IssueDate');
   const paymentMeans = all(root, 'cac:PaymentMeans');
-  doc.due_date = text(root, 'cbc:DueDate') ?? paymentMeans.map((pm) => text(pm, 'cbc:PaymentDueDate')).find((d) => d !== null) ?? null;
-  const notes = all(root, 'cbc:Note').map((n) => text(n)).filter((n): n is string => n !== null);
+  doc.due_date =
+    text(root, 'cbc:DueDate') ??
+    paymentMeans.map((pm) => text(pm, 'cbc:PaymentDueDate')).find((d) => d !== null) ??
+    null;
+  const notes = all(root, 'cbc:Note')
+    .map((n) => text(n))
+    .filter((n): n is string => n !== null);
   doc.note = notes.length > 0 ? notes.join('\n') : null;
   doc.currency = (text(root, 'cbc:DocumentCurrencyCode') ?? 'EUR') as Currency;
   doc.purchase_order = creditNote
-    ? text(root, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID') ?? text(root, 'cac:OrderReference/cbc:ID')
+    ? (text(root, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID') ??
+      text(root, 'cac:OrderReference/cbc:ID'))
     : text(root, 'cac:OrderReference/cbc:ID');
   doc.payment_term = text(root, 'cac:PaymentTerms/cbc:Note');
   doc.service_start_date = text(root, 'cac:InvoicePeriod/cbc:StartDate');
@@ -194,7 +230,9 @@ export const readUbl = (root: XNode): Document => {
   doc.shipping_address_recipient = text(delivery, 'cac:DeliveryParty/cac:PartyName/cbc:Name');
 
   doc.payment_details = paymentMeans.map(readPaymentDetail).filter((p): p is PaymentDetail => p !== null);
-  doc.attachments = all(root, 'cac:AdditionalDocumentReference').map(readAttachment).filter((a): a is Attachment => a !== null);
+  doc.attachments = all(root, 'cac:AdditionalDocumentReference')
+    .map(readAttachment)
+    .filter((a): a is Attachment => a !== null);
 
   const acs = all(root, 'cac:AllowanceCharge');
   doc.allowances = acs.filter((a) => !isCharge(a)).map(readAllowanceCharge);
@@ -204,19 +242,19 @@ export const readUbl = (root: XNode): Document => {
   const taxTotals = all(root, 'cac:TaxTotal');
   const taxTotal = taxTotals.find((t) => all(t, 'cac:TaxSubtotal').length > 0) ?? taxTotals[0] ?? null;
   const subtotals = all(taxTotal, 'cac:TaxSubtotal');
-  doc.tax_details = subtotals.map(
-    (s): TaxDetail => ({
-      amount: dec(s, 'cbc:TaxAmount'),
-      rate: dec(s, 'cac:TaxCategory/cbc:Percent'),
-      tax_code: taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')),
-      taxable_amount: dec(s, 'cbc:TaxableAmount'),
-    }),
-  );
+  doc.tax_details = subtotals.map((s): TaxDetail => ({
+    amount: dec(s, 'cbc:TaxAmount'),
+    rate: dec(s, 'cac:TaxCategory/cbc:Percent'),
+    tax_code: taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')),
+    taxable_amount: dec(s, 'cbc:TaxableAmount'),
+  }));
   doc.total_tax = dec(taxTotal, 'cbc:TaxAmount');
 
   const lines = all(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
   doc.items = lines.map((l) => readLine(l, creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity'));
-  const { taxCode, reasonEntry } = documentVatCategory(doc.items, subtotals, (s) => taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')));
+  const { taxCode, reasonEntry } = documentVatCategory(doc.items, subtotals, (s) =>
+    taxCodeOf(text(s, 'cac:TaxCategory/cbc:ID')),
+  );
   doc.tax_code = taxCode;
   doc.vatex = text(reasonEntry, 'cac:TaxCategory/cbc:TaxExemptionReasonCode') as VatexCode | null;
   doc.vatex_note = text(reasonEntry, 'cac:TaxCategory/cbc:TaxExemptionReason');

@@ -33,7 +33,8 @@ interface Ctx {
   outsideScope: boolean;
 }
 
-const amt = (name: string, value: Decimal, ctx: Ctx): XNode | null => leaf(name, money(value), { currencyID: ctx.currency });
+const amt = (name: string, value: Decimal, ctx: Ctx): XNode | null =>
+  leaf(name, money(value), { currencyID: ctx.currency });
 
 const VAT_SCHEME = (): XNode | null => agg('cac:TaxScheme', leaf('cbc:ID', 'VAT'));
 
@@ -68,7 +69,10 @@ const partyNode = (p: PartyData, ctx: Ctx): XNode | null => {
     'cac:Party',
     endpoint && leaf('cbc:EndpointID', endpoint.identifier, { schemeID: endpoint.scheme }),
     p.partyIdentification &&
-      agg('cac:PartyIdentification', leaf('cbc:ID', p.partyIdentification.id, { schemeID: p.partyIdentification.scheme })),
+      agg(
+        'cac:PartyIdentification',
+        leaf('cbc:ID', p.partyIdentification.id, { schemeID: p.partyIdentification.scheme }),
+      ),
     agg('cac:PartyName', leaf('cbc:Name', p.name)),
     // BR-08/BR-10: the postal address is mandatory, with a country (from the VAT prefix when the text has none).
     addressNode('cac:PostalAddress', address, (vat ? vatCountry(vat) : null) ?? (p.taxId ? vatCountry(p.taxId) : null)),
@@ -84,7 +88,8 @@ const partyNode = (p: PartyData, ctx: Ctx): XNode | null => {
 
 const sellerParty = (ctx: Ctx): XNode | null => {
   const d = ctx.doc;
-  const peppolId = (d.vendor_peppol_id ? okOrNull(d.vendor_peppol_id) : null) ?? derivePeppolId(d.vendor_tax_id, d.vendor_company_id);
+  const peppolId =
+    (d.vendor_peppol_id ? okOrNull(d.vendor_peppol_id) : null) ?? derivePeppolId(d.vendor_tax_id, d.vendor_company_id);
   const endpoint = peppolId ? endpointIdFor(peppolId) : null;
   return agg(
     'cac:AccountingSupplierParty',
@@ -98,7 +103,8 @@ const sellerParty = (ctx: Ctx): XNode | null => {
         peppolId,
         address: d.vendor_address,
         // Peppol practice: the seller is also identified by its participant id when that is an ICD scheme.
-        partyIdentification: endpoint && isIcdScheme(endpoint.scheme) ? { id: endpoint.identifier, scheme: endpoint.scheme } : null,
+        partyIdentification:
+          endpoint && isIcdScheme(endpoint.scheme) ? { id: endpoint.identifier, scheme: endpoint.scheme } : null,
       },
       ctx,
     ),
@@ -116,7 +122,9 @@ const okOrNull = (text: string): PeppolId | null => {
 
 const buyerParty = (ctx: Ctx): XNode | null => {
   const d = ctx.doc;
-  const peppolId = (d.customer_peppol_id ? okOrNull(d.customer_peppol_id) : null) ?? derivePeppolId(d.customer_tax_id, d.customer_company_id);
+  const peppolId =
+    (d.customer_peppol_id ? okOrNull(d.customer_peppol_id) : null) ??
+    derivePeppolId(d.customer_tax_id, d.customer_company_id);
   return agg(
     'cac:AccountingCustomerParty',
     partyNode(
@@ -141,7 +149,9 @@ const delivery = (ctx: Ctx): XNode | null => {
   const text = d.shipping_address ?? d.service_address;
   if (!text) return null;
   const recipient = d.shipping_address ? d.shipping_address_recipient : d.service_address_recipient;
-  const buyerCountry = parseAddress(d.customer_address ?? d.billing_address).country_code ?? (d.customer_tax_id ? vatCountry(d.customer_tax_id) : null);
+  const buyerCountry =
+    parseAddress(d.customer_address ?? d.billing_address).country_code ??
+    (d.customer_tax_id ? vatCountry(d.customer_tax_id) : null);
   return agg(
     'cac:Delivery',
     agg('cac:DeliveryLocation', addressNode('cac:Address', parseAddress(text), buyerCountry)),
@@ -150,7 +160,9 @@ const delivery = (ctx: Ctx): XNode | null => {
 };
 
 const SEPA_COUNTRIES = new Set(
-  'AT BE BG CH CY CZ DE DK EE ES FI FR GB GI GR HR HU IE IS IT LI LT LU LV MC MT NL NO PL PT RO SE SI SK SM VA AD'.split(' '),
+  'AT BE BG CH CY CZ DE DK EE ES FI FR GB GI GR HR HU IE IS IT LI LT LU LV MC MT NL NO PL PT RO SE SI SK SM VA AD'.split(
+    ' ',
+  ),
 );
 
 /** 58 (SEPA credit transfer) when every account is a SEPA IBAN and the currency is EUR, else 30 (credit transfer). */
@@ -158,7 +170,8 @@ export const paymentMeansCodeOf = (details: PaymentDetail[], currency: string): 
   // One code for all means (UBL-SR-47); a code the document already carries wins.
   const given = details.find((p) => p.payment_means_code)?.payment_means_code;
   if (given) return given;
-  const sepa = (p: PaymentDetail) => !!p.iban && hasIbanShape(compactId(p.iban)) && SEPA_COUNTRIES.has(compactId(p.iban).slice(0, 2));
+  const sepa = (p: PaymentDetail) =>
+    !!p.iban && hasIbanShape(compactId(p.iban)) && SEPA_COUNTRIES.has(compactId(p.iban).slice(0, 2));
   if (details.length > 0 && currency === 'EUR' && details.every(sepa)) return '58';
   // 30/58 require an account (BR-61); a reference without an account is an undefined instrument (1).
   if (details.every((p) => p.iban || p.bank_account_number)) return '30';
@@ -171,7 +184,9 @@ const paymentMeans = (ctx: Ctx): Child[] => {
   // A CreditNote has no cbc:DueDate in UBL 2.1; its due date (BT-9) is PaymentMeans/PaymentDueDate.
   const dueDate = ctx.creditNote ? d.due_date : null;
   if (d.payment_details.length === 0) {
-    return dueDate ? [agg('cac:PaymentMeans', leaf('cbc:PaymentMeansCode', '1'), leaf('cbc:PaymentDueDate', dueDate))] : [];
+    return dueDate
+      ? [agg('cac:PaymentMeans', leaf('cbc:PaymentMeansCode', '1'), leaf('cbc:PaymentDueDate', dueDate))]
+      : [];
   }
   const directDebit = code === '49' || code === '59';
   return d.payment_details.map((p, i) =>
@@ -189,16 +204,22 @@ const paymentMeans = (ctx: Ctx): Child[] => {
         ),
       !directDebit &&
         agg(
-        'cac:PayeeFinancialAccount',
-        leaf('cbc:ID', p.iban ? compactId(p.iban) : p.bank_account_number),
-        agg('cac:FinancialInstitutionBranch', leaf('cbc:ID', p.swift ? compactId(p.swift) : null)),
-      ),
+          'cac:PayeeFinancialAccount',
+          leaf('cbc:ID', p.iban ? compactId(p.iban) : p.bank_account_number),
+          agg('cac:FinancialInstitutionBranch', leaf('cbc:ID', p.swift ? compactId(p.swift) : null)),
+        ),
     ),
   );
 };
 
 const taxCategory = (name: string, code: TaxCode, rate: Decimal | null, extra: Child[] = []): XNode | null =>
-  agg(name, leaf('cbc:ID', code), code !== 'O' && rate !== null ? leaf('cbc:Percent', rateText(rate)) : null, extra, VAT_SCHEME());
+  agg(
+    name,
+    leaf('cbc:ID', code),
+    code !== 'O' && rate !== null ? leaf('cbc:Percent', rateText(rate)) : null,
+    extra,
+    VAT_SCHEME(),
+  );
 
 const allowanceChargeNode = (
   a: AllowanceCharge,
@@ -283,7 +304,10 @@ const attachmentNode = (a: Attachment, i: number): XNode | null =>
     agg(
       'cac:Attachment',
       a.file_data
-        ? leaf('cbc:EmbeddedDocumentBinaryObject', a.file_data, { mimeCode: a.file_type ?? 'application/pdf', filename: a.file_name })
+        ? leaf('cbc:EmbeddedDocumentBinaryObject', a.file_data, {
+            mimeCode: a.file_type ?? 'application/pdf',
+            filename: a.file_name,
+          })
         : null,
       !a.file_data && a.file_url ? agg('cac:ExternalReference', leaf('cbc:URI', a.file_url)) : null,
     ),
@@ -296,7 +320,11 @@ const buyerReferenceOf = (d: Document, creditNote: boolean): string | null => {
 };
 
 /** The namespaces a UBL document of each kind declares. */
-const namespacesOf = (kind: UblTree['kind']): Record<string, string> => ({ '': kind === 'CreditNote' ? NS.creditNote : NS.invoice, cac: NS.cac, cbc: NS.cbc });
+const namespacesOf = (kind: UblTree['kind']): Record<string, string> => ({
+  '': kind === 'CreditNote' ? NS.creditNote : NS.invoice,
+  cac: NS.cac,
+  cbc: NS.cbc,
+});
 
 /**
  * Document -> UBL 2.1 tree in the Peppol BIS Billing 3.0 (or self-billing) profile: the tree the
@@ -307,7 +335,8 @@ export const writeUblTree = (input: Document): UblTree => {
   const kind = ublKindOf(doc.document_type);
   const creditNote = isCreditNote(doc.document_type);
   const usesO =
-    totals.lines.some((l) => l.tax_code === 'O') || [...totals.allowances, ...totals.charges].some((a) => a.tax_code === 'O');
+    totals.lines.some((l) => l.tax_code === 'O') ||
+    [...totals.allowances, ...totals.charges].some((a) => a.tax_code === 'O');
   const ctx: Ctx = { doc, totals, currency: doc.currency, creditNote, outsideScope: usesO };
 
   const children: Child[] = [
@@ -337,7 +366,11 @@ export const writeUblTree = (input: Document): UblTree => {
       const t = totals.charges[i]!;
       return allowanceChargeNode(c, true, t.amount, ctx, { code: t.tax_code, rate: t.rate });
     }),
-    agg('cac:TaxTotal', amt('cbc:TaxAmount', totals.tax_total, ctx), totals.breakdown.map((b) => subtotalNode(b, ctx))),
+    agg(
+      'cac:TaxTotal',
+      amt('cbc:TaxAmount', totals.tax_total, ctx),
+      totals.breakdown.map((b) => subtotalNode(b, ctx)),
+    ),
     monetaryTotal(ctx),
     doc.items.map((l, i) => lineNode(l, i, ctx)),
   ];

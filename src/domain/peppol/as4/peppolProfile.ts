@@ -24,7 +24,8 @@ export const PAYLOAD_MIME_TYPE = 'application/xml';
 export const isPeppolSeatId = (text: string): boolean => /^P[A-Z]{2}\d{6}$/.test(text);
 
 /** The eb:Action of a Peppol message: the document type identifier with its scheme, `busdox-docid-qns::…`. */
-export const peppolAction = (documentType: { scheme: string; value: string }): string => `${documentType.scheme}::${documentType.value}`;
+export const peppolAction = (documentType: { scheme: string; value: string }): string =>
+  `${documentType.scheme}::${documentType.value}`;
 
 export interface PeppolMessageAddressing {
   messageId: string;
@@ -83,20 +84,40 @@ export function checkPeppolHeader(message: UserMessage, ownSeatId: string): Ebms
   const problems: EbmsError[] = [];
   const inconsistent = (what: string) => problems.push(ebmsError('valueInconsistent', id, what));
   const { from, to } = message.partyInfo;
-  if (from.partyId.type !== PEPPOL_PARTY_ID_TYPE || to.partyId.type !== PEPPOL_PARTY_ID_TYPE) inconsistent(`PartyId type must be ${PEPPOL_PARTY_ID_TYPE}`);
-  if (from.role !== EBMS_ROLE_INITIATOR || to.role !== EBMS_ROLE_RESPONDER) inconsistent('the From role must be initiator and the To role responder');
-  if (message.collaborationInfo.agreementRef !== PEPPOL_AGREEMENT_REF) inconsistent(`AgreementRef must be ${PEPPOL_AGREEMENT_REF}`);
-  if (to.partyId.value !== ownSeatId) problems.push(notServiced(id, `the message is addressed to access point ${to.partyId.value}, this is ${ownSeatId}`));
+  if (from.partyId.type !== PEPPOL_PARTY_ID_TYPE || to.partyId.type !== PEPPOL_PARTY_ID_TYPE)
+    inconsistent(`PartyId type must be ${PEPPOL_PARTY_ID_TYPE}`);
+  if (from.role !== EBMS_ROLE_INITIATOR || to.role !== EBMS_ROLE_RESPONDER)
+    inconsistent('the From role must be initiator and the To role responder');
+  if (message.collaborationInfo.agreementRef !== PEPPOL_AGREEMENT_REF)
+    inconsistent(`AgreementRef must be ${PEPPOL_AGREEMENT_REF}`);
+  if (to.partyId.value !== ownSeatId)
+    problems.push(
+      notServiced(id, `the message is addressed to access point ${to.partyId.value}, this is ${ownSeatId}`),
+    );
   for (const name of [PROPERTY_ORIGINAL_SENDER, PROPERTY_FINAL_RECIPIENT]) {
-    if (propertyValue(message.messageProperties, name) === null) problems.push(ebmsError('valueNotRecognized', id, `MessageProperties must carry exactly one ${name}`));
+    if (propertyValue(message.messageProperties, name) === null)
+      problems.push(ebmsError('valueNotRecognized', id, `MessageProperties must carry exactly one ${name}`));
   }
   if (message.payloadInfo.length !== 1) {
-    problems.push(ebmsError('valueInconsistent', id, `a Peppol message carries exactly one payload, this one ${message.payloadInfo.length}`));
+    problems.push(
+      ebmsError(
+        'valueInconsistent',
+        id,
+        `a Peppol message carries exactly one payload, this one ${message.payloadInfo.length}`,
+      ),
+    );
   } else {
     const part = message.payloadInfo[0]!;
-    if (contentIdOfHref(part.href) === null) problems.push(ebmsError('externalPayloadError', id, `the payload must be a MIME part (cid:), not ${part.href}`));
+    if (contentIdOfHref(part.href) === null)
+      problems.push(ebmsError('externalPayloadError', id, `the payload must be a MIME part (cid:), not ${part.href}`));
     if (propertyValue(part.properties, PART_PROPERTY_COMPRESSION_TYPE) !== GZIP_MIME_TYPE) {
-      problems.push(ebmsError('valueInconsistent', id, `the payload must be compressed (${PART_PROPERTY_COMPRESSION_TYPE} ${GZIP_MIME_TYPE})`));
+      problems.push(
+        ebmsError(
+          'valueInconsistent',
+          id,
+          `the payload must be compressed (${PART_PROPERTY_COMPRESSION_TYPE} ${GZIP_MIME_TYPE})`,
+        ),
+      );
     }
   }
   return problems;
@@ -109,10 +130,15 @@ export function checkPeppolHeader(message: UserMessage, ownSeatId: string): Ebms
 export function checkSenderIsSigner(message: UserMessage, signerCommonName: string | null): EbmsError | null {
   const from = message.partyInfo.from.partyId.value;
   if (signerCommonName !== null && signerCommonName === from) return null;
-  return ebmsError('valueInconsistent', message.messageInfo.messageId, `the From PartyId ${from} is not the signing certificate's CN ${signerCommonName ?? '(none)'}`);
+  return ebmsError(
+    'valueInconsistent',
+    message.messageInfo.messageId,
+    `the From PartyId ${from} is not the signing certificate's CN ${signerCommonName ?? '(none)'}`,
+  );
 }
 
-const sameParticipant = (a: string | null, b: string): boolean => a !== null && participantKey(a) !== null && participantKey(a) === participantKey(b);
+const sameParticipant = (a: string | null, b: string): boolean =>
+  a !== null && participantKey(a) !== null && participantKey(a) === participantKey(b);
 
 /**
  * The envelope and the header must tell one story: originalSender/finalRecipient are the SBDH's
@@ -124,11 +150,16 @@ export function checkSbdhAgainstHeader(message: UserMessage, sbdh: Sbdh): EbmsEr
   const problems: EbmsError[] = [];
   const inconsistent = (what: string) => problems.push(ebmsError('valueInconsistent', id, what));
   const properties = message.messageProperties;
-  if (!sameParticipant(propertyValue(properties, PROPERTY_ORIGINAL_SENDER), sbdh.sender.value)) inconsistent(`originalSender is not the SBDH sender ${sbdh.sender.value}`);
-  if (!sameParticipant(propertyValue(properties, PROPERTY_FINAL_RECIPIENT), sbdh.receiver.value)) inconsistent(`finalRecipient is not the SBDH receiver ${sbdh.receiver.value}`);
+  if (!sameParticipant(propertyValue(properties, PROPERTY_ORIGINAL_SENDER), sbdh.sender.value))
+    inconsistent(`originalSender is not the SBDH sender ${sbdh.sender.value}`);
+  if (!sameParticipant(propertyValue(properties, PROPERTY_FINAL_RECIPIENT), sbdh.receiver.value))
+    inconsistent(`finalRecipient is not the SBDH receiver ${sbdh.receiver.value}`);
   const action = message.collaborationInfo.action;
   // The scheme prefix is optional on the wire: `busdox-docid-qns::` is the only document type scheme.
-  if (action !== peppolAction(sbdh.documentType) && !(sbdh.documentType.scheme === DOCUMENT_ID_SCHEME && action === sbdh.documentType.value)) {
+  if (
+    action !== peppolAction(sbdh.documentType) &&
+    !(sbdh.documentType.scheme === DOCUMENT_ID_SCHEME && action === sbdh.documentType.value)
+  ) {
     inconsistent(`Action is not the SBDH document type ${peppolAction(sbdh.documentType)}`);
   }
   const service = message.collaborationInfo.service;
@@ -139,7 +170,14 @@ export function checkSbdhAgainstHeader(message: UserMessage, sbdh: Sbdh): EbmsEr
 }
 
 /** Whether this AP's tenants take this receiver and document type; when not, the Peppol "not serviced" answer. */
-export function checkServiced(message: UserMessage, sbdh: Sbdh, serves: (participant: string, documentType: string) => boolean): EbmsError | null {
+export function checkServiced(
+  message: UserMessage,
+  sbdh: Sbdh,
+  serves: (participant: string, documentType: string) => boolean,
+): EbmsError | null {
   if (sbdh.receiver.scheme === PARTICIPANT_SCHEME && serves(sbdh.receiver.value, sbdh.documentType.value)) return null;
-  return notServiced(message.messageInfo.messageId, `receiver ${sbdh.receiver.value} does not receive ${sbdh.documentType.value} at this access point`);
+  return notServiced(
+    message.messageInfo.messageId,
+    `receiver ${sbdh.receiver.value} does not receive ${sbdh.documentType.value} at this access point`,
+  );
 }

@@ -88,8 +88,7 @@ export type SbdhErrorCode =
   | 'INVALID_MLS_TYPE';
 
 export type SbdhCheck =
-  | { ok: true; sbdh: Sbdh; warnings: string[] }
-  | { ok: false; error: SbdhErrorCode; message: string };
+  { ok: true; sbdh: Sbdh; warnings: string[] } | { ok: false; error: SbdhErrorCode; message: string };
 
 /** The Peppol envelope wrapper elements for non-XML payloads (BinaryContent, TextContent). */
 export const PEPPOL_ENVELOPE_WRAPPER_NS = 'http://peppol.eu/xsd/ticc/envelope/1.0';
@@ -104,15 +103,21 @@ const MAX_DOCUMENT_TYPE = 500;
 const MAX_PROCESS = 200;
 
 function party(list: SbdhFields['senders'], role: 'SENDER' | 'RECEIVER'): SbdhCheck | ScopedId {
-  const [count, authority, value] = role === 'SENDER'
-    ? (['INVALID_SENDER_COUNT', 'INVALID_SENDER_AUTHORITY', 'INVALID_SENDER_VALUE'] as const)
-    : (['INVALID_RECEIVER_COUNT', 'INVALID_RECEIVER_AUTHORITY', 'INVALID_RECEIVER_VALUE'] as const);
+  const [count, authority, value] =
+    role === 'SENDER'
+      ? (['INVALID_SENDER_COUNT', 'INVALID_SENDER_AUTHORITY', 'INVALID_SENDER_VALUE'] as const)
+      : (['INVALID_RECEIVER_COUNT', 'INVALID_RECEIVER_AUTHORITY', 'INVALID_RECEIVER_VALUE'] as const);
   const name = role === 'SENDER' ? 'Sender' : 'Receiver';
   if (list.length === 0) return fail('INVALID_SBD_XML', `the SBDH has no ${name}`);
   if (list.length > 1) return fail(count, `the SBDH has ${list.length} ${name} elements, Peppol allows one`);
   const only = list[0]!;
-  if (only.authority?.trim() !== PARTICIPANT_SCHEME) return fail(authority, `${name}/Identifier/@Authority must be ${PARTICIPANT_SCHEME}, got "${only.authority ?? ''}"`);
-  if (!participantKey(only.value)) return fail(value, `${name}/Identifier "${only.value}" is not a Peppol participant id (<icd>:<identifier>)`);
+  if (only.authority?.trim() !== PARTICIPANT_SCHEME)
+    return fail(
+      authority,
+      `${name}/Identifier/@Authority must be ${PARTICIPANT_SCHEME}, got "${only.authority ?? ''}"`,
+    );
+  if (!participantKey(only.value))
+    return fail(value, `${name}/Identifier "${only.value}" is not a Peppol participant id (<icd>:<identifier>)`);
   return { scheme: PARTICIPANT_SCHEME, value: only.value.trim() };
 }
 
@@ -125,63 +130,93 @@ const isCheck = (x: SbdhCheck | ScopedId): x is SbdhCheck => 'ok' in x;
  */
 export function checkSbdh(fields: SbdhFields): SbdhCheck {
   const warnings: string[] = [];
-  if (fields.headerVersion?.trim() !== '1.0') return fail('INVALID_HEADER_VERSION', `HeaderVersion must be 1.0, got "${fields.headerVersion ?? ''}"`);
+  if (fields.headerVersion?.trim() !== '1.0')
+    return fail('INVALID_HEADER_VERSION', `HeaderVersion must be 1.0, got "${fields.headerVersion ?? ''}"`);
   const sender = party(fields.senders, 'SENDER');
   if (isCheck(sender)) return sender;
   const receiver = party(fields.receivers, 'RECEIVER');
   if (isCheck(receiver)) return receiver;
 
   const d = fields.document;
-  for (const [key, value] of Object.entries(d)) if (value === null) return fail('INVALID_SBD_XML', `DocumentIdentification/${key} is missing`);
-  if (!DATE_TIME.test(d.creationDateAndTime!.trim())) return fail('INVALID_SBD_XML', `CreationDateAndTime "${d.creationDateAndTime}" is not an xsd:dateTime`);
+  for (const [key, value] of Object.entries(d))
+    if (value === null) return fail('INVALID_SBD_XML', `DocumentIdentification/${key} is missing`);
+  if (!DATE_TIME.test(d.creationDateAndTime!.trim()))
+    return fail('INVALID_SBD_XML', `CreationDateAndTime "${d.creationDateAndTime}" is not an xsd:dateTime`);
   const business = fields.businessMessage;
   if (!business) return fail('INVALID_SBD_XML', 'the SBDH is followed by no business document element');
   // A wrapped binary or text payload (Peppol envelope BinaryContent/TextContent) says nothing about Standard or Type.
   const wrapped = business.namespace === PEPPOL_ENVELOPE_WRAPPER_NS;
   if (!wrapped && d.standard!.trim() !== business.namespace) {
-    return fail('INVALID_STANDARD', `Standard "${d.standard}" is not the business document's namespace ${business.namespace}`);
+    return fail(
+      'INVALID_STANDARD',
+      `Standard "${d.standard}" is not the business document's namespace ${business.namespace}`,
+    );
   }
   if (blank(d.typeVersion) || (d.standard!.trim().startsWith(UBL_NS) && !/^\d+\.\d+$/.test(d.typeVersion!.trim()))) {
     return fail('INVALID_TYPE_VERSION', `TypeVersion "${d.typeVersion}" is not a version of ${d.standard}`);
   }
-  if (!wrapped && d.type!.trim() !== business.localName) return fail('INVALID_TYPE', `Type "${d.type}" is not the business document's element ${business.localName}`);
+  if (!wrapped && d.type!.trim() !== business.localName)
+    return fail('INVALID_TYPE', `Type "${d.type}" is not the business document's element ${business.localName}`);
   if (blank(d.instanceIdentifier)) return fail('INVALID_INSTANCE_IDENTIFIER', 'InstanceIdentifier is empty');
 
   if (fields.scopes === null) return fail('BUSINESS_SCOPE_MISSING', 'the SBDH has no BusinessScope');
   for (const s of fields.scopes) {
-    if (s.type === null || s.instanceIdentifier === null) return fail('INVALID_SBD_XML', 'a Scope lacks its Type or InstanceIdentifier');
+    if (s.type === null || s.instanceIdentifier === null)
+      return fail('INVALID_SBD_XML', 'a Scope lacks its Type or InstanceIdentifier');
   }
-  if (fields.scopes.length < 3) return fail('INVALID_SCOPE_COUNT', `BusinessScope has ${fields.scopes.length} scopes, Peppol requires at least DOCUMENTID, PROCESSID and COUNTRY_C1`);
+  if (fields.scopes.length < 3)
+    return fail(
+      'INVALID_SCOPE_COUNT',
+      `BusinessScope has ${fields.scopes.length} scopes, Peppol requires at least DOCUMENTID, PROCESSID and COUNTRY_C1`,
+    );
   const scope = (type: string) => fields.scopes!.find((s) => s.type!.trim() === type) ?? null;
 
   const documentScope = scope('DOCUMENTID');
   if (!documentScope) return fail('MISSING_DOCUMENT_TYPE_IDENTIFIER', 'BusinessScope has no DOCUMENTID scope');
-  const documentType = { scheme: documentScope.identifier?.trim() || DOCUMENT_ID_SCHEME, value: documentScope.instanceIdentifier!.trim() };
-  if (documentType.value === '' || documentType.value.length > MAX_DOCUMENT_TYPE) return fail('INVALID_DOCUMENT_TYPE_IDENTIFIER', `DOCUMENTID "${documentType.value}" is not a document type identifier`);
+  const documentType = {
+    scheme: documentScope.identifier?.trim() || DOCUMENT_ID_SCHEME,
+    value: documentScope.instanceIdentifier!.trim(),
+  };
+  if (documentType.value === '' || documentType.value.length > MAX_DOCUMENT_TYPE)
+    return fail(
+      'INVALID_DOCUMENT_TYPE_IDENTIFIER',
+      `DOCUMENTID "${documentType.value}" is not a document type identifier`,
+    );
   const processScope = scope('PROCESSID');
   if (!processScope) return fail('MISSING_PROCESS_IDENTIFIER', 'BusinessScope has no PROCESSID scope');
-  const process = { scheme: processScope.identifier?.trim() || PROCESS_ID_SCHEME, value: processScope.instanceIdentifier!.trim() };
-  if (process.value === '' || process.value.length > MAX_PROCESS) return fail('INVALID_PROCESS_IDENTIFIER', `PROCESSID "${process.value}" is not a process identifier`);
+  const process = {
+    scheme: processScope.identifier?.trim() || PROCESS_ID_SCHEME,
+    value: processScope.instanceIdentifier!.trim(),
+  };
+  if (process.value === '' || process.value.length > MAX_PROCESS)
+    return fail('INVALID_PROCESS_IDENTIFIER', `PROCESSID "${process.value}" is not a process identifier`);
   const countryScope = scope('COUNTRY_C1');
-  if (!countryScope || !/^[A-Z]{2}$/.test(countryScope.instanceIdentifier!.trim())) return fail('MISSING_COUNTRY_C1', 'BusinessScope has no COUNTRY_C1 scope with a two-letter country code');
+  if (!countryScope || !/^[A-Z]{2}$/.test(countryScope.instanceIdentifier!.trim()))
+    return fail('MISSING_COUNTRY_C1', 'BusinessScope has no COUNTRY_C1 scope with a two-letter country code');
 
   let mlsTo: ScopedId | null = null;
   const mlsToScope = scope('MLS_TO');
   if (mlsToScope) {
     mlsTo = { scheme: mlsToScope.identifier?.trim() || '', value: mlsToScope.instanceIdentifier!.trim() };
-    if (mlsTo.scheme !== PARTICIPANT_SCHEME || !participantKey(mlsTo.value)) warnings.push(`MLS_TO "${mlsTo.value}" (scheme "${mlsTo.scheme}") is not a Peppol participant id`);
+    if (mlsTo.scheme !== PARTICIPANT_SCHEME || !participantKey(mlsTo.value))
+      warnings.push(`MLS_TO "${mlsTo.value}" (scheme "${mlsTo.scheme}") is not a Peppol participant id`);
   }
   let mlsType: MlsType | null = null;
   const mlsTypeScope = scope('MLS_TYPE');
   if (mlsTypeScope) {
     const value = mlsTypeScope.instanceIdentifier!.trim();
-    if (value !== 'ALWAYS_SEND' && value !== 'FAILURE_ONLY') return fail('INVALID_MLS_TYPE', `MLS_TYPE must be ALWAYS_SEND or FAILURE_ONLY, got "${value}"`);
+    if (value !== 'ALWAYS_SEND' && value !== 'FAILURE_ONLY')
+      return fail('INVALID_MLS_TYPE', `MLS_TYPE must be ALWAYS_SEND or FAILURE_ONLY, got "${value}"`);
     mlsType = value;
   }
   const known = new Set(['DOCUMENTID', 'PROCESSID', 'COUNTRY_C1', 'MLS_TO', 'MLS_TYPE']);
   const extraScopes = fields.scopes
     .filter((s) => !known.has(s.type!.trim()))
-    .map((s) => ({ type: s.type!.trim(), instanceIdentifier: s.instanceIdentifier!.trim(), identifier: s.identifier?.trim() || null }));
+    .map((s) => ({
+      type: s.type!.trim(),
+      instanceIdentifier: s.instanceIdentifier!.trim(),
+      identifier: s.identifier?.trim() || null,
+    }));
   return {
     ok: true,
     warnings,

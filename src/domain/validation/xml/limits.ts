@@ -73,5 +73,10 @@ const DESCRIBE: Record<XmlLimitName, (value: number, max: number) => string> = {
 
 /** The refusal of a document beyond a limit, saying which and the setting that raises it. */
 export function limitExceeded(limit: XmlLimitName, value: number, max: number): XmlLimitExceeded {
-  return new XmlLimitExceeded(limit, value, max, `${DESCRIBE[limit](value, max)} (limit ${limit} = ${max}, setting ${XML_LIMIT_SETTINGS[limit]})`);
+  return new XmlLimitExceeded(
+    limit,
+    value,
+    max,
+    `${DESCRIBE[limit](value, max)} (limit ${limit} = ${max}, setting ${XML_LIMIT_SETTINGS[limit]})`,
+  );
 }

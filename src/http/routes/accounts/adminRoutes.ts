@@ -41,7 +41,12 @@ const UpdateTenant = t.intersection([t.partial({ name: TenantName }), TenantFiel
 const CreateKey = t.intersection([t.type({ name: NonEmptyString }), t.partial({ description: Nullable(t.string) })]);
 const UpdateKey = t.partial({ name: NonEmptyString, description: Nullable(t.string) });
 
-export function keyResponse(key: Pick<ApiKeyView, 'id' | 'tenant_id' | 'name' | 'description' | 'prefix' | 'created_at' | 'updated_at' | 'is_deleted'>) {
+export function keyResponse(
+  key: Pick<
+    ApiKeyView,
+    'id' | 'tenant_id' | 'name' | 'description' | 'prefix' | 'created_at' | 'updated_at' | 'is_deleted'
+  >,
+) {
   return {
     id: key.id,
     tenant_id: key.tenant_id,
@@ -75,7 +80,8 @@ export function adminRoutes(
   queries: AccountQueries,
   readYourWrites: () => Promise<void>,
   /** Runs before a tenant's soft delete (its Peppol registration is removed: a deleted tenant must not receive). */
-  beforeTenantDelete: (organizationId: string, tenantId: string, metadata: EventMetadata) => Promise<void> = async () => undefined,
+  beforeTenantDelete: (organizationId: string, tenantId: string, metadata: EventMetadata) => Promise<void> = async () =>
+    undefined,
 ): void {
   routes.add({
     method: 'get',
@@ -149,9 +155,12 @@ export function adminRoutes(
       const current = await accounts.tenantOf(organizationId, tenantIdOf(req));
       // A different name is refused, not ignored: a client that thinks it renamed must learn it did not.
       if (body.name !== undefined && body.name !== current.name) {
-        throw new HttpError(422, [{ loc: ['body', 'name'], msg: 'The tenant name cannot be changed', type: 'value_error' }]);
+        throw new HttpError(422, [
+          { loc: ['body', 'name'], msg: 'The tenant name cannot be changed', type: 'value_error' },
+        ]);
       }
-      const keep = <K extends keyof typeof current>(field: K, given: (typeof current)[K] | undefined) => (given === undefined ? current[field] : given);
+      const keep = <K extends keyof typeof current>(field: K, given: (typeof current)[K] | undefined) =>
+        given === undefined ? current[field] : given;
       const identifiers = checkedIdentifiers({
         company_number: keep('company_number', body.company_number),
         company_tax_id: keep('company_tax_id', body.company_tax_id),
@@ -160,7 +169,11 @@ export function adminRoutes(
       const tenant = await accounts.updateTenant(
         organizationId,
         current.id,
-        { description: keep('description', body.description), ...identifiers, ...(body.name === undefined ? {} : { name: body.name }) },
+        {
+          description: keep('description', body.description),
+          ...identifiers,
+          ...(body.name === undefined ? {} : { name: body.name }),
+        },
         commandMetadata(req, res),
       );
       res.json(tenantResponse(tenant));
@@ -169,13 +182,17 @@ export function adminRoutes(
   routes.add({
     method: 'delete',
     path: '/api/admin/tenants/:tenantId',
-    summary: "Soft-delete a tenant: it is marked deleted, its data is kept and its keys stop working at once",
+    summary: 'Soft-delete a tenant: it is marked deleted, its data is kept and its keys stop working at once',
     tag: 'admin',
     auth: 'organization',
     responses: { 200: 'Tenant, marked deleted (deleting again answers the same)', 404: 'Tenant not found' },
     handler: async (req, res) => {
       await beforeTenantDelete(organizationOf(res).organizationId, tenantIdOf(req), commandMetadata(req, res));
-      const tenant = await accounts.deleteTenant(organizationOf(res).organizationId, tenantIdOf(req), commandMetadata(req, res));
+      const tenant = await accounts.deleteTenant(
+        organizationOf(res).organizationId,
+        tenantIdOf(req),
+        commandMetadata(req, res),
+      );
       res.json(tenantResponse(tenant));
     },
   });

@@ -29,7 +29,8 @@ export function meRoutes(routes: RouteRegistry): void {
         company_name: registration?.company_name ?? tenant.name,
         company_number: tenant.company_number,
         company_tax_id: tenant.company_tax_id,
-        company_country: registration?.country_code ?? (tenant.company_tax_id ? vatCountry(tenant.company_tax_id) : null),
+        company_country:
+          registration?.country_code ?? (tenant.company_tax_id ? vatCountry(tenant.company_tax_id) : null),
         company_address: null,
         company_city: null,
         company_zip: null,

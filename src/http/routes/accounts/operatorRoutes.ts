@@ -30,7 +30,13 @@ export function operatorRoutes(routes: RouteRegistry, accounts: AccountCommands)
         id: organization.id,
         name: organization.name,
         created_at: organization.created_at,
-        admin_key: { id: key.record.id, name: key.record.name, prefix: key.record.prefix, key: key.key, created_at: key.record.created_at },
+        admin_key: {
+          id: key.record.id,
+          name: key.record.name,
+          prefix: key.record.prefix,
+          key: key.key,
+          created_at: key.record.created_at,
+        },
       });
     },
   });
@@ -44,14 +50,25 @@ export function operatorRoutes(routes: RouteRegistry, accounts: AccountCommands)
     handler: async (req, res) => {
       const organizationId = String(req.params.organizationId);
       await accounts.organization(organizationId);
-      const key = await accounts.issueKey({ kind: 'organization', organization_id: organizationId }, 'admin', null, commandMetadata(req, res));
-      res.status(201).json({ id: key.record.id, name: key.record.name, prefix: key.record.prefix, key: key.key, created_at: key.record.created_at });
+      const key = await accounts.issueKey(
+        { kind: 'organization', organization_id: organizationId },
+        'admin',
+        null,
+        commandMetadata(req, res),
+      );
+      res.status(201).json({
+        id: key.record.id,
+        name: key.record.name,
+        prefix: key.record.prefix,
+        key: key.key,
+        created_at: key.record.created_at,
+      });
     },
   });
   routes.add({
     method: 'get',
     path: '/api/operator/tenants/:tenantId',
-    summary: "Read any tenant, with its test mode and rate tier",
+    summary: 'Read any tenant, with its test mode and rate tier',
     tag: 'operator',
     auth: 'operator',
     handler: async (req, res) => {
@@ -67,7 +84,12 @@ export function operatorRoutes(routes: RouteRegistry, accounts: AccountCommands)
     body: SetTestMode,
     handler: async (req, res) => {
       const body = decode(SetTestMode, req.body, 'body');
-      const tenant = await accounts.setTestMode(String(req.params.tenantId), body.test_mode, body.email ?? null, commandMetadata(req, res));
+      const tenant = await accounts.setTestMode(
+        String(req.params.tenantId),
+        body.test_mode,
+        body.email ?? null,
+        commandMetadata(req, res),
+      );
       res.json(tenantResponse(tenant));
     },
   });
@@ -80,7 +102,9 @@ export function operatorRoutes(routes: RouteRegistry, accounts: AccountCommands)
     body: SetTier,
     handler: async (req, res) => {
       const body = decode(SetTier, req.body, 'body');
-      res.json(tenantResponse(await accounts.setRateTier(String(req.params.tenantId), body.tier, commandMetadata(req, res))));
+      res.json(
+        tenantResponse(await accounts.setRateTier(String(req.params.tenantId), body.tier, commandMetadata(req, res))),
+      );
     },
   });
 }

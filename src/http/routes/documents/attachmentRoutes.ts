@@ -43,15 +43,27 @@ export function attachmentRoutes(
     },
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, ANY_FILE);
-      if (!file.fileName) throw new HttpError(422, [{ loc: ['body', 'file'], msg: 'The file needs a name', type: 'missing' }]);
+      if (!file.fileName)
+        throw new HttpError(422, [{ loc: ['body', 'file'], msg: 'The file needs a name', type: 'missing' }]);
       const attachment = await documents.addAttachment(
         tenantOf(res).tenantId,
         id(req.params),
-        { file_name: file.fileName, file_type: attachmentType(file.mimeType, file.fileName), file_size: file.buffer.length, bytes: file.buffer },
+        {
+          file_name: file.fileName,
+          file_type: attachmentType(file.mimeType, file.fileName),
+          file_size: file.buffer.length,
+          bytes: file.buffer,
+        },
         commandMetadata(req, res),
       );
       const { id: attachmentKey, file_name, file_type, file_size } = attachment;
-      res.json({ id: attachmentKey, file_name, file_type, file_size, file_url: `/api/documents/${id(req.params)}/attachments/${attachment.id}` });
+      res.json({
+        id: attachmentKey,
+        file_name,
+        file_type,
+        file_size,
+        file_url: `/api/documents/${id(req.params)}/attachments/${attachment.id}`,
+      });
     },
   });
   routes.add({
@@ -65,7 +77,10 @@ export function attachmentRoutes(
       // The content is read from where it is kept (the document's stream); the metadata from the read model.
       if (req.query.download === 'true') {
         const { attachment, bytes } = await documents.attachment(tenantOf(res).tenantId, id(req.params), attachmentId);
-        res.type(attachment.file_type).attachment(attachment.file_name).send(await bytes());
+        res
+          .type(attachment.file_type)
+          .attachment(attachment.file_name)
+          .send(await bytes());
         return;
       }
       await readYourWrites();
@@ -73,7 +88,13 @@ export function attachmentRoutes(
       const attachment = document.attachments.find((a) => a.id === attachmentId);
       if (!attachment) throw new HttpError(404, 'Attachment not found');
       const { id: attachmentKey, file_name, file_type, file_size } = attachment;
-      res.json({ id: attachmentKey, file_name, file_type, file_size, file_url: `/api/documents/${document.id}/attachments/${attachmentKey}?download=true` });
+      res.json({
+        id: attachmentKey,
+        file_name,
+        file_type,
+        file_size,
+        file_url: `/api/documents/${document.id}/attachments/${attachmentKey}?download=true`,
+      });
     },
   });
   routes.add({
@@ -83,7 +104,12 @@ export function attachmentRoutes(
     tag: 'documents',
     auth: 'tenant',
     handler: async (req, res) => {
-      await documents.removeAttachment(tenantOf(res).tenantId, id(req.params), String(req.params.attachmentId), commandMetadata(req, res));
+      await documents.removeAttachment(
+        tenantOf(res).tenantId,
+        id(req.params),
+        String(req.params.attachmentId),
+        commandMetadata(req, res),
+      );
       res.json({ is_deleted: true });
     },
   });

@@ -23,8 +23,10 @@ export function locOf(field: string | null): Array<string | number> {
 export function documentErrorToHttp(error: unknown): unknown {
   // Too many bytes is the request's size (413); the other limits are about what the XML holds.
   if (error instanceof XmlLimitExceeded && error.limit === 'maxBytes') return new HttpError(413, error.message);
-  if (error instanceof XmlLimitExceeded) return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'limit_exceeded' }]);
-  if (error instanceof XmlEncodingError) return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'encoding_error' }]);
+  if (error instanceof XmlLimitExceeded)
+    return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'limit_exceeded' }]);
+  if (error instanceof XmlEncodingError)
+    return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'encoding_error' }]);
   if (error instanceof XmlInputError) return new HttpError(400, error.message);
   if (error instanceof DocumentInputRejected) return new HttpError(422, error.errors);
   if (error instanceof MalformedBody) return new HttpError(400, error.message);
@@ -32,7 +34,8 @@ export function documentErrorToHttp(error: unknown): unknown {
     if (error.reason === 'busy') return new HttpError(429, error.message, { 'Retry-After': '1' });
     return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'limit_exceeded' }]);
   }
-  if (error instanceof UblReadError) return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'ubl_error' }]);
+  if (error instanceof UblReadError)
+    return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'ubl_error' }]);
   if (error instanceof DocumentRejected) {
     const detail: FieldProblem[] = error.issues.map((issue) => ({
       loc: locOf(issue.location),

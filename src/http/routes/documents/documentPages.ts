@@ -1,16 +1,25 @@
 import * as t from 'io-ts';
-import { SORT_FIELDS, type DocumentListQuery, type DocumentQueries } from '../../../application/documents/documentQueries.js';
+import {
+  SORT_FIELDS,
+  type DocumentListQuery,
+  type DocumentQueries,
+} from '../../../application/documents/documentQueries.js';
 import { DOCUMENT_STATES, DOCUMENT_TYPES } from '../../../domain/document/invoice/documentModel.js';
 import { tenantOf } from '../../auth.js';
 import { decode, PAGE_FIELDS } from '../../codecs.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 
-const keyof = (values: readonly string[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<string, null>);
+const keyof = (values: readonly string[]) =>
+  t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<string, null>);
 interface IsoDateBrand {
   readonly IsoDate: unique symbol;
 }
 /** A date or date-time; only its date part bounds the issue date. */
-const IsoDate = t.brand(t.string, (s): s is t.Branded<string, IsoDateBrand> => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s), 'IsoDate');
+const IsoDate = t.brand(
+  t.string,
+  (s): s is t.Branded<string, IsoDateBrand> => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s),
+  'IsoDate',
+);
 
 const PageQuery = t.partial({
   ...PAGE_FIELDS,
@@ -41,10 +50,19 @@ function listQuery(q: PageQuery): DocumentListQuery {
 }
 
 /** Registers one paged list of the tenant's documents (outbox, drafts, inbox…): `base` narrows the query. */
-export type DocumentPageRoute = (path: string, summary: string, tag: string, base: (q: PageQuery) => DocumentListQuery) => void;
+export type DocumentPageRoute = (
+  path: string,
+  summary: string,
+  tag: string,
+  base: (q: PageQuery) => DocumentListQuery,
+) => void;
 
 /** Paged lists of documents, all of the calling tenant, all read from the documents read model. */
-export function documentPageRoute(routes: RouteRegistry, queries: DocumentQueries, readYourWrites: () => Promise<void>): DocumentPageRoute {
+export function documentPageRoute(
+  routes: RouteRegistry,
+  queries: DocumentQueries,
+  readYourWrites: () => Promise<void>,
+): DocumentPageRoute {
   return (path, summary, tag, base) =>
     routes.add({
       method: 'get',
@@ -56,7 +74,9 @@ export function documentPageRoute(routes: RouteRegistry, queries: DocumentQuerie
       handler: async (req, res) => {
         const q = decode(PageQuery, req.query, 'query');
         await readYourWrites();
-        res.json(await queries.page(tenantOf(res).tenantId, { ...listQuery(q), ...base(q) }, q.page ?? 1, q.page_size ?? 20));
+        res.json(
+          await queries.page(tenantOf(res).tenantId, { ...listQuery(q), ...base(q) }, q.page ?? 1, q.page_size ?? 20),
+        );
       },
     });
 }

@@ -28,13 +28,21 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     query: CreateQuery,
-    responses: { 200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL', 422: 'Invalid or not compliant' },
+    responses: {
+      200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL',
+      422: 'Invalid or not compliant',
+    },
     idempotent: true,
     documentBody: true,
     handler: async (req, res) => {
       const query = decode(CreateQuery, req.query, 'query');
       // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.
-      const record = await documents.createFromJson(tenantOf(res).tenantId, req.body, { renderPdf: query.construct_pdf === 'true' }, commandMetadata(req, res));
+      const record = await documents.createFromJson(
+        tenantOf(res).tenantId,
+        req.body,
+        { renderPdf: query.construct_pdf === 'true' },
+        commandMetadata(req, res),
+      );
       res.json(await documentResponse(record));
     },
   });
@@ -61,7 +69,12 @@ export function documentRoutes(
     idempotent: true,
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
-      const record = await documents.createFromUbl(tenantOf(res).tenantId, file.buffer, file.fileName, commandMetadata(req, res));
+      const record = await documents.createFromUbl(
+        tenantOf(res).tenantId,
+        file.buffer,
+        file.fileName,
+        commandMetadata(req, res),
+      );
       res.json(await documentResponse(record));
     },
   });

@@ -54,7 +54,9 @@ const statusOf = (reason: PdfUnreadableReason): number => {
 
 /** The PDF creation result: the Document, success, ubl_document, and what was missing or read. */
 async function creationResponse(result: PdfCreation): Promise<Record<string, unknown>> {
-  const document = result.record ? await documentResponse(result.record) : toResponse(fromDocumentJson(result.document));
+  const document = result.record
+    ? await documentResponse(result.record)
+    : toResponse(fromDocumentJson(result.document));
   return {
     ...document,
     success: result.success,
@@ -65,7 +67,12 @@ async function creationResponse(result: PdfCreation): Promise<Record<string, unk
 }
 
 /** PDF both ways: a document rendered as PDF, and a draft created from an uploaded PDF. */
-export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentCommands, pdfs: DocumentPdfs, uploadLimit: number): void {
+export function documentPdfRoutes(
+  routes: RouteRegistry,
+  documents: DocumentCommands,
+  pdfs: DocumentPdfs,
+  uploadLimit: number,
+): void {
   routes.add({
     method: 'post',
     path: '/api/documents/pdf',
@@ -86,17 +93,30 @@ export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentComm
     handler: async (req, res) => {
       const query = decode(PdfQuery, req.query, 'query');
       const problems: FieldProblem[] = [];
-      const hints = { vendorTaxId: hintOf(query.vendor_tax_id, 'vendor_tax_id', problems), customerTaxId: hintOf(query.customer_tax_id, 'customer_tax_id', problems) };
+      const hints = {
+        vendorTaxId: hintOf(query.vendor_tax_id, 'vendor_tax_id', problems),
+        customerTaxId: hintOf(query.customer_tax_id, 'customer_tax_id', problems),
+      };
       if (problems.length > 0) throw new HttpError(422, problems);
       if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
         throw new HttpError(415, 'Send the PDF as multipart/form-data, in the field "file"');
       }
       const file = await uploadedFile(req, res, uploadLimit, NO_RAW_BODY);
       try {
-        const result = await pdfs.createFromPdf(tenantOf(res).tenantId, { bytes: file.buffer, fileName: file.fileName }, hints, commandMetadata(req, res));
+        const result = await pdfs.createFromPdf(
+          tenantOf(res).tenantId,
+          { bytes: file.buffer, fileName: file.fileName },
+          hints,
+          commandMetadata(req, res),
+        );
         res.json(await creationResponse(result));
       } catch (error) {
-        if (error instanceof PdfUnreadable) throw new HttpError(statusOf(error.reason), error.message, error.reason === 'busy' ? { 'Retry-After': '5' } : {});
+        if (error instanceof PdfUnreadable)
+          throw new HttpError(
+            statusOf(error.reason),
+            error.message,
+            error.reason === 'busy' ? { 'Retry-After': '5' } : {},
+          );
         throw error;
       }
     },
@@ -104,7 +124,8 @@ export function documentPdfRoutes(routes: RouteRegistry, documents: DocumentComm
   routes.add({
     method: 'get',
     path: '/api/documents/:documentId/pdf',
-    summary: 'The document as a PDF, for any document of the tenant, received ones too: the rendering its UBL carries (construct_pdf), the same bytes the receiver gets; else rendered now (A4, with its UBL embedded)',
+    summary:
+      'The document as a PDF, for any document of the tenant, received ones too: the rendering its UBL carries (construct_pdf), the same bytes the receiver gets; else rendered now (A4, with its UBL embedded)',
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'application/pdf', 404: 'Not found' },

@@ -22,11 +22,17 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
   routes.add({
     method: 'post',
     path: '/api/documents/:documentId/send',
-    summary: 'Send a DRAFT or FAILED document: it goes to TRANSIT, then SENT, or FAILED after the retry schedule (e-mail in test mode, Peppol otherwise)',
+    summary:
+      'Send a DRAFT or FAILED document: it goes to TRANSIT, then SENT, or FAILED after the retry schedule (e-mail in test mode, Peppol otherwise)',
     tag: 'documents',
     auth: 'tenant',
     query: SendQuery,
-    responses: { 200: 'The document, now in TRANSIT', 404: 'Not found', 409: 'Not sendable in its state', 422: 'No receiver, or a bad override' },
+    responses: {
+      200: 'The document, now in TRANSIT',
+      404: 'Not found',
+      409: 'Not sendable in its state',
+      422: 'No receiver, or a bad override',
+    },
     idempotent: true,
     handler: async (req, res) => {
       const options = decode(SendQuery, req.query, 'query');

@@ -16,7 +16,10 @@ export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): v
     auth: 'tenant',
     handler: async (req, res) => {
       const { record, ubl } = await documents.ubl(tenantOf(res).tenantId, id(req.params));
-      if (req.query.format === 'xml' || (req.accepts(['application/json', 'application/xml']) === 'application/xml' && !req.accepts('json'))) {
+      if (
+        req.query.format === 'xml' ||
+        (req.accepts(['application/json', 'application/xml']) === 'application/xml' && !req.accepts('json'))
+      ) {
         res.type('application/xml').attachment(record.file_name).send(ubl);
         return;
       }

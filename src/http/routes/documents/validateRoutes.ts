@@ -9,7 +9,8 @@ export function validateRoutes(routes: RouteRegistry, documents: DocumentCommand
   routes.add({
     method: 'post',
     path: '/api/validate/json',
-    summary: 'Validate a JSON document (converted to UBL and checked with the EN 16931 and Peppol rules); creates nothing',
+    summary:
+      'Validate a JSON document (converted to UBL and checked with the EN 16931 and Peppol rules); creates nothing',
     tag: 'validation',
     auth: 'tenant',
     responses: { 200: 'Validation result, with ubl_document when valid' },
@@ -21,7 +22,8 @@ export function validateRoutes(routes: RouteRegistry, documents: DocumentCommand
   routes.add({
     method: 'post',
     path: '/api/validate/ubl',
-    summary: 'Validate a UBL Invoice or CreditNote (multipart field "file", or an application/xml body); creates nothing',
+    summary:
+      'Validate a UBL Invoice or CreditNote (multipart field "file", or an application/xml body); creates nothing',
     tag: 'validation',
     auth: 'tenant',
     responses: { 200: 'Validation result', 400: 'Not acceptable XML', 413: 'Too large' },

@@ -59,7 +59,12 @@ export function inboxRoutes(
     responses: { 200: 'The document with its response', 404: 'Not found', 409: 'Already accepted or rejected' },
     handler: async (req, res) => {
       const body = decode(AcceptBody, req.body ?? {}, 'body');
-      const record = await inbox.accept(tenantOf(res).tenantId, id(req.params), body.note?.trim() || null, commandMetadata(req, res));
+      const record = await inbox.accept(
+        tenantOf(res).tenantId,
+        id(req.params),
+        body.note?.trim() || null,
+        commandMetadata(req, res),
+      );
       res.json(await documentResponse(record));
     },
   });
@@ -70,10 +75,20 @@ export function inboxRoutes(
     tag: 'inbox',
     auth: 'tenant',
     body: RejectBody,
-    responses: { 200: 'The document with its response', 404: 'Not found', 409: 'Already accepted or rejected', 422: 'No reason' },
+    responses: {
+      200: 'The document with its response',
+      404: 'Not found',
+      409: 'Already accepted or rejected',
+      422: 'No reason',
+    },
     handler: async (req, res) => {
       const body = decode(RejectBody, req.body ?? {}, 'body');
-      const record = await inbox.reject(tenantOf(res).tenantId, id(req.params), body.reason.trim(), commandMetadata(req, res));
+      const record = await inbox.reject(
+        tenantOf(res).tenantId,
+        id(req.params),
+        body.reason.trim(),
+        commandMetadata(req, res),
+      );
       res.json(await documentResponse(record));
     },
   });

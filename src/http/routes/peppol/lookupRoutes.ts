@@ -44,7 +44,8 @@ export function lookupRoutes(
   routes.add({
     method: 'get',
     path: '/api/validate/peppol-id',
-    summary: 'Check that a Peppol id is well-formed, registered in the network (SML + SMP) and which document types it receives',
+    summary:
+      'Check that a Peppol id is well-formed, registered in the network (SML + SMP) and which document types it receives',
     tag: 'validation',
     auth: 'tenant',
     query: PeppolIdQuery,
@@ -58,7 +59,8 @@ export function lookupRoutes(
   routes.add({
     method: 'get',
     path: '/api/lookup/participants',
-    summary: "Search Peppol participants by name or id: this service's registry, and the Peppol Directory when PEPPOL_DIRECTORY_URL is set",
+    summary:
+      "Search Peppol participants by name or id: this service's registry, and the Peppol Directory when PEPPOL_DIRECTORY_URL is set",
     tag: 'lookup',
     auth: 'tenant',
     query: SearchQuery,
@@ -67,7 +69,13 @@ export function lookupRoutes(
       const query = decode(SearchQuery, req.query, 'query');
       const country = query.country_code?.trim().toUpperCase() || null;
       if (country !== null && !isCountryCode(country)) {
-        throw new HttpError(422, [{ loc: ['query', 'country_code'], msg: 'country_code must be an ISO 3166-1 alpha-2 code', type: 'value_error' }]);
+        throw new HttpError(422, [
+          {
+            loc: ['query', 'country_code'],
+            msg: 'country_code must be an ISO 3166-1 alpha-2 code',
+            type: 'value_error',
+          },
+        ]);
       }
       await readYourWrites();
       res.json(await search.search(query.query.trim(), country));

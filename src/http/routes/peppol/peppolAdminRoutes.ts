@@ -24,7 +24,11 @@ function checkedRegistration(body: t.TypeOf<typeof Register>) {
   if (!parsed.ok) problems.push({ loc: ['body', 'peppol_id'], msg: parsed.message, type: 'value_error' });
   const country = body.country_code?.trim().toUpperCase() || null;
   if (country !== null && !isCountryCode(country)) {
-    problems.push({ loc: ['body', 'country_code'], msg: 'country_code must be an ISO 3166-1 alpha-2 code', type: 'value_error' });
+    problems.push({
+      loc: ['body', 'country_code'],
+      msg: 'country_code must be an ISO 3166-1 alpha-2 code',
+      type: 'value_error',
+    });
   }
   if (!parsed.ok || problems.length > 0) throw new HttpError(422, problems);
   return { peppol_id: parsed.value, company_name: body.company_name ?? null, country_code: country };
@@ -76,7 +80,12 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
     },
     handler: async (req, res) => {
       const input = checkedRegistration(decode(Register, req.body, 'body'));
-      const { tenant, changed } = await registrations.register(organizationOf(res).organizationId, tenantIdOf(req), input, commandMetadata(req, res));
+      const { tenant, changed } = await registrations.register(
+        organizationOf(res).organizationId,
+        tenantIdOf(req),
+        input,
+        commandMetadata(req, res),
+      );
       const view = registrations.view(tenant);
       const message = !changed
         ? 'Already registered with this identifier; nothing changed'
@@ -98,19 +107,34 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
     responses: { 200: 'The updated business card', 404: 'Tenant not found', 409: 'Tenant not registered, or deleted' },
     handler: async (req, res) => {
       const body = decode(BusinessCard, req.body, 'body');
-      const tenant = await registrations.updateBusinessCard(organizationOf(res).organizationId, tenantIdOf(req), body.company_name, commandMetadata(req, res));
+      const tenant = await registrations.updateBusinessCard(
+        organizationOf(res).organizationId,
+        tenantIdOf(req),
+        body.company_name,
+        commandMetadata(req, res),
+      );
       res.json(businessCardResponse(tenant));
     },
   });
   routes.add({
     method: 'post',
     path: '/api/admin/tenants/:tenantId/peppol/unregister',
-    summary: 'Remove the registration and business card (from the SML too when published there); the tenant is then unregistered',
+    summary:
+      'Remove the registration and business card (from the SML too when published there); the tenant is then unregistered',
     tag: 'admin',
     auth: 'organization',
-    responses: { 200: 'Unregistered', 404: 'Tenant not found', 409: 'Tenant not registered', 502: 'The SML did not accept the removal (nothing changed)' },
+    responses: {
+      200: 'Unregistered',
+      404: 'Tenant not found',
+      409: 'Tenant not registered',
+      502: 'The SML did not accept the removal (nothing changed)',
+    },
     handler: async (req, res) => {
-      const { tenant, registration, unregistered_at } = await registrations.unregister(organizationOf(res).organizationId, tenantIdOf(req), commandMetadata(req, res));
+      const { tenant, registration, unregistered_at } = await registrations.unregister(
+        organizationOf(res).organizationId,
+        tenantIdOf(req),
+        commandMetadata(req, res),
+      );
       res.json({ ...registrations.view(tenant), peppol_id: registration.peppol_id, unregistered_at });
     },
   });

@@ -36,7 +36,8 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
   routes.add({
     method: 'get',
     path: '/:participant',
-    summary: 'Peppol SMP: the ServiceGroup of a participant (`iso6523-actorid-upis::<scheme>:<id>`), referencing its service metadata',
+    summary:
+      'Peppol SMP: the ServiceGroup of a participant (`iso6523-actorid-upis::<scheme>:<id>`), referencing its service metadata',
     tag: 'smp',
     auth: 'none',
     match: namesParticipant,
@@ -49,7 +50,8 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
   routes.add({
     method: 'get',
     path: '/:participant/services/:documentType',
-    summary: 'Peppol SMP: the SignedServiceMetadata of a participant for a document type (`busdox-docid-qns::…`): process, AS4 endpoint, certificate',
+    summary:
+      'Peppol SMP: the SignedServiceMetadata of a participant for a document type (`busdox-docid-qns::…`): process, AS4 endpoint, certificate',
     tag: 'smp',
     auth: 'none',
     match: namesParticipant,

@@ -5,15 +5,26 @@ import { decode, Nullable, PAGE_FIELDS } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 
-const CreateWebhook = t.intersection([t.type({ url: t.string, events: t.array(t.string) }), t.partial({ enabled: t.boolean })]);
-const UpdateWebhook = t.partial({ url: Nullable(t.string), events: Nullable(t.array(t.string)), enabled: Nullable(t.boolean) });
+const CreateWebhook = t.intersection([
+  t.type({ url: t.string, events: t.array(t.string) }),
+  t.partial({ enabled: t.boolean }),
+]);
+const UpdateWebhook = t.partial({
+  url: Nullable(t.string),
+  events: Nullable(t.array(t.string)),
+  enabled: Nullable(t.boolean),
+});
 const PageQuery = t.partial(PAGE_FIELDS);
 
 /**
  * Webhook subscriptions in the client's shape (`id, url, events, secret, enabled`), and each
  * subscription's delivery history.
  */
-export function webhookRoutes(routes: RouteRegistry, webhooks: WebhookCommands, readYourWrites: () => Promise<void>): void {
+export function webhookRoutes(
+  routes: RouteRegistry,
+  webhooks: WebhookCommands,
+  readYourWrites: () => Promise<void>,
+): void {
   const id = (params: Record<string, unknown>) => String(params.webhookId);
 
   routes.add({
@@ -30,14 +41,19 @@ export function webhookRoutes(routes: RouteRegistry, webhooks: WebhookCommands, 
   routes.add({
     method: 'post',
     path: '/api/webhooks',
-    summary: 'Subscribe a URL to document events (document.created, .transit, .sent, .failed, .received, .accepted, .rejected, .deleted, or "*")',
+    summary:
+      'Subscribe a URL to document events (document.created, .transit, .sent, .failed, .received, .accepted, .rejected, .deleted, or "*")',
     tag: 'webhooks',
     auth: 'tenant',
     body: CreateWebhook,
     responses: { 201: 'The subscription, with its signing secret', 422: 'Bad URL or unknown event' },
     handler: async (req, res) => {
       const body = decode(CreateWebhook, req.body, 'body');
-      const webhook = await webhooks.create(tenantOf(res).tenantId, { url: body.url, events: body.events, enabled: body.enabled ?? true }, commandMetadata(req, res));
+      const webhook = await webhooks.create(
+        tenantOf(res).tenantId,
+        { url: body.url, events: body.events, enabled: body.enabled ?? true },
+        commandMetadata(req, res),
+      );
       res.status(201).json(webhookResponse(webhook));
     },
   });
@@ -67,7 +83,11 @@ export function webhookRoutes(routes: RouteRegistry, webhooks: WebhookCommands, 
         ...(body.events != null ? { events: body.events } : {}),
         ...(body.enabled != null ? { enabled: body.enabled } : {}),
       };
-      res.json(webhookResponse(await webhooks.update(tenantOf(res).tenantId, id(req.params), change, commandMetadata(req, res))));
+      res.json(
+        webhookResponse(
+          await webhooks.update(tenantOf(res).tenantId, id(req.params), change, commandMetadata(req, res)),
+        ),
+      );
     },
   });
   routes.add({

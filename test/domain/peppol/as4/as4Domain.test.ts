@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { describeEbmsError, EBMS_ERRORS, ebmsError, notServiced, senderDisposition, type EbmsError } from '../../../../src/domain/peppol/as4/ebmsError.js';
+import {
+  describeEbmsError,
+  EBMS_ERRORS,
+  ebmsError,
+  notServiced,
+  senderDisposition,
+  type EbmsError,
+} from '../../../../src/domain/peppol/as4/ebmsError.js';
 import { matchReceipt } from '../../../../src/domain/peppol/as4/nonRepudiation.js';
 import {
   checkPeppolHeader,
@@ -16,8 +23,17 @@ import { contentIdOfHref } from '../../../../src/domain/peppol/as4/userMessage.j
 const sbdh: Sbdh = {
   sender: { scheme: 'iso6523-actorid-upis', value: '0208:0123456749' },
   receiver: { scheme: 'iso6523-actorid-upis', value: '0208:0987654321' },
-  document: { standard: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2', typeVersion: '2.1', instanceIdentifier: 'i-1', type: 'Invoice', creationDateAndTime: '2026-01-01T00:00:00Z' },
-  documentType: { scheme: 'busdox-docid-qns', value: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##x::2.1' },
+  document: {
+    standard: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+    typeVersion: '2.1',
+    instanceIdentifier: 'i-1',
+    type: 'Invoice',
+    creationDateAndTime: '2026-01-01T00:00:00Z',
+  },
+  documentType: {
+    scheme: 'busdox-docid-qns',
+    value: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##x::2.1',
+  },
   process: { scheme: 'cenbii-procid-ubl', value: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' },
   countryC1: 'BE',
   mlsTo: null,
@@ -25,7 +41,14 @@ const sbdh: Sbdh = {
   extraScopes: [],
 };
 const message = () =>
-  peppolUserMessage(sbdh, { messageId: 'm-1', timestamp: '2026-01-01T00:00:00Z', conversationId: 'c', fromParty: 'POP000001', toParty: 'POP000002', payloadContentId: 'p@x' });
+  peppolUserMessage(sbdh, {
+    messageId: 'm-1',
+    timestamp: '2026-01-01T00:00:00Z',
+    conversationId: 'c',
+    fromParty: 'POP000001',
+    toParty: 'POP000002',
+    payloadContentId: 'p@x',
+  });
 
 describe('AS4 domain', () => {
   describe('ebMS errors', () => {
@@ -33,13 +56,28 @@ describe('AS4 domain', () => {
       const codes = Object.values(EBMS_ERRORS).map((e) => e.code);
       expect(codes).to.have.length(19);
       expect(new Set(codes).size).to.equal(19);
-      expect(EBMS_ERRORS.emptyMessagePartitionChannel).to.include({ code: 'EBMS:0006', severity: 'warning', category: 'Communication' });
-      expect(EBMS_ERRORS.decompressionFailure).to.include({ code: 'EBMS:0303', severity: 'failure', category: 'Communication' });
+      expect(EBMS_ERRORS.emptyMessagePartitionChannel).to.include({
+        code: 'EBMS:0006',
+        severity: 'warning',
+        category: 'Communication',
+      });
+      expect(EBMS_ERRORS.decompressionFailure).to.include({
+        code: 'EBMS:0303',
+        severity: 'failure',
+        category: 'Communication',
+      });
     });
 
     it('tells the sender whether to retry', () => {
       const error = (errorCode: string, severity = 'failure', errorDetail: string | null = null): EbmsError => ({
-        errorCode, severity, category: null, origin: null, shortDescription: null, refToMessageInError: null, description: null, errorDetail,
+        errorCode,
+        severity,
+        category: null,
+        origin: null,
+        shortDescription: null,
+        refToMessageInError: null,
+        description: null,
+        errorDetail,
       });
       expect(senderDisposition(notServiced('m', 'no such receiver'))).to.equal('permanent');
       expect(senderDisposition(error('EBMS:0004'))).to.equal('retryable');
@@ -53,15 +91,28 @@ describe('AS4 domain', () => {
 
     it('fills an error from the table, keeping a specific description', () => {
       expect(ebmsError('failedDecryption', 'm-9', 'wrong key')).to.deep.equal({
-        errorCode: 'EBMS:0102', severity: 'failure', category: 'Processing', origin: 'ebMS', shortDescription: 'FailedDecryption',
-        refToMessageInError: 'm-9', description: 'wrong key', errorDetail: null,
+        errorCode: 'EBMS:0102',
+        severity: 'failure',
+        category: 'Processing',
+        origin: 'ebMS',
+        shortDescription: 'FailedDecryption',
+        refToMessageInError: 'm-9',
+        description: 'wrong key',
+        errorDetail: null,
       });
-      expect(describeEbmsError(notServiced('m', 'unknown receiver'))).to.equal('EBMS:0004: Other: PEPPOL:NOT_SERVICED: unknown receiver');
+      expect(describeEbmsError(notServiced('m', 'unknown receiver'))).to.equal(
+        'EBMS:0004: Other: PEPPOL:NOT_SERVICED: unknown receiver',
+      );
     });
   });
 
   describe('non-repudiation receipts', () => {
-    const digest = (uri: string, value: string): PartDigest => ({ uri, transforms: [], digestMethod: 'sha256', digestValue: value });
+    const digest = (uri: string, value: string): PartDigest => ({
+      uri,
+      transforms: [],
+      digestMethod: 'sha256',
+      digestValue: value,
+    });
     const sent = [digest('#a', 'AA=='), digest('cid:p', 'BB==')];
 
     it('match when every sent digest comes back, in any order', () => {
@@ -69,19 +120,39 @@ describe('AS4 domain', () => {
     });
 
     it('do not match when a part is missing, differs, is added or named twice, or nothing is acknowledged', () => {
-      expect(matchReceipt(sent, [sent[0]!])).to.deep.equal({ matches: false, reason: 'the receipt does not acknowledge cid:p' });
-      expect(matchReceipt(sent, [sent[0]!, digest('cid:p', 'CC==')])).to.deep.equal({ matches: false, reason: "the receipt's digest of cid:p differs from what we sent" });
-      expect(matchReceipt(sent, [...sent, digest('#z', 'ZZ==')])).to.deep.equal({ matches: false, reason: 'the receipt acknowledges parts we did not send: #z' });
-      expect(matchReceipt(sent, [...sent, sent[0]!])).to.deep.equal({ matches: false, reason: 'the receipt names #a twice' });
+      expect(matchReceipt(sent, [sent[0]!])).to.deep.equal({
+        matches: false,
+        reason: 'the receipt does not acknowledge cid:p',
+      });
+      expect(matchReceipt(sent, [sent[0]!, digest('cid:p', 'CC==')])).to.deep.equal({
+        matches: false,
+        reason: "the receipt's digest of cid:p differs from what we sent",
+      });
+      expect(matchReceipt(sent, [...sent, digest('#z', 'ZZ==')])).to.deep.equal({
+        matches: false,
+        reason: 'the receipt acknowledges parts we did not send: #z',
+      });
+      expect(matchReceipt(sent, [...sent, sent[0]!])).to.deep.equal({
+        matches: false,
+        reason: 'the receipt names #a twice',
+      });
       expect(matchReceipt(sent, [sent[0]!, { ...sent[1]!, digestMethod: 'sha1' }]).matches).to.equal(false);
-      expect(matchReceipt(sent, [])).to.deep.equal({ matches: false, reason: 'the receipt carries no non-repudiation information' });
+      expect(matchReceipt(sent, [])).to.deep.equal({
+        matches: false,
+        reason: 'the receipt carries no non-repudiation information',
+      });
     });
   });
 
   describe('the Peppol profile', () => {
     it('knows a seat id', () => {
       expect(['POP000001', 'PDE000576'].map(isPeppolSeatId)).to.deep.equal([true, true]);
-      expect(['POP00001', 'pop000001', 'APP_1000000101', 'POP0000010'].map(isPeppolSeatId)).to.deep.equal([false, false, false, false]);
+      expect(['POP00001', 'pop000001', 'APP_1000000101', 'POP0000010'].map(isPeppolSeatId)).to.deep.equal([
+        false,
+        false,
+        false,
+        false,
+      ]);
     });
 
     it('builds a conforming UserMessage from the SBDH, which then passes its own checks', () => {
@@ -94,12 +165,18 @@ describe('AS4 domain', () => {
     });
 
     it('refuses a header addressed elsewhere or off-profile', () => {
-      expect(checkPeppolHeader(message(), 'POP000009').map((e) => [e.errorCode, e.errorDetail])).to.deep.equal([['EBMS:0004', 'PEPPOL:NOT_SERVICED']]);
+      expect(checkPeppolHeader(message(), 'POP000009').map((e) => [e.errorCode, e.errorDetail])).to.deep.equal([
+        ['EBMS:0004', 'PEPPOL:NOT_SERVICED'],
+      ]);
       const m = message();
       m.collaborationInfo.agreementRef = 'urn:other';
       m.payloadInfo[0]!.properties = [];
       m.messageProperties = m.messageProperties.slice(1);
-      expect(checkPeppolHeader(m, 'POP000002').map((e) => e.errorCode)).to.deep.equal(['EBMS:0003', 'EBMS:0001', 'EBMS:0003']);
+      expect(checkPeppolHeader(m, 'POP000002').map((e) => e.errorCode)).to.deep.equal([
+        'EBMS:0003',
+        'EBMS:0001',
+        'EBMS:0003',
+      ]);
     });
 
     it('finds a header that tells another story than the SBDH (EBMS:0003)', () => {
@@ -117,13 +194,20 @@ describe('AS4 domain', () => {
 
     it('requires the From party to be the signer', () => {
       expect(checkSenderIsSigner(message(), 'POP000001')).to.equal(null);
-      expect(checkSenderIsSigner(message(), 'POP000003')).to.deep.include({ errorCode: 'EBMS:0003', description: "the From PartyId POP000001 is not the signing certificate's CN POP000003" });
+      expect(checkSenderIsSigner(message(), 'POP000003')).to.deep.include({
+        errorCode: 'EBMS:0003',
+        description: "the From PartyId POP000001 is not the signing certificate's CN POP000003",
+      });
       expect(checkSenderIsSigner(message(), null)?.errorCode).to.equal('EBMS:0003');
     });
 
     it('answers "not serviced" for a receiver or document type this AP does not take', () => {
       expect(checkServiced(message(), sbdh, () => true)).to.equal(null);
-      expect(checkServiced(message(), sbdh, (p, d) => p === '0208:0987654321' && d === 'other')).to.deep.include({ errorCode: 'EBMS:0004', errorDetail: 'PEPPOL:NOT_SERVICED', refToMessageInError: 'm-1' });
+      expect(checkServiced(message(), sbdh, (p, d) => p === '0208:0987654321' && d === 'other')).to.deep.include({
+        errorCode: 'EBMS:0004',
+        errorDetail: 'PEPPOL:NOT_SERVICED',
+        refToMessageInError: 'm-1',
+      });
     });
   });
 });

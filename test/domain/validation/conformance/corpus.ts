@@ -67,7 +67,13 @@ export function ruleSetOf(file: string): string {
 }
 
 function decodeXmlText(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').trim();
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
 }
 
 /** Parse one VEFA testSet file. Comments are dropped first (some tests are commented out upstream). */
@@ -88,7 +94,11 @@ export function parseTestSet(unitDir: string, rel: string): TestSet {
     const expectations: Expectation[] = [];
     for (const e of assertBlock.matchAll(/<(success|error|warning)((?:\s[^>]*)?)>([^<]*)<\/\1>/g)) {
       const num = /\bnumber="(\d+)"/.exec(e[2] ?? '')?.[1];
-      expectations.push({ kind: e[1] as Expectation['kind'], rule: e[3]!.trim(), ...(num ? { number: Number(num) } : {}) });
+      expectations.push({
+        kind: e[1] as Expectation['kind'],
+        rule: e[3]!.trim(),
+        ...(num ? { number: Number(num) } : {}),
+      });
     }
     const start = body.search(/<([\w.-]+:)?(Invoice|CreditNote)[\s>]/);
     if (start < 0) throw new Error(`${rel}: test without document`);
@@ -132,7 +142,14 @@ export function readExpected(examplesDir: string): ExampleRow[] {
     if (i < 0) throw new Error(`EXPECTED.tsv: missing column ${name}`);
     return i;
   };
-  const ids = (v: string | undefined) => (!v || v === '-' ? [] : v.split(',').map((s) => s.trim()).filter(Boolean).sort());
+  const ids = (v: string | undefined) =>
+    !v || v === '-'
+      ? []
+      : v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .sort();
   return lines.map((l) => {
     const c = l.split('\t');
     return {

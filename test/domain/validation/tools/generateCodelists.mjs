@@ -13,8 +13,14 @@ const lists = {
   iso4217Peppol: ['iso4217-peppol-3.0.19.txt', 'ISO 4217 currency codes, Peppol 3.0.19 list (PEPPOL-EN16931-CL007)'],
   iso6523Icd: ['iso6523-icd.txt', 'ISO 6523 ICD identifier schemes (BR-CL-10/11/21/26)'],
   mimeTypes: ['mime-types.txt', 'Attachment MIME codes (BR-CL-24, PEPPOL-EN16931-CL001)'],
-  peppolCreditNoteTypes: ['peppol-credit-note-type-codes-3.0.19.txt', 'Credit note type codes allowed in Peppol profile 01 (P0101)'],
-  peppolInvoiceTypes: ['peppol-invoice-type-codes-3.0.19.txt', 'Invoice type codes allowed in Peppol profile 01 (P0100)'],
+  peppolCreditNoteTypes: [
+    'peppol-credit-note-type-codes-3.0.19.txt',
+    'Credit note type codes allowed in Peppol profile 01 (P0101)',
+  ],
+  peppolInvoiceTypes: [
+    'peppol-invoice-type-codes-3.0.19.txt',
+    'Invoice type codes allowed in Peppol profile 01 (P0100)',
+  ],
   uncl4461: ['uncl4461.txt', 'UNCL 4461 payment means codes (BR-CL-16)'],
   uncl5189: ['uncl5189-subset.txt', 'UNCL 5189 allowance reason codes, EN 16931 subset (BR-CL-19, CL002)'],
   uncl5305: ['uncl5305-subset.txt', 'UNCL 5305 VAT category codes, EN 16931 subset (BR-CL-17/18)'],
@@ -31,12 +37,31 @@ const lists = {
 };
 const index = [];
 for (const [name, [file, doc]] of Object.entries(lists)) {
-  const codes = fs.readFileSync(path.join(src, file), 'utf8').split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const codes = fs
+    .readFileSync(path.join(src, file), 'utf8')
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const chunks = [];
-  for (let i = 0; i < codes.length; i += 12) chunks.push('  ' + codes.slice(i, i + 12).map((c) => JSON.stringify(c)).join(', ') + ',');
-  fs.writeFileSync(path.join(out, `${name}.ts`),
-    `// Generated from the public code list (${codes.length} codes); do not edit by hand.\n// ${doc}\nexport const ${name}: ReadonlySet<string> = new Set([\n${chunks.join('\n')}\n]);\n`);
+  for (let i = 0; i < codes.length; i += 12)
+    chunks.push(
+      '  ' +
+        codes
+          .slice(i, i + 12)
+          .map((c) => JSON.stringify(c))
+          .join(', ') +
+        ',',
+    );
+  fs.writeFileSync(
+    path.join(out, `${name}.ts`),
+    `// Generated from the public code list (${codes.length} codes); do not edit by hand.\n// ${doc}\nexport const ${name}: ReadonlySet<string> = new Set([\n${chunks.join('\n')}\n]);\n`,
+  );
   index.push(`export { ${name} } from './${name}.js';`);
 }
-fs.writeFileSync(path.join(out, 'index.ts'), '// Code lists used by the rules (generated modules, see test/domain/validation/tools/generateCodelists.mjs).\n' + index.join('\n') + '\n');
+fs.writeFileSync(
+  path.join(out, 'index.ts'),
+  '// Code lists used by the rules (generated modules, see test/domain/validation/tools/generateCodelists.mjs).\n' +
+    index.join('\n') +
+    '\n',
+);
 console.log('generated', Object.keys(lists).length, 'lists');

@@ -6,26 +6,94 @@ import { all, attr, has, kid, kids, nonBlank, str, type XNode } from '../../../x
 import { hasReason } from './core.js';
 
 const R = {
-  CO03: rule('BR-CO-03', 'fatal', 'Value added tax point date (BT-7) and Value added tax point date code (BT-8) are mutually exclusive.'),
-  CO04: rule('BR-CO-04', 'fatal', 'Each Invoice line (BG-25) shall be categorized with an Invoiced item VAT category code (BT-151).'),
-  CO09: rule('BR-CO-09', 'fatal', 'The Seller VAT identifier (BT-31), the Seller tax representative VAT identifier (BT-63) and the Buyer VAT identifier (BT-48) shall have a prefix in accordance with ISO code ISO 3166-1 alpha-2 by which the country of issue may be identified. Nevertheless, Greece may use the prefix ‘EL’.'),
+  CO03: rule(
+    'BR-CO-03',
+    'fatal',
+    'Value added tax point date (BT-7) and Value added tax point date code (BT-8) are mutually exclusive.',
+  ),
+  CO04: rule(
+    'BR-CO-04',
+    'fatal',
+    'Each Invoice line (BG-25) shall be categorized with an Invoiced item VAT category code (BT-151).',
+  ),
+  CO09: rule(
+    'BR-CO-09',
+    'fatal',
+    'The Seller VAT identifier (BT-31), the Seller tax representative VAT identifier (BT-63) and the Buyer VAT identifier (BT-48) shall have a prefix in accordance with ISO code ISO 3166-1 alpha-2 by which the country of issue may be identified. Nevertheless, Greece may use the prefix ‘EL’.',
+  ),
   CO10: rule('BR-CO-10', 'fatal', 'Sum of Invoice line net amount (BT-106) = Σ Invoice line net amount (BT-131).'),
-  CO11: rule('BR-CO-11', 'fatal', 'Sum of allowances on document level (BT-107) = Σ Document level allowance amount (BT-92).'),
-  CO12: rule('BR-CO-12', 'fatal', 'Sum of charges on document level (BT-108) = Σ Document level charge amount (BT-99).'),
-  CO13: rule('BR-CO-13', 'fatal', 'Invoice total amount without VAT (BT-109) = Σ Invoice line net amount (BT-131) - Sum of allowances on document level (BT-107) + Sum of charges on document level (BT-108).'),
+  CO11: rule(
+    'BR-CO-11',
+    'fatal',
+    'Sum of allowances on document level (BT-107) = Σ Document level allowance amount (BT-92).',
+  ),
+  CO12: rule(
+    'BR-CO-12',
+    'fatal',
+    'Sum of charges on document level (BT-108) = Σ Document level charge amount (BT-99).',
+  ),
+  CO13: rule(
+    'BR-CO-13',
+    'fatal',
+    'Invoice total amount without VAT (BT-109) = Σ Invoice line net amount (BT-131) - Sum of allowances on document level (BT-107) + Sum of charges on document level (BT-108).',
+  ),
   CO14: rule('BR-CO-14', 'fatal', 'Invoice total VAT amount (BT-110) = Σ VAT category tax amount (BT-117).'),
-  CO15: rule('BR-CO-15', 'fatal', 'Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110).'),
-  CO16: rule('BR-CO-16', 'fatal', 'Amount due for payment (BT-115) = Invoice total amount with VAT (BT-112) - Paid amount (BT-113) + Rounding amount (BT-114).'),
-  CO17: rule('BR-CO-17', 'fatal', 'VAT category tax amount (BT-117) = VAT category taxable amount (BT-116) x (VAT category rate (BT-119) / 100), rounded to two decimals.'),
+  CO15: rule(
+    'BR-CO-15',
+    'fatal',
+    'Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110).',
+  ),
+  CO16: rule(
+    'BR-CO-16',
+    'fatal',
+    'Amount due for payment (BT-115) = Invoice total amount with VAT (BT-112) - Paid amount (BT-113) + Rounding amount (BT-114).',
+  ),
+  CO17: rule(
+    'BR-CO-17',
+    'fatal',
+    'VAT category tax amount (BT-117) = VAT category taxable amount (BT-116) x (VAT category rate (BT-119) / 100), rounded to two decimals.',
+  ),
   CO18: rule('BR-CO-18', 'fatal', 'An Invoice shall at least have one VAT breakdown group (BG-23).'),
-  CO19: rule('BR-CO-19', 'fatal', 'If Invoicing period (BG-14) is used, the Invoicing period start date (BT-73) or the Invoicing period end date (BT-74) shall be filled, or both.'),
-  CO20: rule('BR-CO-20', 'fatal', 'If Invoice line period (BG-26) is used, the Invoice line period start date (BT-134) or the Invoice line period end date (BT-135) shall be filled, or both.'),
-  CO21: rule('BR-CO-21', 'fatal', 'Each Document level allowance (BG-20) shall contain a Document level allowance reason (BT-97) or a Document level allowance reason code (BT-98), or both.'),
-  CO22: rule('BR-CO-22', 'fatal', 'Each Document level charge (BG-21) shall contain a Document level charge reason (BT-104) or a Document level charge reason code (BT-105), or both.'),
-  CO23: rule('BR-CO-23', 'fatal', 'Each Invoice line allowance (BG-27) shall contain an Invoice line allowance reason (BT-139) or an Invoice line allowance reason code (BT-140), or both.'),
-  CO24: rule('BR-CO-24', 'fatal', 'Each Invoice line charge (BG-28) shall contain an Invoice line charge reason (BT-144) or an Invoice line charge reason code (BT-145), or both.'),
-  CO25: rule('BR-CO-25', 'fatal', 'In case the Amount due for payment (BT-115) is positive, either the Payment due date (BT-9) or the Payment terms (BT-20) shall be present.'),
-  CO26: rule('BR-CO-26', 'fatal', 'In order for the buyer to automatically identify a supplier, the Seller identifier (BT-29), the Seller legal registration identifier (BT-30) and/or the Seller VAT identifier (BT-31) shall be present.'),
+  CO19: rule(
+    'BR-CO-19',
+    'fatal',
+    'If Invoicing period (BG-14) is used, the Invoicing period start date (BT-73) or the Invoicing period end date (BT-74) shall be filled, or both.',
+  ),
+  CO20: rule(
+    'BR-CO-20',
+    'fatal',
+    'If Invoice line period (BG-26) is used, the Invoice line period start date (BT-134) or the Invoice line period end date (BT-135) shall be filled, or both.',
+  ),
+  CO21: rule(
+    'BR-CO-21',
+    'fatal',
+    'Each Document level allowance (BG-20) shall contain a Document level allowance reason (BT-97) or a Document level allowance reason code (BT-98), or both.',
+  ),
+  CO22: rule(
+    'BR-CO-22',
+    'fatal',
+    'Each Document level charge (BG-21) shall contain a Document level charge reason (BT-104) or a Document level charge reason code (BT-105), or both.',
+  ),
+  CO23: rule(
+    'BR-CO-23',
+    'fatal',
+    'Each Invoice line allowance (BG-27) shall contain an Invoice line allowance reason (BT-139) or an Invoice line allowance reason code (BT-140), or both.',
+  ),
+  CO24: rule(
+    'BR-CO-24',
+    'fatal',
+    'Each Invoice line charge (BG-28) shall contain an Invoice line charge reason (BT-144) or an Invoice line charge reason code (BT-145), or both.',
+  ),
+  CO25: rule(
+    'BR-CO-25',
+    'fatal',
+    'In case the Amount due for payment (BT-115) is positive, either the Payment due date (BT-9) or the Payment terms (BT-20) shall be present.',
+  ),
+  CO26: rule(
+    'BR-CO-26',
+    'fatal',
+    'In order for the buyer to automatically identify a supplier, the Seller identifier (BT-29), the Seller legal registration identifier (BT-30) and/or the Seller VAT identifier (BT-31) shall be present.',
+  ),
 };
 
 /** `a` is present and equals the computed `b` (a comparison with a missing value is false). */
@@ -42,8 +110,13 @@ export function calculationRules(ctx: Ctx): void {
   const { root, lmt } = ctx;
   ctx.check(R.CO03, root, !(has(root, 'cbc:TaxPointDate') && has(root, 'cac:InvoicePeriod/cbc:DescriptionCode')));
   for (const line of ctx.lines) {
-    ctx.check(R.CO04, line, all(line, 'cac:Item/cac:ClassifiedTaxCategory').some((c) => isVatScheme(c) && has(c, 'cbc:ID')));
-    for (const p of kids(line, 'cac:InvoicePeriod')) ctx.check(R.CO20, p, has(p, 'cbc:StartDate') || has(p, 'cbc:EndDate'));
+    ctx.check(
+      R.CO04,
+      line,
+      all(line, 'cac:Item/cac:ClassifiedTaxCategory').some((c) => isVatScheme(c) && has(c, 'cbc:ID')),
+    );
+    for (const p of kids(line, 'cac:InvoicePeriod'))
+      ctx.check(R.CO20, p, has(p, 'cbc:StartDate') || has(p, 'cbc:EndDate'));
     for (const ac of kids(line, 'cac:AllowanceCharge')) {
       const ci = cenChargeIndicator(ac);
       if (ci === false) ctx.check(R.CO23, ac, hasReason(ac));
@@ -64,8 +137,16 @@ export function calculationRules(ctx: Ctx): void {
   const chargeTotalNode = kid(lmt, 'cbc:ChargeTotalAmount');
   const allowTotal = dec(allowTotalNode);
   const chargeTotal = dec(chargeTotalNode);
-  ctx.check(R.CO11, root, allowTotalNode ? eq(allowTotal, round2(sum(allowances.map((a) => kid(a, 'cbc:Amount'))))) : allowances.length === 0);
-  ctx.check(R.CO12, root, chargeTotalNode ? eq(chargeTotal, round2(sum(charges.map((a) => kid(a, 'cbc:Amount'))))) : charges.length === 0);
+  ctx.check(
+    R.CO11,
+    root,
+    allowTotalNode ? eq(allowTotal, round2(sum(allowances.map((a) => kid(a, 'cbc:Amount'))))) : allowances.length === 0,
+  );
+  ctx.check(
+    R.CO12,
+    root,
+    chargeTotalNode ? eq(chargeTotal, round2(sum(charges.map((a) => kid(a, 'cbc:Amount'))))) : charges.length === 0,
+  );
 
   const taxExcl = dec(kid(lmt, 'cbc:TaxExclusiveAmount'));
   let co13 = false;
@@ -75,7 +156,10 @@ export function calculationRules(ctx: Ctx): void {
       let expected = lea;
       if (chargeTotal) expected = expected.plus(chargeTotal);
       if (allowTotal) expected = expected.minus(allowTotal);
-      co13 = (!chargeTotalNode || chargeTotal !== null) && (!allowTotalNode || allowTotal !== null) && taxExcl.eq(round2(expected));
+      co13 =
+        (!chargeTotalNode || chargeTotal !== null) &&
+        (!allowTotalNode || allowTotal !== null) &&
+        taxExcl.eq(round2(expected));
     }
   }
   ctx.check(R.CO13, root, co13);
@@ -88,7 +172,9 @@ export function calculationRules(ctx: Ctx): void {
 
   for (const cur of kids(root, 'cbc:DocumentCurrencyCode')) {
     const c = str(cur);
-    const amounts = kids(root, 'cac:TaxTotal').flatMap((tt) => kids(tt, 'cbc:TaxAmount').filter((a) => attr(a, 'currencyID') === c));
+    const amounts = kids(root, 'cac:TaxTotal').flatMap((tt) =>
+      kids(tt, 'cbc:TaxAmount').filter((a) => attr(a, 'currencyID') === c),
+    );
     const taxIncl = dec(kid(lmt, 'cbc:TaxInclusiveAmount'));
     const ta = amounts.length === 1 ? dec(amounts[0]) : null;
     ctx.check(R.CO15, root, taxExcl !== null && ta !== null && eq(taxIncl, round2(taxExcl.plus(ta))));
@@ -133,17 +219,25 @@ export function calculationRules(ctx: Ctx): void {
   }
 
   ctx.check(R.CO18, root, has(root, 'cac:TaxTotal/cac:TaxSubtotal'));
-  for (const p of kids(root, 'cac:InvoicePeriod')) ctx.check(R.CO19, p, has(p, 'cbc:StartDate') || has(p, 'cbc:EndDate') || has(p, 'cbc:DescriptionCode'));
+  for (const p of kids(root, 'cac:InvoicePeriod'))
+    ctx.check(R.CO19, p, has(p, 'cbc:StartDate') || has(p, 'cbc:EndDate') || has(p, 'cbc:DescriptionCode'));
   for (const ac of allowances) ctx.check(R.CO21, ac, hasReason(ac));
   for (const ac of charges) ctx.check(R.CO22, ac, hasReason(ac));
 
   if (ctx.kind === 'Invoice') {
     const payablePositive = all(lmt, 'cbc:PayableAmount').some((p) => dec(p)?.gt(0) ?? false);
-    if (payablePositive) ctx.check(R.CO25, root, has(root, 'cbc:DueDate') || all(root, 'cac:PaymentTerms/cbc:Note').some(nonBlank));
+    if (payablePositive)
+      ctx.check(R.CO25, root, has(root, 'cbc:DueDate') || all(root, 'cac:PaymentTerms/cbc:Note').some(nonBlank));
   }
 
   for (const asp of kids(root, 'cac:AccountingSupplierParty')) {
     const party = kid(asp, 'cac:Party');
-    ctx.check(R.CO26, asp, vatIds(party).length > 0 || has(party, 'cac:PartyIdentification/cbc:ID') || has(party, 'cac:PartyLegalEntity/cbc:CompanyID'));
+    ctx.check(
+      R.CO26,
+      asp,
+      vatIds(party).length > 0 ||
+        has(party, 'cac:PartyIdentification/cbc:ID') ||
+        has(party, 'cac:PartyLegalEntity/cbc:CompanyID'),
+    );
   }
 }

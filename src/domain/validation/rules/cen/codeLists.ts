@@ -4,16 +4,36 @@ import * as CL from '../../codelists/index.js';
 import { attr, hasAncestor, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 
 const R = {
-  CL01: rule('BR-CL-01', 'fatal', 'The document type code MUST be coded by the invoice and credit note related code lists of UNTDID 1001.'),
+  CL01: rule(
+    'BR-CL-01',
+    'fatal',
+    'The document type code MUST be coded by the invoice and credit note related code lists of UNTDID 1001.',
+  ),
   CL03: rule('BR-CL-03', 'fatal', 'currencyID MUST be coded using ISO code list 4217 alpha-3.'),
   CL04: rule('BR-CL-04', 'fatal', 'Invoice currency code MUST be coded using ISO code list 4217 alpha-3.'),
   CL05: rule('BR-CL-05', 'fatal', 'Tax currency code MUST be coded using ISO code list 4217 alpha-3.'),
   CL06: rule('BR-CL-06', 'fatal', 'Value added tax point date code MUST be coded using a restriction of UNTDID 2005.'),
-  CL07: rule('BR-CL-07', 'fatal', 'Object identifier identification scheme identifier MUST be coded using a restriction of UNTDID 1153.'),
+  CL07: rule(
+    'BR-CL-07',
+    'fatal',
+    'Object identifier identification scheme identifier MUST be coded using a restriction of UNTDID 1153.',
+  ),
   CL08: rule('BR-CL-08', 'fatal', 'Invoiced note subject code shall be coded using UNTDID 4451.'),
-  CL10: rule('BR-CL-10', 'fatal', 'Any identifier identification scheme identifier MUST be coded using one of the ISO 6523 ICD list.'),
-  CL11: rule('BR-CL-11', 'fatal', 'Any registration identifier identification scheme identifier MUST be coded using one of the ISO 6523 ICD list.'),
-  CL13: rule('BR-CL-13', 'fatal', 'Item classification identifier identification scheme identifier MUST be coded using one of the UNTDID 7143 list.'),
+  CL10: rule(
+    'BR-CL-10',
+    'fatal',
+    'Any identifier identification scheme identifier MUST be coded using one of the ISO 6523 ICD list.',
+  ),
+  CL11: rule(
+    'BR-CL-11',
+    'fatal',
+    'Any registration identifier identification scheme identifier MUST be coded using one of the ISO 6523 ICD list.',
+  ),
+  CL13: rule(
+    'BR-CL-13',
+    'fatal',
+    'Item classification identifier identification scheme identifier MUST be coded using one of the UNTDID 7143 list.',
+  ),
   CL14: rule('BR-CL-14', 'fatal', 'Country codes in an invoice MUST be coded using ISO code list 3166-1.'),
   CL15: rule('BR-CL-15', 'fatal', 'Country codes in an invoice MUST be coded using ISO code list 3166-1.'),
   CL16: rule('BR-CL-16', 'fatal', 'Payment means in an invoice MUST be coded using UNCL4461 code list.'),
@@ -21,18 +41,44 @@ const R = {
   CL18: rule('BR-CL-18', 'fatal', 'Invoice tax categories MUST be coded using UNCL5305 code list.'),
   CL19: rule('BR-CL-19', 'fatal', 'Coded allowance reasons MUST belong to the UNCL 5189 code list.'),
   CL20: rule('BR-CL-20', 'fatal', 'Coded charge reasons MUST belong to the UNCL 7161 code list.'),
-  CL21: rule('BR-CL-21', 'fatal', 'Item standard identifier scheme identifier MUST belong to the ISO 6523 ICD code list.'),
-  CL22: rule('BR-CL-22', 'fatal', 'Tax exemption reason code identifier scheme identifier MUST belong to the CEF VATEX code list.'),
-  CL23: rule('BR-CL-23', 'fatal', 'Unit code MUST be coded according to the UN/ECE Recommendation 20 with Rec 21 extension.'),
+  CL21: rule(
+    'BR-CL-21',
+    'fatal',
+    'Item standard identifier scheme identifier MUST belong to the ISO 6523 ICD code list.',
+  ),
+  CL22: rule(
+    'BR-CL-22',
+    'fatal',
+    'Tax exemption reason code identifier scheme identifier MUST belong to the CEF VATEX code list.',
+  ),
+  CL23: rule(
+    'BR-CL-23',
+    'fatal',
+    'Unit code MUST be coded according to the UN/ECE Recommendation 20 with Rec 21 extension.',
+  ),
   CL24: rule('BR-CL-24', 'fatal', 'For Mime code in attribute use MIMEMediaType.'),
   CL25: rule('BR-CL-25', 'fatal', 'Endpoint identifier scheme identifier MUST belong to the CEF EAS code list.'),
-  CL26: rule('BR-CL-26', 'fatal', 'Delivery location identifier scheme identifier MUST belong to the ISO 6523 ICD code list.'),
+  CL26: rule(
+    'BR-CL-26',
+    'fatal',
+    'Delivery location identifier scheme identifier MUST belong to the ISO 6523 ICD code list.',
+  ),
 };
 
 const CURRENCY_AMOUNTS = new Set([
-  'cbc:Amount', 'cbc:BaseAmount', 'cbc:PriceAmount', 'cbc:TaxAmount', 'cbc:TaxableAmount', 'cbc:LineExtensionAmount',
-  'cbc:TaxExclusiveAmount', 'cbc:TaxInclusiveAmount', 'cbc:AllowanceTotalAmount', 'cbc:ChargeTotalAmount',
-  'cbc:PrepaidAmount', 'cbc:PayableRoundingAmount', 'cbc:PayableAmount',
+  'cbc:Amount',
+  'cbc:BaseAmount',
+  'cbc:PriceAmount',
+  'cbc:TaxAmount',
+  'cbc:TaxableAmount',
+  'cbc:LineExtensionAmount',
+  'cbc:TaxExclusiveAmount',
+  'cbc:TaxInclusiveAmount',
+  'cbc:AllowanceTotalAmount',
+  'cbc:ChargeTotalAmount',
+  'cbc:PrepaidAmount',
+  'cbc:PayableRoundingAmount',
+  'cbc:PayableAmount',
 ]);
 
 const inList = (list: ReadonlySet<string>, v: string | undefined) => v !== undefined && list.has(normSpace(v));
@@ -67,17 +113,24 @@ export function codeListRules(ctx: Ctx): void {
         const p = el.parent;
         const s = attr(el, 'schemeID');
         if (!p || s === undefined) break;
-        if ((p.name === 'cac:AdditionalDocumentReference' || (p.name === 'cac:DocumentReference' && p.parent?.name === ctx.lineName)) && normSpace(str(kid(p, 'cbc:DocumentTypeCode'))) === '130')
+        if (
+          (p.name === 'cac:AdditionalDocumentReference' ||
+            (p.name === 'cac:DocumentReference' && p.parent?.name === ctx.lineName)) &&
+          normSpace(str(kid(p, 'cbc:DocumentTypeCode'))) === '130'
+        )
           ctx.check(R.CL07, el, inList(CL.untdid1153, s));
         else if (p.name === 'cac:PartyIdentification') {
-          const sepaOk = normSpace(s) === 'SEPA' && (hasAncestor(el, 'cac:AccountingSupplierParty') || hasAncestor(el, 'cac:PayeeParty'));
+          const sepaOk =
+            normSpace(s) === 'SEPA' &&
+            (hasAncestor(el, 'cac:AccountingSupplierParty') || hasAncestor(el, 'cac:PayeeParty'));
           ctx.check(R.CL10, el, sepaOk || inList(CL.iso6523Icd, s));
         } else if (p.name === 'cac:StandardItemIdentification') ctx.check(R.CL21, el, inList(CL.iso6523Icd, s));
         else if (p.name === 'cac:DeliveryLocation') ctx.check(R.CL26, el, inList(CL.iso6523Icd, s));
         break;
       }
       case 'cbc:CompanyID':
-        if (el.parent?.name === 'cac:PartyLegalEntity' && attr(el, 'schemeID') !== undefined) ctx.check(R.CL11, el, inList(CL.iso6523Icd, attr(el, 'schemeID')));
+        if (el.parent?.name === 'cac:PartyLegalEntity' && attr(el, 'schemeID') !== undefined)
+          ctx.check(R.CL11, el, inList(CL.iso6523Icd, attr(el, 'schemeID')));
         break;
       case 'cbc:ItemClassificationCode':
         if (attr(el, 'listID') !== undefined) ctx.check(R.CL13, el, inList(CL.untdid7143, attr(el, 'listID')));

@@ -20,44 +20,136 @@ const R = {
   BR14: rule('BR-14', 'fatal', 'An Invoice shall have the Invoice total amount with VAT (BT-112).'),
   BR15: rule('BR-15', 'fatal', 'An Invoice shall have the Amount due for payment (BT-115).'),
   BR16: rule('BR-16', 'fatal', 'An Invoice shall have at least one Invoice line (BG-25).'),
-  BR17: rule('BR-17', 'fatal', 'The Payee name (BT-59) shall be provided if the Payee (BG-10) is different from the Seller (BG-4).'),
-  BR18: rule('BR-18', 'fatal', 'The Seller tax representative name (BT-62) shall be provided if the Seller has a tax representative (BG-11).'),
-  BR19: rule('BR-19', 'fatal', 'The Seller tax representative postal address (BG-12) shall be provided if the Seller has a tax representative (BG-11).'),
-  BR20: rule('BR-20', 'fatal', 'The Seller tax representative postal address (BG-12) shall contain a Tax representative country code (BT-69).'),
+  BR17: rule(
+    'BR-17',
+    'fatal',
+    'The Payee name (BT-59) shall be provided if the Payee (BG-10) is different from the Seller (BG-4).',
+  ),
+  BR18: rule(
+    'BR-18',
+    'fatal',
+    'The Seller tax representative name (BT-62) shall be provided if the Seller has a tax representative (BG-11).',
+  ),
+  BR19: rule(
+    'BR-19',
+    'fatal',
+    'The Seller tax representative postal address (BG-12) shall be provided if the Seller has a tax representative (BG-11).',
+  ),
+  BR20: rule(
+    'BR-20',
+    'fatal',
+    'The Seller tax representative postal address (BG-12) shall contain a Tax representative country code (BT-69).',
+  ),
   BR21: rule('BR-21', 'fatal', 'Each Invoice line (BG-25) shall have an Invoice line identifier (BT-126).'),
   BR22: rule('BR-22', 'fatal', 'Each Invoice line (BG-25) shall have an Invoiced quantity (BT-129).'),
-  BR23: rule('BR-23', 'fatal', 'An Invoice line (BG-25) shall have an Invoiced quantity unit of measure code (BT-130).'),
+  BR23: rule(
+    'BR-23',
+    'fatal',
+    'An Invoice line (BG-25) shall have an Invoiced quantity unit of measure code (BT-130).',
+  ),
   BR24: rule('BR-24', 'fatal', 'Each Invoice line (BG-25) shall have an Invoice line net amount (BT-131).'),
   BR25: rule('BR-25', 'fatal', 'Each Invoice line (BG-25) shall contain the Item name (BT-153).'),
   BR26: rule('BR-26', 'fatal', 'Each Invoice line (BG-25) shall contain the Item net price (BT-146).'),
   BR27: rule('BR-27', 'fatal', 'The Item net price (BT-146) shall NOT be negative.'),
   BR28: rule('BR-28', 'fatal', 'The Item gross price (BT-148) shall NOT be negative.'),
-  BR29: rule('BR-29', 'fatal', 'If both Invoicing period start date (BT-73) and end date (BT-74) are given, the end date shall be later or equal to the start date.'),
-  BR30: rule('BR-30', 'fatal', 'If both Invoice line period start date (BT-134) and end date (BT-135) are given, the end date shall be later or equal to the start date.'),
-  BR31: rule('BR-31', 'fatal', 'Each Document level allowance (BG-20) shall have a Document level allowance amount (BT-92).'),
-  BR32: rule('BR-32', 'fatal', 'Each Document level allowance (BG-20) shall have a Document level allowance VAT category code (BT-95).'),
-  BR33: rule('BR-33', 'fatal', 'Each Document level allowance (BG-20) shall have a Document level allowance reason (BT-97) or reason code (BT-98).'),
+  BR29: rule(
+    'BR-29',
+    'fatal',
+    'If both Invoicing period start date (BT-73) and end date (BT-74) are given, the end date shall be later or equal to the start date.',
+  ),
+  BR30: rule(
+    'BR-30',
+    'fatal',
+    'If both Invoice line period start date (BT-134) and end date (BT-135) are given, the end date shall be later or equal to the start date.',
+  ),
+  BR31: rule(
+    'BR-31',
+    'fatal',
+    'Each Document level allowance (BG-20) shall have a Document level allowance amount (BT-92).',
+  ),
+  BR32: rule(
+    'BR-32',
+    'fatal',
+    'Each Document level allowance (BG-20) shall have a Document level allowance VAT category code (BT-95).',
+  ),
+  BR33: rule(
+    'BR-33',
+    'fatal',
+    'Each Document level allowance (BG-20) shall have a Document level allowance reason (BT-97) or reason code (BT-98).',
+  ),
   BR36: rule('BR-36', 'fatal', 'Each Document level charge (BG-21) shall have a Document level charge amount (BT-99).'),
-  BR37: rule('BR-37', 'fatal', 'Each Document level charge (BG-21) shall have a Document level charge VAT category code (BT-102).'),
-  BR38: rule('BR-38', 'fatal', 'Each Document level charge (BG-21) shall have a Document level charge reason (BT-104) or reason code (BT-105).'),
-  BR41: rule('BR-41', 'fatal', 'Each Invoice line allowance (BG-27) shall have an Invoice line allowance amount (BT-136).'),
-  BR42: rule('BR-42', 'fatal', 'Each Invoice line allowance (BG-27) shall have an allowance reason (BT-139) or reason code (BT-140).'),
+  BR37: rule(
+    'BR-37',
+    'fatal',
+    'Each Document level charge (BG-21) shall have a Document level charge VAT category code (BT-102).',
+  ),
+  BR38: rule(
+    'BR-38',
+    'fatal',
+    'Each Document level charge (BG-21) shall have a Document level charge reason (BT-104) or reason code (BT-105).',
+  ),
+  BR41: rule(
+    'BR-41',
+    'fatal',
+    'Each Invoice line allowance (BG-27) shall have an Invoice line allowance amount (BT-136).',
+  ),
+  BR42: rule(
+    'BR-42',
+    'fatal',
+    'Each Invoice line allowance (BG-27) shall have an allowance reason (BT-139) or reason code (BT-140).',
+  ),
   BR43: rule('BR-43', 'fatal', 'Each Invoice line charge (BG-28) shall have an Invoice line charge amount (BT-141).'),
   BR44: rule('BR-44', 'fatal', 'Each Invoice line charge shall have a charge reason (BT-144) or reason code (BT-145).'),
   BR45: rule('BR-45', 'fatal', 'Each VAT breakdown (BG-23) shall have a VAT category taxable amount (BT-116).'),
   BR46: rule('BR-46', 'fatal', 'Each VAT breakdown (BG-23) shall have a VAT category tax amount (BT-117).'),
   BR47: rule('BR-47', 'fatal', 'Each VAT breakdown (BG-23) shall be defined through a VAT category code (BT-118).'),
-  BR48: rule('BR-48', 'fatal', 'Each VAT breakdown (BG-23) shall have a VAT category rate (BT-119), except if the Invoice is not subject to VAT.'),
+  BR48: rule(
+    'BR-48',
+    'fatal',
+    'Each VAT breakdown (BG-23) shall have a VAT category rate (BT-119), except if the Invoice is not subject to VAT.',
+  ),
   BR49: rule('BR-49', 'fatal', 'A Payment instruction (BG-16) shall specify the Payment means type code (BT-81).'),
-  BR50: rule('BR-50', 'fatal', 'A Payment account identifier (BT-84) shall be present if Credit transfer (BG-17) information is provided.'),
-  BR51: rule('BR-51', 'warning', 'In accordance with card payments security standards an invoice should never include a full card primary account number (BT-87); at most 10 characters should be shown.'),
-  BR52: rule('BR-52', 'fatal', 'Each Additional supporting document (BG-24) shall contain a Supporting document reference (BT-122).'),
-  BR53: rule('BR-53', 'fatal', 'If the VAT accounting currency code (BT-6) is present, then the Invoice total VAT amount in accounting currency (BT-111) shall be provided.'),
-  BR54: rule('BR-54', 'fatal', 'Each Item attribute (BG-32) shall contain an Item attribute name (BT-160) and an Item attribute value (BT-161).'),
-  BR55: rule('BR-55', 'fatal', 'Each Preceding Invoice reference (BG-3) shall contain a Preceding Invoice reference (BT-25).'),
-  BR56: rule('BR-56', 'fatal', "Each Seller tax representative party (BG-11) shall have a Seller tax representative VAT identifier (BT-63)."),
+  BR50: rule(
+    'BR-50',
+    'fatal',
+    'A Payment account identifier (BT-84) shall be present if Credit transfer (BG-17) information is provided.',
+  ),
+  BR51: rule(
+    'BR-51',
+    'warning',
+    'In accordance with card payments security standards an invoice should never include a full card primary account number (BT-87); at most 10 characters should be shown.',
+  ),
+  BR52: rule(
+    'BR-52',
+    'fatal',
+    'Each Additional supporting document (BG-24) shall contain a Supporting document reference (BT-122).',
+  ),
+  BR53: rule(
+    'BR-53',
+    'fatal',
+    'If the VAT accounting currency code (BT-6) is present, then the Invoice total VAT amount in accounting currency (BT-111) shall be provided.',
+  ),
+  BR54: rule(
+    'BR-54',
+    'fatal',
+    'Each Item attribute (BG-32) shall contain an Item attribute name (BT-160) and an Item attribute value (BT-161).',
+  ),
+  BR55: rule(
+    'BR-55',
+    'fatal',
+    'Each Preceding Invoice reference (BG-3) shall contain a Preceding Invoice reference (BT-25).',
+  ),
+  BR56: rule(
+    'BR-56',
+    'fatal',
+    'Each Seller tax representative party (BG-11) shall have a Seller tax representative VAT identifier (BT-63).',
+  ),
   BR57: rule('BR-57', 'fatal', 'Each Deliver to address (BG-15) shall contain a Deliver to country code (BT-80).'),
-  BR61: rule('BR-61', 'fatal', 'If the Payment means type code (BT-81) means SEPA credit transfer, Local credit transfer or Non-SEPA international credit transfer, the Payment account identifier (BT-84) shall be present.'),
+  BR61: rule(
+    'BR-61',
+    'fatal',
+    'If the Payment means type code (BT-81) means SEPA credit transfer, Local credit transfer or Non-SEPA international credit transfer, the Payment account identifier (BT-84) shall be present.',
+  ),
   BR62: rule('BR-62', 'fatal', 'The Seller electronic address (BT-34) shall have a Scheme identifier.'),
   BR63: rule('BR-63', 'fatal', 'The Buyer electronic address (BT-49) shall have a Scheme identifier.'),
   BR64: rule('BR-64', 'fatal', 'The Item standard identifier (BT-157) shall have a Scheme identifier.'),
@@ -91,9 +183,11 @@ export function coreRules(ctx: Ctx): void {
   ctx.check(R.BR06, root, anyNonBlank(all(seller, 'cac:PartyLegalEntity/cbc:RegistrationName')));
   ctx.check(R.BR07, root, anyNonBlank(all(buyer, 'cac:PartyLegalEntity/cbc:RegistrationName')));
   ctx.check(R.BR08, root, has(seller, 'cac:PostalAddress'));
-  for (const a of kids(seller, 'cac:PostalAddress')) ctx.check(R.BR09, a, anyNonBlank(all(a, 'cac:Country/cbc:IdentificationCode')));
+  for (const a of kids(seller, 'cac:PostalAddress'))
+    ctx.check(R.BR09, a, anyNonBlank(all(a, 'cac:Country/cbc:IdentificationCode')));
   ctx.check(R.BR10, root, has(buyer, 'cac:PostalAddress'));
-  for (const a of kids(buyer, 'cac:PostalAddress')) ctx.check(R.BR11, a, anyNonBlank(all(a, 'cac:Country/cbc:IdentificationCode')));
+  for (const a of kids(buyer, 'cac:PostalAddress'))
+    ctx.check(R.BR11, a, anyNonBlank(all(a, 'cac:Country/cbc:IdentificationCode')));
   for (const lmt of kids(root, 'cac:LegalMonetaryTotal')) {
     ctx.check(R.BR12, lmt, has(lmt, 'cbc:LineExtensionAmount'));
     ctx.check(R.BR13, lmt, has(lmt, 'cbc:TaxExclusiveAmount'));
@@ -107,26 +201,45 @@ export function coreRules(ctx: Ctx): void {
   for (const payee of kids(root, 'cac:PayeeParty')) {
     const names = all(payee, 'cac:PartyName/cbc:Name').map(str);
     const ids = all(payee, 'cac:PartyIdentification/cbc:ID').map(str);
-    const ok = names.length > 0 && !names.some((n) => sellerNames.includes(n)) && !ids.some((i) => sellerIds.includes(i));
+    const ok =
+      names.length > 0 && !names.some((n) => sellerNames.includes(n)) && !ids.some((i) => sellerIds.includes(i));
     ctx.check(R.BR17, payee, ok);
   }
   if (taxRep) {
     ctx.check(R.BR18, taxRep, anyNonBlank(all(taxRep, 'cac:PartyName/cbc:Name')));
     ctx.check(R.BR19, taxRep, has(taxRep, 'cac:PostalAddress'));
-    for (const a of kids(taxRep, 'cac:PostalAddress')) ctx.check(R.BR20, a, anyNonBlank(all(a, 'cac:Country/cbc:IdentificationCode')));
-    ctx.check(R.BR56, taxRep, kids(taxRep, 'cac:PartyTaxScheme').some((p) => isVatScheme(p) && has(p, 'cbc:CompanyID')));
+    for (const a of kids(taxRep, 'cac:PostalAddress'))
+      ctx.check(R.BR20, a, anyNonBlank(all(a, 'cac:Country/cbc:IdentificationCode')));
+    ctx.check(
+      R.BR56,
+      taxRep,
+      kids(taxRep, 'cac:PartyTaxScheme').some((p) => isVatScheme(p) && has(p, 'cbc:CompanyID')),
+    );
   }
 
   for (const line of ctx.lines) {
     ctx.check(R.BR21, line, anyNonBlank(kids(line, 'cbc:ID')));
     const qty = kid(line, ctx.qtyName);
     ctx.check(R.BR22, line, qty !== undefined);
-    if (qty) ctx.check(R.BR23, line, kids(line, ctx.qtyName).some((q) => attr(q, 'unitCode') !== undefined));
+    if (qty)
+      ctx.check(
+        R.BR23,
+        line,
+        kids(line, ctx.qtyName).some((q) => attr(q, 'unitCode') !== undefined),
+      );
     ctx.check(R.BR24, line, has(line, 'cbc:LineExtensionAmount'));
     ctx.check(R.BR25, line, anyNonBlank(all(line, 'cac:Item/cbc:Name')));
     ctx.check(R.BR26, line, has(line, 'cac:Price/cbc:PriceAmount'));
-    ctx.check(R.BR27, line, all(line, 'cac:Price/cbc:PriceAmount').some((p) => (dec(p)?.gte(0) ?? false)));
-    ctx.check(R.BR28, line, !all(line, 'cac:Price/cac:AllowanceCharge/cbc:BaseAmount').some((b) => dec(b)?.lt(0) ?? false));
+    ctx.check(
+      R.BR27,
+      line,
+      all(line, 'cac:Price/cbc:PriceAmount').some((p) => dec(p)?.gte(0) ?? false),
+    );
+    ctx.check(
+      R.BR28,
+      line,
+      !all(line, 'cac:Price/cac:AllowanceCharge/cbc:BaseAmount').some((b) => dec(b)?.lt(0) ?? false),
+    );
     for (const p of kids(line, 'cac:InvoicePeriod')) periodOrder(ctx, R.BR30, p);
     for (const ac of kids(line, 'cac:AllowanceCharge')) {
       const ci = cenChargeIndicator(ac);
@@ -138,8 +251,10 @@ export function coreRules(ctx: Ctx): void {
         ctx.check(R.BR44, ac, hasReason(ac));
       }
     }
-    for (const id of all(line, 'cac:Item/cac:StandardItemIdentification/cbc:ID')) ctx.check(R.BR64, id, attr(id, 'schemeID') !== undefined);
-    for (const c of all(line, 'cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode')) ctx.check(R.BR65, c, attr(c, 'listID') !== undefined);
+    for (const id of all(line, 'cac:Item/cac:StandardItemIdentification/cbc:ID'))
+      ctx.check(R.BR64, id, attr(id, 'schemeID') !== undefined);
+    for (const c of all(line, 'cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode'))
+      ctx.check(R.BR65, c, attr(c, 'listID') !== undefined);
   }
   for (const p of kids(root, 'cac:InvoicePeriod')) periodOrder(ctx, R.BR29, p);
 
@@ -162,8 +277,16 @@ export function coreRules(ctx: Ctx): void {
     ctx.check(R.BR45, st, has(st, 'cbc:TaxableAmount'));
     ctx.check(R.BR46, st, has(st, 'cbc:TaxAmount'));
     const vatCats = kids(st, 'cac:TaxCategory').filter(isVatScheme);
-    ctx.check(R.BR47, st, vatCats.some((tc) => has(tc, 'cbc:ID')));
-    ctx.check(R.BR48, st, vatCats.some((tc) => has(tc, 'cbc:Percent')) || vatCats.some((tc) => normSpaceEq(kid(tc, 'cbc:ID'), 'O')));
+    ctx.check(
+      R.BR47,
+      st,
+      vatCats.some((tc) => has(tc, 'cbc:ID')),
+    );
+    ctx.check(
+      R.BR48,
+      st,
+      vatCats.some((tc) => has(tc, 'cbc:Percent')) || vatCats.some((tc) => normSpaceEq(kid(tc, 'cbc:ID'), 'O')),
+    );
   }
 
   for (const pm of ctx.desc('cac:PaymentMeans')) {
@@ -172,17 +295,27 @@ export function coreRules(ctx: Ctx): void {
     if (codes.some((c) => str(c) === '30' || str(c) === '58')) {
       for (const fa of kids(pm, 'cac:PayeeFinancialAccount')) ctx.check(R.BR50, fa, nonBlank(kid(fa, 'cbc:ID')));
     }
-    if (codes.some((c) => normSpaceEq(c, '30') || normSpaceEq(c, '58'))) ctx.check(R.BR61, pm, has(pm, 'cac:PayeeFinancialAccount/cbc:ID'));
+    if (codes.some((c) => normSpaceEq(c, '30') || normSpaceEq(c, '58')))
+      ctx.check(R.BR61, pm, has(pm, 'cac:PayeeFinancialAccount/cbc:ID'));
   }
-  for (const ca of ctx.desc('cac:CardAccount')) ctx.check(R.BR51, ca, norm(kid(ca, 'cbc:PrimaryAccountNumberID')).length <= 10);
+  for (const ca of ctx.desc('cac:CardAccount'))
+    ctx.check(R.BR51, ca, norm(kid(ca, 'cbc:PrimaryAccountNumberID')).length <= 10);
   for (const adr of ctx.desc('cac:AdditionalDocumentReference')) ctx.check(R.BR52, adr, nonBlank(kid(adr, 'cbc:ID')));
   for (const tcc of kids(root, 'cbc:TaxCurrencyCode')) {
     const cur = str(tcc);
-    ctx.check(R.BR53, root, ctx.desc('cac:TaxTotal').some((tt) => kids(tt, 'cbc:TaxAmount').some((a) => attr(a, 'currencyID') === cur)));
+    ctx.check(
+      R.BR53,
+      root,
+      ctx.desc('cac:TaxTotal').some((tt) => kids(tt, 'cbc:TaxAmount').some((a) => attr(a, 'currencyID') === cur)),
+    );
   }
-  for (const p of ctx.desc('cac:AdditionalItemProperty')) ctx.check(R.BR54, p, has(p, 'cbc:Name') && has(p, 'cbc:Value'));
-  for (const br of ctx.desc('cac:BillingReference')) ctx.check(R.BR55, br, has(br, 'cac:InvoiceDocumentReference/cbc:ID'));
-  for (const a of ctx.desc('cac:Address')) if (a.parent?.name === 'cac:DeliveryLocation' && a.parent.parent?.name === 'cac:Delivery') ctx.check(R.BR57, a, has(a, 'cac:Country/cbc:IdentificationCode'));
+  for (const p of ctx.desc('cac:AdditionalItemProperty'))
+    ctx.check(R.BR54, p, has(p, 'cbc:Name') && has(p, 'cbc:Value'));
+  for (const br of ctx.desc('cac:BillingReference'))
+    ctx.check(R.BR55, br, has(br, 'cac:InvoiceDocumentReference/cbc:ID'));
+  for (const a of ctx.desc('cac:Address'))
+    if (a.parent?.name === 'cac:DeliveryLocation' && a.parent.parent?.name === 'cac:Delivery')
+      ctx.check(R.BR57, a, has(a, 'cac:Country/cbc:IdentificationCode'));
   for (const e of kids(seller, 'cbc:EndpointID')) ctx.check(R.BR62, e, attr(e, 'schemeID') !== undefined);
   for (const e of kids(buyer, 'cbc:EndpointID')) ctx.check(R.BR63, e, attr(e, 'schemeID') !== undefined);
   ctx.check(R.BR66, root, all(root, 'cac:PaymentMeans/cac:CardAccount').length <= 1);

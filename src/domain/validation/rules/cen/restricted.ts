@@ -13,7 +13,13 @@ interface Compiled {
 }
 
 const COMPILED: Compiled[] = RESTRICTED.map(([num, scope, path, at]) => ({
-  rule: rule(`UBL-CR-${num}`, 'warning', at ? `A UBL invoice should not include ${path ? path + '/' : ''}@${at}` : `A UBL invoice should not include ${path}`),
+  rule: rule(
+    `UBL-CR-${num}`,
+    'warning',
+    at
+      ? `A UBL invoice should not include ${path ? path + '/' : ''}@${at}`
+      : `A UBL invoice should not include ${path}`,
+  ),
   scope,
   path,
   steps: path ? path.split('/') : [],
@@ -23,9 +29,21 @@ const COMPILED: Compiled[] = RESTRICTED.map(([num, scope, path, at]) => ({
 
 const CR002 = rule('UBL-CR-002', 'warning', 'A UBL invoice should not include the UBLVersionID or it should be 2.1');
 const CR412 = rule('UBL-CR-412', 'warning', 'A UBL invoice should not include the PaymentMeans PaymentDueDate');
-const CR665 = rule('UBL-CR-665', 'warning', 'A UBL invoice should not include the AdditionalDocumentReference ID schemeID unless the ID equals 130');
-const CR666 = rule('UBL-CR-666', 'fatal', 'A UBL invoice shall not include an AdditionalDocumentReference simultaneously referring an Invoice Object Identifier and an Attachment');
-const CR673 = rule('UBL-CR-673', 'fatal', 'A UBL invoice shall not include an AdditionalDocumentReference simultaneously referring an Invoice Object Identifier and an Document Description');
+const CR665 = rule(
+  'UBL-CR-665',
+  'warning',
+  'A UBL invoice should not include the AdditionalDocumentReference ID schemeID unless the ID equals 130',
+);
+const CR666 = rule(
+  'UBL-CR-666',
+  'fatal',
+  'A UBL invoice shall not include an AdditionalDocumentReference simultaneously referring an Invoice Object Identifier and an Attachment',
+);
+const CR673 = rule(
+  'UBL-CR-673',
+  'fatal',
+  'A UBL invoice shall not include an AdditionalDocumentReference simultaneously referring an Invoice Object Identifier and an Document Description',
+);
 // UBL-CR-674 never fires in CEN 1.3.14.1 (it names cbc:PrimaryAccountNumber, which UBL does not have).
 
 /** Does `n` (matched on the last step) have the earlier steps as its ancestors? */
@@ -77,7 +95,10 @@ export function restrictedRules(ctx: Ctx): void {
     } else {
       let hit: boolean;
       if (c.steps.length === 0) hit = ctx.elements().some((e) => attr(e, c.attr!) !== undefined);
-      else hit = ctx.desc(c.steps[c.steps.length - 1]!).some((n) => endsWithPath(n, c.steps) && (c.attr ? attr(n, c.attr) !== undefined : true));
+      else
+        hit = ctx
+          .desc(c.steps[c.steps.length - 1]!)
+          .some((n) => endsWithPath(n, c.steps) && (c.attr ? attr(n, c.attr) !== undefined : true));
       if (hit) ctx.fail(c.rule, root);
     }
   }

@@ -11,17 +11,44 @@ const ROOT_MAX_ONE: [Rule, string][] = [
   [sr('03', 'Despatch advice identifier shall occur maximum once'), 'cac:DespatchDocumentReference/cbc:ID'],
   [sr('05', 'Payment terms shall occur maximum once'), 'cac:PaymentTerms/cbc:Note'],
   [sr('08', 'Invoice period shall occur maximum once'), 'cac:InvoicePeriod'],
-  [sr('09', 'Seller name shall occur maximum once'), 'cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName'],
-  [sr('10', 'Seller trader name shall occur maximum once'), 'cac:AccountingSupplierParty/cac:Party/cac:PartyName/cbc:Name'],
-  [sr('11', 'Seller legal registration identifier shall occur maximum once'), 'cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID'],
-  [sr('14', 'Seller additional legal information shall occur maximum once'), 'cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyLegalForm'],
-  [sr('15', 'Buyer name shall occur maximum once'), 'cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName'],
-  [sr('16', 'Buyer identifier shall occur maximum once'), 'cac:AccountingCustomerParty/cac:Party/cac:PartyIdentification/cbc:ID'],
-  [sr('17', 'Buyer legal registration identifier shall occur maximum once'), 'cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID'],
-  [sr('22', 'Seller tax representative name shall occur maximum once, if the Seller has a tax representative'), 'cac:TaxRepresentativeParty/cac:PartyName/cbc:Name'],
+  [
+    sr('09', 'Seller name shall occur maximum once'),
+    'cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName',
+  ],
+  [
+    sr('10', 'Seller trader name shall occur maximum once'),
+    'cac:AccountingSupplierParty/cac:Party/cac:PartyName/cbc:Name',
+  ],
+  [
+    sr('11', 'Seller legal registration identifier shall occur maximum once'),
+    'cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID',
+  ],
+  [
+    sr('14', 'Seller additional legal information shall occur maximum once'),
+    'cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyLegalForm',
+  ],
+  [
+    sr('15', 'Buyer name shall occur maximum once'),
+    'cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName',
+  ],
+  [
+    sr('16', 'Buyer identifier shall occur maximum once'),
+    'cac:AccountingCustomerParty/cac:Party/cac:PartyIdentification/cbc:ID',
+  ],
+  [
+    sr('17', 'Buyer legal registration identifier shall occur maximum once'),
+    'cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID',
+  ],
+  [
+    sr('22', 'Seller tax representative name shall occur maximum once, if the Seller has a tax representative'),
+    'cac:TaxRepresentativeParty/cac:PartyName/cbc:Name',
+  ],
   [sr('24', 'Deliver to information shall occur maximum once'), 'cac:Delivery'],
   [sr('39', 'Project reference shall occur maximum once.'), 'cac:ProjectReference/cbc:ID'],
-  [sr('40', 'Buyer trade name shall occur maximum once'), 'cac:AccountingCustomerParty/cac:Party/cac:PartyName/cbc:Name'],
+  [
+    sr('40', 'Buyer trade name shall occur maximum once'),
+    'cac:AccountingCustomerParty/cac:Party/cac:PartyName/cbc:Name',
+  ],
   [sr('45', 'Due Date shall occur maximum once'), 'cac:PaymentMeans/cbc:PaymentDueDate'],
   [sr('49', 'Value tax point date shall occur maximum once'), 'cac:InvoicePeriod/cbc:DescriptionCode'],
 ];
@@ -44,8 +71,14 @@ const R = {
   SR18: sr('18', 'Buyer VAT identifier shall occur maximum once'),
   SR19: sr('19', 'Payee name shall occur maximum once, if the Payee is different from the Seller'),
   SR20: sr('20', 'Payee identifier shall occur maximum once, if the Payee is different from the Seller'),
-  SR21: sr('21', 'Payee legal registration identifier shall occur maximum once, if the Payee is different from the Seller'),
-  SR23: sr('23', 'Seller tax representative VAT identifier shall occur maximum once, if the Seller has a tax representative'),
+  SR21: sr(
+    '21',
+    'Payee legal registration identifier shall occur maximum once, if the Payee is different from the Seller',
+  ),
+  SR23: sr(
+    '23',
+    'Seller tax representative VAT identifier shall occur maximum once, if the Seller has a tax representative',
+  ),
   SR25: sr('25', 'Deliver to party name shall occur maximum once'),
   SR26: sr('26', 'Payment reference shall occur maximum once'),
   SR27: sr('27', 'Payment means text shall occur maximum once'),
@@ -57,7 +90,10 @@ const R = {
   SR33: sr('33', 'Supporting document description shall occur maximum once'),
   SR42: sr('42', 'Party tax scheme shall occur maximum twice in accounting supplier party'),
   SR43: sr('43', 'Scheme identifier shall only be used for invoiced object (document type code with value 130 or 50)'),
-  SR44: sr('44', 'An Invoice may only have one unique PaymentID, but the PaymentID may be used for multiple PaymentMeans'),
+  SR44: sr(
+    '44',
+    'An Invoice may only have one unique PaymentID, but the PaymentID may be used for multiple PaymentMeans',
+  ),
   SR46: sr('46', 'Payment means text shall occur maximum once'),
   SR47: sr('47', 'When there are more than one payment means code, they shall be equal'),
   SR48: sr('48', 'Invoice lines shall have one and only one classified tax category.'),
@@ -77,10 +113,17 @@ export function syntaxRules(ctx: Ctx): void {
   for (const [r, path] of ROOT_MAX_ONE) ctx.check(r, root, all(root, path).length <= 1);
   for (const line of ctx.lines) {
     for (const [r, path] of LINE_MAX_ONE) ctx.check(r, line, all(line, path).length <= 1);
-    for (const item of kids(line, 'cac:Item')) ctx.check(R.SR48, line, kids(item, 'cac:ClassifiedTaxCategory').length === 1);
+    for (const item of kids(line, 'cac:Item'))
+      ctx.check(R.SR48, line, kids(item, 'cac:ClassifiedTaxCategory').length === 1);
   }
 
-  ctx.check(R.SR04, root, kids(root, 'cac:AdditionalDocumentReference').filter((a) => normSpace(str(kid(a, 'cbc:DocumentTypeCode'))) === '130').flatMap((a) => kids(a, 'cbc:ID')).length <= 1);
+  ctx.check(
+    R.SR04,
+    root,
+    kids(root, 'cac:AdditionalDocumentReference')
+      .filter((a) => normSpace(str(kid(a, 'cbc:DocumentTypeCode'))) === '130')
+      .flatMap((a) => kids(a, 'cbc:ID')).length <= 1,
+  );
   for (const br of kids(root, 'cac:BillingReference')) {
     ctx.check(R.SR06, br, kids(br, 'cac:InvoiceDocumentReference').length <= 1);
     ctx.check(R.SR07, br, has(br, 'cac:InvoiceDocumentReference/cbc:ID'));
@@ -88,20 +131,33 @@ export function syntaxRules(ctx: Ctx): void {
   const sellerSchemes = kids(seller, 'cac:PartyTaxScheme');
   const upperScheme = (p: XNode) => all(p, 'cac:TaxScheme/cbc:ID').some((id) => str(id).toUpperCase() === 'VAT');
   ctx.check(R.SR12, root, sellerSchemes.filter(upperScheme).flatMap((p) => kids(p, 'cbc:CompanyID')).length <= 1);
-  ctx.check(R.SR13, root, sellerSchemes.filter((p) => !upperScheme(p)).flatMap((p) => kids(p, 'cbc:CompanyID')).length <= 1);
-  ctx.check(R.SR18, root, kids(buyer, 'cac:PartyTaxScheme').filter(upperScheme).flatMap((p) => kids(p, 'cbc:CompanyID')).length <= 1);
+  ctx.check(
+    R.SR13,
+    root,
+    sellerSchemes.filter((p) => !upperScheme(p)).flatMap((p) => kids(p, 'cbc:CompanyID')).length <= 1,
+  );
+  ctx.check(
+    R.SR18,
+    root,
+    kids(buyer, 'cac:PartyTaxScheme')
+      .filter(upperScheme)
+      .flatMap((p) => kids(p, 'cbc:CompanyID')).length <= 1,
+  );
   ctx.check(R.SR42, root, sellerSchemes.length <= 2);
 
   for (const payee of kids(root, 'cac:PayeeParty')) {
     const differs = payeeNameDiffers(ctx, payee);
     ctx.check(R.SR19, payee, all(payee, 'cac:PartyName/cbc:Name').length <= 1 && differs);
-    const nonSepa = all(payee, 'cac:PartyIdentification/cbc:ID').filter((id) => attr(id, 'schemeID') !== undefined && attr(id, 'schemeID')!.toUpperCase() !== 'SEPA');
+    const nonSepa = all(payee, 'cac:PartyIdentification/cbc:ID').filter(
+      (id) => attr(id, 'schemeID') !== undefined && attr(id, 'schemeID')!.toUpperCase() !== 'SEPA',
+    );
     ctx.check(R.SR20, payee, nonSepa.length <= 1 && differs);
     ctx.check(R.SR21, payee, all(payee, 'cac:PartyLegalEntity/cbc:CompanyID').length <= 1 && differs);
   }
   // UBL-SR-23 never fires in CEN 1.3.14.1 (it counts one level too deep); intentionally not evaluated.
 
-  for (const d of kids(root, 'cac:Delivery')) ctx.check(R.SR25, d, all(d, 'cac:DeliveryParty/cac:PartyName/cbc:Name').length <= 1);
+  for (const d of kids(root, 'cac:Delivery'))
+    ctx.check(R.SR25, d, all(d, 'cac:DeliveryParty/cac:PartyName/cbc:Name').length <= 1);
   const paymentIds = new Set<string>();
   const meansCodes = new Set<string>();
   let codeNames = 0;
@@ -118,23 +174,37 @@ export function syntaxRules(ctx: Ctx): void {
   ctx.check(R.SR44, root, paymentIds.size <= 1);
   ctx.check(R.SR46, root, codeNames <= 1);
   ctx.check(R.SR47, root, meansCodes.size <= 1);
-  ctx.check(R.SR29, root, ctx.desc('cbc:ID').filter((id) => id.parent?.name === 'cac:PartyIdentification' && (attr(id, 'schemeID') ?? '').toUpperCase() === 'SEPA').length <= 1);
+  ctx.check(
+    R.SR29,
+    root,
+    ctx
+      .desc('cbc:ID')
+      .filter(
+        (id) => id.parent?.name === 'cac:PartyIdentification' && (attr(id, 'schemeID') ?? '').toUpperCase() === 'SEPA',
+      ).length <= 1,
+  );
 
   for (const ac of ctx.desc('cac:AllowanceCharge')) {
     const ci = cenChargeIndicator(ac);
     if (ci === false) ctx.check(R.SR30, ac, kids(ac, 'cbc:AllowanceChargeReason').length <= 1);
     else if (ci === true) ctx.check(R.SR31, ac, kids(ac, 'cbc:AllowanceChargeReason').length <= 1);
   }
-  for (const st of all(root, 'cac:TaxTotal/cac:TaxSubtotal')) ctx.check(R.SR32, st, all(st, 'cac:TaxCategory/cbc:TaxExemptionReason').length <= 1);
+  for (const st of all(root, 'cac:TaxTotal/cac:TaxSubtotal'))
+    ctx.check(R.SR32, st, all(st, 'cac:TaxCategory/cbc:TaxExemptionReason').length <= 1);
   for (const adr of ctx.desc('cac:AdditionalDocumentReference')) {
     ctx.check(R.SR33, adr, kids(adr, 'cbc:DocumentDescription').length <= 1);
     const code = kids(adr, 'cbc:DocumentTypeCode').map(str);
-    const ok = code.includes('130') || (ctx.kind === 'CreditNote' && code.includes('50')) || (!kids(adr, 'cbc:ID').some((id) => attr(id, 'schemeID') !== undefined) && code.length === 0);
+    const ok =
+      code.includes('130') ||
+      (ctx.kind === 'CreditNote' && code.includes('50')) ||
+      (!kids(adr, 'cbc:ID').some((id) => attr(id, 'schemeID') !== undefined) && code.length === 0);
     ctx.check(R.SR43, adr, ok);
   }
   for (const el of ctx.elements()) {
-    if ((el.name === 'cac:PostalAddress' || el.name === 'cac:Address') && kids(el, 'cac:AddressLine').length > 1) ctx.fail(R.SR51, el);
+    if ((el.name === 'cac:PostalAddress' || el.name === 'cac:Address') && kids(el, 'cac:AddressLine').length > 1)
+      ctx.fail(R.SR51, el);
   }
-  for (const pts of ctx.desc('cac:PartyTaxScheme')) ctx.check(R.SR53, pts, has(pts, 'cac:TaxScheme/cbc:ID') && has(pts, 'cbc:CompanyID'));
+  for (const pts of ctx.desc('cac:PartyTaxScheme'))
+    ctx.check(R.SR53, pts, has(pts, 'cac:TaxScheme/cbc:ID') && has(pts, 'cbc:CompanyID'));
   void isVatScheme;
 }

@@ -5,7 +5,8 @@ import { Decimal, dec, round2, sum } from '../../decimal.js';
 import { all, has, kid, kids, str, type XNode } from '../../../xml/xmlTree.js';
 
 type Presence = 'atLeastOneIfUsed' | 'exactlyOneIfOccurs';
-type SellerIds = 'anySellerOrRep' | 'anySellerOrRepPlusBuyerIdOrLegal' | 'vatSellerOrRepPlusBuyerVat' | 'vatSellerOrRep' | 'noVatIds';
+type SellerIds =
+  'anySellerOrRep' | 'anySellerOrRepPlusBuyerIdOrLegal' | 'vatSellerOrRepPlusBuyerVat' | 'vatSellerOrRep' | 'noVatIds';
 type RateRule = 'positive' | 'zero' | 'absent' | 'nonNegative';
 type Taxable = 'perRateWithin1MustExist' | 'perRateWithin1' | 'exact';
 type TaxAmount = 'within1' | 'zero';
@@ -23,15 +24,105 @@ interface Category {
 }
 
 const CATEGORIES: Category[] = [
-  { code: 'S', prefix: 'BR-S', name: 'Standard rated', presence: 'atLeastOneIfUsed', ids: 'anySellerOrRep', rate: 'positive', taxable: 'perRateWithin1MustExist', tax: 'within1', exemption: 'forbidden' },
-  { code: 'Z', prefix: 'BR-Z', name: 'Zero rated', presence: 'exactlyOneIfOccurs', ids: 'anySellerOrRep', rate: 'zero', taxable: 'exact', tax: 'zero', exemption: 'forbidden' },
-  { code: 'E', prefix: 'BR-E', name: 'Exempt from VAT', presence: 'exactlyOneIfOccurs', ids: 'anySellerOrRep', rate: 'zero', taxable: 'exact', tax: 'zero', exemption: 'required' },
-  { code: 'AE', prefix: 'BR-AE', name: 'Reverse charge', presence: 'exactlyOneIfOccurs', ids: 'anySellerOrRepPlusBuyerIdOrLegal', rate: 'zero', taxable: 'exact', tax: 'zero', exemption: 'required' },
-  { code: 'K', prefix: 'BR-IC', name: 'Intra-community supply', presence: 'exactlyOneIfOccurs', ids: 'vatSellerOrRepPlusBuyerVat', rate: 'zero', taxable: 'exact', tax: 'zero', exemption: 'required' },
-  { code: 'G', prefix: 'BR-G', name: 'Export outside the EU', presence: 'exactlyOneIfOccurs', ids: 'vatSellerOrRep', rate: 'zero', taxable: 'exact', tax: 'zero', exemption: 'required' },
-  { code: 'O', prefix: 'BR-O', name: 'Not subject to VAT', presence: 'exactlyOneIfOccurs', ids: 'noVatIds', rate: 'absent', taxable: 'exact', tax: 'zero', exemption: 'required' },
-  { code: 'L', prefix: 'BR-AF', name: 'IGIC', presence: 'atLeastOneIfUsed', ids: 'anySellerOrRep', rate: 'nonNegative', taxable: 'perRateWithin1', tax: 'within1', exemption: 'forbidden' },
-  { code: 'M', prefix: 'BR-AG', name: 'IPSI', presence: 'atLeastOneIfUsed', ids: 'anySellerOrRep', rate: 'nonNegative', taxable: 'perRateWithin1', tax: 'within1', exemption: 'forbidden' },
+  {
+    code: 'S',
+    prefix: 'BR-S',
+    name: 'Standard rated',
+    presence: 'atLeastOneIfUsed',
+    ids: 'anySellerOrRep',
+    rate: 'positive',
+    taxable: 'perRateWithin1MustExist',
+    tax: 'within1',
+    exemption: 'forbidden',
+  },
+  {
+    code: 'Z',
+    prefix: 'BR-Z',
+    name: 'Zero rated',
+    presence: 'exactlyOneIfOccurs',
+    ids: 'anySellerOrRep',
+    rate: 'zero',
+    taxable: 'exact',
+    tax: 'zero',
+    exemption: 'forbidden',
+  },
+  {
+    code: 'E',
+    prefix: 'BR-E',
+    name: 'Exempt from VAT',
+    presence: 'exactlyOneIfOccurs',
+    ids: 'anySellerOrRep',
+    rate: 'zero',
+    taxable: 'exact',
+    tax: 'zero',
+    exemption: 'required',
+  },
+  {
+    code: 'AE',
+    prefix: 'BR-AE',
+    name: 'Reverse charge',
+    presence: 'exactlyOneIfOccurs',
+    ids: 'anySellerOrRepPlusBuyerIdOrLegal',
+    rate: 'zero',
+    taxable: 'exact',
+    tax: 'zero',
+    exemption: 'required',
+  },
+  {
+    code: 'K',
+    prefix: 'BR-IC',
+    name: 'Intra-community supply',
+    presence: 'exactlyOneIfOccurs',
+    ids: 'vatSellerOrRepPlusBuyerVat',
+    rate: 'zero',
+    taxable: 'exact',
+    tax: 'zero',
+    exemption: 'required',
+  },
+  {
+    code: 'G',
+    prefix: 'BR-G',
+    name: 'Export outside the EU',
+    presence: 'exactlyOneIfOccurs',
+    ids: 'vatSellerOrRep',
+    rate: 'zero',
+    taxable: 'exact',
+    tax: 'zero',
+    exemption: 'required',
+  },
+  {
+    code: 'O',
+    prefix: 'BR-O',
+    name: 'Not subject to VAT',
+    presence: 'exactlyOneIfOccurs',
+    ids: 'noVatIds',
+    rate: 'absent',
+    taxable: 'exact',
+    tax: 'zero',
+    exemption: 'required',
+  },
+  {
+    code: 'L',
+    prefix: 'BR-AF',
+    name: 'IGIC',
+    presence: 'atLeastOneIfUsed',
+    ids: 'anySellerOrRep',
+    rate: 'nonNegative',
+    taxable: 'perRateWithin1',
+    tax: 'within1',
+    exemption: 'forbidden',
+  },
+  {
+    code: 'M',
+    prefix: 'BR-AG',
+    name: 'IPSI',
+    presence: 'atLeastOneIfUsed',
+    ids: 'anySellerOrRep',
+    rate: 'nonNegative',
+    taxable: 'perRateWithin1',
+    tax: 'within1',
+    exemption: 'forbidden',
+  },
 ];
 
 function rulesOf(c: Category): Rule[] {
@@ -52,15 +143,47 @@ function rulesOf(c: Category): Rule[] {
 }
 
 const O_EXTRA = {
-  O11: rule('BR-O-11', 'fatal', 'An Invoice that contains a VAT breakdown group with category "Not subject to VAT" shall not contain other VAT breakdown groups.'),
-  O12: rule('BR-O-12', 'fatal', 'An Invoice that contains a VAT breakdown group with category "Not subject to VAT" shall not contain an Invoice line with another Invoiced item VAT category code.'),
-  O13: rule('BR-O-13', 'fatal', 'An Invoice that contains a VAT breakdown group with category "Not subject to VAT" shall not contain Document level allowances with another VAT category code.'),
-  O14: rule('BR-O-14', 'fatal', 'An Invoice that contains a VAT breakdown group with category "Not subject to VAT" shall not contain Document level charges with another VAT category code.'),
+  O11: rule(
+    'BR-O-11',
+    'fatal',
+    'An Invoice that contains a VAT breakdown group with category "Not subject to VAT" shall not contain other VAT breakdown groups.',
+  ),
+  O12: rule(
+    'BR-O-12',
+    'fatal',
+    'An Invoice that contains a VAT breakdown group with category "Not subject to VAT" shall not contain an Invoice line with another Invoiced item VAT category code.',
+  ),
+  O13: rule(
+    'BR-O-13',
+    'fatal',
+    'An Invoice that contains a VAT breakdown group with category "Not subject to VAT" shall not contain Document level allowances with another VAT category code.',
+  ),
+  O14: rule(
+    'BR-O-14',
+    'fatal',
+    'An Invoice that contains a VAT breakdown group with category "Not subject to VAT" shall not contain Document level charges with another VAT category code.',
+  ),
 };
-const IC11 = rule('BR-IC-11', 'fatal', 'In an Invoice with a VAT breakdown (BG-23) where the VAT category code (BT-118) is "Intra-community supply" the Actual delivery date (BT-72) or the Invoicing period (BG-14) shall not be blank.');
-const IC12 = rule('BR-IC-12', 'fatal', 'In an Invoice with a VAT breakdown (BG-23) where the VAT category code (BT-118) is "Intra-community supply" the Deliver to country code (BT-80) shall not be blank.');
-const B01 = rule('BR-B-01', 'fatal', 'An Invoice where the VAT category code (BT-151, BT-95 or BT-102) is "Split payment" shall be a domestic Italian invoice.');
-const B02 = rule('BR-B-02', 'fatal', 'An Invoice that contains an item, an allowance, or a charge at document level, where the VAT category code is "Split payment" shall not contain an item, an allowance, or a charge at document level where the VAT category code is "Standard rated".');
+const IC11 = rule(
+  'BR-IC-11',
+  'fatal',
+  'In an Invoice with a VAT breakdown (BG-23) where the VAT category code (BT-118) is "Intra-community supply" the Actual delivery date (BT-72) or the Invoicing period (BG-14) shall not be blank.',
+);
+const IC12 = rule(
+  'BR-IC-12',
+  'fatal',
+  'In an Invoice with a VAT breakdown (BG-23) where the VAT category code (BT-118) is "Intra-community supply" the Deliver to country code (BT-80) shall not be blank.',
+);
+const B01 = rule(
+  'BR-B-01',
+  'fatal',
+  'An Invoice where the VAT category code (BT-151, BT-95 or BT-102) is "Split payment" shall be a domestic Italian invoice.',
+);
+const B02 = rule(
+  'BR-B-02',
+  'fatal',
+  'An Invoice that contains an item, an allowance, or a charge at document level, where the VAT category code is "Split payment" shall not contain an item, an allowance, or a charge at document level where the VAT category code is "Standard rated".',
+);
 
 interface Facts {
   lineCats: { line: XNode; tc: XNode }[]; // line ClassifiedTaxCategory with VAT scheme
@@ -77,12 +200,15 @@ interface Facts {
 
 function facts(ctx: Ctx): Facts {
   const lineCats: Facts['lineCats'] = [];
-  for (const line of ctx.lines) for (const tc of all(line, 'cac:Item/cac:ClassifiedTaxCategory')) if (isVatScheme(tc)) lineCats.push({ line, tc });
+  for (const line of ctx.lines)
+    for (const tc of all(line, 'cac:Item/cac:ClassifiedTaxCategory')) if (isVatScheme(tc)) lineCats.push({ line, tc });
   const acCats: Facts['acCats'] = [];
   for (const ac of ctx.desc('cac:AllowanceCharge'))
-    for (const tc of kids(ac, 'cac:TaxCategory')) if (isVatScheme(tc)) acCats.push({ ac, tc, charge: cenChargeIndicator(ac) });
+    for (const tc of kids(ac, 'cac:TaxCategory'))
+      if (isVatScheme(tc)) acCats.push({ ac, tc, charge: cenChargeIndicator(ac) });
   const subtotalCats: Facts['subtotalCats'] = [];
-  for (const st of all(ctx.root, 'cac:TaxTotal/cac:TaxSubtotal')) for (const tc of kids(st, 'cac:TaxCategory')) if (isVatScheme(tc)) subtotalCats.push({ st, tc });
+  for (const st of all(ctx.root, 'cac:TaxTotal/cac:TaxSubtotal'))
+    for (const tc of kids(st, 'cac:TaxCategory')) if (isVatScheme(tc)) subtotalCats.push({ st, tc });
   return {
     lineCats,
     acCats,
@@ -128,14 +254,30 @@ function rateOf(tc: XNode): Decimal | null {
 }
 
 function categoryRules(ctx: Ctx, c: Category, f: Facts): void {
-  const [r1, r2, r3, r4, r5, r6, r7, r8, r9, r10] = rulesOf(c) as [Rule, Rule, Rule, Rule, Rule, Rule, Rule, Rule, Rule, Rule];
+  const [r1, r2, r3, r4, r5, r6, r7, r8, r9, r10] = rulesOf(c) as [
+    Rule,
+    Rule,
+    Rule,
+    Rule,
+    Rule,
+    Rule,
+    Rule,
+    Rule,
+    Rule,
+    Rule,
+  ];
   const is = (tc: XNode) => catId(tc) === c.code;
   const breakdown = f.subtotalCats.filter((s) => is(s.tc));
 
   // -01: presence of the category in the breakdown.
   if (c.presence === 'atLeastOneIfUsed') {
-    const used = f.lineCats.some((l) => is(l.tc)) || f.acCats.some((a) => is(a.tc)) || ctx.desc('cac:ClassifiedTaxCategory').some((tc) => is(tc) && isVatScheme(tc));
-    const usedAny = used || ctx.desc('cac:AllowanceCharge').some((ac) => kids(ac, 'cac:TaxCategory').some((tc) => is(tc) && isVatScheme(tc)));
+    const used =
+      f.lineCats.some((l) => is(l.tc)) ||
+      f.acCats.some((a) => is(a.tc)) ||
+      ctx.desc('cac:ClassifiedTaxCategory').some((tc) => is(tc) && isVatScheme(tc));
+    const usedAny =
+      used ||
+      ctx.desc('cac:AllowanceCharge').some((ac) => kids(ac, 'cac:TaxCategory').some((tc) => is(tc) && isVatScheme(tc)));
     ctx.check(r1, ctx.root, usedAny ? breakdown.length > 0 : breakdown.length === 0);
   } else {
     const occurs = f.allTaxCats.some(is) || f.allClassified.some(is);
@@ -167,8 +309,12 @@ function categoryRules(ctx: Ctx, c: Category, f: Facts): void {
     const taxable = dec(kid(st, 'cbc:TaxableAmount'));
     if (c.taxable === 'exact') {
       const lines = ctx.lines.filter((l) => lineCat(l).some((t) => catId(t) === c.code));
-      const charges = docAcs.filter((ac) => cenChargeIndicator(ac) === true && acCat(ac).some((t) => catId(t) === c.code));
-      const allowances = docAcs.filter((ac) => cenChargeIndicator(ac) === false && acCat(ac).some((t) => catId(t) === c.code));
+      const charges = docAcs.filter(
+        (ac) => cenChargeIndicator(ac) === true && acCat(ac).some((t) => catId(t) === c.code),
+      );
+      const allowances = docAcs.filter(
+        (ac) => cenChargeIndicator(ac) === false && acCat(ac).some((t) => catId(t) === c.code),
+      );
       const expected = sum(lines.map((l) => kid(l, 'cbc:LineExtensionAmount')))
         .plus(sum(charges.map((a) => kid(a, 'cbc:Amount'))))
         .minus(sum(allowances.map((a) => kid(a, 'cbc:Amount'))));
@@ -186,7 +332,9 @@ function categoryRules(ctx: Ctx, c: Category, f: Facts): void {
           .minus(sum(allowances.map((a) => kid(a, 'cbc:Amount'))));
         let ok = taxable !== null && rate !== null && taxable.minus(expected).abs().lt(1);
         if (c.taxable === 'perRateWithin1MustExist') {
-          const exists = ctx.desc(ctx.lineName).some((l) => lineCat(l).some(atRate)) || ctx.desc('cac:AllowanceCharge').some((ac) => acCat(ac).some(atRate));
+          const exists =
+            ctx.desc(ctx.lineName).some((l) => lineCat(l).some(atRate)) ||
+            ctx.desc('cac:AllowanceCharge').some((ac) => acCat(ac).some(atRate));
           ok = ok && exists;
         }
         ctx.check(r8, st, ok);
@@ -210,17 +358,35 @@ function categoryRules(ctx: Ctx, c: Category, f: Facts): void {
   }
 
   if (c.code === 'O' && breakdown.length > 0) {
-    ctx.check(O_EXTRA.O11, ctx.root, f.subtotalCats.every((s) => is(s.tc)) && all(ctx.root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory').every((t) => catId(t) === 'O'));
-    ctx.check(O_EXTRA.O12, ctx.root, ctx.lines.every((l) => lineCat(l).every((t) => catId(t) === 'O')));
-    const acsO = (charge: boolean) => ctx.desc('cac:AllowanceCharge').filter((ac) => cenChargeIndicator(ac) === charge).every((ac) => acCat(ac).every((t) => catId(t) === 'O'));
+    ctx.check(
+      O_EXTRA.O11,
+      ctx.root,
+      f.subtotalCats.every((s) => is(s.tc)) &&
+        all(ctx.root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory').every((t) => catId(t) === 'O'),
+    );
+    ctx.check(
+      O_EXTRA.O12,
+      ctx.root,
+      ctx.lines.every((l) => lineCat(l).every((t) => catId(t) === 'O')),
+    );
+    const acsO = (charge: boolean) =>
+      ctx
+        .desc('cac:AllowanceCharge')
+        .filter((ac) => cenChargeIndicator(ac) === charge)
+        .every((ac) => acCat(ac).every((t) => catId(t) === 'O'));
     ctx.check(O_EXTRA.O13, ctx.root, acsO(false));
     ctx.check(O_EXTRA.O14, ctx.root, acsO(true));
   }
   if (c.code === 'K' && breakdown.length > 0) {
-    const deliveryDate = ctx.desc('cbc:ActualDeliveryDate').some((d) => d.parent?.name === 'cac:Delivery' && str(d).length > 1);
+    const deliveryDate = ctx
+      .desc('cbc:ActualDeliveryDate')
+      .some((d) => d.parent?.name === 'cac:Delivery' && str(d).length > 1);
     const period = kids(ctx.root, 'cac:InvoicePeriod').some((p) => p.children.length > 0);
     ctx.check(IC11, ctx.root, deliveryDate || period);
-    const country = all(ctx.root, 'cac:Delivery/cac:DeliveryLocation/cac:Address/cac:Country/cbc:IdentificationCode').some((n) => str(n).length > 1);
+    const country = all(
+      ctx.root,
+      'cac:Delivery/cac:DeliveryLocation/cac:Address/cac:Country/cbc:IdentificationCode',
+    ).some((n) => str(n).length > 1);
     ctx.check(IC12, ctx.root, country);
   }
 }
@@ -229,9 +395,15 @@ function splitPayment(ctx: Ctx): void {
   const isB = (tc: XNode) => catId(tc) === 'B';
   const usesB = ctx.desc('cac:TaxCategory').some(isB) || ctx.desc('cac:ClassifiedTaxCategory').some(isB);
   if (!usesB) return;
-  ctx.check(B01, ctx.root, ctx.desc('cbc:IdentificationCode').every((n) => str(n) === 'IT'));
+  ctx.check(
+    B01,
+    ctx.root,
+    ctx.desc('cbc:IdentificationCode').every((n) => str(n) === 'IT'),
+  );
   // In 1.3.14.1 only document allowances/charges and lines are checked for S (the breakdown side is a no-op).
-  const docS = kids(ctx.root, 'cac:AllowanceCharge').some((ac) => kids(ac, 'cac:TaxCategory').some((t) => catId(t) === 'S'));
+  const docS = kids(ctx.root, 'cac:AllowanceCharge').some((ac) =>
+    kids(ac, 'cac:TaxCategory').some((t) => catId(t) === 'S'),
+  );
   const lineS = ctx.lines.some((l) => all(l, 'cac:Item/cac:ClassifiedTaxCategory').some((t) => catId(t) === 'S'));
   ctx.check(B02, ctx.root, !docS && !lineS);
 }

@@ -4,13 +4,33 @@ import { Decimal, dec, round2 } from '../../decimal.js';
 import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 
 const R = {
-  R040: rule('PEPPOL-EN16931-R040', 'fatal', 'Allowance/charge amount must equal base amount * percentage/100 if base amount and percentage exists'),
-  R041: rule('PEPPOL-EN16931-R041', 'fatal', 'Allowance/charge base amount MUST be provided when allowance/charge percentage is provided.'),
-  R042: rule('PEPPOL-EN16931-R042', 'fatal', 'Allowance/charge percentage MUST be provided when allowance/charge base amount is provided.'),
-  R043: rule('PEPPOL-EN16931-R043', 'fatal', 'Allowance/charge ChargeIndicator value MUST equal \'true\' or \'false\''),
-  R044: rule('PEPPOL-EN16931-R044', 'fatal', 'Charge on price level is NOT allowed. Only value \'false\' allowed.'),
-  R046: rule('PEPPOL-EN16931-R046', 'fatal', 'Item net price MUST equal (Gross price - Allowance amount) when gross price is provided.'),
-  R120: rule('PEPPOL-EN16931-R120', 'fatal', 'Invoice line net amount MUST equal (Invoiced quantity * (Item net price/item price base quantity) + Sum of invoice line charge amount - sum of invoice line allowance amount'),
+  R040: rule(
+    'PEPPOL-EN16931-R040',
+    'fatal',
+    'Allowance/charge amount must equal base amount * percentage/100 if base amount and percentage exists',
+  ),
+  R041: rule(
+    'PEPPOL-EN16931-R041',
+    'fatal',
+    'Allowance/charge base amount MUST be provided when allowance/charge percentage is provided.',
+  ),
+  R042: rule(
+    'PEPPOL-EN16931-R042',
+    'fatal',
+    'Allowance/charge percentage MUST be provided when allowance/charge base amount is provided.',
+  ),
+  R043: rule('PEPPOL-EN16931-R043', 'fatal', "Allowance/charge ChargeIndicator value MUST equal 'true' or 'false'"),
+  R044: rule('PEPPOL-EN16931-R044', 'fatal', "Charge on price level is NOT allowed. Only value 'false' allowed."),
+  R046: rule(
+    'PEPPOL-EN16931-R046',
+    'fatal',
+    'Item net price MUST equal (Gross price - Allowance amount) when gross price is provided.',
+  ),
+  R120: rule(
+    'PEPPOL-EN16931-R120',
+    'fatal',
+    'Invoice line net amount MUST equal (Invoiced quantity * (Item net price/item price base quantity) + Sum of invoice line charge amount - sum of invoice line allowance amount',
+  ),
   R121: rule('PEPPOL-EN16931-R121', 'fatal', 'Base quantity MUST be a positive number above zero.'),
   R130: rule('PEPPOL-EN16931-R130', 'fatal', 'Unit code of price base quantity MUST be same as invoiced quantity.'),
 };
@@ -27,7 +47,11 @@ function allowanceCharge(ctx: Ctx, ac: XNode): void {
     const base = dec(kid(ac, 'cbc:BaseAmount'));
     const factor = dec(kid(ac, 'cbc:MultiplierFactorNumeric'));
     const amount = has(ac, 'cbc:Amount') ? dec(kid(ac, 'cbc:Amount')) : new Decimal(0);
-    const ok = base !== null && factor !== null && amount !== null && amount.minus(base.times(factor).div(100)).abs().lte(TOLERANCE);
+    const ok =
+      base !== null &&
+      factor !== null &&
+      amount !== null &&
+      amount.minus(base.times(factor).div(100)).abs().lte(TOLERANCE);
     ctx.check(R.R040, ac, ok);
   }
   ctx.check(R.R043, ac, peppolChargeIndicator(ac) !== undefined);
@@ -44,7 +68,11 @@ export function allowanceAndLineRules(ctx: Ctx): void {
           const priceAmount = dec(kid(price, 'cbc:PriceAmount'));
           const base = dec(kid(pac, 'cbc:BaseAmount'));
           const amount = dec(kid(pac, 'cbc:Amount'));
-          ctx.check(R.R046, pac, priceAmount !== null && base !== null && amount !== null && priceAmount.eq(base.minus(amount)));
+          ctx.check(
+            R.R046,
+            pac,
+            priceAmount !== null && base !== null && amount !== null && priceAmount.eq(base.minus(amount)),
+          );
         }
       }
       for (const bq of kids(price, 'cbc:BaseQuantity')) {

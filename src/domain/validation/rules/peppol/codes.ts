@@ -10,12 +10,24 @@ const R = {
   CL003: rule('PEPPOL-EN16931-CL003', 'fatal', 'Reason code MUST be according to UNCL 7161 D.16B.'),
   CL006: rule('PEPPOL-EN16931-CL006', 'fatal', 'Invoice period description code must be according to UNCL 2005 D.16B.'),
   CL007: rule('PEPPOL-EN16931-CL007', 'fatal', 'Currency code must be according to ISO 4217:2005'),
-  CL008: rule('PEPPOL-EN16931-CL008', 'fatal', 'Electronic address identifier scheme must be from the codelist "Electronic Address Identifier Scheme"'),
-  F001: rule('PEPPOL-EN16931-F001', 'fatal', "A date MUST be formatted YYYY-MM-DD."),
+  CL008: rule(
+    'PEPPOL-EN16931-CL008',
+    'fatal',
+    'Electronic address identifier scheme must be from the codelist "Electronic Address Identifier Scheme"',
+  ),
+  F001: rule('PEPPOL-EN16931-F001', 'fatal', 'A date MUST be formatted YYYY-MM-DD.'),
   P0100: rule('PEPPOL-EN16931-P0100', 'fatal', 'Invoice type code MUST be set according to the profile.'),
   P0101: rule('PEPPOL-EN16931-P0101', 'fatal', 'Credit note type code MUST be set according to the profile.'),
-  R051: rule('PEPPOL-EN16931-R051', 'fatal', 'All currencyID attributes MUST have the same value as the invoice currency code (BT-5), except for the invoice total VAT amount in accounting currency (BT-111).'),
-  P0112: rule('PEPPOL-EN16931-P0112', 'fatal', 'Invoice type code 326 or 384 are only allowed when both buyer and seller are German organizations'),
+  R051: rule(
+    'PEPPOL-EN16931-R051',
+    'fatal',
+    'All currencyID attributes MUST have the same value as the invoice currency code (BT-5), except for the invoice total VAT amount in accounting currency (BT-111).',
+  ),
+  P0112: rule(
+    'PEPPOL-EN16931-P0112',
+    'fatal',
+    'Invoice type code 326 or 384 are only allowed when both buyer and seller are German organizations',
+  ),
 };
 
 /** P0104-P0111: VATEX code → required TaxCategory id. */
@@ -30,17 +42,38 @@ const EXEMPTION_CATEGORY: [string, string, string][] = [
   ['P0111', 'VATEX-EU-J', 'E'],
 ];
 const EXEMPTION_RULES = EXEMPTION_CATEGORY.map(([p, code, cat]) => ({
-  rule: rule(`PEPPOL-EN16931-${p}`, 'fatal', `Tax exemption reason code ${code} is only allowed with VAT category code ${cat}.`),
+  rule: rule(
+    `PEPPOL-EN16931-${p}`,
+    'fatal',
+    `Tax exemption reason code ${code} is only allowed with VAT category code ${cat}.`,
+  ),
   code,
   cat,
 }));
 
 const CURRENCY_AMOUNTS = new Set([
-  'cbc:Amount', 'cbc:BaseAmount', 'cbc:PriceAmount', 'cbc:TaxAmount', 'cbc:TaxableAmount', 'cbc:LineExtensionAmount',
-  'cbc:TaxExclusiveAmount', 'cbc:TaxInclusiveAmount', 'cbc:AllowanceTotalAmount', 'cbc:ChargeTotalAmount',
-  'cbc:PrepaidAmount', 'cbc:PayableRoundingAmount', 'cbc:PayableAmount',
+  'cbc:Amount',
+  'cbc:BaseAmount',
+  'cbc:PriceAmount',
+  'cbc:TaxAmount',
+  'cbc:TaxableAmount',
+  'cbc:LineExtensionAmount',
+  'cbc:TaxExclusiveAmount',
+  'cbc:TaxInclusiveAmount',
+  'cbc:AllowanceTotalAmount',
+  'cbc:ChargeTotalAmount',
+  'cbc:PrepaidAmount',
+  'cbc:PayableRoundingAmount',
+  'cbc:PayableAmount',
 ]);
-const DATES = new Set(['cbc:IssueDate', 'cbc:DueDate', 'cbc:TaxPointDate', 'cbc:StartDate', 'cbc:EndDate', 'cbc:ActualDeliveryDate']);
+const DATES = new Set([
+  'cbc:IssueDate',
+  'cbc:DueDate',
+  'cbc:TaxPointDate',
+  'cbc:StartDate',
+  'cbc:EndDate',
+  'cbc:ActualDeliveryDate',
+]);
 
 export function isCalendarDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
@@ -64,7 +97,12 @@ export function codeRules(ctx: Ctx): void {
       const cur = attr(el, 'currencyID');
       ctx.check(R.CL007, el, cur !== undefined && CL.iso4217Peppol.has(cur));
       // R051: BT-111 (the TaxAmount of a TaxTotal without subtotals) may be in the tax currency.
-      const exempt = name === 'cbc:TaxAmount' && !(el.parent?.name === 'cac:TaxSubtotal' || (el.parent?.name === 'cac:TaxTotal' && kid(el.parent, 'cac:TaxSubtotal') !== undefined));
+      const exempt =
+        name === 'cbc:TaxAmount' &&
+        !(
+          el.parent?.name === 'cac:TaxSubtotal' ||
+          (el.parent?.name === 'cac:TaxTotal' && kid(el.parent, 'cac:TaxSubtotal') !== undefined)
+        );
       if (!exempt) ctx.check(R.R051, el, cur !== undefined && cur === docCur);
     } else if (DATES.has(name)) {
       const t = str(el);
@@ -94,7 +132,8 @@ export function codeRules(ctx: Ctx): void {
         const code = kid(el, 'cbc:TaxExemptionReasonCode');
         if (!code) break;
         const upper = str(code).toUpperCase();
-        for (const x of EXEMPTION_RULES) if (upper === x.code) ctx.check(x.rule, el, normSpace(str(kid(el, 'cbc:ID'))) === x.cat);
+        for (const x of EXEMPTION_RULES)
+          if (upper === x.code) ctx.check(x.rule, el, normSpace(str(kid(el, 'cbc:ID'))) === x.cat);
         break;
       }
       default:
@@ -106,7 +145,9 @@ export function codeRules(ctx: Ctx): void {
   for (const t of kids(root, 'cbc:InvoiceTypeCode')) {
     const code = normSpace(str(t));
     if (profile === '01') ctx.check(R.P0100, t, CL.peppolInvoiceTypes.has(code));
-    if (code === '326' || code === '384') ctx.check(R.P0112, t, sellerCountry(ctx) === 'DE' && buyerCountry(ctx) === 'DE');
+    if (code === '326' || code === '384')
+      ctx.check(R.P0112, t, sellerCountry(ctx) === 'DE' && buyerCountry(ctx) === 'DE');
   }
-  for (const t of kids(root, 'cbc:CreditNoteTypeCode')) if (profile === '01') ctx.check(R.P0101, t, CL.peppolCreditNoteTypes.has(normSpace(str(t))));
+  for (const t of kids(root, 'cbc:CreditNoteTypeCode'))
+    if (profile === '01') ctx.check(R.P0101, t, CL.peppolCreditNoteTypes.has(normSpace(str(t))));
 }

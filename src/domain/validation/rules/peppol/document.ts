@@ -6,17 +6,41 @@ import { buyerCountry, PROFILE_LOOSE_RE, sellerCountry } from './shared.js';
 
 const R = {
   R001: rule('PEPPOL-EN16931-R001', 'fatal', 'Business process MUST be provided.'),
-  R002: rule('PEPPOL-EN16931-R002', 'fatal', 'No more than one note is allowed on document level, unless both the buyer and seller are German organizations.'),
+  R002: rule(
+    'PEPPOL-EN16931-R002',
+    'fatal',
+    'No more than one note is allowed on document level, unless both the buyer and seller are German organizations.',
+  ),
   R003: rule('PEPPOL-EN16931-R003', 'fatal', 'A buyer reference or purchase order reference MUST be provided.'),
-  R004: rule('PEPPOL-EN16931-R004', 'fatal', 'Specification identifier MUST have the value \'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0\'.'),
-  R005: rule('PEPPOL-EN16931-R005', 'fatal', 'VAT accounting currency code MUST be different from invoice currency code when provided.'),
-  R007: rule('PEPPOL-EN16931-R007', 'fatal', "Business process MUST be in the format 'urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0' where NN indicates the process number."),
+  R004: rule(
+    'PEPPOL-EN16931-R004',
+    'fatal',
+    "Specification identifier MUST have the value 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0'.",
+  ),
+  R005: rule(
+    'PEPPOL-EN16931-R005',
+    'fatal',
+    'VAT accounting currency code MUST be different from invoice currency code when provided.',
+  ),
+  R007: rule(
+    'PEPPOL-EN16931-R007',
+    'fatal',
+    "Business process MUST be in the format 'urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0' where NN indicates the process number.",
+  ),
   R008: rule('PEPPOL-EN16931-R008', 'fatal', 'Document MUST not contain empty elements.'),
   R010: rule('PEPPOL-EN16931-R010', 'fatal', 'Buyer electronic address MUST be provided'),
   R020: rule('PEPPOL-EN16931-R020', 'fatal', 'Seller electronic address MUST be provided'),
   R053: rule('PEPPOL-EN16931-R053', 'fatal', 'Only one tax total with tax subtotals MUST be provided.'),
-  R054: rule('PEPPOL-EN16931-R054', 'fatal', 'Only one tax total without tax subtotals MUST be provided when tax currency code is provided.'),
-  R055: rule('PEPPOL-EN16931-R055', 'fatal', 'Invoice total VAT amount and Invoice total VAT amount in accounting currency MUST have the same operational sign'),
+  R054: rule(
+    'PEPPOL-EN16931-R054',
+    'fatal',
+    'Only one tax total without tax subtotals MUST be provided when tax currency code is provided.',
+  ),
+  R055: rule(
+    'PEPPOL-EN16931-R055',
+    'fatal',
+    'Invoice total VAT amount and Invoice total VAT amount in accounting currency MUST have the same operational sign',
+  ),
   R061: rule('PEPPOL-EN16931-R061', 'fatal', 'Mandate reference MUST be provided for direct debit.'),
   R080: rule('PEPPOL-EN16931-R080', 'fatal', 'Only one project reference is allowed on document level'),
   R100: rule('PEPPOL-EN16931-R100', 'fatal', 'Only one invoiced object is allowed pr line'),
@@ -30,23 +54,34 @@ const CUSTOMIZATION_PREFIX = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.e
  * Peppol BIS Self-Billing 3.0 applies these same rules with its own specification and process
  * identifiers in R004 and R007: a document that declares self-billing is held to those.
  */
-const SELFBILLING_CUSTOMIZATION_PREFIX = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:selfbilling:3.0';
+const SELFBILLING_CUSTOMIZATION_PREFIX =
+  'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:selfbilling:3.0';
 const SELFBILLING_PROFILE_RE = /urn:fdc:peppol.eu:2017:poacc:selfbilling:([0-9]{2}):1.0/;
 
 export function documentRules(ctx: Ctx): void {
   const { root } = ctx;
   ctx.check(R.R001, root, has(root, 'cbc:ProfileID'));
-  ctx.check(R.R002, root, kids(root, 'cbc:Note').length <= 1 || (sellerCountry(ctx) === 'DE' && buyerCountry(ctx) === 'DE'));
+  ctx.check(
+    R.R002,
+    root,
+    kids(root, 'cbc:Note').length <= 1 || (sellerCountry(ctx) === 'DE' && buyerCountry(ctx) === 'DE'),
+  );
   ctx.check(R.R003, root, has(root, 'cbc:BuyerReference') || has(root, 'cac:OrderReference/cbc:ID'));
   const customizations = kids(root, 'cbc:CustomizationID').map((c) => normSpace(str(c)));
-  const selfBilling = customizations.length > 0 && customizations.every((c) => c.startsWith(SELFBILLING_CUSTOMIZATION_PREFIX));
+  const selfBilling =
+    customizations.length > 0 && customizations.every((c) => c.startsWith(SELFBILLING_CUSTOMIZATION_PREFIX));
   const customizationPrefix = selfBilling ? SELFBILLING_CUSTOMIZATION_PREFIX : CUSTOMIZATION_PREFIX;
   const profilePattern = selfBilling ? SELFBILLING_PROFILE_RE : PROFILE_LOOSE_RE;
-  for (const c of kids(root, 'cbc:CustomizationID')) ctx.check(R.R004, c, normSpace(str(c)).startsWith(customizationPrefix));
+  for (const c of kids(root, 'cbc:CustomizationID'))
+    ctx.check(R.R004, c, normSpace(str(c)).startsWith(customizationPrefix));
   const docCur = kids(root, 'cbc:DocumentCurrencyCode').map((n) => normSpace(n.text));
   for (const t of kids(root, 'cbc:TaxCurrencyCode')) ctx.check(R.R005, t, !docCur.includes(normSpace(t.text)));
   // R007 is evaluated on the document: a missing ProfileID also fails it (the profile is then 'Unknown').
-  ctx.check(R.R007, root, kids(root, 'cbc:ProfileID').some((p) => profilePattern.test(normSpace(str(p)))));
+  ctx.check(
+    R.R007,
+    root,
+    kids(root, 'cbc:ProfileID').some((p) => profilePattern.test(normSpace(str(p)))),
+  );
 
   for (const el of ctx.elements()) if (el.children.length === 0 && normSpace(el.text) === '') ctx.fail(R.R008, el);
 
@@ -56,10 +91,20 @@ export function documentRules(ctx: Ctx): void {
   const taxTotals = kids(root, 'cac:TaxTotal');
   ctx.check(R.R053, root, taxTotals.filter((t) => has(t, 'cac:TaxSubtotal')).length === 1);
   const taxCurrency = kids(root, 'cbc:TaxCurrencyCode');
-  ctx.check(R.R054, root, taxTotals.filter((t) => !has(t, 'cac:TaxSubtotal')).length === (taxCurrency.length > 0 ? 1 : 0));
+  ctx.check(
+    R.R054,
+    root,
+    taxTotals.filter((t) => !has(t, 'cac:TaxSubtotal')).length === (taxCurrency.length > 0 ? 1 : 0),
+  );
   if (taxCurrency.length > 0) {
     const amountsIn = (cur: string | undefined) =>
-      cur === undefined ? [] : taxTotals.flatMap((t) => kids(t, 'cbc:TaxAmount')).filter((a) => attr(a, 'currencyID') === cur).map((a) => dec(a)).filter((d) => d !== null);
+      cur === undefined
+        ? []
+        : taxTotals
+            .flatMap((t) => kids(t, 'cbc:TaxAmount'))
+            .filter((a) => attr(a, 'currencyID') === cur)
+            .map((a) => dec(a))
+            .filter((d) => d !== null);
     const inTax = amountsIn(normSpace(str(taxCurrency[0])));
     const inDoc = amountsIn(kids(root, 'cbc:DocumentCurrencyCode').map((n) => normSpace(str(n)))[0]);
     const neg = inTax.some((d) => d.lte(0)) && inDoc.some((d) => d.lte(0));
@@ -72,7 +117,13 @@ export function documentRules(ctx: Ctx): void {
     if (code === '49' || code === '59') ctx.check(R.R061, pm, has(pm, 'cac:PaymentMandate/cbc:ID'));
   }
   if (ctx.kind === 'CreditNote')
-    ctx.check(R.R080, root, kids(root, 'cac:AdditionalDocumentReference').filter((a) => normSpace(str(kid(a, 'cbc:DocumentTypeCode'))) === '50').length <= 1);
+    ctx.check(
+      R.R080,
+      root,
+      kids(root, 'cac:AdditionalDocumentReference').filter(
+        (a) => normSpace(str(kid(a, 'cbc:DocumentTypeCode'))) === '50',
+      ).length <= 1,
+    );
 
   const docPeriod = kid(root, 'cac:InvoicePeriod');
   const docStart = dateOf(kid(docPeriod, 'cbc:StartDate'));

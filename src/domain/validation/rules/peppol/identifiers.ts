@@ -87,16 +87,61 @@ interface IdRule {
 
 const T = (raw: string) => normSpace(raw);
 const ID_RULES: IdRule[] = [
-  { rule: rule('PEPPOL-COMMON-R040', 'fatal', 'GLN must have a valid format according to GS1 rules.'), scheme: '0088', ok: (r) => glnOk(T(r)) },
-  { rule: rule('PEPPOL-COMMON-R041', 'fatal', 'Norwegian organization number MUST be stated in the correct format.'), scheme: '0192', ok: (r) => noOrgOk(T(r)) },
-  { rule: rule('PEPPOL-COMMON-R042', 'fatal', 'Danish organization number (CVR) MUST be stated in the correct format.'), scheme: '0184', ok: (r) => /^[0-9]{8}$/.test(r) || /^DK[0-9]{8}$/.test(r) },
-  { rule: rule('PEPPOL-COMMON-R043', 'fatal', 'Belgian enterprise number MUST be stated in the correct format.'), scheme: '0208', ok: (r) => beEnterpriseOk(T(r)) },
-  { rule: rule('PEPPOL-COMMON-R044', 'warning', 'IPA Code (Codice Univoco Unità Organizzativa) must be stated in the correct format'), scheme: '0201', ok: (r) => /^[a-zA-Z0-9]{6}$/.test(T(r)) },
-  { rule: rule('PEPPOL-COMMON-R045', 'warning', 'Tax Code (Codice Fiscale) must be stated in the correct format'), scheme: '0210', ok: (r) => itFiscalCodeOk(T(r)) },
-  { rule: rule('PEPPOL-COMMON-R046', 'warning', 'Tax Code (Codice Fiscale) must be stated in the correct format'), scheme: '9907', endpointOnly: true, ok: (r) => itFiscalCodeOk(T(r)) },
-  { rule: rule('PEPPOL-COMMON-R047', 'warning', 'Italian VAT Code (Partita Iva) must be stated in the correct format'), scheme: '0211', ok: (r) => itVatOk(T(r)) },
-  { rule: rule('PEPPOL-COMMON-R049', 'fatal', 'Swedish organization number MUST be stated in the correct format.'), scheme: '0007', ok: (r) => seOrgOk(T(r)) },
-  { rule: rule('PEPPOL-COMMON-R050', 'fatal', 'Australian Business Number (ABN) MUST be stated in the correct format.'), scheme: '0151', ok: (r) => abnOk(T(r)) },
+  {
+    rule: rule('PEPPOL-COMMON-R040', 'fatal', 'GLN must have a valid format according to GS1 rules.'),
+    scheme: '0088',
+    ok: (r) => glnOk(T(r)),
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R041', 'fatal', 'Norwegian organization number MUST be stated in the correct format.'),
+    scheme: '0192',
+    ok: (r) => noOrgOk(T(r)),
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R042', 'fatal', 'Danish organization number (CVR) MUST be stated in the correct format.'),
+    scheme: '0184',
+    ok: (r) => /^[0-9]{8}$/.test(r) || /^DK[0-9]{8}$/.test(r),
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R043', 'fatal', 'Belgian enterprise number MUST be stated in the correct format.'),
+    scheme: '0208',
+    ok: (r) => beEnterpriseOk(T(r)),
+  },
+  {
+    rule: rule(
+      'PEPPOL-COMMON-R044',
+      'warning',
+      'IPA Code (Codice Univoco Unità Organizzativa) must be stated in the correct format',
+    ),
+    scheme: '0201',
+    ok: (r) => /^[a-zA-Z0-9]{6}$/.test(T(r)),
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R045', 'warning', 'Tax Code (Codice Fiscale) must be stated in the correct format'),
+    scheme: '0210',
+    ok: (r) => itFiscalCodeOk(T(r)),
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R046', 'warning', 'Tax Code (Codice Fiscale) must be stated in the correct format'),
+    scheme: '9907',
+    endpointOnly: true,
+    ok: (r) => itFiscalCodeOk(T(r)),
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R047', 'warning', 'Italian VAT Code (Partita Iva) must be stated in the correct format'),
+    scheme: '0211',
+    ok: (r) => itVatOk(T(r)),
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R049', 'fatal', 'Swedish organization number MUST be stated in the correct format.'),
+    scheme: '0007',
+    ok: (r) => seOrgOk(T(r)),
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R050', 'fatal', 'Australian Business Number (ABN) MUST be stated in the correct format.'),
+    scheme: '0151',
+    ok: (r) => abnOk(T(r)),
+  },
 ];
 // PEPPOL-COMMON-R048 (scheme 9906) is disabled in Peppol 3.0.19.
 

@@ -15,27 +15,103 @@ const R = {
   R007: r('DE-R-007', 'fatal', 'The element "Seller contact email address" (BT-43) shall be provided.'),
   R008: r('DE-R-008', 'fatal', 'The element "Buyer city" (BT-52) shall be provided.'),
   R009: r('DE-R-009', 'fatal', 'The element "Buyer post code" (BT-53) shall be provided.'),
-  R010: r('DE-R-010', 'fatal', 'The element "Deliver to city" (BT-77) shall be provided if the group "DELIVER TO ADDRESS" (BG-15) is delivered.'),
-  R011: r('DE-R-011', 'fatal', 'The element "Deliver to post code" (BT-78) shall be provided if the group "DELIVER TO ADDRESS" (BG-15) is delivered.'),
+  R010: r(
+    'DE-R-010',
+    'fatal',
+    'The element "Deliver to city" (BT-77) shall be provided if the group "DELIVER TO ADDRESS" (BG-15) is delivered.',
+  ),
+  R011: r(
+    'DE-R-011',
+    'fatal',
+    'The element "Deliver to post code" (BT-78) shall be provided if the group "DELIVER TO ADDRESS" (BG-15) is delivered.',
+  ),
   R014: r('DE-R-014', 'fatal', 'The element "VAT category rate" (BT-119) shall be provided.'),
   R015: r('DE-R-015', 'fatal', 'The element "Buyer reference" (BT-10) shall be provided.'),
-  R016: r('DE-R-016', 'fatal', 'If one of the VAT codes S, Z, E, AE, K, G, L, or M is used, an invoice shall contain at least one of the following elements: "Seller VAT identifier" (BT-31) or "Seller tax registration identifier" (BT-32) or "SELLER TAX REPRESENTATIVE PARTY" (BG-11).'),
-  R017: r('DE-R-017', 'warning', 'The element "Invoice type code" (BT-3) should only contain the following values from code list UNTDID 1001: 326, 380, 384, 389, 381, 875, 876, 877.'),
-  R018: r('DE-R-018', 'fatal', 'Information on cash discounts for prompt payment (Skonto) shall be provided within the element "Payment terms" BT-20 in the format #SKONTO#TAGE=n#PROZENT=n.nn#[BASISBETRAG=n.nn#].'),
-  R019: r('DE-R-019', 'warning', 'The element "Payment account identifier" (BT-84) should contain a valid IBAN if code 58 SEPA is provided in "Payment means type code" (BT-81).'),
-  R020: r('DE-R-020', 'warning', 'The element "Debited account identifier" (BT-91) should contain a valid IBAN if code 59 SEPA is provided in "Payment means type code" (BT-81).'),
-  R022: r('DE-R-022', 'fatal', 'Attached documents provided with an invoice in "ADDITIONAL SUPPORTING DOCUMENTS" (BG-24) shall have a unique filename (non case-sensitive) within the element "Attached document" (BT-125).'),
-  R023_1: r('DE-R-023-1', 'fatal', 'If "Payment means type code" (BT-81) contains a code for credit transfer (30, 58), "CREDIT TRANSFER" (BG-17) shall be provided.'),
-  R023_2: r('DE-R-023-2', 'fatal', 'If "Payment means type code" (BT-81) contains a code for credit transfer (30, 58), BG-18 and BG-19 shall not be provided.'),
-  R024_1: r('DE-R-024-1', 'fatal', 'If "Payment means type code" (BT-81) contains a code for payment card (48, 54, 55), "PAYMENT CARD INFORMATION" (BG-18) shall be provided.'),
-  R024_2: r('DE-R-024-2', 'fatal', 'If "Payment means type code" (BT-81) contains a code for payment card (48, 54, 55), BG-17 and BG-19 shall not be provided.'),
-  R025_1: r('DE-R-025-1', 'fatal', 'If "Payment means type code" (BT-81) contains a code for direct debit (59), "DIRECT DEBIT" (BG-19) shall be provided.'),
-  R025_2: r('DE-R-025-2', 'fatal', 'If "Payment means type code" (BT-81) contains a code for direct debit (59), BG-17 and BG-18 shall not be provided.'),
-  R026: r('DE-R-026', 'warning', 'If "Invoice type code" (BT-3) contains the code 384 (Corrected invoice), "PRECEDING INVOICE REFERENCE" (BG-3) should be provided at least once.'),
-  R027: r('DE-R-027', 'warning', '"Seller contact telephone number" (BT-42) should contain a valid telephone number (at least 3 digits).'),
-  R028: r('DE-R-028', 'warning', '"Seller contact email address" (BT-43) should contain exactly one @-sign, framed by at least two characters on each side that are neither whitespace nor a dot; a dot should not be the first or last character.'),
-  R030: r('DE-R-030', 'fatal', 'If the group "DIRECT DEBIT" (BG-19) is delivered, the element "Bank assigned creditor identifier" (BT-90) shall be provided.'),
-  R031: r('DE-R-031', 'fatal', 'If the group "DIRECT DEBIT" (BG-19) is delivered, the element "Debited account identifier" (BT-91) shall be provided.'),
+  R016: r(
+    'DE-R-016',
+    'fatal',
+    'If one of the VAT codes S, Z, E, AE, K, G, L, or M is used, an invoice shall contain at least one of the following elements: "Seller VAT identifier" (BT-31) or "Seller tax registration identifier" (BT-32) or "SELLER TAX REPRESENTATIVE PARTY" (BG-11).',
+  ),
+  R017: r(
+    'DE-R-017',
+    'warning',
+    'The element "Invoice type code" (BT-3) should only contain the following values from code list UNTDID 1001: 326, 380, 384, 389, 381, 875, 876, 877.',
+  ),
+  R018: r(
+    'DE-R-018',
+    'fatal',
+    'Information on cash discounts for prompt payment (Skonto) shall be provided within the element "Payment terms" BT-20 in the format #SKONTO#TAGE=n#PROZENT=n.nn#[BASISBETRAG=n.nn#].',
+  ),
+  R019: r(
+    'DE-R-019',
+    'warning',
+    'The element "Payment account identifier" (BT-84) should contain a valid IBAN if code 58 SEPA is provided in "Payment means type code" (BT-81).',
+  ),
+  R020: r(
+    'DE-R-020',
+    'warning',
+    'The element "Debited account identifier" (BT-91) should contain a valid IBAN if code 59 SEPA is provided in "Payment means type code" (BT-81).',
+  ),
+  R022: r(
+    'DE-R-022',
+    'fatal',
+    'Attached documents provided with an invoice in "ADDITIONAL SUPPORTING DOCUMENTS" (BG-24) shall have a unique filename (non case-sensitive) within the element "Attached document" (BT-125).',
+  ),
+  R023_1: r(
+    'DE-R-023-1',
+    'fatal',
+    'If "Payment means type code" (BT-81) contains a code for credit transfer (30, 58), "CREDIT TRANSFER" (BG-17) shall be provided.',
+  ),
+  R023_2: r(
+    'DE-R-023-2',
+    'fatal',
+    'If "Payment means type code" (BT-81) contains a code for credit transfer (30, 58), BG-18 and BG-19 shall not be provided.',
+  ),
+  R024_1: r(
+    'DE-R-024-1',
+    'fatal',
+    'If "Payment means type code" (BT-81) contains a code for payment card (48, 54, 55), "PAYMENT CARD INFORMATION" (BG-18) shall be provided.',
+  ),
+  R024_2: r(
+    'DE-R-024-2',
+    'fatal',
+    'If "Payment means type code" (BT-81) contains a code for payment card (48, 54, 55), BG-17 and BG-19 shall not be provided.',
+  ),
+  R025_1: r(
+    'DE-R-025-1',
+    'fatal',
+    'If "Payment means type code" (BT-81) contains a code for direct debit (59), "DIRECT DEBIT" (BG-19) shall be provided.',
+  ),
+  R025_2: r(
+    'DE-R-025-2',
+    'fatal',
+    'If "Payment means type code" (BT-81) contains a code for direct debit (59), BG-17 and BG-18 shall not be provided.',
+  ),
+  R026: r(
+    'DE-R-026',
+    'warning',
+    'If "Invoice type code" (BT-3) contains the code 384 (Corrected invoice), "PRECEDING INVOICE REFERENCE" (BG-3) should be provided at least once.',
+  ),
+  R027: r(
+    'DE-R-027',
+    'warning',
+    '"Seller contact telephone number" (BT-42) should contain a valid telephone number (at least 3 digits).',
+  ),
+  R028: r(
+    'DE-R-028',
+    'warning',
+    '"Seller contact email address" (BT-43) should contain exactly one @-sign, framed by at least two characters on each side that are neither whitespace nor a dot; a dot should not be the first or last character.',
+  ),
+  R030: r(
+    'DE-R-030',
+    'fatal',
+    'If the group "DIRECT DEBIT" (BG-19) is delivered, the element "Bank assigned creditor identifier" (BT-90) shall be provided.',
+  ),
+  R031: r(
+    'DE-R-031',
+    'fatal',
+    'If the group "DIRECT DEBIT" (BG-19) is delivered, the element "Debited account identifier" (BT-91) shall be provided.',
+  ),
 };
 
 const TYPE_CODES = new Set(['326', '380', '384', '389', '381', '875', '876', '877']);
@@ -75,7 +151,8 @@ export function deRules(ctx: Ctx): void {
     ctx.check(R.R010, a, kids(a, 'cbc:CityName').some(nonBlank));
     ctx.check(R.R011, a, kids(a, 'cbc:PostalZone').some(nonBlank));
   }
-  for (const tc of all(root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory')) ctx.check(R.R014, tc, kids(tc, 'cbc:Percent').some(nonBlank));
+  for (const tc of all(root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory'))
+    ctx.check(R.R014, tc, kids(tc, 'cbc:Percent').some(nonBlank));
   ctx.check(R.R015, root, kids(root, 'cbc:BuyerReference').some(nonBlank));
 
   const cats = [...ctx.desc('cac:TaxCategory'), ...ctx.desc('cac:ClassifiedTaxCategory')];
@@ -84,14 +161,17 @@ export function deRules(ctx: Ctx): void {
 
   for (const t of kids(root, ctx.typeCodeName)) {
     ctx.check(R.R017, t, TYPE_CODES.has(normSpace(str(t))));
-    if (normSpace(str(t)) === '384') ctx.check(R.R026, t, has(root, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID'));
+    if (normSpace(str(t)) === '384')
+      ctx.check(R.R026, t, has(root, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID'));
   }
   // Every '#' line must be a well-formed SKONTO statement terminated by a line break (so the text after
   // the last line break must not be a statement).
   for (const note of all(root, 'cac:PaymentTerms/cbc:Note')) {
     const lines = str(note).split(/\r?\n/);
     const last = lines.pop()!;
-    const ok = lines.every((line) => !line.trim().startsWith('#') || SKONTO_RE.test(line.trim())) && !last.trim().startsWith('#');
+    const ok =
+      lines.every((line) => !line.trim().startsWith('#') || SKONTO_RE.test(line.trim())) &&
+      !last.trim().startsWith('#');
     ctx.check(R.R018, note, ok);
   }
 
@@ -100,8 +180,11 @@ export function deRules(ctx: Ctx): void {
     const transfer = has(pm, 'cac:PayeeFinancialAccount');
     const card = has(pm, 'cac:CardAccount');
     const mandate = has(pm, 'cac:PaymentMandate');
-    if (code === '58') for (const id of all(pm, 'cac:PayeeFinancialAccount/cbc:ID')) ctx.check(R.R019, id, ibanOk(normSpace(str(id))));
-    if (code === '59') for (const id of all(pm, 'cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID')) ctx.check(R.R020, id, ibanOk(normSpace(str(id))));
+    if (code === '58')
+      for (const id of all(pm, 'cac:PayeeFinancialAccount/cbc:ID')) ctx.check(R.R019, id, ibanOk(normSpace(str(id))));
+    if (code === '59')
+      for (const id of all(pm, 'cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID'))
+        ctx.check(R.R020, id, ibanOk(normSpace(str(id))));
     if (code === '30' || code === '58') {
       ctx.check(R.R023_1, pm, transfer);
       ctx.check(R.R023_2, pm, !card && !mandate);
@@ -115,7 +198,8 @@ export function deRules(ctx: Ctx): void {
       ctx.check(R.R025_2, pm, !transfer && !card);
     }
     for (const m of kids(pm, 'cac:PaymentMandate')) {
-      const sepa = (party: XNode | undefined) => all(party, 'cac:PartyIdentification/cbc:ID').some((id) => attr(id, 'schemeID') === 'SEPA');
+      const sepa = (party: XNode | undefined) =>
+        all(party, 'cac:PartyIdentification/cbc:ID').some((id) => attr(id, 'schemeID') === 'SEPA');
       ctx.check(R.R030, m, sepa(seller) || sepa(kid(root, 'cac:PayeeParty')));
       ctx.check(R.R031, m, has(m, 'cac:PayerFinancialAccount/cbc:ID'));
     }

@@ -7,27 +7,65 @@ import { customerCountryByVat, postalCountry, supplierCountryByVat, vatCompanyId
 
 const R = {
   R001_1: rule('GR-R-001-1', 'fatal', 'When the Supplier is Greek, the Invoice Id should consist of 6 segments'),
-  R001_2: rule('GR-R-001-2', 'fatal', "When the Supplier is Greek, the Invoice Id first segment must be a valid TIN Number and match either the Supplier's or the Tax Representative's Tin Number"),
-  R001_3: rule('GR-R-001-3', 'fatal', 'When the Supplier is Greek, the Invoice Id second segment must be a valid Date that matches the invoice Issue Date'),
-  R001_4: rule('GR-R-001-4', 'fatal', 'When Supplier is Greek, the Invoice Id third segment must be a positive integer'),
-  R001_5: rule('GR-R-001-5', 'fatal', 'When Supplier is Greek, the Invoice Id in the fourth segment must be a valid greek document type'),
+  R001_2: rule(
+    'GR-R-001-2',
+    'fatal',
+    "When the Supplier is Greek, the Invoice Id first segment must be a valid TIN Number and match either the Supplier's or the Tax Representative's Tin Number",
+  ),
+  R001_3: rule(
+    'GR-R-001-3',
+    'fatal',
+    'When the Supplier is Greek, the Invoice Id second segment must be a valid Date that matches the invoice Issue Date',
+  ),
+  R001_4: rule(
+    'GR-R-001-4',
+    'fatal',
+    'When Supplier is Greek, the Invoice Id third segment must be a positive integer',
+  ),
+  R001_5: rule(
+    'GR-R-001-5',
+    'fatal',
+    'When Supplier is Greek, the Invoice Id in the fourth segment must be a valid greek document type',
+  ),
   R001_6: rule('GR-R-001-6', 'fatal', 'When Supplier is Greek, the Invoice Id fifth segment must not be empty'),
   R001_7: rule('GR-R-001-7', 'fatal', 'When Supplier is Greek, the Invoice Id sixth segment must not be empty'),
-  R002: rule('GR-R-002', 'fatal', 'Greek Suppliers must provide their full name as they are registered in the Greek Business Registry (G.E.MH.) as a legal entity or in the Tax Registry as a natural person'),
-  R003: rule('GR-R-003', 'fatal', "For the Greek Suppliers, the VAT must start with 'EL' and must be a valid TIN number"),
+  R002: rule(
+    'GR-R-002',
+    'fatal',
+    'Greek Suppliers must provide their full name as they are registered in the Greek Business Registry (G.E.MH.) as a legal entity or in the Tax Registry as a natural person',
+  ),
+  R003: rule(
+    'GR-R-003',
+    'fatal',
+    "For the Greek Suppliers, the VAT must start with 'EL' and must be a valid TIN number",
+  ),
   R004_1: rule('GR-R-004-1', 'fatal', 'When Supplier is Greek, there must be one MARK Number'),
   R004_2: rule('GR-R-004-2', 'fatal', 'When Supplier is Greek, the MARK Number must be a positive integer'),
   R005: rule('GR-R-005', 'fatal', 'Greek Suppliers must provide the full name of the buyer'),
   R006: rule('GR-R-006', 'fatal', 'Greek suppliers must provide the VAT number of the buyer, if the buyer is Greek'),
   S008_1: rule('GR-S-008-1', 'warning', 'When Supplier is Greek, there should be one invoice url'),
   R008_2: rule('GR-R-008-2', 'fatal', 'When Supplier is Greek, there should be no more than one invoice url'),
-  R008_3: rule('GR-R-008-3', 'fatal', 'When Supplier is Greek and the INVOICE URL Document reference exists, the External Reference URI should be present'),
-  R009: rule('GR-R-009', 'fatal', "The Greek Supplier's Peppol Electronic Address (endpoint) must have schemeID 9933 and be a valid TIN"),
-  R010: rule('GR-R-010', 'fatal', "The Greek Buyer's Peppol Electronic Address (endpoint) must have schemeID 9933 and be a valid TIN"),
+  R008_3: rule(
+    'GR-R-008-3',
+    'fatal',
+    'When Supplier is Greek and the INVOICE URL Document reference exists, the External Reference URI should be present',
+  ),
+  R009: rule(
+    'GR-R-009',
+    'fatal',
+    "The Greek Supplier's Peppol Electronic Address (endpoint) must have schemeID 9933 and be a valid TIN",
+  ),
+  R010: rule(
+    'GR-R-010',
+    'fatal',
+    "The Greek Buyer's Peppol Electronic Address (endpoint) must have schemeID 9933 and be a valid TIN",
+  ),
   S011: rule('GR-S-011', 'warning', 'Greek suppliers should provide their VAT identifier (tax registration number)'),
 };
 
-const DOCUMENT_TYPES = new Set('1.1 1.2 1.3 1.4 1.5 1.6 2.1 2.2 2.3 2.4 3.1 3.2 4 5.1 5.2 6.1 6.2 7.1 8.1 8.2 11.1 11.2 11.3 11.4 11.5'.split(' '));
+const DOCUMENT_TYPES = new Set(
+  '1.1 1.2 1.3 1.4 1.5 1.6 2.1 2.2 2.3 2.4 3.1 3.2 4 5.1 5.2 6.1 6.2 7.1 8.1 8.2 11.1 11.2 11.3 11.4 11.5'.split(' '),
+);
 const DATE_RE = /^(0?[1-9]|[12][0-9]|3[01])[-/ ]?(0?[1-9]|1[0-2])[-/ ]?(19|20)[0-9]{2}/;
 const isGreek = (c: string) => c === 'GR' || c === 'EL';
 
@@ -57,7 +95,15 @@ function documentNumber(ctx: Ctx, id: XNode): void {
   const s2 = seg[1] ?? '';
   const idDate = s2.split('/');
   const issue = str(kids(ctx.root, 'cbc:IssueDate')[0]).split('-');
-  ctx.check(R.R001_3, id, normSpace(s2).length > 0 && DATE_RE.test(s2) && idDate[0] === issue[2] && idDate[1] === issue[1] && idDate[2] === issue[0]);
+  ctx.check(
+    R.R001_3,
+    id,
+    normSpace(s2).length > 0 &&
+      DATE_RE.test(s2) &&
+      idDate[0] === issue[2] &&
+      idDate[1] === issue[1] &&
+      idDate[2] === issue[0],
+  );
   const s3 = seg[2] ?? '';
   ctx.check(R.R001_4, id, normSpace(s3).length > 0 && /^\s*[+-]?[0-9]+\s*$/.test(s3) && Number(s3) >= 0);
   const s4 = seg[3] ?? '';
@@ -75,9 +121,14 @@ export function grRules(ctx: Ctx): void {
   if (greekSender) {
     for (const id of kids(root, 'cbc:ID')) documentNumber(ctx, id);
     for (const party of all(root, 'cac:AccountingSupplierParty/cac:Party')) {
-      ctx.check(R.R002, party, all(party, 'cac:PartyName/cbc:Name').some((n) => str(n).length > 0));
+      ctx.check(
+        R.R002,
+        party,
+        all(party, 'cac:PartyName/cbc:Name').some((n) => str(n).length > 0),
+      );
       // Checked on each seller VAT identifier (a seller represented by a tax representative may have none).
-      for (const vat of vatCompanyIds(party)) ctx.check(R.R003, vat, str(vat).slice(0, 2) === 'EL' && greekTinOk(str(vat).slice(2)));
+      for (const vat of vatCompanyIds(party))
+        ctx.check(R.R003, vat, str(vat).slice(0, 2) === 'EL' && greekTinOk(str(vat).slice(2)));
       ctx.check(R.S011, party, vatCompanyIds(party).length > 0);
     }
   }
@@ -89,13 +140,20 @@ export function grRules(ctx: Ctx): void {
     for (const m of marks) ctx.check(R.R004_2, m, /^[1-9]([0-9]*)/.test(str(kids(m, 'cbc:ID')[0])));
     ctx.check(R.S008_1, root, urls.length === 1);
     ctx.check(R.R008_2, root, urls.length <= 1);
-    for (const u of urls) ctx.check(R.R008_3, u, normSpace(str(all(u, 'cac:Attachment/cac:ExternalReference/cbc:URI')[0])).length > 0);
+    for (const u of urls)
+      ctx.check(R.R008_3, u, normSpace(str(all(u, 'cac:Attachment/cac:ExternalReference/cbc:URI')[0])).length > 0);
     for (const party of all(root, 'cac:AccountingSupplierParty/cac:Party')) {
       const ep = kids(party, 'cbc:EndpointID')[0];
       ctx.check(R.R009, party, ep !== undefined && attr(ep, 'schemeID') === '9933' && greekTinOk(ep.text));
     }
   }
-  if (greekSender) for (const acp of kids(root, 'cac:AccountingCustomerParty')) ctx.check(R.R005, acp, all(acp, 'cac:Party/cac:PartyName/cbc:Name').some((n) => str(n).length > 0));
+  if (greekSender)
+    for (const acp of kids(root, 'cac:AccountingCustomerParty'))
+      ctx.check(
+        R.R005,
+        acp,
+        all(acp, 'cac:Party/cac:PartyName/cbc:Name').some((n) => str(n).length > 0),
+      );
   if (greekSender && greekReceiver) {
     for (const acp of kids(root, 'cac:AccountingCustomerParty')) {
       ctx.check(R.R006, acp, greekVatOk(kids(acp, 'cac:Party')[0]));

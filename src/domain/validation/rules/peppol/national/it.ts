@@ -4,10 +4,22 @@ import { all, has, kids, normSpace, str } from '../../../../xml/xmlTree.js';
 import { supplierCountryByVat } from './countries.js';
 
 const R = {
-  R001: rule('IT-R-001', 'fatal', 'BT-32 (Seller tax registration identifier) - For Italian suppliers BT-32 minimum length 11 and maximum length shall be 16.'),
-  R002: rule('IT-R-002', 'fatal', 'BT-35 (Seller Address line 1) - Italian suppliers MUST provide the postal address line 1.'),
+  R001: rule(
+    'IT-R-001',
+    'fatal',
+    'BT-32 (Seller tax registration identifier) - For Italian suppliers BT-32 minimum length 11 and maximum length shall be 16.',
+  ),
+  R002: rule(
+    'IT-R-002',
+    'fatal',
+    'BT-35 (Seller Address line 1) - Italian suppliers MUST provide the postal address line 1.',
+  ),
   R003: rule('IT-R-003', 'fatal', 'BT-37 (Seller city) - Italian suppliers MUST provide the postal address city.'),
-  R004: rule('IT-R-004', 'fatal', 'BT-38 (Seller post code) - Italian suppliers MUST provide the postal address post code.'),
+  R004: rule(
+    'IT-R-004',
+    'fatal',
+    'BT-38 (Seller post code) - Italian suppliers MUST provide the postal address post code.',
+  ),
 };
 
 export function itRules(ctx: Ctx): void {

@@ -4,18 +4,55 @@ import { dec } from '../../../decimal.js';
 import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
 
 const R = {
-  R001: rule('NL-R-001', 'fatal', 'For suppliers in the Netherlands, if the document is a creditnote, the document MUST contain an invoice reference (cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID)'),
-  R002: rule('NL-R-002', 'fatal', "For suppliers in the Netherlands the supplier's address MUST contain street name, city and post code"),
-  R003: rule('NL-R-003', 'fatal', 'For suppliers in the Netherlands, the legal entity identifier MUST be either a KVK or OIN number (schemeID 0106 or 0190)'),
-  R004: rule('NL-R-004', 'fatal', 'For suppliers in the Netherlands, if the customer is in the Netherlands, the customer address MUST contain the street name, the city and post code'),
-  R005: rule('NL-R-005', 'fatal', "For suppliers in the Netherlands, if the customer is in the Netherlands, the customer's legal entity identifier MUST be either a KVK or OIN number (schemeID 0106 or 0190)"),
-  R006: rule('NL-R-006', 'fatal', "For suppliers in the Netherlands, if the fiscal representative is in the Netherlands, the representative's address MUST contain street name, city and post code"),
-  R007: rule('NL-R-007', 'fatal', 'For suppliers in the Netherlands, the supplier MUST provide a means of payment (cac:PaymentMeans) if the payment is from customer to supplier'),
-  R008: rule('NL-R-008', 'fatal', 'For suppliers in the Netherlands, the payment means code (cac:PaymentMeans/cbc:PaymentMeansCode) MUST be one of 30, 48, 49, 57, 58 or 59'),
-  R009: rule('NL-R-009', 'fatal', 'For suppliers in the Netherlands, if an order line reference (cac:OrderLineReference/cbc:LineID) is used, there must be an order reference on the document level (cac:OrderReference/cbc:ID)'),
+  R001: rule(
+    'NL-R-001',
+    'fatal',
+    'For suppliers in the Netherlands, if the document is a creditnote, the document MUST contain an invoice reference (cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID)',
+  ),
+  R002: rule(
+    'NL-R-002',
+    'fatal',
+    "For suppliers in the Netherlands the supplier's address MUST contain street name, city and post code",
+  ),
+  R003: rule(
+    'NL-R-003',
+    'fatal',
+    'For suppliers in the Netherlands, the legal entity identifier MUST be either a KVK or OIN number (schemeID 0106 or 0190)',
+  ),
+  R004: rule(
+    'NL-R-004',
+    'fatal',
+    'For suppliers in the Netherlands, if the customer is in the Netherlands, the customer address MUST contain the street name, the city and post code',
+  ),
+  R005: rule(
+    'NL-R-005',
+    'fatal',
+    "For suppliers in the Netherlands, if the customer is in the Netherlands, the customer's legal entity identifier MUST be either a KVK or OIN number (schemeID 0106 or 0190)",
+  ),
+  R006: rule(
+    'NL-R-006',
+    'fatal',
+    "For suppliers in the Netherlands, if the fiscal representative is in the Netherlands, the representative's address MUST contain street name, city and post code",
+  ),
+  R007: rule(
+    'NL-R-007',
+    'fatal',
+    'For suppliers in the Netherlands, the supplier MUST provide a means of payment (cac:PaymentMeans) if the payment is from customer to supplier',
+  ),
+  R008: rule(
+    'NL-R-008',
+    'fatal',
+    'For suppliers in the Netherlands, the payment means code (cac:PaymentMeans/cbc:PaymentMeansCode) MUST be one of 30, 48, 49, 57, 58 or 59',
+  ),
+  R009: rule(
+    'NL-R-009',
+    'fatal',
+    'For suppliers in the Netherlands, if an order line reference (cac:OrderLineReference/cbc:LineID) is used, there must be an order reference on the document level (cac:OrderReference/cbc:ID)',
+  ),
 };
 
-const country = (n: XNode | undefined) => normSpace(str(all(n, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode')[0])).toUpperCase();
+const country = (n: XNode | undefined) =>
+  normSpace(str(all(n, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode')[0])).toUpperCase();
 const addressOk = (a: XNode) => has(a, 'cbc:StreetName') && has(a, 'cbc:CityName') && has(a, 'cbc:PostalZone');
 const kvkOrOin = (id: XNode) => ['0106', '0190'].includes(attr(id, 'schemeID') ?? '') && normSpace(str(id)) !== '';
 const NL_MEANS = new Set(['30', '48', '49', '57', '58', '59']);
@@ -24,7 +61,8 @@ export function nlRules(ctx: Ctx): void {
   const { root, seller, buyer, taxRep } = ctx;
   if (country(seller) !== 'NL') return;
   const customerNL = country(buyer) === 'NL';
-  for (const t of kids(root, 'cbc:CreditNoteTypeCode')) ctx.check(R.R001, t, has(root, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID'));
+  for (const t of kids(root, 'cbc:CreditNoteTypeCode'))
+    ctx.check(R.R001, t, has(root, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID'));
   for (const a of kids(seller, 'cac:PostalAddress')) ctx.check(R.R002, a, addressOk(a));
   for (const id of all(seller, 'cac:PartyLegalEntity/cbc:CompanyID')) ctx.check(R.R003, id, kvkOrOin(id));
   if (customerNL) {
@@ -38,7 +76,11 @@ export function nlRules(ctx: Ctx): void {
     const customerPays = v !== null && (ctx.kind === 'Invoice' ? v.gt(0) : v.lt(0));
     if (customerPays) ctx.check(R.R007, p, has(root, 'cac:PaymentMeans'));
   }
-  if (customerNL) for (const c of all(root, 'cac:PaymentMeans/cbc:PaymentMeansCode')) ctx.check(R.R008, c, NL_MEANS.has(normSpace(str(c))));
-  for (const line of ctx.lines) for (const l of all(line, 'cac:OrderLineReference/cbc:LineID')) ctx.check(R.R009, l, has(root, 'cac:OrderReference/cbc:ID'));
+  if (customerNL)
+    for (const c of all(root, 'cac:PaymentMeans/cbc:PaymentMeansCode'))
+      ctx.check(R.R008, c, NL_MEANS.has(normSpace(str(c))));
+  for (const line of ctx.lines)
+    for (const l of all(line, 'cac:OrderLineReference/cbc:LineID'))
+      ctx.check(R.R009, l, has(root, 'cac:OrderReference/cbc:ID'));
   void kid;
 }

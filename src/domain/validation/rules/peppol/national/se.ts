@@ -7,17 +7,33 @@ import { postalCountry, vatCompanyIds } from './countries.js';
 
 const R = {
   R001: rule('SE-R-001', 'fatal', 'For Swedish suppliers, Swedish VAT-numbers must consist of 14 characters.'),
-  R002: rule('SE-R-002', 'fatal', 'For Swedish suppliers, the Swedish VAT-numbers must have the trailing 12 characters in numeric form'),
+  R002: rule(
+    'SE-R-002',
+    'fatal',
+    'For Swedish suppliers, the Swedish VAT-numbers must have the trailing 12 characters in numeric form',
+  ),
   R003: rule('SE-R-003', 'fatal', 'Swedish organisation numbers should be numeric.'),
   R004: rule('SE-R-004', 'fatal', 'Swedish organisation numbers consist of 10 characters.'),
-  R005: rule('SE-R-005', 'fatal', "For Swedish suppliers, when using Seller tax registration identifier, 'Godkänd för F-skatt' must be stated"),
+  R005: rule(
+    'SE-R-005',
+    'fatal',
+    "For Swedish suppliers, when using Seller tax registration identifier, 'Godkänd för F-skatt' must be stated",
+  ),
   R006: rule('SE-R-006', 'fatal', 'For Swedish suppliers, only standard VAT rate of 6, 12 or 25 are used'),
   R007: rule('SE-R-007', 'warning', 'For Swedish suppliers using Plusgiro, the Account ID must be numeric'),
   R008: rule('SE-R-008', 'warning', 'For Swedish suppliers using Bankgiro, the Account ID must be numeric'),
   R009: rule('SE-R-009', 'warning', 'For Swedish suppliers using Bankgiro, the Account ID must have 7-8 characters'),
   R010: rule('SE-R-010', 'warning', 'For Swedish suppliers using Plusgiro, the Account ID must have 2-8 characters'),
-  R011: rule('SE-R-011', 'warning', 'For Swedish suppliers using Swedish Bankgiro or Plusgiro, the proper way to indicate this is to use Code 30 for PaymentMeans and FinancialInstitutionBranch ID with code SE:BANKGIRO or SE:PLUSGIRO'),
-  R012: rule('SE-R-012', 'warning', 'For domestic transactions between Swedish trading partners, credit transfer should be indicated by PaymentMeansCode="30"'),
+  R011: rule(
+    'SE-R-011',
+    'warning',
+    'For Swedish suppliers using Swedish Bankgiro or Plusgiro, the proper way to indicate this is to use Code 30 for PaymentMeans and FinancialInstitutionBranch ID with code SE:BANKGIRO or SE:PLUSGIRO',
+  ),
+  R012: rule(
+    'SE-R-012',
+    'warning',
+    'For domestic transactions between Swedish trading partners, credit transfer should be indicated by PaymentMeansCode="30"',
+  ),
   R013: rule('SE-R-013', 'fatal', 'The last digit of a Swedish organization number (check digit) must be valid'),
 };
 
