@@ -64,6 +64,7 @@ import { decodeDocumentInput } from '../http/codecs/documentCodec.js';
 import { STORED_UBL_RULES } from '../application/ports/storedUblRules.js';
 import { StoredUblValidator } from '../infrastructure/xml/ublText.js';
 import { BLOBS, openBlobStore } from '../infrastructure/blobs/openBlobStore.js';
+import { CachingBlobStore } from '../infrastructure/blobs/cachingBlobStore.js';
 import { BLOB_STORE } from '../application/ports/blobStore.js';
 import { EVENT_STORE } from '../application/ports/eventStore.js';
 import { DocumentContent } from '../application/documents/documentContent.js';
@@ -112,7 +113,10 @@ export async function registerPostgres(
   // Payloads (content, UBL, attachments, Invoice Responses) by their SHA-256; events name them.
   const blobs = await openBlobStore(config.blobStore, { pool });
   container.register(BLOBS, { useValue: blobs });
-  container.register(BLOB_STORE, { useValue: blobs.store });
+  const cacheBytes = options.config.blobCacheBytes;
+  container.register(BLOB_STORE, {
+    useValue: cacheBytes > 0 ? new CachingBlobStore(blobs.store, cacheBytes) : blobs.store,
+  });
   return pool;
 }
 

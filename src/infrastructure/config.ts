@@ -69,6 +69,8 @@ export interface Config {
   pdfReader: PdfReaderLimits;
   /** Where payloads are kept by their SHA-256 (blobs/blobStoreConfig.ts): the events name them. */
   blobStore: BlobStoreConfig;
+  /** Memory for recently written and read blobs (BLOB_CACHE_MB; 0 turns the cache off). */
+  blobCacheBytes: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -150,5 +152,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'PDF_READ_TIMEOUT_MS', DEFAULT_PDF_READER_LIMITS.timeoutMs),
     },
     blobStore: loadBlobStoreConfig(env, dataDir),
+    blobCacheBytes: integer(env, 'BLOB_CACHE_MB', 32) * 1024 * 1024,
   };
 }

@@ -6,14 +6,14 @@ import { FsBlobStore } from './fsBlobStore.js';
 import { PgBlobStore } from './pgBlobStore.js';
 import { S3BlobStore } from './s3BlobStore.js';
 
-/**
- * The blob store BLOB_STORE names, ready for use (its folder made, its bucket checked), and how to
- * let it go. `pool` is the service's PostgreSQL pool, on which the schema (table `blobs`) is
- * applied at start. The composition (container.ts) opens it once per service.
- */
 /** The opened blob store (`{ store, close }`), closed with the service. */
 export const BLOBS = Symbol('Blobs');
 
+/**
+ * The blob store BLOB_STORE names, ready for use (its folder made, its bucket checked), and how to
+ * let it go. `pool` is the service's PostgreSQL pool, on which the schema (table `blobs`) is
+ * applied at start. The composition root (composition/shared.ts) opens it once per service.
+ */
 export async function openBlobStore(
   config: BlobStoreConfig,
   resources: { pool: pg.Pool; s3Credentials?: S3ClientConfig['credentials'] },
