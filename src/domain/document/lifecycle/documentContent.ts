@@ -48,43 +48,28 @@ export const sameUbl = (a: UblRef, b: UblRef): boolean =>
  * identifiers, parties, dates and the total. The rest (lines, addresses, payment terms) is read
  * from the content when the document itself is shown or written.
  */
-export interface DocumentHeader {
-  document_type: DocumentJson['document_type'];
-  invoice_id: string | null;
-  invoice_date: string | null;
-  due_date: string | null;
-  currency: DocumentJson['currency'];
-  /** A decimal string, as in the document. */
-  invoice_total: string | null;
-  vendor_name: string | null;
-  vendor_email: string | null;
-  vendor_tax_id: string | null;
-  vendor_company_id: string | null;
-  vendor_peppol_id: string | null;
-  customer_name: string | null;
-  customer_id: string | null;
-  customer_email: string | null;
-  customer_tax_id: string | null;
-  customer_company_id: string | null;
-  customer_peppol_id: string | null;
-}
+const HEADER_FIELDS = [
+  'document_type',
+  'invoice_id',
+  'invoice_date',
+  'due_date',
+  'currency',
+  'invoice_total',
+  'vendor_name',
+  'vendor_email',
+  'vendor_tax_id',
+  'vendor_company_id',
+  'vendor_peppol_id',
+  'customer_name',
+  'customer_id',
+  'customer_email',
+  'customer_tax_id',
+  'customer_company_id',
+  'customer_peppol_id',
+] as const;
 
-export const headerOf = (d: DocumentJson): DocumentHeader => ({
-  document_type: d.document_type,
-  invoice_id: d.invoice_id,
-  invoice_date: d.invoice_date,
-  due_date: d.due_date,
-  currency: d.currency,
-  invoice_total: d.invoice_total,
-  vendor_name: d.vendor_name,
-  vendor_email: d.vendor_email,
-  vendor_tax_id: d.vendor_tax_id,
-  vendor_company_id: d.vendor_company_id,
-  vendor_peppol_id: d.vendor_peppol_id,
-  customer_name: d.customer_name,
-  customer_id: d.customer_id,
-  customer_email: d.customer_email,
-  customer_tax_id: d.customer_tax_id,
-  customer_company_id: d.customer_company_id,
-  customer_peppol_id: d.customer_peppol_id,
-});
+/** The header facts, as in the document (`invoice_total` a decimal string). */
+export type DocumentHeader = Pick<DocumentJson, (typeof HEADER_FIELDS)[number]>;
+
+export const headerOf = (d: DocumentJson): DocumentHeader =>
+  Object.fromEntries(HEADER_FIELDS.map((field) => [field, d[field]])) as DocumentHeader;
