@@ -20,7 +20,7 @@ export class CachingBlobStore implements BlobStore {
     private readonly inner: BlobStore,
     private readonly maxBytes: number,
     /** A blob larger than this is never cached (one large attachment would empty the cache). */
-    private readonly maxEntryBytes = Math.max(1, Math.floor(maxBytes / 16)),
+    private readonly maxEntryBytes = Math.max(1, Math.floor(maxBytes / 4)),
   ) {}
 
   async put(bytes: Uint8Array, options?: { mediaType?: string }): Promise<BlobRef> {

@@ -3,7 +3,7 @@ import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { assertBlobKey, blobMediaType, type BlobRef, type BlobStore } from '../../application/ports/blobStore.js';
-import { checkedBytes, checkingStream, sha256Hex } from './blobDigest.js';
+import { checkedBytes, checkingStream, sha256HexInTurns } from './blobDigest.js';
 
 /**
  * Blobs as files under one folder (BLOB_DIR), for hosts that keep payloads on a disk or a shared
@@ -31,7 +31,7 @@ export class FsBlobStore implements BlobStore {
 
   async put(bytes: Uint8Array, options: { mediaType?: string } = {}): Promise<BlobRef> {
     const mediaType = blobMediaType(options.mediaType);
-    const sha256 = sha256Hex(bytes);
+    const sha256 = await sha256HexInTurns(bytes);
     const ref = { sha256, size: bytes.length, mediaType };
     const file = this.pathOf(sha256);
     // Already there and intact: nothing to write. (Reading costs less than writing and flushing,
@@ -65,7 +65,7 @@ export class FsBlobStore implements BlobStore {
   async get(sha256: string): Promise<Buffer | null> {
     assertBlobKey(sha256);
     const bytes = await readFile(this.pathOf(sha256)).catch(absentAsNull);
-    return bytes ? checkedBytes(sha256, bytes) : null;
+    return bytes ? await checkedBytes(sha256, bytes) : null;
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -98,7 +98,7 @@ export class FsBlobStore implements BlobStore {
 
   private async intact(file: string, sha256: string): Promise<boolean> {
     const bytes = await readFile(file).catch(absentAsNull);
-    return bytes !== null && sha256Hex(bytes) === sha256;
+    return bytes !== null && (await sha256HexInTurns(bytes)) === sha256;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { assertBlobKey, blobMediaType, type BlobRef, type BlobStore } from '../../application/ports/blobStore.js';
-import { checkedBytes, sha256Hex } from './blobDigest.js';
+import { checkedBytes, sha256HexInTurns } from './blobDigest.js';
 
 /**
  * Blobs in PostgreSQL, the default profile: table `blobs` (pgSchema.ts), one row per SHA-256, the
@@ -13,7 +13,7 @@ export class PgBlobStore implements BlobStore {
 
   async put(bytes: Uint8Array, options: { mediaType?: string } = {}): Promise<BlobRef> {
     const mediaType = blobMediaType(options.mediaType);
-    const sha256 = sha256Hex(bytes);
+    const sha256 = await sha256HexInTurns(bytes);
     // Concurrent puts of the same bytes meet on the primary key: one inserts, the others wait for
     // it and find the row. An existing row is rewritten only when it differs (it was corrupted),
     // compared inside the server so the stored copy never travels back.
@@ -32,7 +32,7 @@ export class PgBlobStore implements BlobStore {
       sha256,
     ]);
     const row = rows[0];
-    return row ? checkedBytes(sha256, row.content) : null;
+    return row ? await checkedBytes(sha256, row.content) : null;
   }
 
   async has(sha256: string): Promise<boolean> {

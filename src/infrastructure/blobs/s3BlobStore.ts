@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { pipeline, type Readable } from 'node:stream';
 import { assertBlobKey, blobMediaType, type BlobRef, type BlobStore } from '../../application/ports/blobStore.js';
-import { checkedBytes, checkingStream, sha256Hex } from './blobDigest.js';
+import { checkedBytes, checkingStream, sha256HexInTurns } from './blobDigest.js';
 
 /** Where the S3 adapter keeps blobs: `<bucket>/<prefix><sha256>`. */
 export interface S3Location {
@@ -76,7 +76,7 @@ export class S3BlobStore implements BlobStore {
    */
   async put(bytes: Uint8Array, options: { mediaType?: string } = {}): Promise<BlobRef> {
     const mediaType = blobMediaType(options.mediaType);
-    const sha256 = sha256Hex(bytes);
+    const sha256 = await sha256HexInTurns(bytes);
     await this.client.send(
       new PutObjectCommand({
         Bucket: this.bucket,
@@ -95,7 +95,7 @@ export class S3BlobStore implements BlobStore {
     try {
       const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256) }));
       const bytes = await object.Body!.transformToByteArray();
-      return checkedBytes(sha256, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      return await checkedBytes(sha256, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     } catch (error) {
       if (errorName(error) === 'NoSuchKey') return null;
       throw error;
