@@ -113,7 +113,7 @@ export async function registerPostgres(
   // Payloads (content, UBL, attachments, Invoice Responses) by their SHA-256; events name them.
   const blobs = await openBlobStore(config.blobStore, { pool });
   container.register(BLOBS, { useValue: blobs });
-  const cacheBytes = options.config.blobCacheBytes;
+  const cacheBytes = config.blobCacheBytes;
   container.register(BLOB_STORE, {
     useValue: cacheBytes > 0 ? new CachingBlobStore(blobs.store, cacheBytes) : blobs.store,
   });
