@@ -84,9 +84,16 @@ describe('PdfContentReader limits: hostile files are refused with bounded memory
       expect(reasonOf((await readWatched(reader, await contentStreamBomb(4 * GiB))).result)).to.equal('too_large');
     const content = await reader.read(await pdfFixture('lo-en-invoice.pdf'));
     expect(content.pages[0]!.items.length).to.be.greaterThan(10);
-    global.gc?.();
-    // Three refused bombs later, the process holds about what it held before them.
-    expect(process.memoryUsage().rss - before).to.be.below(300 * MB);
+    // Three refused bombs later, the process holds about what it held before them. A replaced
+    // worker's memory goes back to the system when its thread has ended, which the refusal does
+    // not wait for: look again for up to 2 s before judging (a leak stays, however long we wait).
+    let growth = Infinity;
+    for (let look = 0; look < 20 && growth >= 300 * MB; look++) {
+      global.gc?.();
+      growth = process.memoryUsage().rss - before;
+      if (growth >= 300 * MB) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(growth).to.be.below(300 * MB);
   });
 
   it('reads the text of a page with a 100,000 × 100,000 image without decoding the image', async () => {
