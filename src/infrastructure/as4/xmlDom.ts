@@ -1,8 +1,7 @@
 import { DOMParser } from '@xmldom/xmldom';
-import libxmljs from 'libxmljs';
-import { XmlLimitExceeded } from '../../domain/validation/errors.js';
+import { XmlInputError } from '../../domain/validation/errors.js';
 import { DEFAULT_XML_LIMITS, type XmlLimits } from '../../domain/validation/xml/limits.js';
-import { checkXmlLimits, checkXmlSize } from '../xml/xmlLimitsScan.js';
+import { checkedText, gateParse } from '../xml/xmlParser.js';
 
 /** XML that is not well-formed, too large, or uses what AS4 messages never need (DTDs, processing instructions). */
 export class UntrustedXmlError extends Error {
@@ -49,30 +48,12 @@ export function decodeUtf8Xml(bytes: Uint8Array): string {
  */
 export function parseUntrustedXmlDom(text: string, limits: XmlLimits = SOAP_XML_LIMITS): Document {
   try {
-    checkXmlSize(Buffer.byteLength(text, 'utf8'), limits);
-    checkXmlLimits(text, limits);
+    // The same gate as every untrusted XML of the service (xml/xmlParser.ts): limits, no DOCTYPE, libxml2.
+    gateParse(checkedText(text, limits));
   } catch (error) {
-    if (error instanceof XmlLimitExceeded) throw new UntrustedXmlError(error.message);
+    if (error instanceof XmlInputError) throw new UntrustedXmlError(error.message);
     throw error;
   }
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text))
-    throw new UntrustedXmlError('DTD / DOCTYPE declarations are not accepted');
-  let gate: libxmljs.XMLDocument;
-  try {
-    gate = libxmljs.parseXml(text, {
-      replaceEntities: false,
-      validateEntities: false,
-      nonet: true,
-      recover: false,
-      flags: [libxmljs.XMLParseFlags.XML_PARSE_NONET],
-    });
-  } catch (error) {
-    throw new UntrustedXmlError(`malformed XML: ${(error as Error).message.trim()}`);
-  }
-  // libxml2 reports some faults (a namespace name that is not a URI) without failing the parse.
-  if (gate.errors && gate.errors.length > 0)
-    throw new UntrustedXmlError(`malformed XML: ${String(gate.errors[0]?.message ?? '').trim()}`);
-  if (!gate.root()) throw new UntrustedXmlError('the XML has no root element');
   const problems: string[] = [];
   const doc = new DOMParser({
     errorHandler: {
