@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { ACCESS_POINT_IDENTITY, loadAccessPointIdentity } from '../infrastructure/as4/accessPointIdentity.js';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from './container.js';
 import type { PeppolConfig } from '../infrastructure/peppolConfig.js';
@@ -39,9 +41,17 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
     logger.warn(
       'SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse',
     );
-  const as4Certificate = config.as4CertificateFile ? base64Der(readCertificateFile(config.as4CertificateFile)) : null;
+  const identity = loadAccessPointIdentity(config);
+  const as4Certificate = identity
+    ? base64Der(identity.key.certificate)
+    : config.as4CertificateFile
+      ? base64Der(readCertificateFile(config.as4CertificateFile))
+      : config.as4CertificatePem
+        ? base64Der(new X509Certificate(config.as4CertificatePem))
+        : null;
   if (!as4Certificate)
     logger.warn('AS4_CERTIFICATE_FILE is not set: ServiceMetadata publishes an empty endpoint certificate');
+  if (!identity) logger.warn('AS4_KEY_FILE is not set: this access point neither sends nor receives over AS4');
   const smp: SmpSettings = {
     publicUrl: config.publicUrl,
     as4EndpointUrl: config.as4EndpointUrl,
@@ -61,6 +71,7 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
       : smlPublishingOff;
 
   container.register(SMP_SETTINGS, { useValue: smp });
+  container.register(ACCESS_POINT_IDENTITY, { useFactory: () => identity });
   // Factories for what may be null: tsyringe takes a null `useValue` for no provider at all.
   container.register(XML_SIGNER, { useFactory: () => signer });
   container.register(HTTP_GETTER, { useValue: http });

@@ -6,8 +6,29 @@ export interface PeppolConfig {
   publicUrl: string | null;
   /** The AS4 endpoint published in ServiceMetadata; default `<public URL>/as4`. */
   as4EndpointUrl: string | null;
-  /** PEM or DER of the access point certificate published in ServiceMetadata; unset: an empty Certificate element. */
+  /**
+   * This access point's certificate (PEM or DER file, or PEM in AS4_CERTIFICATE_PEM): published in
+   * ServiceMetadata, signs AS4 messages and receipts. Its subject CN is the Peppol seat id, which is
+   * also the AS4 party id. Unset: an empty Certificate element and no AS4.
+   */
   as4CertificateFile: string | null;
+  as4CertificatePem: string | null;
+  /** The PEM private key of that certificate (AS4_KEY_FILE, or AS4_KEY_PEM); AS4 needs both. */
+  as4KeyFile: string | null;
+  as4KeyPem: string | null;
+  /** Trusted Peppol AP CAs (PEM or DER files, PEPPOL_AP_CA_FILES): an AS4 signer must be issued by one. */
+  apCaFiles: string[];
+  /** CRLs (PEM or DER files, AS4_CRL_FILES) against which AS4 signers are checked for revocation; none: not checked. */
+  crlFiles: string[];
+  /**
+   * Plain-HTTP AS4 endpoints on loopback addresses are allowed only when this is set
+   * (AS4_ALLOW_PLAIN_HTTP_LOOPBACK=true: tests and local demos). Peppol requires HTTPS.
+   */
+  as4AllowPlainHttpLoopback: boolean;
+  /** Largest AS4 request body `POST /as4` reads (AS4_MAX_MESSAGE_BYTES). */
+  as4MaxMessageBytes: number;
+  /** Time limit of one AS4 POST to another access point, in ms (AS4_SEND_TIMEOUT_MS). */
+  as4SendTimeoutMs: number;
   /** PEM key and certificate this SMP signs ServiceMetadata with; unset: ServiceMetadata is served unsigned. */
   smpSigningKeyFile: string | null;
   smpSigningCertificateFile: string | null;
@@ -19,7 +40,7 @@ export interface PeppolConfig {
   smlDnsServer: string | null;
   /** Time limit of each DNS query and HTTP request of a lookup, in ms. */
   lookupTimeoutMs: number;
-  /** Trusted CA certificates (PEM or DER files) for SMP signatures and endpoint certificates; none: issuers are not checked. */
+  /** Trusted CA certificates (PEM or DER files) for SMP signatures (the Peppol SMP CA) and endpoint certificates (the AP CA); none: issuers are not checked. */
   trustedCaFiles: string[];
   /** Peppol Directory base URL (e.g. https://directory.peppol.eu); unset: participant search is local only. */
   directoryUrl: string | null;
@@ -40,6 +61,18 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return value;
 }
 
+const list = (value: string | undefined) =>
+  (optional(value) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = optional(env[name])?.toLowerCase() ?? 'false';
+  if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
+}
+
 function url(env: NodeJS.ProcessEnv, name: string): string | null {
   const raw = optional(env[name]);
   if (raw === null) return null;
@@ -52,16 +85,21 @@ export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolCo
     publicUrl: url(env, 'PUBLIC_URL'),
     as4EndpointUrl: url(env, 'AS4_ENDPOINT_URL'),
     as4CertificateFile: optional(env.AS4_CERTIFICATE_FILE),
+    as4CertificatePem: optional(env.AS4_CERTIFICATE_PEM),
+    as4KeyFile: optional(env.AS4_KEY_FILE),
+    as4KeyPem: optional(env.AS4_KEY_PEM),
+    apCaFiles: list(env.PEPPOL_AP_CA_FILES),
+    crlFiles: list(env.AS4_CRL_FILES),
+    as4AllowPlainHttpLoopback: flag(env, 'AS4_ALLOW_PLAIN_HTTP_LOOPBACK'),
+    as4MaxMessageBytes: positive(env, 'AS4_MAX_MESSAGE_BYTES', 64 * 1024 * 1024),
+    as4SendTimeoutMs: positive(env, 'AS4_SEND_TIMEOUT_MS', 60_000),
     smpSigningKeyFile: optional(env.SMP_SIGNING_KEY_FILE),
     smpSigningCertificateFile: optional(env.SMP_SIGNING_CERTIFICATE_FILE),
     smpTechnicalContactUrl: optional(env.SMP_TECHNICAL_CONTACT_URL),
     smlDnsZone: optional(env.SML_DNS_ZONE) ?? PEPPOL_PRODUCTION_SML_ZONE,
     smlDnsServer: optional(env.SML_DNS_SERVER),
     lookupTimeoutMs: positive(env, 'PEPPOL_LOOKUP_TIMEOUT_MS', 5000),
-    trustedCaFiles: (optional(env.PEPPOL_TRUSTED_CA_FILES) ?? '')
-      .split(',')
-      .map((f) => f.trim())
-      .filter(Boolean),
+    trustedCaFiles: list(env.PEPPOL_TRUSTED_CA_FILES),
     directoryUrl: url(env, 'PEPPOL_DIRECTORY_URL'),
     smlUrl: url(env, 'SML_URL'),
     smlSmpId: optional(env.SML_SMP_ID),
@@ -71,6 +109,10 @@ export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolCo
   if ((config.smpSigningKeyFile === null) !== (config.smpSigningCertificateFile === null)) {
     throw new Error('SMP_SIGNING_KEY_FILE and SMP_SIGNING_CERTIFICATE_FILE are set together');
   }
+  const hasKey = config.as4KeyFile !== null || config.as4KeyPem !== null;
+  const hasCertificate = config.as4CertificateFile !== null || config.as4CertificatePem !== null;
+  if (hasKey && !hasCertificate)
+    throw new Error('AS4_KEY_FILE (or AS4_KEY_PEM) needs AS4_CERTIFICATE_FILE (or AS4_CERTIFICATE_PEM)');
   if (config.smlUrl && !config.smlSmpId) throw new Error("SML_URL needs SML_SMP_ID (this SMP's id at the SML)");
   return config;
 }

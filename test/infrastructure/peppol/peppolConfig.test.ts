@@ -7,6 +7,14 @@ describe('Peppol settings', () => {
       publicUrl: null,
       as4EndpointUrl: null,
       as4CertificateFile: null,
+      as4CertificatePem: null,
+      as4KeyFile: null,
+      as4KeyPem: null,
+      apCaFiles: [],
+      crlFiles: [],
+      as4AllowPlainHttpLoopback: false,
+      as4MaxMessageBytes: 64 * 1024 * 1024,
+      as4SendTimeoutMs: 60_000,
       smpSigningKeyFile: null,
       smpSigningCertificateFile: null,
       smpTechnicalContactUrl: null,
@@ -49,5 +57,26 @@ describe('Peppol settings', () => {
     expect(() => loadPeppolConfig({ PEPPOL_LOOKUP_TIMEOUT_MS: '0' })).to.throw(/positive integer/);
     expect(() => loadPeppolConfig({ SMP_SIGNING_KEY_FILE: 'key.pem' })).to.throw(/set together/);
     expect(() => loadPeppolConfig({ SML_URL: 'https://sml.example.test' })).to.throw(/SML_SMP_ID/);
+    expect(() => loadPeppolConfig({ AS4_KEY_FILE: 'ap.key.pem' })).to.throw(/needs AS4_CERTIFICATE_FILE/);
+    expect(() => loadPeppolConfig({ AS4_ALLOW_PLAIN_HTTP_LOOPBACK: 'yes' })).to.throw(/true or false/);
+  });
+
+  it('reads the access point settings: key and certificate as files or PEM, AP CAs, CRLs, the loopback switch', () => {
+    const config = loadPeppolConfig({
+      AS4_KEY_PEM: '-----BEGIN PRIVATE KEY-----',
+      AS4_CERTIFICATE_FILE: 'ap.cert.pem',
+      PEPPOL_AP_CA_FILES: 'ap-ca.pem,ap-ca-2.pem',
+      AS4_CRL_FILES: 'ap-ca.crl',
+      AS4_ALLOW_PLAIN_HTTP_LOOPBACK: 'TRUE',
+      AS4_MAX_MESSAGE_BYTES: '1048576',
+    });
+    expect(config).to.include({
+      as4KeyPem: '-----BEGIN PRIVATE KEY-----',
+      as4CertificateFile: 'ap.cert.pem',
+      as4AllowPlainHttpLoopback: true,
+      as4MaxMessageBytes: 1048576,
+    });
+    expect(config.apCaFiles).to.deep.equal(['ap-ca.pem', 'ap-ca-2.pem']);
+    expect(config.crlFiles).to.deep.equal(['ap-ca.crl']);
   });
 });
