@@ -210,7 +210,7 @@ function registerDocuments(container: DependencyContainer, config: Config): void
 function registerDelivery(container: DependencyContainer, options: CompositionOptions): void {
   const { config } = options;
   const delivery: DeliveryOptions = {
-    retryUnitMs: options.deliveryRetryUnitMs ?? 60_000,
+    retryUnitMs: options.deliveryRetryUnitMs ?? config.deliveryRetryUnitMs,
     concurrency: config.deliveryConcurrency,
     // A first attempt is claimed for as long as a job would be.
     abandonedAfterMs: config.jobLockLifetimeMs,
@@ -240,7 +240,7 @@ function registerDelivery(container: DependencyContainer, options: CompositionOp
 function registerWebhooks(container: DependencyContainer, options: CompositionOptions): void {
   const { config } = options;
   const dispatch: WebhookDispatchOptions = {
-    retryUnitMs: options.deliveryRetryUnitMs ?? 60_000,
+    retryUnitMs: options.deliveryRetryUnitMs ?? config.deliveryRetryUnitMs,
     timeoutMs: options.webhookTimeoutMs ?? 10_000,
     concurrency: config.webhookConcurrency,
     afterCall: () => failpoint('webhook:after-call'),

@@ -45,6 +45,11 @@ export interface Config {
   databasePoolSize: number;
   /** Deliveries one process runs at once. */
   deliveryConcurrency: number;
+  /**
+   * The unit of the retry schedule (DELIVERY_RETRY_UNIT_MS, default a minute): the schedule's delays are counted
+   * in it. Tests and demos of faults shorten it.
+   */
+  deliveryRetryUnitMs: number;
   /** Webhook calls one process runs at once. */
   webhookConcurrency: number;
   /** How long a claimed job stays locked: after a crash, another process takes it over after this. */
@@ -108,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'E-invoicing test mode <no-reply@localhost>',
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 30),
     deliveryConcurrency: integer(env, 'DELIVERY_CONCURRENCY', 20),
+    deliveryRetryUnitMs: integer(env, 'DELIVERY_RETRY_UNIT_MS', 60_000),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 20),
     jobLockLifetimeMs: integer(env, 'JOB_LOCK_LIFETIME_MS', 60_000),
     webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
