@@ -23,6 +23,8 @@ export interface TestDnsServer {
   setNaptr(name: string, records: NaptrRecord[]): void;
   /** The U-NAPTR record the Peppol SML publishes: flag U, service Meta:SMP, the SMP URL as replacement. */
   pointToSmp(name: string, smpUrl: string): void;
+  /** The name is no longer known (NXDOMAIN). */
+  forget(name: string): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
         { order: 100, preference: 10, flags: 'U', services: 'Meta:SMP', regexp: `!^.*$!${smpUrl}!`, replacement: '.' },
       ]);
     },
+    forget: (name) => zone.delete(name.toLowerCase()),
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
 }
