@@ -24,7 +24,7 @@ export interface OpenLoopRequest {
   method: string;
   path: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }
 
 export interface OpenLoopOptions {
@@ -36,6 +36,8 @@ export interface OpenLoopOptions {
   /** At most this many requests in flight; a request due while all are busy waits for one. */
   connections: number;
   request: (index: number) => OpenLoopRequest;
+  /** Given each response's body (collected only when this is set). */
+  onResponse?: (index: number, body: string) => void;
   seed?: number;
 }
 
@@ -84,8 +86,10 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
           headers: { ...headers, ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) },
         },
         (response) => {
-          response.on('data', () => undefined);
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => options.onResponse && chunks.push(chunk));
           response.on('end', () => {
+            options.onResponse?.(index, Buffer.concat(chunks).toString('utf8'));
             latencies[index] = performance.now() - due;
             statusCounts[response.statusCode!] = (statusCounts[response.statusCode!] ?? 0) + 1;
             resolve();

@@ -43,6 +43,28 @@ export interface NetworkOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * The Peppol settings of instance `i` at `baseUrl`: its AP key and certificate (seat POP00000i),
+ * its SMP signing key, the test PKI's CAs as the trusted AP and SMP CAs, the test SML (which learns
+ * the instance's SMP URL here), and plain HTTP on loopback allowed.
+ */
+export function accessPointEnv(pki: TestPki, sml: TestSml, i: number, baseUrl: string): Record<string, string> {
+  const ap = pki.instance(i);
+  const smpId = `TEST-SMP-${i}`;
+  sml.addSmp(smpId, baseUrl);
+  return {
+    PUBLIC_URL: baseUrl,
+    AS4_KEY_FILE: ap.keyFile,
+    AS4_CERTIFICATE_FILE: ap.certificateFile,
+    SMP_SIGNING_KEY_FILE: ap.smpKeyFile,
+    SMP_SIGNING_CERTIFICATE_FILE: ap.smpCertificateFile,
+    PEPPOL_TRUSTED_CA_FILES: `${pki.smpCaCertificateFile},${pki.apCaCertificateFile}`,
+    PEPPOL_AP_CA_FILES: pki.apCaCertificateFile,
+    AS4_ALLOW_PLAIN_HTTP_LOOPBACK: 'true',
+    ...sml.env(smpId),
+  };
+}
+
 export async function startPeppolNetwork(options: NetworkOptions = {}): Promise<PeppolNetwork> {
   const count = options.instances ?? 2;
   const pki = await makeTestPki({ instances: count });
@@ -54,34 +76,23 @@ export async function startPeppolNetwork(options: NetworkOptions = {}): Promise<
     dirs.push(dataDir);
     const port = await freePort();
     const pgPort = await freePort();
-    const ap = pki.instance(i);
     const baseUrl = `http://127.0.0.1:${port}`;
-    const smpId = `TEST-SMP-${i}`;
-    sml.addSmp(smpId, baseUrl);
     const operatorKey = `op_network_instance_${i}_0123456789abcdef`;
     const env = {
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(pgPort),
       OPERATOR_KEY: operatorKey,
-      PUBLIC_URL: baseUrl,
-      AS4_KEY_FILE: ap.keyFile,
-      AS4_CERTIFICATE_FILE: ap.certificateFile,
-      SMP_SIGNING_KEY_FILE: ap.smpKeyFile,
-      SMP_SIGNING_CERTIFICATE_FILE: ap.smpCertificateFile,
-      PEPPOL_TRUSTED_CA_FILES: `${pki.smpCaCertificateFile},${pki.apCaCertificateFile}`,
-      PEPPOL_AP_CA_FILES: pki.apCaCertificateFile,
-      AS4_ALLOW_PLAIN_HTTP_LOOPBACK: 'true',
       RATE_LIMIT_STANDARD_PER_MINUTE: '0',
       RATE_LIMIT_PREMIUM_PER_MINUTE: '0',
       RATE_LIMIT_ADMIN_PER_MINUTE: '0',
       RATE_LIMIT_ADMIN_PER_HOUR: '0',
       JOB_LOCK_LIFETIME_MS: '3000',
-      ...sml.env(smpId),
+      ...accessPointEnv(pki, sml, i, baseUrl),
       ...options.env,
     };
     const instance: NetworkInstance = {
       index: i,
-      seatId: ap.seatId,
+      seatId: pki.instance(i).seatId,
       port,
       baseUrl,
       operatorKey,
