@@ -7,7 +7,6 @@ import {
 } from '../infrastructure/as4/accessPointIdentity.js';
 import { As4MessageCodecAdapter } from '../infrastructure/as4/as4MessageCodec.js';
 import { DEFAULT_INBOUND_LIMITS } from '../infrastructure/as4/as4Inbound.js';
-import { apCertificateProblem } from '../infrastructure/as4/signerTrust.js';
 import { failpoint } from '../infrastructure/failpoints.js';
 import { AS4_MESSAGE_CODEC, AS4_RECEPTION_OPTIONS } from '../application/ports/as4Reception.js';
 import { As4Inbox } from '../application/inbox/as4Inbox.js';
@@ -29,7 +28,12 @@ import { SMP_SETTINGS, SmpPublication, type SmpSettings } from '../application/p
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
 import { ParticipantSearch } from '../application/peppol/participantSearch.js';
 import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
-import { base64Der, readCertificateFile, readCertificates } from '../infrastructure/peppol/certificates.js';
+import {
+  base64Der,
+  checkCertificate,
+  readCertificateFile,
+  readCertificates,
+} from '../infrastructure/peppol/certificates.js';
 import { SmpXmlSignatures, SmpXmlSigner } from '../infrastructure/peppol/xmlSignatures.js';
 import { FetchHttpGetter } from '../infrastructure/peppol/httpGetter.js';
 import { DnsSmlLocator } from '../infrastructure/peppol/dnsSmlLocator.js';
@@ -123,7 +127,11 @@ function registerAs4Reception(
   const codec = identity
     ? new As4MessageCodecAdapter(identity, {
         limits: { mime, maxPayloadBytes: Math.max(config.as4MaxMessageBytes, DEFAULT_INBOUND_LIMITS.maxPayloadBytes) },
-        checkSigner: (certificate) => apCertificateProblem(certificate, identity.apCas, new Date()),
+        // Without AP CAs checkCertificate would report no issuer problem: then no signer is trusted.
+        checkSigner: (certificate) =>
+          identity.apCas.length === 0
+            ? 'no Peppol AP CA is configured (PEPPOL_AP_CA_FILES)'
+            : checkCertificate(certificate, 'ap', identity.apCas, new Date()).error,
       })
     : null;
   container.register(AS4_MESSAGE_CODEC, { useFactory: () => codec });
