@@ -21,6 +21,7 @@ import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js
 import { SmpPublication } from '../application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
 import { ParticipantSearch } from '../application/peppol/participantSearch.js';
+import { As4Inbox } from '../application/inbox/as4Inbox.js';
 
 export function rateLimitsFrom(config: Config): RateLimits {
   return {
@@ -51,6 +52,8 @@ export function createHttpApp(container: DependencyContainer, version: string): 
       smp: container.resolve(SmpPublication),
       lookup: container.resolve(ParticipantLookup),
       search: container.resolve(ParticipantSearch),
+      as4: container.resolve(As4Inbox),
+      as4MaxMessageBytes: config.peppol.as4MaxMessageBytes,
     },
     documentPdfs: container.resolve(DocumentPdfs),
     readModels: container.resolve(READ_MODEL_PROGRESS),

@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import { X509Certificate } from 'node:crypto';
-import { ACCESS_POINT_IDENTITY, loadAccessPointIdentity } from '../infrastructure/as4/accessPointIdentity.js';
+import {
+  ACCESS_POINT_IDENTITY,
+  loadAccessPointIdentity,
+  type AccessPointIdentity,
+} from '../infrastructure/as4/accessPointIdentity.js';
+import { As4MessageCodecAdapter } from '../infrastructure/as4/as4MessageCodec.js';
+import { DEFAULT_INBOUND_LIMITS } from '../infrastructure/as4/as4Inbound.js';
+import { failpoint } from '../infrastructure/failpoints.js';
+import { AS4_MESSAGE_CODEC, AS4_RECEPTION_OPTIONS } from '../application/ports/as4Reception.js';
+import { As4Inbox } from '../application/inbox/as4Inbox.js';
 import type { Logger } from 'pino';
 import type { DependencyContainer } from './container.js';
 import type { PeppolConfig } from '../infrastructure/peppolConfig.js';
@@ -19,7 +28,12 @@ import { SMP_SETTINGS, SmpPublication, type SmpSettings } from '../application/p
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
 import { ParticipantSearch } from '../application/peppol/participantSearch.js';
 import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
-import { base64Der, readCertificateFile, readCertificates } from '../infrastructure/peppol/certificates.js';
+import {
+  base64Der,
+  checkCertificate,
+  readCertificateFile,
+  readCertificates,
+} from '../infrastructure/peppol/certificates.js';
 import { SmpXmlSignatures, SmpXmlSigner } from '../infrastructure/peppol/xmlSignatures.js';
 import { FetchHttpGetter } from '../infrastructure/peppol/httpGetter.js';
 import { DnsSmlLocator } from '../infrastructure/peppol/dnsSmlLocator.js';
@@ -72,6 +86,7 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
 
   container.register(SMP_SETTINGS, { useValue: smp });
   container.register(ACCESS_POINT_IDENTITY, { useFactory: () => identity });
+  registerAs4Reception(container, config, identity, logger);
   // Factories for what may be null: tsyringe takes a null `useValue` for no provider at all.
   container.register(XML_SIGNER, { useFactory: () => signer });
   container.register(HTTP_GETTER, { useValue: http });
@@ -91,4 +106,35 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
   container.registerSingleton(ParticipantLookup);
   container.registerSingleton(ParticipantSearch);
   container.registerSingleton(PeppolRegistrations);
+}
+
+/** Corner 3, `POST /as4`: the codec on this AP's key and trusted AP CAs (none: AS4 is off), and the inbox. */
+function registerAs4Reception(
+  container: DependencyContainer,
+  config: PeppolConfig,
+  identity: AccessPointIdentity | null,
+  logger: Logger,
+): void {
+  if (identity && identity.apCas.length === 0)
+    logger.warn('PEPPOL_AP_CA_FILES is not set: every AS4 message is refused (no access point is trusted)');
+  if (config.crlFiles.length > 0)
+    logger.warn('AS4_CRL_FILES is set but revocation lists are not checked yet: only issuer and validity are');
+  const mime = {
+    ...DEFAULT_INBOUND_LIMITS.mime,
+    maxPartBytes: config.as4MaxMessageBytes,
+    maxTotalBytes: config.as4MaxMessageBytes,
+  };
+  const codec = identity
+    ? new As4MessageCodecAdapter(identity, {
+        limits: { mime, maxPayloadBytes: Math.max(config.as4MaxMessageBytes, DEFAULT_INBOUND_LIMITS.maxPayloadBytes) },
+        // Without AP CAs checkCertificate would report no issuer problem: then no signer is trusted.
+        checkSigner: (certificate) =>
+          identity.apCas.length === 0
+            ? 'no Peppol AP CA is configured (PEPPOL_AP_CA_FILES)'
+            : checkCertificate(certificate, 'ap', identity.apCas, new Date()).error,
+      })
+    : null;
+  container.register(AS4_MESSAGE_CODEC, { useFactory: () => codec });
+  container.register(AS4_RECEPTION_OPTIONS, { useValue: { afterStore: () => failpoint('as4:after-store') } });
+  container.registerSingleton(As4Inbox);
 }

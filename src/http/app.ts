@@ -12,6 +12,7 @@ import type { HttpDependencies } from './dependencies.js';
 import { registerRoutes } from './routes/index.js';
 import { documentErrorToHttp, XML_TYPES } from './routes/documents/documentErrors.js';
 import { peppolErrorToHttp } from './routes/peppol/peppolErrors.js';
+import { isAs4Path } from './routes/peppol/as4Routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 /** How long a read waits for the read models to include earlier writes before it answers with what is there. */
@@ -41,7 +42,11 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   // XML bodies stay bytes: their encoding is the document's to say (BOM, declaration), and
   // decodeXmlBytes refuses invalid sequences where a text parser would put U+FFFD.
   app.use(
-    express.raw({ type: (req) => XML_TYPES.test(req.headers['content-type'] ?? ''), limit: deps.uploadBodyLimit }),
+    express.raw({
+      // `POST /as4` reads its own body: a SOAP message, answered with an ebMS error when too large.
+      type: (req) => !isAs4Path(req.url) && XML_TYPES.test(req.headers['content-type'] ?? ''),
+      limit: deps.uploadBodyLimit,
+    }),
   );
 
   const routes = new RouteRegistry(

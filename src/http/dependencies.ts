@@ -17,6 +17,7 @@ import type { HealthProbe } from '../application/ports/healthProbe.js';
 import type { IdempotencyStore } from '../application/ports/idempotencyStore.js';
 import type { ReadModelProgress } from '../application/ports/projection.js';
 import type { RateLimitStore } from '../application/ports/rateLimitStore.js';
+import type { As4Inbox } from '../application/inbox/as4Inbox.js';
 import type { HygieneLimits } from './inputHygiene.js';
 import type { RateLimits } from './rateLimit.js';
 
@@ -38,6 +39,10 @@ export interface HttpDependencies {
     smp: SmpPublication;
     lookup: ParticipantLookup;
     search: ParticipantSearch;
+    /** `POST /as4`: AS4 messages from other access points. */
+    as4: As4Inbox;
+    /** Largest AS4 request body read (AS4_MAX_MESSAGE_BYTES). */
+    as4MaxMessageBytes: number;
   };
   documentPdfs: DocumentPdfs;
   /** Lists (and single reads of the read models) wait for it: a client sees what it just wrote. */

@@ -27,6 +27,8 @@ export interface RouteDefinition {
   idempotent?: boolean;
   /** Takes a document as its JSON body, up to JSON_BODY_LIMIT; other routes' bodies are small (JSON_OTHER_BODY_LIMIT). */
   documentBody?: boolean;
+  /** Reads its own body as bytes (no JSON parser runs): `POST /as4`. */
+  rawBody?: boolean;
   handler: (req: Request, res: Response) => Promise<unknown> | unknown;
 }
 
@@ -87,7 +89,7 @@ export class RouteRegistry {
     if (route.auth !== 'none') handlers.push(this.auth(route.auth));
     const limit = this.rateLimitFor(route.auth);
     if (limit) handlers.push(limit);
-    handlers.push(route.documentBody ? this.json.documents : this.json.other);
+    if (!route.rawBody) handlers.push(route.documentBody ? this.json.documents : this.json.other);
     handlers.push(this.hygiene);
     if (route.idempotent && this.idempotency) handlers.push(this.idempotency);
     handlers.push(async (req, res) => {

@@ -10,7 +10,7 @@ const armed = new Set(
     .filter(Boolean),
 );
 
-export type Failpoint = 'send:after-request' | 'delivery:after-transport' | 'webhook:after-call';
+export type Failpoint = 'send:after-request' | 'delivery:after-transport' | 'webhook:after-call' | 'as4:after-store';
 
 export function failpoint(name: Failpoint): void {
   if (armed.has(name)) process.kill(process.pid, 'SIGKILL');

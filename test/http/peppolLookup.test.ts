@@ -15,6 +15,8 @@ import {
   BIS_BILLING_CREDIT_NOTE,
   BIS_BILLING_INVOICE,
   BIS_BILLING_PROCESS,
+  INVOICE_RESPONSE_DOCUMENT_TYPE,
+  INVOICE_RESPONSE_PROCESS,
   serviceGroupXml,
 } from '../../src/domain/peppol/smpDocuments.js';
 import { SmpPublication } from '../../src/application/peppol/smpPublication.js';
@@ -124,17 +126,21 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     expect(dns.queries).to.include(smlDnsName(idOf(remoteId), ZONE));
 
     expect(result.serviceMetadata.status).to.equal('success');
-    expect(result.serviceMetadata.endpoints.map((e) => e.status)).to.deep.equal(['success', 'success']);
+    expect(result.serviceMetadata.endpoints.map((e) => e.status)).to.deep.equal(['success', 'success', 'success']);
     expect(result.serviceMetadata.endpoints.flatMap((e) => e.documentTypes)).to.deep.equal([
       { scheme: 'busdox-docid-qns', value: BIS_BILLING_INVOICE },
       { scheme: 'busdox-docid-qns', value: BIS_BILLING_CREDIT_NOTE },
+      { scheme: 'busdox-docid-qns', value: INVOICE_RESPONSE_DOCUMENT_TYPE },
     ]);
     for (const endpoint of result.serviceMetadata.endpoints) {
       expect(endpoint.url.startsWith(`${remoteUrl}/`)).to.equal(true);
       expect(endpoint.processes).to.have.length(1);
       expect(endpoint.processes[0]!.processId).to.deep.equal({
         scheme: 'cenbii-procid-ubl',
-        value: BIS_BILLING_PROCESS,
+        value:
+          endpoint.documentTypes[0]!.value === INVOICE_RESPONSE_DOCUMENT_TYPE
+            ? INVOICE_RESPONSE_PROCESS
+            : BIS_BILLING_PROCESS,
       });
       const ap = endpoint.processes[0]!.endpoints[0]!;
       expect(ap).to.include({ address: `${remoteUrl}/as4`, transportProfile: 'peppol-transport-as4-v2_0' });
@@ -166,7 +172,7 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
       dns_valid: true,
       business_card_valid: true,
       business_card: { name: 'Remote Receiver NV', country_code: 'BE', registration_date: remoteRegistrationDate },
-      supported_document_types: [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE],
+      supported_document_types: [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE, INVOICE_RESPONSE_DOCUMENT_TYPE],
     });
   });
 
@@ -214,6 +220,7 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     expect(result.serviceMetadata.endpoints.flatMap((e) => e.documentTypes.map((d) => d.value))).to.deep.equal([
       BIS_BILLING_INVOICE,
       BIS_BILLING_CREDIT_NOTE,
+      INVOICE_RESPONSE_DOCUMENT_TYPE,
     ]);
     expect(result.serviceMetadata.endpoints[0]!.processes[0]!.endpoints[0]!.address).to.match(/\/as4$/);
     expect(result.businessCard.entities[0]).to.include({ name: 'Local Receiver NV', countryCode: 'BE' });
@@ -237,7 +244,7 @@ describe('Peppol lookup (SML DNS on a loopback port, SMPs over HTTP)', function 
     expect(result.status, JSON.stringify(result.errors)).to.equal('success');
     expect(result.queryMetadata.source).to.equal('sml');
     expect(dns.queries).to.include(smlDnsName(idOf(ownId), ZONE));
-    expect(result.serviceMetadata.endpoints.map((e) => e.url.startsWith(localUrl))).to.deep.equal([true, true]);
+    expect(result.serviceMetadata.endpoints.map((e) => e.url.startsWith(localUrl))).to.deep.equal([true, true, true]);
     expect(result.serviceMetadata.endpoints[0]!.processes[0]!.endpoints[0]!.address).to.equal(`${localUrl}/as4`);
     expect(result.certificates.map((c) => (c.details as { subject: string }).subject)).to.satisfy((s: string[]) =>
       s.some((x) => x.includes('CN=smp.local.test')),

@@ -11,6 +11,8 @@ import {
   BIS_BILLING_CREDIT_NOTE,
   BIS_BILLING_INVOICE,
   BIS_BILLING_PROCESS,
+  INVOICE_RESPONSE_DOCUMENT_TYPE,
+  INVOICE_RESPONSE_PROCESS,
 } from '../../src/domain/peppol/smpDocuments.js';
 import { sharedDir } from '../domain/document/sharedDir.js';
 
@@ -104,7 +106,7 @@ describe('Peppol SMP REST interface (SMP 1.x)', function () {
         ) as XMLElement[]
       ).map((r) => r.getAttribute('href')!.value());
       expect(hrefs).to.deep.equal(
-        [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE].map(
+        [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE, INVOICE_RESPONSE_DOCUMENT_TYPE].map(
           (doctype) =>
             `${PUBLIC_URL}/${encodeURIComponent(`iso6523-actorid-upis::${id}`)}/services/${encodeURIComponent(`busdox-docid-qns::${doctype}`)}`,
         ),
@@ -112,7 +114,7 @@ describe('Peppol SMP REST interface (SMP 1.x)', function () {
     }
   });
 
-  it('serves signed ServiceMetadata for Invoice and CreditNote: billing process, AS4 endpoint at PUBLIC_URL/as4, the AP certificate', async () => {
+  it('serves signed ServiceMetadata for Invoice, CreditNote and Invoice Response: their processes, AS4 endpoint at PUBLIC_URL/as4, the AP certificate', async () => {
     const group = parse((await t.http.get(`/iso6523-actorid-upis::${id}`)).text);
     const hrefs = (group.find('//smp:ServiceMetadataReference', NS) as XMLElement[]).map((r) =>
       r.getAttribute('href')!.value(),
@@ -137,7 +139,10 @@ describe('Peppol SMP REST interface (SMP 1.x)', function () {
       documentTypes.push(documentId.text());
       const process = one(info, 'smp:ProcessList/smp:Process');
       expect(one(process, 'ids:ProcessIdentifier').getAttribute('scheme')?.value()).to.equal('cenbii-procid-ubl');
-      expect(one(process, 'ids:ProcessIdentifier').text()).to.equal(BIS_BILLING_PROCESS);
+      // Invoices and credit notes under BIS Billing, the Invoice Responses to our invoices under their own process.
+      expect(one(process, 'ids:ProcessIdentifier').text()).to.equal(
+        documentId.text() === INVOICE_RESPONSE_DOCUMENT_TYPE ? INVOICE_RESPONSE_PROCESS : BIS_BILLING_PROCESS,
+      );
       const endpoint = one(process, 'smp:ServiceEndpointList/smp:Endpoint');
       expect(endpoint.getAttribute('transportProfile')?.value()).to.equal('peppol-transport-as4-v2_0');
       expect(childNames(endpoint)).to.deep.equal(
@@ -160,7 +165,7 @@ describe('Peppol SMP REST interface (SMP 1.x)', function () {
         'CN=smp.invoicing.example.test',
       );
     }
-    expect(documentTypes).to.deep.equal([BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE]);
+    expect(documentTypes).to.deep.equal([BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE, INVOICE_RESPONSE_DOCUMENT_TYPE]);
   });
 
   it('serves the business card, valid against the Peppol Directory business card v3 schema', async function () {

@@ -3,12 +3,12 @@ import { formatPeppolId, parsePeppolId } from '../../domain/document/invoice/pep
 import { PARTICIPANT_SCHEME, participantUri } from '../../domain/peppol/participantId.js';
 import {
   AS4_TRANSPORT_PROFILE,
-  BIS_BILLING_PROCESS,
   DOCUMENT_ID_SCHEME,
   PROCESS_ID_SCHEME,
   RECEIVED_DOCUMENT_TYPES,
   businessCardXml,
   documentTypeUri,
+  processOfDocumentType,
   serviceGroupXml,
   signedServiceMetadataXml,
   type BusinessCard,
@@ -112,7 +112,7 @@ export class SmpPublication {
       documentType: { scheme: DOCUMENT_ID_SCHEME, value: documentType },
       processes: [
         {
-          processId: { scheme: PROCESS_ID_SCHEME, value: BIS_BILLING_PROCESS },
+          processId: { scheme: PROCESS_ID_SCHEME, value: processOfDocumentType(documentType) },
           endpoints: [this.endpoint(requestBase)],
         },
       ],

@@ -22,8 +22,23 @@ export const BIS_BILLING_INVOICE =
   'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
 export const BIS_BILLING_CREDIT_NOTE =
   'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
-/** What this service receives: Peppol BIS Billing 3.0 invoices and credit notes. */
-export const RECEIVED_DOCUMENT_TYPES: readonly string[] = [BIS_BILLING_INVOICE, BIS_BILLING_CREDIT_NOTE];
+/** Peppol BIS Invoice Response 3 (T111): the buyer's answer to an invoice, which our senders receive. */
+export const INVOICE_RESPONSE_PROCESS = 'urn:fdc:peppol.eu:poacc:bis:invoice_response:3';
+export const INVOICE_RESPONSE_DOCUMENT_TYPE =
+  'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:fdc:peppol.eu:poacc:trns:invoice_response:3::2.1';
+/**
+ * What this service receives: Peppol BIS Billing 3.0 invoices and credit notes, and the Invoice
+ * Responses that answer the invoices its tenants sent.
+ */
+export const RECEIVED_DOCUMENT_TYPES: readonly string[] = [
+  BIS_BILLING_INVOICE,
+  BIS_BILLING_CREDIT_NOTE,
+  INVOICE_RESPONSE_DOCUMENT_TYPE,
+];
+
+/** The process a received document type belongs to, as our ServiceMetadata names it. */
+export const processOfDocumentType = (documentType: string): string =>
+  documentType === INVOICE_RESPONSE_DOCUMENT_TYPE ? INVOICE_RESPONSE_PROCESS : BIS_BILLING_PROCESS;
 
 export interface Identifier {
   scheme: string;

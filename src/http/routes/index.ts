@@ -7,6 +7,7 @@ import { meRoutes } from './accounts/meRoutes.js';
 import { peppolAdminRoutes } from './peppol/peppolAdminRoutes.js';
 import { lookupRoutes } from './peppol/lookupRoutes.js';
 import { smpRoutes } from './peppol/smpRoutes.js';
+import { as4Routes } from './peppol/as4Routes.js';
 import { documentRoutes } from './documents/documentRoutes.js';
 import { ublRoutes } from './documents/ublRoutes.js';
 import { attachmentRoutes } from './documents/attachmentRoutes.js';
@@ -42,6 +43,8 @@ export function registerRoutes(
   lookupRoutes(routes, deps.peppol.lookup, deps.peppol.search, readYourWrites, deps.version);
   // The SMP's participant routes match only `iso6523-actorid-upis::…` segments, so they shadow nothing.
   smpRoutes(routes, deps.peppol.smp);
+  // This access point's AS4 endpoint: authenticated by the message's signature, not an API key.
+  as4Routes(routes, deps.peppol.as4, deps.peppol.as4MaxMessageBytes);
 
   // Documents: create, read, delete; their UBL, attachments and PDF; validation; sending.
   documentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);

@@ -189,6 +189,11 @@ export interface InboundSender {
   /** Set when the sender is a tenant of this instance (internal delivery): where responses go. */
   tenant_id: string | null;
   document_id: string | null;
+  /**
+   * Set when the document came over AS4 from another access point: its message id and that access
+   * point's seat id (the signer's CN), where an Invoice Response goes back. Absent on older events.
+   */
+  as4?: { message_id: string; sender_ap: string } | null;
 }
 
 export type DocumentEvent =

@@ -2,8 +2,10 @@ import type { DocumentJson } from '../invoice/documentJson.js';
 import type { ResponseCode } from '../invoice/codeLists.js';
 import { ublKindOf, NS } from './ublNames.js';
 import { writeXml, xmlBuilder } from '../../xml/xmlWriter.js';
+import { xmlPath } from '../../xml/xmlPath.js';
+import type { XNode } from '../../xml/xmlTree.js';
 
-const APPLICATION_RESPONSE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
+export const APPLICATION_RESPONSE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
 const { agg, leaf } = xmlBuilder({ cac: NS.cac, cbc: NS.cbc });
 
 export const INVOICE_RESPONSE_CUSTOMIZATION_ID = 'urn:fdc:peppol.eu:poacc:trns:invoice_response:3';
@@ -63,4 +65,53 @@ export function writeInvoiceResponse(input: InvoiceResponseInput): string {
       ),
     ),
   ]);
+}
+
+/** What a received Invoice Response says, as far as recording it on the invoice it answers goes. */
+export interface ReceivedInvoiceResponse {
+  /** cbc:ResponseCode as sent (UNCL 4343 subset: AB, IP, UQ, CA, RE, AP, PD). */
+  code: string;
+  reason: string | null;
+  /** The number (cbc:ID) of the invoice it answers. */
+  invoiceId: string;
+  /** The responder (the buyer), `<scheme>:<id>` from SenderParty/EndpointID. */
+  senderPeppolId: string | null;
+  /** Who is told (the seller), `<scheme>:<id>` from ReceiverParty/EndpointID. */
+  receiverPeppolId: string | null;
+}
+
+const read = xmlPath({ ar: APPLICATION_RESPONSE_NS, cac: NS.cac, cbc: NS.cbc });
+
+const endpointOf = (party: XNode | null): string | null => {
+  const endpoint = read.one(party, 'cbc:EndpointID');
+  const scheme = read.attr(endpoint, 'schemeID');
+  const id = read.text(endpoint);
+  return scheme && id ? `${scheme}:${id}` : null;
+};
+
+/** Reads a Peppol Invoice Response (an ApplicationResponse tree); a reason when it is none. */
+export function readInvoiceResponse(
+  root: XNode,
+): { ok: true; response: ReceivedInvoiceResponse } | { ok: false; reason: string } {
+  if (root.ns !== APPLICATION_RESPONSE_NS || root.local !== 'ApplicationResponse')
+    return { ok: false, reason: `the document is {${root.ns}}${root.local}, not an ApplicationResponse` };
+  const response = read.one(root, 'cac:DocumentResponse');
+  const code = read.text(response, 'cac:Response/cbc:ResponseCode');
+  if (!code) return { ok: false, reason: 'the Invoice Response has no ResponseCode' };
+  const invoiceId = read.text(response, 'cac:DocumentReference/cbc:ID');
+  if (!invoiceId) return { ok: false, reason: 'the Invoice Response names no invoice (DocumentReference/ID)' };
+  const reasons = read
+    .all(response, 'cac:Response/cac:Status')
+    .map((status) => read.text(status, 'cbc:StatusReason'))
+    .filter((r): r is string => r !== null);
+  return {
+    ok: true,
+    response: {
+      code,
+      reason: reasons.length > 0 ? reasons.join('; ') : null,
+      invoiceId,
+      senderPeppolId: endpointOf(read.one(root, 'cac:SenderParty')),
+      receiverPeppolId: endpointOf(read.one(root, 'cac:ReceiverParty')),
+    },
+  };
 }

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import type { Event } from '../../domain/decider.js';
+import type { ContentRef } from '../../domain/document/lifecycle/documentContent.js';
+
+/**
+ * One AS4 message this access point received, stored and acknowledged: the only event of the
+ * stream of its MessageId. A sender's retry finds it here and gets the same receipt back.
+ */
+export type As4MessageReceived = Event<
+  'As4MessageReceived',
+  {
+    message_id: string;
+    /** The sending access point's seat id. */
+    sender_ap: string;
+    /** The receiving tenant (null: none, e.g. an Invoice Response for no document of ours). */
+    tenant_id: string | null;
+    /** The inbound document it became, or the outbound document an Invoice Response was recorded on. */
+    document_id: string | null;
+    kind: 'document' | 'invoice-response';
+    /** The message as received (bytes) and its HTTP Content-Type (the MIME boundary is in it). */
+    message_ref: ContentRef;
+    message_content_type: string;
+    /** The signed receipt as answered. */
+    receipt_ref: ContentRef;
+    receipt_content_type: string;
+    received_at: string;
+  }
+>;
+
+/** `as4in-<sha256 of the MessageId>`: a MessageId is the sender's text, of any length and alphabet. */
+export const as4MessageStream = (messageId: string): string =>
+  `as4in-${createHash('sha256').update(messageId, 'utf8').digest('hex')}`;

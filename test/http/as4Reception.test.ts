@@ -1,0 +1,411 @@
+import { randomUUID, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import supertest from 'supertest';
+import {
+  bearer,
+  createOrganization,
+  createTenant,
+  eventually,
+  startTestService,
+  waitForState,
+  type TestService,
+} from '../support/service.js';
+import { registerPeppol } from '../support/peppol.js';
+import { makeTestPki, type TestAccessPoint, type TestPki } from '../support/testPki.js';
+import {
+  buildAs4,
+  buildAs4WithCompressed,
+  invoiceSbdh,
+  signingKeyOf,
+  tamperSoap,
+  type As4Send,
+} from '../support/as4Sender.js';
+import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
+import { loadConfig } from '../../src/infrastructure/config.js';
+import { readSignalResponse, type SignalOutcome } from '../../src/infrastructure/as4/as4Signals.js';
+import type { BuiltMessage } from '../../src/infrastructure/as4/as4Outbound.js';
+import { PEPPOL_NOT_SERVICED } from '../../src/domain/peppol/as4/ebmsError.js';
+import {
+  INVOICE_RESPONSE_DOCUMENT_TYPE,
+  INVOICE_RESPONSE_PROCESS,
+  PROCESS_ID_SCHEME,
+  DOCUMENT_ID_SCHEME,
+} from '../../src/domain/peppol/smpDocuments.js';
+import { writeInvoiceResponse } from '../../src/domain/document/ubl/invoiceResponse.js';
+import { as4MessageStream } from '../../src/application/inbox/as4MessageRecord.js';
+
+/** The fixture's buyer (BE0451234595) and seller (BE0403013026) as Peppol participants. */
+const BUYER_ID = '0208:0451234595';
+const SELLER_ID = '0208:0403013026';
+const OUR_SEAT = 'POP000001';
+const THEIR_SEAT = 'POP000002';
+const MAX_MESSAGE_BYTES = 512 * 1024;
+
+const invoiceBody = () => structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>;
+
+describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function () {
+  this.timeout(120_000);
+  let pki: TestPki;
+  let t: TestService;
+  let adminKey: string;
+  let buyer: { id: string; key: string };
+  let ourCertificate: X509Certificate;
+  /** A UBL invoice from the fixture's seller to the fixture's buyer, as our service writes it. */
+  let invoiceUbl: string;
+
+  const sender = (ap: TestAccessPoint = pki.instance(2)) => ({ ...signingKeyOf(ap), seatId: ap.seatId });
+  const send = (overrides: Partial<As4Send> = {}): As4Send => ({
+    sbdh: invoiceSbdh(SELLER_ID, BUYER_ID),
+    businessDocument: invoiceUbl,
+    from: sender(),
+    toSeatId: OUR_SEAT,
+    receiverCertificate: ourCertificate,
+    ...overrides,
+  });
+
+  const post = async (message: { contentType: string; body: Buffer }) => {
+    const res = await t.http
+      .post('/as4')
+      .set('Content-Type', message.contentType)
+      .send(message.body)
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (c: Buffer) => chunks.push(c));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    return { status: res.status, contentType: String(res.headers['content-type']), body: res.body as Buffer };
+  };
+  /** The answer read as our sender reads it (signature against our AP certificate). */
+  const signal = (body: Buffer, built: Pick<BuiltMessage, 'messageId' | 'references'>): SignalOutcome =>
+    readSignalResponse(body, { messageId: built.messageId, references: built.references, receiver: ourCertificate });
+  const errorsOf = (outcome: SignalOutcome) => {
+    if (outcome.kind !== 'error') throw new Error(`expected an ebMS error, got ${JSON.stringify(outcome)}`);
+    expect(outcome.signatureValid, 'the error signal is signed by this AP').to.equal(true);
+    return outcome.errors;
+  };
+  const recordsOf = async (messageId: string) =>
+    (await t.service.eventStore.readStream(as4MessageStream(messageId))).filter((e) => e.type === 'As4MessageReceived');
+  const receivedCount = async () =>
+    (await t.service.eventStore.readAll()).filter(
+      (e) => e.type === 'DocumentReceived' || e.type === 'As4MessageReceived',
+    ).length;
+  /** Posts a message that must be refused: its single error's code (and detail), and nothing stored. */
+  const refused = async (message: { contentType: string; body: Buffer }, messageId: string | null) => {
+    const before = await receivedCount();
+    const res = await post(message);
+    expect(res.status).to.equal(200);
+    expect(res.contentType).to.match(/^application\/soap\+xml/);
+    const errors = errorsOf(signal(res.body, { messageId: messageId ?? 'none', references: [] }));
+    expect(await receivedCount(), 'nothing stored').to.equal(before);
+    if (messageId) expect(await recordsOf(messageId)).to.have.length(0);
+    return errors;
+  };
+
+  before(async () => {
+    pki = await makeTestPki({ instances: 2 });
+    ourCertificate = new X509Certificate(readFileSync(pki.instance(1).certificateFile));
+    const base = loadConfig({});
+    t = await startTestService({
+      peppol: {
+        ...base.peppol,
+        as4KeyFile: pki.instance(1).keyFile,
+        as4CertificateFile: pki.instance(1).certificateFile,
+        apCaFiles: [pki.apCaCertificateFile],
+        as4MaxMessageBytes: MAX_MESSAGE_BYTES,
+      },
+    });
+    adminKey = (await createOrganization(t)).adminKey;
+    buyer = await createTenant(t, adminKey, 'the-buyer', { peppol_ids: [BUYER_ID] });
+    await registerPeppol(t, adminKey, buyer.id, { peppol_id: BUYER_ID, company_name: 'Brouwerij De Zwaan NV' });
+    // The UBL the fixture's seller would send, from a tenant of ours not on Peppol.
+    const writer = await createTenant(t, adminKey);
+    const doc = await t.http.post('/api/documents/').set(bearer(writer.key)).send(invoiceBody());
+    expect(doc.status, JSON.stringify(doc.body)).to.equal(200);
+    invoiceUbl = (await t.http.get(`/api/documents/${doc.body.id}/ubl?format=xml`).set(bearer(writer.key))).text;
+  });
+  after(async () => {
+    await t?.stop();
+    await pki?.dispose();
+  });
+
+  it('stores a valid invoice before answering a signed receipt that matches what was sent; it lands in the inbox', async () => {
+    const built = await buildAs4(send({ businessDocument: invoiceUbl.replace(/<cbc:ID>[^<]*</, '<cbc:ID>AS4-IN-1<') }));
+    const res = await post(built);
+    expect(res.status).to.equal(200);
+    expect(res.contentType).to.match(/^application\/soap\+xml/);
+    const outcome = signal(res.body, built);
+    expect(outcome.kind, JSON.stringify(outcome)).to.equal('receipt');
+
+    const records = await recordsOf(built.messageId);
+    expect(records).to.have.length(1);
+    const record = records[0]!.data as Record<string, unknown>;
+    expect(record).to.include({
+      message_id: built.messageId,
+      sender_ap: THEIR_SEAT,
+      tenant_id: buyer.id,
+      kind: 'document',
+    });
+
+    const inbox = await eventually(async () => {
+      const r = await t.http.get('/api/inbox/?search=AS4-IN-1').set(bearer(buyer.key));
+      return r.body.total === 1 && r.body;
+    }, 'the document in the inbox');
+    const received = inbox.items[0];
+    expect(received).to.include({
+      id: record.document_id,
+      direction: 'INBOUND',
+      state: 'RECEIVED',
+      invoice_id: 'AS4-IN-1',
+    });
+    const history = await t.http.get(`/api/documents/${received.id}/history`).set(bearer(buyer.key));
+    expect(history.body.events.map((e: { type: string }) => e.type)).to.deep.equal(['DocumentReceived']);
+    const report = await t.http.get(`/api/documents/${received.id}/transmission-report`).set(bearer(buyer.key));
+    expect(report.body.received).to.include({ message_id: built.messageId });
+    const events = await t.service.eventStore.readStream(`document-${received.id}`);
+    expect((events[0]!.data as { sender: unknown }).sender).to.deep.equal({
+      peppol_id: SELLER_ID,
+      tenant_id: null,
+      document_id: null,
+      as4: { message_id: built.messageId, sender_ap: THEIR_SEAT },
+    });
+  });
+
+  it("answers a sender's retry (the same MessageId) with the same receipt, byte for byte, and stores no second copy", async () => {
+    const built = await buildAs4(
+      send({ businessDocument: invoiceUbl.replace(/<cbc:ID>[^<]*</, '<cbc:ID>AS4-RETRY<') }),
+    );
+    const first = await post(built);
+    const again = await post(built);
+    expect(signal(first.body, built).kind).to.equal('receipt');
+    expect(again.status).to.equal(200);
+    expect(again.body.equals(first.body)).to.equal(true);
+    // A retry rebuilt from scratch (new signature, same MessageId) gets the same receipt too.
+    const rebuilt = await buildAs4(
+      send({
+        messageId: built.messageId,
+        businessDocument: invoiceUbl.replace(/<cbc:ID>[^<]*</, '<cbc:ID>AS4-RETRY<'),
+      }),
+    );
+    expect((await post(rebuilt)).body.equals(first.body)).to.equal(true);
+    expect(await recordsOf(built.messageId)).to.have.length(1);
+    await t.service.projections.catchUp(10_000);
+    const inbox = await t.http.get('/api/inbox/?search=AS4-RETRY').set(bearer(buyer.key));
+    expect(inbox.body.total).to.equal(1);
+  });
+
+  it('refuses the same MessageId from another access point (EBMS:0003), storing nothing', async () => {
+    const built = await buildAs4(send());
+    expect(signal((await post(built)).body, built).kind).to.equal('receipt');
+    // Another valid access point of the test PKI (our own certificate, as a sender) reuses the id.
+    const other = await buildAs4(send({ messageId: built.messageId, from: sender(pki.instance(1)) }));
+    const res = await post(other);
+    const errors = errorsOf(signal(res.body, { messageId: built.messageId, references: [] }));
+    expect(errors.map((e) => e.errorCode)).to.deep.equal(['EBMS:0003']);
+    expect(errors[0]!.description).to.match(/already received from another access point/);
+    expect(await recordsOf(built.messageId)).to.have.length(1);
+  });
+
+  it('refuses a tampered signature (EBMS:0101)', async () => {
+    const built = await buildAs4(send());
+    const tampered = tamperSoap(built, (xml) =>
+      xml.replace(/<eb:ConversationId>([^<]*)</, (_m, id: string) => `<eb:ConversationId>${id}x<`),
+    );
+    const errors = await refused(tampered, built.messageId);
+    expect(errors.map((e) => e.errorCode)).to.deep.equal(['EBMS:0101']);
+    expect(errors[0]!.description).to.match(/signature does not verify/);
+  });
+
+  for (const which of ['expired', 'untrusted'] as const) {
+    it(`refuses a message signed with the ${which} certificate (EBMS:0101)`, async () => {
+      const built = await buildAs4(send({ from: sender(pki[which]) }));
+      const errors = await refused(built, built.messageId);
+      expect(errors.map((e) => e.errorCode)).to.deep.equal(['EBMS:0101']);
+      expect(errors[0]!.description).to.match(
+        which === 'expired' ? /not accepted: expired on/ : /not accepted: not issued by a trusted Peppol CA/,
+      );
+    });
+  }
+
+  it('refuses a signer whose CN is not the From party (EBMS:0003)', async () => {
+    const built = await buildAs4(send({ from: { ...sender(), seatId: 'POP000777' } }));
+    const errors = await refused(built, built.messageId);
+    expect(errors.map((e) => e.errorCode)).to.deep.equal(['EBMS:0003']);
+  });
+
+  it('refuses a payload that is not gzip (EBMS:0303)', async () => {
+    const message = send();
+    const built = buildAs4WithCompressed(message, Buffer.from('this is not gzip at all'));
+    const errors = await refused(built, null);
+    expect(errors.map((e) => e.errorCode)).to.deep.equal(['EBMS:0303']);
+  });
+
+  it('refuses a receiver that is not a participant here, a document type we do not receive, another AP: EBMS:0004 PEPPOL:NOT_SERVICED', async () => {
+    const cases: As4Send[] = [
+      send({ sbdh: invoiceSbdh(SELLER_ID, '0208:0202239951') }),
+      send({
+        sbdh: invoiceSbdh(SELLER_ID, BUYER_ID, {
+          documentType: {
+            scheme: DOCUMENT_ID_SCHEME,
+            value: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:other:customization::2.1',
+          },
+        }),
+      }),
+      send({ toSeatId: 'POP000003' }),
+    ];
+    for (const c of cases) {
+      const built = await buildAs4(c);
+      const errors = await refused(built, built.messageId);
+      expect(errors.map((e) => [e.errorCode, e.errorDetail])).to.deep.equal([['EBMS:0004', PEPPOL_NOT_SERVICED]]);
+    }
+  });
+
+  it('refuses a business document that is not UBL it can read (EBMS:0004), storing nothing', async () => {
+    // A consistent SBDH around a document of another standard: AS4 and the envelope are fine, the UBL reader is not.
+    const sbdh = invoiceSbdh(SELLER_ID, BUYER_ID);
+    sbdh.document = { ...sbdh.document, standard: 'urn:example:not-ubl', type: 'Order' };
+    const built = await buildAs4(
+      send({ sbdh, businessDocument: '<Order xmlns="urn:example:not-ubl"><ID>1</ID></Order>' }),
+    );
+    const errors = await refused(built, built.messageId);
+    expect(errors.map((e) => e.errorCode)).to.deep.equal(['EBMS:0004']);
+    expect(errors[0]!.errorDetail).to.equal(null);
+    expect(errors[0]!.description).to.match(/business document cannot be read/);
+  });
+
+  it('refuses an oversized body unread (EBMS:0010), by its Content-Length and while streaming', async () => {
+    const big = { contentType: 'multipart/related; boundary="x"', body: Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x41) };
+    const errors = await refused(big, null);
+    expect(errors.map((e) => e.errorCode)).to.deep.equal(['EBMS:0010']);
+    expect(errors[0]!.description).to.match(/larger than the 524288 bytes/);
+    // Chunked (no Content-Length): refused once the limit is passed.
+    const server = t.service.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const chunk = Buffer.alloc(64 * 1024, 0x42);
+      const stream = new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 10; i++) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      const res = await fetch(`http://127.0.0.1:${port}/as4`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'multipart/related; boundary="x"' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).to.equal(200);
+      const chunked = errorsOf(signal(Buffer.from(await res.arrayBuffer()), { messageId: 'none', references: [] }));
+      expect(chunked.map((e) => e.errorCode)).to.deep.equal(['EBMS:0010']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('answers garbage with a signed ebMS error, never a 500: not MIME, wrong type, empty, DOCTYPE, entities', async () => {
+    const bodies: [string, string, string][] = [
+      ['text/plain', 'hello', 'EBMS:0007'],
+      ['application/json', '{"a":1}', 'EBMS:0007'],
+      ['multipart/related; boundary="b"', '', 'EBMS:0007'],
+      ['', '', 'EBMS:0007'],
+      ['multipart/related', '--b\r\n\r\n--b--', 'EBMS:0007'],
+      ['application/soap+xml', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "boom">]><x>&e;</x>', 'EBMS:0009'],
+      ['application/soap+xml', '<not-closed', 'EBMS:0009'],
+      [
+        'application/soap+xml',
+        '<S:Envelope xmlns:S="http://www.w3.org/2003/05/soap-envelope"><S:Header/><S:Body/></S:Envelope>',
+        'EBMS:0009',
+      ],
+    ];
+    for (const [contentType, body, code] of bodies) {
+      const errors = await refused({ contentType, body: Buffer.from(body) }, null);
+      expect(
+        errors.map((e) => e.errorCode),
+        `${contentType} ${body}`,
+      ).to.deep.equal([code]);
+    }
+  });
+
+  it('records an Invoice Response received over AS4 on the invoice it answers (ResponseReceived)', async () => {
+    // Our seller sends an invoice to the buyer (a tenant here, so it is delivered and SENT).
+    const seller = await createTenant(t, adminKey, 'the-seller', { peppol_ids: [SELLER_ID] });
+    await registerPeppol(t, adminKey, seller.id, { peppol_id: SELLER_ID, company_name: 'Acme Solutions BV' });
+    const created = await t.http
+      .post('/api/documents/')
+      .set(bearer(seller.key))
+      .send({ ...invoiceBody(), invoice_id: 'AS4-ANSWERED' });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    expect((await t.http.post(`/api/documents/${created.body.id}/send`).set(bearer(seller.key))).status).to.equal(200);
+    await waitForState(t, seller.key, created.body.id, ['SENT']);
+    await t.service.projections.catchUp(10_000);
+
+    // The buyer's access point (POP000002 here) answers with a rejection over AS4.
+    const response = writeInvoiceResponse({
+      id: randomUUID(),
+      issueDate: '2026-03-02',
+      code: 'RE',
+      reason: 'Wrong order number',
+      invoice: {
+        invoice_id: 'AS4-ANSWERED',
+        invoice_date: created.body.invoice_date,
+        document_type: created.body.document_type,
+        customer_name: created.body.customer_name,
+        vendor_name: created.body.vendor_name,
+      },
+      buyerPeppolId: BUYER_ID,
+      sellerPeppolId: SELLER_ID,
+    });
+    const sbdh = invoiceSbdh(BUYER_ID, SELLER_ID, {
+      documentType: { scheme: DOCUMENT_ID_SCHEME, value: INVOICE_RESPONSE_DOCUMENT_TYPE },
+      process: { scheme: PROCESS_ID_SCHEME, value: INVOICE_RESPONSE_PROCESS },
+    });
+    sbdh.document = {
+      ...sbdh.document,
+      standard: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2',
+      type: 'ApplicationResponse',
+    };
+    const built = await buildAs4(send({ sbdh, businessDocument: response }));
+    const res = await post(built);
+    expect(signal(res.body, built).kind).to.equal('receipt');
+    expect((await recordsOf(built.messageId))[0]!.data).to.include({
+      kind: 'invoice-response',
+      document_id: created.body.id,
+      tenant_id: seller.id,
+    });
+    const answered = await eventually(async () => {
+      const r = await t.http.get(`/api/documents/${created.body.id}`).set(bearer(seller.key));
+      return r.body.invoice_response?.status === 'rejected' && r.body;
+    }, 'the rejection on the outbound document');
+    expect(answered.invoice_response).to.include({ code: 'RE', reason: 'Wrong order number' });
+    const history = await t.http.get(`/api/documents/${created.body.id}/history`).set(bearer(seller.key));
+    expect(history.body.events.map((e: { type: string }) => e.type)).to.include('ResponseReceived');
+
+    // An Invoice Response for an invoice we never sent is acknowledged (it was delivered) and recorded nowhere.
+    const stray = await buildAs4(
+      send({
+        sbdh,
+        businessDocument: response.replace('<cbc:ID>AS4-ANSWERED</cbc:ID>', '<cbc:ID>NEVER-SENT</cbc:ID>'),
+      }),
+    );
+    expect(signal((await post(stray)).body, stray).kind).to.equal('receipt');
+    expect((await recordsOf(stray.messageId))[0]!.data).to.include({ document_id: null });
+  });
+});
+
+describe('AS4 receiving without an AS4 key', function () {
+  let t: TestService;
+  before(async () => {
+    t = await startTestService();
+  });
+  after(async () => t?.stop());
+
+  it('has no endpoint: 404 in the API error format', async () => {
+    const res = await supertest(t.service.app).post('/as4').set('Content-Type', 'application/soap+xml').send('<x/>');
+    expect(res.status).to.equal(404);
+    expect(res.body).to.deep.equal({ detail: 'AS4 is not configured on this access point' });
+  });
+});

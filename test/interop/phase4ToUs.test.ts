@@ -1,0 +1,110 @@
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { expect } from 'chai';
+import { describeWithPhase4, startPhase4SendService, type Phase4SendService } from '../support/phase4.js';
+import { makeTestPki, repoRoot, type TestPki } from '../support/testPki.js';
+import {
+  bearer,
+  createOrganization,
+  createTenant,
+  eventually,
+  startTestService,
+  type TestService,
+} from '../support/service.js';
+import { registerPeppol } from '../support/peppol.js';
+import { loadConfig } from '../../src/infrastructure/config.js';
+import { as4MessageStream } from '../../src/application/inbox/as4MessageRecord.js';
+import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../src/domain/peppol/smpDocuments.js';
+
+const SHARED = process.env.SHARED_DIR ?? path.resolve(repoRoot, '..', 'shared');
+const INVOICE = path.join(SHARED, 'conformance', 'examples', 'peppol-bis-3.0.19', 'examples', 'base-example.xml');
+const SENDER = '0088:5790000435951';
+const RECEIVER = '0208:0451234595';
+
+/**
+ * phase4 (the reference Peppol AS4 implementation) sends to our `POST /as4`: the service on a
+ * loopback port with instance 1 of the test PKI, phase4 as instance 2. phase4 checks our signed
+ * receipt against what it sent; the document must then be in the receiving tenant's inbox.
+ */
+describeWithPhase4(
+  'phase4 → us: phase4 sends to our AS4 endpoint',
+  function () {
+    this.timeout(300_000);
+    let pki: TestPki;
+    let t: TestService;
+    let server: Server;
+    let endpoint: string;
+    let sender: Phase4SendService;
+    let receiver: { id: string; key: string };
+
+    before(async () => {
+      pki = await makeTestPki({ instances: 2 });
+      const base = loadConfig({});
+      [t, sender] = await Promise.all([
+        startTestService({
+          peppol: {
+            ...base.peppol,
+            as4KeyFile: pki.instance(1).keyFile,
+            as4CertificateFile: pki.instance(1).certificateFile,
+            apCaFiles: [pki.apCaCertificateFile],
+          },
+        }),
+        startPhase4SendService(),
+      ]);
+      const { adminKey } = await createOrganization(t);
+      receiver = await createTenant(t, adminKey, 'phase4-receiver', { peppol_ids: [RECEIVER] });
+      await registerPeppol(t, adminKey, receiver.id, { peppol_id: RECEIVER, company_name: 'Brouwerij De Zwaan NV' });
+      server = t.service.app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}/as4`;
+    });
+    after(async () => {
+      await sender?.stop();
+      if (server) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+      await t?.stop();
+      await pki?.dispose();
+    });
+
+    const send = (to: string) =>
+      sender.send({
+        ap: pki.instance(2),
+        endpoint,
+        receiverCertificateFile: pki.instance(1).certificateFile,
+        payloadFile: INVOICE,
+        from: SENDER,
+        to,
+        doctype: BIS_BILLING_INVOICE,
+        process: BIS_BILLING_PROCESS,
+      });
+
+    it('delivers an invoice: phase4 verifies our signed receipt, and the document is in the inbox', async () => {
+      const report = await send(RECEIVER);
+      expect(report, JSON.stringify(report)).to.include({
+        ok: true,
+        result: 'success',
+        receipt: true,
+        receiptCheck: 'verified',
+        refToMessageId: report.messageId,
+      });
+      const records = await t.service.eventStore.readStream(as4MessageStream(report.messageId));
+      expect(records.map((e) => e.type)).to.deep.equal(['As4MessageReceived']);
+      expect(records[0]!.data).to.include({ sender_ap: 'POP000002', tenant_id: receiver.id, kind: 'document' });
+      const inbox = await eventually(async () => {
+        const res = await t.http.get('/api/inbox/').set(bearer(receiver.key));
+        return res.body.total === 1 && res.body;
+      }, 'the document in the inbox');
+      expect(inbox.items[0]).to.include({ direction: 'INBOUND', state: 'RECEIVED', invoice_id: 'Snippet1' });
+    });
+
+    it('refuses a receiver that is not registered here: phase4 reads our EBMS:0004 PEPPOL:NOT_SERVICED', async () => {
+      const report = await send('0208:0202239951');
+      expect(report).to.include({ ok: false, result: 'as4-error-msg-received', refToMessageId: report.messageId });
+      expect(report.errors!.map((e) => [e.code, e.detail])).to.deep.equal([['EBMS:0004', 'PEPPOL:NOT_SERVICED']]);
+      expect(await t.service.eventStore.readStream(as4MessageStream(report.messageId))).to.deep.equal([]);
+    });
+  },
+  [INVOICE],
+);
