@@ -123,6 +123,7 @@ export class As4Delivery {
             }
           : null,
       message_ref: messageRef,
+      message_content_type: sent?.contentType ?? null,
     };
     if (result.outcome === 'error') {
       evidence.error_codes = result.errors.map((e) => e.code);

@@ -170,7 +170,8 @@ export class DocumentHistory {
     }
     const ref = part === 'receipt' ? evidence?.receipt?.ref : evidence?.message_ref;
     if (!ref) throw notFound('The document has no AS4 receipt: it was not sent over Peppol AS4');
-    return { bytes: await this.content.blob(ref), mediaType: ref.media_type };
+    const mediaType = (part === 'message' ? evidence?.message_content_type : null) ?? ref.media_type;
+    return { bytes: await this.content.blob(ref), mediaType };
   }
 
   /** Every delivery of the document and every attempt of each, derived from its history. */

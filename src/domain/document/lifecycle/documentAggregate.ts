@@ -123,6 +123,8 @@ export interface As4AttemptEvidence {
   } | null;
   /** The AS4 message as posted; null when nothing was posted. */
   message_ref: ContentRef | null;
+  /** Its HTTP Content-Type (multipart/related with the boundary), to read it again. */
+  message_content_type: string | null;
   /** The ebMS error codes of an Error signal, and the signal itself. */
   error_codes?: string[];
   signal_ref?: ContentRef;

@@ -65,7 +65,7 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     handler: async (req, res) => {
       const { part } = decode(EvidenceQuery, req.query, 'query');
       const evidence = await history.evidence(tenantOf(res).tenantId, id(req.params), part ?? 'receipt');
-      res.type(part === 'message' ? evidence.mediaType : 'application/xml').send(evidence.bytes);
+      res.set('Content-Type', part === 'message' ? evidence.mediaType : 'application/xml').send(evidence.bytes);
     },
   });
   routes.add({
