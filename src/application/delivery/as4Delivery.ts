@@ -49,7 +49,7 @@ export class As4Delivery {
         { receiver, message_id: shipment.messageId },
         'no AS4 key configured: cannot send to another access point',
       );
-      return { outcome: 'retryable', receiver, error: `no Peppol route to ${receiver} (AS4 is not configured)` };
+      return { outcome: 'retryable', receiver, error: `no Peppol route to ${receiver}` };
     }
     const resolution = await this.resolver.resolve(receiver, shipment.kind);
     if (resolution.kind === 'failed') {
