@@ -26,15 +26,15 @@ export interface AttemptReport {
   error: string | null;
   message_id: string;
   next_attempt_at: string | null;
-  /** Over Peppol AS4 (null otherwise): the AS4 message id, the receipt and whom it came from. */
-  as4_message_id: string | null;
-  endpoint_url: string | null;
-  receipt_received_at: string | null;
+  /** Over Peppol AS4 (absent for other transports, so earlier reports read as they did). */
+  as4_message_id?: string;
+  endpoint_url?: string;
+  receipt_received_at?: string | null;
   /** Whether the receipt is signed by the receiving AP and acknowledges exactly what was sent; null without a receipt. */
-  receipt_verified: boolean | null;
-  receipt_verification: string | null;
-  remote_ap: As4AttemptEvidence['remote_ap'];
-  ebms_error_codes: string[] | null;
+  receipt_verified?: boolean | null;
+  receipt_verification?: string | null;
+  remote_ap?: As4AttemptEvidence['remote_ap'];
+  ebms_error_codes?: string[] | null;
 }
 
 export interface DeliveryReport {
@@ -254,11 +254,15 @@ const attemptOf = (a: DeliveryAttempted['data']): AttemptReport => ({
   error: a.error,
   message_id: a.message_id,
   next_attempt_at: a.next_attempt_at,
-  as4_message_id: a.as4?.message_id ?? null,
-  endpoint_url: a.as4?.endpoint_url ?? null,
-  receipt_received_at: a.as4?.receipt?.received_at ?? null,
-  receipt_verified: a.as4?.receipt?.verified ?? null,
-  receipt_verification: a.as4?.receipt?.verification ?? null,
-  remote_ap: a.as4?.remote_ap ?? null,
-  ebms_error_codes: a.as4?.error_codes ?? null,
+  ...(a.as4 ? as4Report(a.as4) : {}),
+});
+
+const as4Report = (as4: As4AttemptEvidence): Partial<AttemptReport> => ({
+  as4_message_id: as4.message_id,
+  endpoint_url: as4.endpoint_url,
+  receipt_received_at: as4.receipt?.received_at ?? null,
+  receipt_verified: as4.receipt?.verified ?? null,
+  receipt_verification: as4.receipt?.verification ?? null,
+  remote_ap: as4.remote_ap,
+  ebms_error_codes: as4.error_codes ?? null,
 });
