@@ -39,6 +39,10 @@ import { FetchHttpGetter } from '../infrastructure/peppol/httpGetter.js';
 import { DnsSmlLocator } from '../infrastructure/peppol/dnsSmlLocator.js';
 import { PeppolDirectoryClient } from '../infrastructure/peppol/directoryClient.js';
 import { SmlSoapPublisher, smlPublishingOff } from '../infrastructure/peppol/smlSoapPublisher.js';
+import { AS4_CLIENT } from '../application/ports/as4Sending.js';
+import { HttpAs4Client } from '../infrastructure/as4/as4Client.js';
+import { As4EndpointResolver } from '../application/delivery/as4EndpointResolver.js';
+import { As4Delivery } from '../application/delivery/as4Delivery.js';
 
 /**
  * Peppol registration, SMP, lookup and SML: the network adapters are built from their settings
@@ -87,11 +91,18 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
   container.register(SMP_SETTINGS, { useValue: smp });
   container.register(ACCESS_POINT_IDENTITY, { useFactory: () => identity });
   registerAs4Reception(container, config, identity, logger);
+  const as4Client = identity ? new HttpAs4Client(identity, { timeoutMs: config.as4SendTimeoutMs }) : null;
+  container.register(AS4_CLIENT, { useFactory: () => as4Client });
   // Factories for what may be null: tsyringe takes a null `useValue` for no provider at all.
   container.register(XML_SIGNER, { useFactory: () => signer });
   container.register(HTTP_GETTER, { useValue: http });
   container.register(SML_LOCATOR, {
-    useValue: new DnsSmlLocator(config.smlDnsZone, config.smlDnsServer, config.lookupTimeoutMs),
+    useValue: new DnsSmlLocator(
+      config.smlDnsZone,
+      config.smlDnsServer,
+      config.lookupTimeoutMs,
+      config.smlCnameFallback,
+    ),
   });
   container.register(XML_SIGNATURES, {
     useValue: new SmpXmlSignatures(config.trustedCaFiles.flatMap(readCertificates)),
@@ -106,6 +117,8 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
   container.registerSingleton(ParticipantLookup);
   container.registerSingleton(ParticipantSearch);
   container.registerSingleton(PeppolRegistrations);
+  container.registerSingleton(As4EndpointResolver);
+  container.registerSingleton(As4Delivery);
 }
 
 /** Corner 3, `POST /as4`: the codec on this AP's key and trusted AP CAs (none: AS4 is off), and the inbox. */

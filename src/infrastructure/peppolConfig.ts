@@ -36,6 +36,8 @@ export interface PeppolConfig {
   smpTechnicalContactUrl: string | null;
   /** DNS zone of the SML the lookup queries. */
   smlDnsZone: string;
+  /** SML_CNAME_FALLBACK=true: a participant without a U-NAPTR record is looked up in the SML's older CNAME form. */
+  smlCnameFallback: boolean;
   /** DNS server `host:port` for SML queries; unset: the system's resolvers. */
   smlDnsServer: string | null;
   /** Time limit of each DNS query and HTTP request of a lookup, in ms. */
@@ -98,6 +100,7 @@ export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolCo
     smpTechnicalContactUrl: optional(env.SMP_TECHNICAL_CONTACT_URL),
     smlDnsZone: optional(env.SML_DNS_ZONE) ?? PEPPOL_PRODUCTION_SML_ZONE,
     smlDnsServer: optional(env.SML_DNS_SERVER),
+    smlCnameFallback: flag(env, 'SML_CNAME_FALLBACK'),
     lookupTimeoutMs: positive(env, 'PEPPOL_LOOKUP_TIMEOUT_MS', 5000),
     trustedCaFiles: list(env.PEPPOL_TRUSTED_CA_FILES),
     directoryUrl: url(env, 'PEPPOL_DIRECTORY_URL'),

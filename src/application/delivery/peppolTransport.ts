@@ -8,12 +8,15 @@ import { derivedId } from '../derivedId.js';
 import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
 import type { DocumentWork } from '../documents/documentWork.js';
 import { DocumentContent } from '../documents/documentContent.js';
+import { countryC1Of } from '../../domain/peppol/countryC1.js';
+import { PEPPOL_CREDIT_NOTE, PEPPOL_INVOICE } from '../../domain/peppol/peppolDocumentTypes.js';
+import { As4Delivery } from './as4Delivery.js';
 
 /**
  * Peppol delivery. A receiver that is a participant of this instance gets the document in its
- * tenant's inbox directly. Delivery to other access points (SMP lookup and AS4) is not built
- * yet: such an attempt fails retryably with "no Peppol route", so the schedule runs and the
- * transmission report says why; nothing is pretended delivered.
+ * tenant's inbox directly. Any other receiver is looked up in the Peppol network (SML, SMP) and
+ * sent the document over AS4 (As4Delivery); without an AS4 key such an attempt fails retryably
+ * with "no Peppol route", so the schedule runs and the transmission report says why.
  */
 @injectable()
 export class PeppolTransport implements Transport {
@@ -26,6 +29,8 @@ export class PeppolTransport implements Transport {
     @inject(DOCUMENT_WORK) private readonly work: Pick<DocumentWork, 'readUbl'>,
     /** Where the receiver's copy is stored. */
     @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'storeDocument'>,
+    /** Receivers on other access points. */
+    @inject(As4Delivery) private readonly as4: Pick<As4Delivery, 'send'>,
   ) {}
 
   async deliver(request: DeliveryRequest): Promise<TransportOutcome> {
@@ -33,8 +38,30 @@ export class PeppolTransport implements Transport {
     if (!receiver)
       return { outcome: 'permanent', receiver: 'unknown', error: 'The document names no receiver Peppol identifier' };
     const tenantId = await this.participants.tenantFor(receiver);
-    if (!tenantId) return { outcome: 'retryable', receiver, error: `no Peppol route to ${receiver}` };
+    if (!tenantId) return this.deliverOverAs4(request, receiver);
     return this.deliverInternally(request, receiver, tenantId);
+  }
+
+  private async deliverOverAs4(request: DeliveryRequest, receiver: string): Promise<TransportOutcome> {
+    const sender = request.senderPeppolId;
+    if (!sender) return { outcome: 'permanent', receiver, error: 'The document names no sender Peppol identifier' };
+    const countryC1 = countryC1Of(request.ubl, sender);
+    if (!countryC1)
+      return {
+        outcome: 'permanent',
+        receiver,
+        error:
+          "The seller's country (COUNTRY_C1 of the Peppol envelope) is neither in the document nor in the sender id",
+      };
+    return this.as4.send({
+      messageId: request.messageId,
+      sender,
+      receiver,
+      kind: request.document.header.document_type === 'CREDIT_NOTE' ? PEPPOL_CREDIT_NOTE : PEPPOL_INVOICE,
+      countryC1,
+      document: request.ubl,
+      createdAt: request.document.delivery?.requested_at ?? new Date().toISOString(),
+    });
   }
 
   private async deliverInternally(

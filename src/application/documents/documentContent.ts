@@ -74,6 +74,11 @@ export class DocumentContent {
     return { sha256: ref.sha256, size: ref.size, media_type: ref.mediaType };
   }
 
+  /** The bytes of a payload an event names (evidence, responses). */
+  blob(ref: ContentRef): Promise<Buffer> {
+    return this.bytes(ref.sha256);
+  }
+
   /** A blob that must be there: one an event names. Its absence is a fault of the store, not of the caller. */
   private async bytes(sha256: string): Promise<Buffer> {
     const bytes = await this.blobs.get(sha256);

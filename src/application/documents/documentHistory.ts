@@ -4,11 +4,13 @@ import { assertNever } from '../../domain/decider.js';
 import {
   documentDecider,
   documentStream,
+  type As4AttemptEvidence,
   type DeliveryAttempted,
   type DocumentEvent,
   type SendRequested,
 } from '../../domain/document/lifecycle/documentAggregate.js';
 import { notFound } from '../../domain/errors.js';
+import { DocumentContent } from './documentContent.js';
 import { loadStream, toDomainEvent } from '../commandHandler.js';
 
 export interface AttemptReport {
@@ -24,6 +26,15 @@ export interface AttemptReport {
   error: string | null;
   message_id: string;
   next_attempt_at: string | null;
+  /** Over Peppol AS4 (absent for other transports, so earlier reports read as they did). */
+  as4_message_id?: string;
+  endpoint_url?: string;
+  receipt_received_at?: string | null;
+  /** Whether the receipt is signed by the receiving AP and acknowledges exactly what was sent; null without a receipt. */
+  receipt_verified?: boolean | null;
+  receipt_verification?: string | null;
+  remote_ap?: As4AttemptEvidence['remote_ap'];
+  ebms_error_codes?: string[] | null;
 }
 
 export interface DeliveryReport {
@@ -88,10 +99,17 @@ function summary(event: DocumentEvent): Record<string, unknown> {
       const { invoice_response_ref: _xml, ...rest } = event.data;
       return rest;
     }
+    case 'DeliveryAttempted': {
+      const { as4, ...rest } = event.data;
+      if (!as4) return rest;
+      const { message_ref: _message, signal_ref: _signal, receipt, ...facts } = as4;
+      if (!receipt) return { ...rest, as4: { ...facts, receipt: null } };
+      const { ref: _receipt, ...receiptFacts } = receipt;
+      return { ...rest, as4: { ...facts, receipt: receiptFacts } };
+    }
     case 'DocumentValidated':
     case 'DocumentDeleted':
     case 'SendRequested':
-    case 'DeliveryAttempted':
     case 'DocumentSent':
     case 'DocumentFailed':
     case 'DocumentAccepted':
@@ -105,7 +123,10 @@ function summary(event: DocumentEvent): Record<string, unknown> {
 /** Audit views of one document, read straight from its event stream. */
 @injectable()
 export class DocumentHistory {
-  constructor(@inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @inject(EVENT_STORE) private readonly store: EventStore,
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'blob'>,
+  ) {}
 
   /** The tenant's document events and state; a deleted document's history stays readable for audit. */
   private async load(tenantId: string, documentId: string) {
@@ -129,6 +150,28 @@ export class DocumentHistory {
         data: summary(toDomainEvent<DocumentEvent>(e)),
       })),
     };
+  }
+
+  /**
+   * The AS4 evidence of the delivery that sent the document: the signed receipt (`receipt`) or the
+   * message as it was posted (`message`); 404 when the document was not sent over AS4.
+   */
+  async evidence(
+    tenantId: string,
+    documentId: string,
+    part: 'receipt' | 'message',
+  ): Promise<{ bytes: Buffer; mediaType: string }> {
+    const { events } = await this.load(tenantId, documentId);
+    let evidence: As4AttemptEvidence | null = null;
+    for (const recorded of events) {
+      const event = toDomainEvent<DocumentEvent>(recorded);
+      if (event.type === 'SendRequested') evidence = null;
+      if (event.type === 'DeliveryAttempted' && event.data.outcome === 'delivered') evidence = event.data.as4 ?? null;
+    }
+    const ref = part === 'receipt' ? evidence?.receipt?.ref : evidence?.message_ref;
+    if (!ref) throw notFound('The document has no AS4 receipt: it was not sent over Peppol AS4');
+    const mediaType = (part === 'message' ? evidence?.message_content_type : null) ?? ref.media_type;
+    return { bytes: await this.content.blob(ref), mediaType };
   }
 
   /** Every delivery of the document and every attempt of each, derived from its history. */
@@ -211,4 +254,15 @@ const attemptOf = (a: DeliveryAttempted['data']): AttemptReport => ({
   error: a.error,
   message_id: a.message_id,
   next_attempt_at: a.next_attempt_at,
+  ...(a.as4 ? as4Report(a.as4) : {}),
+});
+
+const as4Report = (as4: As4AttemptEvidence): Partial<AttemptReport> => ({
+  as4_message_id: as4.message_id,
+  endpoint_url: as4.endpoint_url,
+  receipt_received_at: as4.receipt?.received_at ?? null,
+  receipt_verified: as4.receipt?.verified ?? null,
+  receipt_verification: as4.receipt?.verification ?? null,
+  remote_ap: as4.remote_ap,
+  ebms_error_codes: as4.error_codes ?? null,
 });

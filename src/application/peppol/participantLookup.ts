@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { formatPeppolId, type PeppolId } from '../../domain/document/invoice/peppolId.js';
 import { PARTICIPANT_SCHEME, participantKey, participantUri } from '../../domain/peppol/participantId.js';
 import { smlDnsName } from './smlDnsName.js';
-import { readBusinessCard, readServiceGroup, readServiceMetadata } from '../../domain/peppol/smpReader.js';
+import { readBusinessCard, readServiceGroup } from '../../domain/peppol/smpReader.js';
+import { fetchServiceMetadata } from './serviceMetadataFetch.js';
 import type { BusinessCard, ServiceInformation } from '../../domain/peppol/smpDocuments.js';
 import {
   HTTP_GETTER,
@@ -180,51 +181,14 @@ export class ParticipantLookup {
   }
 
   /** One ServiceMetadata: fetched, signature checked, read from its signed part; one redirect is followed (SMP 1.x). */
-  private async fetchServiceMetadata(
-    href: string,
-    id: PeppolId,
-    result: LookupResult,
-    redirected = false,
-  ): Promise<LookupServiceEndpoint> {
-    const failed = (error: string): LookupServiceEndpoint => ({
-      url: href,
-      status: 'error',
-      error,
-      documentTypes: [],
-      processes: [],
-    });
-    let body: string;
-    try {
-      const response = await this.deps.http.get(href);
-      if (response.status !== 200) return failed(`HTTP ${response.status}`);
-      body = response.body;
-    } catch (error) {
-      return failed(message(error));
-    }
-    try {
-      const signature = this.deps.signatures.verify(body);
-      if (signature.certificate) this.addCertificate(result, signature.certificate);
-      if (signature.signed && !signature.valid) return failed(`invalid signature: ${signature.error}`);
-      const content = readServiceMetadata(this.deps.xml.read(signature.signedXml ?? body));
-      if (content.kind === 'redirect') {
-        if (redirected) return failed('a redirect to a redirect is not followed');
-        return this.fetchServiceMetadata(content.href, id, result, true);
-      }
-      if (participantKey(content.information.participant.value) !== participantKey(formatPeppolId(id))) {
-        return failed(`the ServiceMetadata is for ${content.information.participant.value}`);
-      }
-      // Peppol access points refuse unsigned metadata and signers whose certificate is not
-      // acceptable; the content is still reported, marked as not usable.
-      const problem = !signature.signed
-        ? 'the ServiceMetadata is not signed'
-        : signature.certificate?.status === 'error'
-          ? `the SMP signing certificate is not acceptable: ${signature.certificate.error}`
-          : null;
-      if (problem) result.errors.push(`${href}: ${problem}`);
-      return this.endpointEntry(href, content.information, problem, result);
-    } catch (error) {
-      return failed(message(error));
-    }
+  private async fetchServiceMetadata(href: string, id: PeppolId, result: LookupResult): Promise<LookupServiceEndpoint> {
+    const fetched = await fetchServiceMetadata(this.deps, href, formatPeppolId(id), (certificate) =>
+      this.addCertificate(result, certificate),
+    );
+    if (fetched.kind === 'failed')
+      return { url: fetched.url, status: 'error', error: fetched.error, documentTypes: [], processes: [] };
+    if (fetched.problem) result.errors.push(`${fetched.url}: ${fetched.problem}`);
+    return this.endpointEntry(fetched.url, fetched.information, fetched.problem, result);
   }
 
   private endpointEntry(

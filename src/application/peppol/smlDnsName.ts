@@ -11,3 +11,11 @@ export function smlHashLabel(hashInput: string): string {
 export function smlDnsName(id: PeppolId, zone: string): string {
   return smlDnsNameOf(smlHashLabel(smlHashInput(id)), zone);
 }
+
+/**
+ * The older SML CNAME name of a participant: `B-` + hex MD5 of the lower-cased `<icd>:<identifier>`,
+ * the scheme, the zone. SMLs that predate U-NAPTR publish a CNAME to the SMP's host there.
+ */
+export function smlCnameName(id: PeppolId, zone: string): string {
+  return smlDnsNameOf(`B-${createHash('md5').update(smlHashInput(id), 'utf8').digest('hex')}`, zone);
+}

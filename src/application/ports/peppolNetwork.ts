@@ -58,8 +58,12 @@ export type SmlAnswer =
 
 export interface SmlLocator {
   readonly zone: string;
-  /** Resolves the U-NAPTR record of the name; network failures are thrown. */
-  locate(dnsName: string): Promise<SmlAnswer>;
+  /**
+   * Resolves the U-NAPTR record of the name; network failures are thrown. `cnameName`: the
+   * participant's CNAME-form name, tried when there is no U-NAPTR record and the locator is
+   * configured to fall back to it.
+   */
+  locate(dnsName: string, cnameName?: string): Promise<SmlAnswer>;
   /** IP addresses of a host, best effort (an empty list when unknown). */
   addresses(host: string): Promise<string[]>;
 }

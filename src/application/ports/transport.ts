@@ -1,4 +1,8 @@
-import type { DocumentRecord, TransportKind } from '../../domain/document/lifecycle/documentAggregate.js';
+import type {
+  As4AttemptEvidence,
+  DocumentRecord,
+  TransportKind,
+} from '../../domain/document/lifecycle/documentAggregate.js';
 
 /** One attempt to hand a document to its receiver. */
 export interface DeliveryRequest {
@@ -13,10 +17,11 @@ export interface DeliveryRequest {
   email: string | null;
 }
 
+/** `as4`: the evidence of an attempt over Peppol AS4, recorded with the attempt. */
 export type TransportOutcome =
-  | { outcome: 'delivered'; receiver: string }
-  | { outcome: 'retryable'; receiver: string; error: string }
-  | { outcome: 'permanent'; receiver: string; error: string };
+  | { outcome: 'delivered'; receiver: string; as4?: As4AttemptEvidence }
+  | { outcome: 'retryable'; receiver: string; error: string; as4?: As4AttemptEvidence }
+  | { outcome: 'permanent'; receiver: string; error: string; as4?: As4AttemptEvidence };
 
 /**
  * A way documents travel: e-mail in test mode, Peppol otherwise. Implementations must be

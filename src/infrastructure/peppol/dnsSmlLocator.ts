@@ -29,12 +29,36 @@ export class DnsSmlLocator implements SmlLocator {
     readonly zone: string,
     server: string | null,
     timeoutMs: number,
+    /** SML_CNAME_FALLBACK: when a participant has no U-NAPTR record, its CNAME-form name is tried. */
+    private readonly cnameFallback = false,
   ) {
     this.resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
     if (server) this.resolver.setServers([server]);
   }
 
-  async locate(dnsName: string): Promise<SmlAnswer> {
+  async locate(dnsName: string, cnameName?: string): Promise<SmlAnswer> {
+    const answer = await this.locateNaptr(dnsName);
+    if (answer.kind === 'found' || !this.cnameFallback || !cnameName) return answer;
+    const cname = await this.locateCname(cnameName);
+    return cname.kind === 'found' ? cname : { kind: 'not_found', reason: `${answer.reason}; ${cname.reason}` };
+  }
+
+  /** The CNAME form (SML before U-NAPTR): the name is an alias of the SMP's host, served over plain HTTP. */
+  private async locateCname(name: string): Promise<SmlAnswer> {
+    let targets: string[];
+    try {
+      targets = await this.resolver.resolveCname(name);
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      if (NOT_REGISTERED.has(code)) return { kind: 'not_found', reason: `no CNAME record for ${name} (${code})` };
+      throw new Error(`DNS query for ${name} failed: ${code || (error as Error).message}`);
+    }
+    const target = targets[0]?.replace(/\.$/, '');
+    if (!target) return { kind: 'not_found', reason: `no CNAME record for ${name}` };
+    return { kind: 'found', smpUrl: `http://${target}`, records: [] };
+  }
+
+  private async locateNaptr(dnsName: string): Promise<SmlAnswer> {
     let records: NaptrAnswer[];
     try {
       records = await this.resolver.resolveNaptr(dnsName);

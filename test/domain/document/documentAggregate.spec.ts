@@ -248,6 +248,36 @@ describe('Document decider', () => {
         ]);
     });
 
+    it('records the AS4 evidence an attempt carries on DeliveryAttempted, unchanged, and the document is SENT', () => {
+      const ref = contentRef('the receipt');
+      const as4 = {
+        message_id: 'm1@test',
+        endpoint_url: 'https://ap.example/as4',
+        remote_ap: {
+          seat_id: 'POP000002',
+          subject: 'CN=POP000002',
+          serial: '01',
+          issuer: 'CN=Peppol AP CA',
+          valid_from: now,
+          valid_to: now,
+        },
+        receipt: { received_at: now, message_id: 'r1@as4', verified: true, verification: null, ref },
+        message_ref: contentRef('the message'),
+        message_content_type: 'multipart/related; boundary=b',
+      };
+      const { retry_at: _r, now: _n, ...data } = attempt(1, 'delivered').data;
+      spec
+        .given([created, sendRequested])
+        .when({ type: 'RecordAttempt', data: { ...attempt(1, 'delivered').data, as4 } })
+        .then([
+          { type: 'DeliveryAttempted', data: { ...data, as4, document_id: 'd1', next_attempt_at: null } },
+          {
+            type: 'DocumentSent',
+            data: { document_id: 'd1', delivery_id: 'dl1', message_id: 'm1@test', sent_at: now },
+          },
+        ]);
+    });
+
     it('a retryable failure schedules the next attempt; a permanent one fails at once with its reason', () => {
       spec
         .given([created, sendRequested])

@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { DnsSmlLocator, smpUrlFromRegexp } from '../../../src/infrastructure/peppol/dnsSmlLocator.js';
 import { startDnsServer, type TestDnsServer } from '../../support/dnsServer.js';
+import { createHash } from 'node:crypto';
+import { smlCnameName, smlDnsName } from '../../../src/application/peppol/smlDnsName.js';
+import { parsePeppolId } from '../../../src/domain/document/invoice/peppolId.js';
 
 describe('SML DNS locator (node:dns against a DNS server on a loopback port)', () => {
   let dns: TestDnsServer;
@@ -87,5 +90,33 @@ describe('SML DNS locator (node:dns against a DNS server on a loopback port)', (
 
   it('gives the address of an IP literal host as it is', async () => {
     expect(await new DnsSmlLocator('zone.test', dns.address, 2000).addresses('127.0.0.1')).to.deep.equal(['127.0.0.1']);
+  });
+
+  it('falls back to the CNAME form (B-<md5>) when configured and there is no U-NAPTR record: http://<alias target>', async () => {
+    const id = parsePeppolId('0208:0403013026');
+    if (!id.ok) throw new Error(id.message);
+    const naptrName = smlDnsName(id.value, 'zone.test');
+    const cnameName = smlCnameName(id.value, 'zone.test');
+    // The Peppol SML's CNAME form: B- and the hex MD5 of the lower-cased "<icd>:<identifier>".
+    expect(cnameName).to.equal(
+      `B-${createHash('md5').update('0208:0403013026').digest('hex')}.iso6523-actorid-upis.zone.test`,
+    );
+    dns.setCname(cnameName, 'smp.cname.test');
+    const withFallback = new DnsSmlLocator('zone.test', dns.address, 2000, true);
+    expect(await withFallback.locate(naptrName, cnameName)).to.deep.equal({
+      kind: 'found',
+      smpUrl: 'http://smp.cname.test',
+      records: [],
+    });
+    const without = await new DnsSmlLocator('zone.test', dns.address, 2000).locate(naptrName, cnameName);
+    expect(without.kind).to.equal('not_found');
+    const unknown = await withFallback.locate(
+      'nothing.iso6523-actorid-upis.zone.test',
+      'B-0.iso6523-actorid-upis.zone.test',
+    );
+    expect(unknown).to.include({ kind: 'not_found' });
+    expect((unknown as { reason: string }).reason)
+      .to.contain('no NAPTR record')
+      .and.contain('no CNAME record');
   });
 });

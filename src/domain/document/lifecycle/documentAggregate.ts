@@ -98,6 +98,38 @@ export type SendRequested = Event<
     requested_at: string;
   }
 >;
+/** The evidence of one attempt over Peppol AS4 (blobs by reference, content-addressed). */
+export interface As4AttemptEvidence {
+  /** The AS4 eb:MessageId (the delivery's message id). */
+  message_id: string;
+  endpoint_url: string;
+  /** The receiving access point, from the certificate its SMP entry publishes. */
+  remote_ap: {
+    seat_id: string | null;
+    subject: string;
+    serial: string;
+    issuer: string;
+    valid_from: string;
+    valid_to: string;
+  } | null;
+  /** The signed Receipt that answered, when one did. */
+  receipt: {
+    received_at: string;
+    message_id: string;
+    verified: boolean;
+    /** Why it does not verify; null when it does. */
+    verification: string | null;
+    ref: ContentRef;
+  } | null;
+  /** The AS4 message as posted; null when nothing was posted. */
+  message_ref: ContentRef | null;
+  /** Its HTTP Content-Type (multipart/related with the boundary), to read it again. */
+  message_content_type: string | null;
+  /** The ebMS error codes of an Error signal, and the signal itself. */
+  error_codes?: string[];
+  signal_ref?: ContentRef;
+}
+
 export type DeliveryAttempted = Event<
   'DeliveryAttempted',
   {
@@ -114,6 +146,8 @@ export type DeliveryAttempted = Event<
     duration_ms: number;
     /** When the next attempt is due; null when this one settled the delivery. */
     next_attempt_at: string | null;
+    /** Over Peppol AS4: what was sent, to whom, and the answer (absent for other transports). */
+    as4?: As4AttemptEvidence;
   }
 >;
 export type DocumentSent = Event<

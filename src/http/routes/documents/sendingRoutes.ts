@@ -7,6 +7,8 @@ import { decode, Email } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 
+const EvidenceQuery = t.partial({ part: t.union([t.literal('receipt'), t.literal('message')]) });
+
 const SendQuery = t.partial({
   sender_peppol_scheme: t.string,
   sender_peppol_id: t.string,
@@ -49,6 +51,21 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     responses: { 200: 'The report', 404: 'Not found' },
     handler: async (req, res) => {
       res.json(await history.transmissionReport(tenantOf(res).tenantId, id(req.params)));
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/documents/:documentId/evidence',
+    summary:
+      'The signed AS4 receipt of the delivery that sent the document (part=message: the AS4 message as it was posted)',
+    tag: 'documents',
+    auth: 'tenant',
+    query: EvidenceQuery,
+    responses: { 200: 'The receipt (application/xml)', 404: 'Not found, or not sent over Peppol AS4' },
+    handler: async (req, res) => {
+      const { part } = decode(EvidenceQuery, req.query, 'query');
+      const evidence = await history.evidence(tenantOf(res).tenantId, id(req.params), part ?? 'receipt');
+      res.set('Content-Type', part === 'message' ? evidence.mediaType : 'application/xml').send(evidence.bytes);
     },
   });
   routes.add({

@@ -1,0 +1,186 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import {
+  bearer,
+  createOrganization,
+  createTenant,
+  eventually,
+  startTestService,
+  waitForState,
+  type TestService,
+} from '../support/service.js';
+import { belgianNumber, createPeppolTenant, registerPeppol } from '../support/peppol.js';
+import { startDnsServer, type TestDnsServer } from '../support/dnsServer.js';
+import { makeTestPki, type TestPki } from '../support/testPki.js';
+import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
+import { loadPeppolConfig } from '../../src/infrastructure/peppolConfig.js';
+import { smlDnsName } from '../../src/application/peppol/smlDnsName.js';
+import { parsePeppolId, type PeppolId } from '../../src/domain/document/invoice/peppolId.js';
+
+const ZONE = 'sml.peppol.test';
+const SELLER_ID = '0208:0403013026';
+
+const idOf = (text: string): PeppolId => {
+  const parsed = parsePeppolId(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
+};
+const urlOf = (server: http.Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const invoice = () => structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>;
+
+/**
+ * How sending over AS4 fails before a message is accepted: the receiver is looked up through a
+ * real DNS server (SML zone) and another instance's signed SMP; each failure is classified as the
+ * Peppol network means it (not registered: permanent; an outage: retryable).
+ */
+describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HTTP)', function () {
+  this.timeout(120_000);
+  let pki: TestPki;
+  let dns: TestDnsServer;
+  let smp: TestService;
+  let smpUrl: string;
+  let us: TestService;
+  let seller: { id: string; key: string };
+  /** An AS4 endpoint that answers every POST with HTTP 503 (an AP under maintenance). */
+  let busy: http.Server;
+  let posts = 0;
+  const registered = `0208:${belgianNumber()}`;
+
+  before(async () => {
+    pki = await makeTestPki({ instances: 2 });
+    dns = await startDnsServer();
+    busy = http.createServer((req, res) => {
+      posts++;
+      req.resume();
+      req.on('end', () => res.writeHead(503).end('maintenance'));
+    });
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const them = pki.instance(2);
+    smp = await startTestService({
+      peppol: {
+        ...loadPeppolConfig({}),
+        smpSigningKeyFile: them.smpKeyFile,
+        smpSigningCertificateFile: them.smpCertificateFile,
+        as4CertificateFile: them.certificateFile,
+        as4EndpointUrl: `${urlOf(busy)}/as4`,
+      },
+    });
+    smpUrl = urlOf(await smp.service.listen(0, '127.0.0.1'));
+    const org = await createOrganization(smp);
+    const tenant = await createPeppolTenant(smp, org.adminKey, { peppol_ids: [registered] });
+    await registerPeppol(smp, org.adminKey, tenant.id, { peppol_id: registered, company_name: 'Receiver NV' });
+    await smp.service.projections.catchUp();
+    dns.pointToSmp(smlDnsName(idOf(registered), ZONE), smpUrl);
+  });
+  after(async () => {
+    await us?.stop();
+    await smp?.stop();
+    await new Promise((resolve) => busy?.close(resolve));
+    await dns?.close();
+    await pki?.dispose();
+  });
+
+  const startUs = async (allowPlainHttpLoopback: boolean) => {
+    await us?.stop();
+    const own = pki.instance(1);
+    us = await startTestService(
+      {
+        peppol: {
+          ...loadPeppolConfig({}),
+          smlDnsZone: ZONE,
+          smlDnsServer: dns.address,
+          lookupTimeoutMs: 2000,
+          trustedCaFiles: [pki.smpCaCertificateFile],
+          apCaFiles: [pki.apCaCertificateFile],
+          as4KeyFile: own.keyFile,
+          as4CertificateFile: own.certificateFile,
+          as4AllowPlainHttpLoopback: allowPlainHttpLoopback,
+        },
+      },
+      undefined,
+      // Long enough that a retryable failure stays in TRANSIT while the test reads it.
+      { deliveryRetryUnitMs: 60_000 },
+    );
+    seller = await createTenant(us, (await createOrganization(us)).adminKey, undefined, { peppol_ids: [SELLER_ID] });
+  };
+
+  const sendTo = async (receiver: string, body = invoice()) => {
+    const created = await us.http.post('/api/documents/').set(bearer(seller.key)).send(body);
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    const [scheme, value] = receiver.split(':');
+    const sent = await us.http
+      .post(`/api/documents/${created.body.id}/send`)
+      .query({ receiver_peppol_scheme: scheme, receiver_peppol_id: value })
+      .set(bearer(seller.key));
+    expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+    return created.body.id as string;
+  };
+  const firstAttempt = (id: string) =>
+    eventually(async () => {
+      const r = (await us.http.get(`/api/documents/${id}/transmission-report`).set(bearer(seller.key))).body;
+      return r.attempts_total > 0 ? { report: r, attempt: r.deliveries[0].attempts[0] } : undefined;
+    }, 'the first attempt');
+
+  describe('with plain HTTP on loopback allowed', () => {
+    before(() => startUs(true));
+
+    it('fails permanently for a receiver the SML does not know (NXDOMAIN), naming the reason', async () => {
+      const unknown = `0208:${belgianNumber()}`;
+      const id = await sendTo(unknown);
+      await waitForState(us, seller.key, id, ['FAILED']);
+      const { report, attempt } = await firstAttempt(id);
+      expect(report.attempts_total).to.equal(1);
+      expect(attempt.outcome).to.equal('permanent');
+      expect(attempt.error).to.contain(`receiver ${unknown} is not registered in the Peppol network`);
+      expect(attempt).to.not.have.property('as4_message_id');
+    });
+
+    it('fails permanently for a receiver the SML knows but whose SMP does not list the document type (HTTP 404)', async () => {
+      const body = { ...invoice(), document_type: 'CREDIT_NOTE' };
+      const other = `0208:${belgianNumber()}`;
+      // Registered at the SML (DNS) but unknown to the SMP: every document type is a 404.
+      dns.pointToSmp(smlDnsName(idOf(other), ZONE), smpUrl);
+      const id = await sendTo(other, body);
+      await waitForState(us, seller.key, id, ['FAILED']);
+      const { attempt } = await firstAttempt(id);
+      expect(attempt.outcome).to.equal('permanent');
+      expect(attempt.error).to.match(new RegExp(`receiver ${other} is not registered for document type .*CreditNote`));
+    });
+
+    it('retries when the SMP is down, and when the receiving AP answers HTTP 503, with the evidence of what was sent', async () => {
+      const down = `0208:${belgianNumber()}`;
+      dns.pointToSmp(smlDnsName(idOf(down), ZONE), 'http://127.0.0.1:9');
+      const id = await sendTo(down);
+      const { report, attempt } = await firstAttempt(id);
+      expect(report.state).to.equal('TRANSIT');
+      expect(attempt.outcome).to.equal('retryable');
+      expect(attempt.error).to.contain(`the SMP of ${down} at http://127.0.0.1:9 is not available`);
+
+      const before = posts;
+      const busyId = await sendTo(registered);
+      const busyAttempt = await firstAttempt(busyId);
+      expect(busyAttempt.report.state).to.equal('TRANSIT');
+      expect(busyAttempt.attempt).to.include({ outcome: 'retryable', endpoint_url: `${urlOf(busy)}/as4` });
+      expect(busyAttempt.attempt.error).to.contain('HTTP 503');
+      expect(busyAttempt.attempt.remote_ap).to.include({ seat_id: 'POP000002' });
+      expect(posts).to.equal(before + 1);
+    });
+  });
+
+  describe('without the plain-HTTP loopback switch', () => {
+    before(() => startUs(false));
+
+    it('fails permanently for an http:// endpoint, naming the reason, and posts nothing', async () => {
+      const before = posts;
+      const id = await sendTo(registered);
+      await waitForState(us, seller.key, id, ['FAILED']);
+      const { attempt } = await firstAttempt(id);
+      expect(attempt.outcome).to.equal('permanent');
+      expect(attempt.error)
+        .to.contain('is not HTTPS, which Peppol requires')
+        .and.contain('AS4_ALLOW_PLAIN_HTTP_LOOPBACK');
+      expect(posts).to.equal(before);
+    });
+  });
+});
