@@ -52,6 +52,7 @@ import { RegisteredParticipants } from '../application/delivery/registeredPartic
 import { SendDocument } from '../application/delivery/sendDocument.js';
 import { InboxCommands } from '../application/inbox/inboxCommands.js';
 import { ResponseRouter } from '../application/inbox/responseRouter.js';
+import { ResponseDelivery } from '../application/inbox/responseDelivery.js';
 import {
   WEBHOOK_DISPATCH_OPTIONS,
   WebhookDispatch,
@@ -174,11 +175,13 @@ export async function registerService(container: DependencyContainer, options: C
     useFactory: instanceCachingFactory((c) => [c.resolve(ResponseRouter), c.resolve(WebhookDispatch).dispatcher()]),
   });
   container.registerSingleton(ResponseRouter);
+  container.registerSingleton(ResponseDelivery);
   container.registerSingleton(ProjectionRunner);
   container.register(READ_MODEL_PROGRESS, { useToken: ProjectionRunner });
 
   // Their jobs are defined on the scheduler before it starts (Service.start).
   container.resolve(DeliveryProcess).register();
+  container.resolve(ResponseDelivery).register();
   container.resolve(WebhookDispatch).register();
 }
 

@@ -33,7 +33,7 @@ import {
   DOCUMENT_ID_SCHEME,
 } from '../../src/domain/peppol/smpDocuments.js';
 import { writeInvoiceResponse } from '../../src/domain/document/ubl/invoiceResponse.js';
-import { as4MessageStream } from '../../src/application/inbox/as4MessageRecord.js';
+import { as4MessageStream } from '../../src/application/documents/as4MessageRecord.js';
 
 /** The fixture's buyer (BE0451234595) and seller (BE0403013026) as Peppol participants. */
 const BUYER_ID = '0208:0451234595';

@@ -13,7 +13,7 @@ import {
 } from '../support/service.js';
 import { registerPeppol } from '../support/peppol.js';
 import { loadConfig } from '../../src/infrastructure/config.js';
-import { as4MessageStream } from '../../src/application/inbox/as4MessageRecord.js';
+import { as4MessageStream } from '../../src/application/documents/as4MessageRecord.js';
 import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../src/domain/peppol/smpDocuments.js';
 
 const SHARED = process.env.SHARED_DIR ?? path.resolve(repoRoot, '..', 'shared');

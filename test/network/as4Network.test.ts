@@ -107,6 +107,14 @@ describe('Two instances, one Peppol network (AS4 over loopback, SML and SMP)', f
       return document.invoice_response?.status === 'rejected' && document;
     }, "B's rejection on A's document");
     expect(answered.invoice_response).to.include({ code: 'RE', reason: 'Unknown purchase order' });
+    // B took the Invoice Response to A over AS4, found through the SML and A's SMP, with A's receipt.
+    const onB = (await b.call('GET', `/api/documents/${received.id}/transmission-report`, buyer.key)).body;
+    expect(onB.received.sender_ap).to.equal('POP000001');
+    expect(onB.response_deliveries).to.have.length(1);
+    expect(onB.response_deliveries[0]).to.include({ outcome: 'delivered', receipt_verified: true, code: 'RE' });
+    expect(onB.response_deliveries[0].remote_ap.seat_id).to.equal('POP000001');
+    const history = (await a.call('GET', `/api/documents/${id}/history`, seller.key)).body;
+    expect(history.events.map((e: { type: string }) => e.type)).to.include('ResponseReceived');
   });
 
   it('B down: A retries on the schedule and delivers once B is back, exactly one copy', async () => {

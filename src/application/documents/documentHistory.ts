@@ -6,11 +6,13 @@ import {
   documentStream,
   type As4AttemptEvidence,
   type DeliveryAttempted,
+  type DocumentRecord,
   type DocumentEvent,
   type SendRequested,
 } from '../../domain/document/lifecycle/documentAggregate.js';
 import { notFound } from '../../domain/errors.js';
 import { DocumentContent } from './documentContent.js';
+import { as4MessageStream, type As4MessageReceived } from './as4MessageRecord.js';
 import { loadStream, toDomainEvent } from '../commandHandler.js';
 
 export interface AttemptReport {
@@ -99,13 +101,10 @@ function summary(event: DocumentEvent): Record<string, unknown> {
       const { invoice_response_ref: _xml, ...rest } = event.data;
       return rest;
     }
-    case 'DeliveryAttempted': {
+    case 'DeliveryAttempted':
+    case 'ResponseDeliveryAttempted': {
       const { as4, ...rest } = event.data;
-      if (!as4) return rest;
-      const { message_ref: _message, signal_ref: _signal, receipt, ...facts } = as4;
-      if (!receipt) return { ...rest, as4: { ...facts, receipt: null } };
-      const { ref: _receipt, ...receiptFacts } = receipt;
-      return { ...rest, as4: { ...facts, receipt: receiptFacts } };
+      return as4 ? { ...rest, as4: as4Facts(as4) } : rest;
     }
     case 'DocumentValidated':
     case 'DocumentDeleted':
@@ -118,6 +117,14 @@ function summary(event: DocumentEvent): Record<string, unknown> {
     default:
       return assertNever(event);
   }
+}
+
+/** AS4 evidence without the references to the stored messages (the evidence route serves those). */
+function as4Facts(as4: As4AttemptEvidence) {
+  const { message_ref: _message, signal_ref: _signal, receipt, ...facts } = as4;
+  if (!receipt) return { ...facts, receipt: null };
+  const { ref: _receipt, ...receiptFacts } = receipt;
+  return { ...facts, receipt: receiptFacts };
 }
 
 /** Audit views of one document, read straight from its event stream. */
@@ -156,12 +163,18 @@ export class DocumentHistory {
    * The AS4 evidence of the delivery that sent the document: the signed receipt (`receipt`) or the
    * message as it was posted (`message`); 404 when the document was not sent over AS4.
    */
+  /**
+   * The AS4 evidence of a document: for one sent over AS4, the signed receipt of the delivery that
+   * sent it (or the message as posted); for one received over AS4, the signed receipt this access
+   * point answered (or the message as received).
+   */
   async evidence(
     tenantId: string,
     documentId: string,
     part: 'receipt' | 'message',
   ): Promise<{ bytes: Buffer; mediaType: string }> {
-    const { events } = await this.load(tenantId, documentId);
+    const { events, state } = await this.load(tenantId, documentId);
+    if (state.status === 'present' && state.direction === 'INBOUND') return this.receivedEvidence(state, part);
     let evidence: As4AttemptEvidence | null = null;
     for (const recorded of events) {
       const event = toDomainEvent<DocumentEvent>(recorded);
@@ -174,10 +187,27 @@ export class DocumentHistory {
     return { bytes: await this.content.blob(ref), mediaType };
   }
 
+  private async receivedEvidence(
+    state: Pick<DocumentRecord, 'inbound'>,
+    part: 'receipt' | 'message',
+  ): Promise<{ bytes: Buffer; mediaType: string }> {
+    const messageId = state.inbound?.as4 ? state.inbound.message_id : null;
+    const record = messageId
+      ? (await this.store.readStream(as4MessageStream(messageId))).find((e) => e.type === 'As4MessageReceived')
+      : undefined;
+    if (!record) throw notFound('The document has no AS4 receipt: it was not received over Peppol AS4');
+    const data = record.data as As4MessageReceived['data'];
+    return part === 'receipt'
+      ? { bytes: await this.content.blob(data.receipt_ref), mediaType: data.receipt_content_type }
+      : { bytes: await this.content.blob(data.message_ref), mediaType: data.message_content_type };
+  }
+
   /** Every delivery of the document and every attempt of each, derived from its history. */
   async transmissionReport(tenantId: string, documentId: string) {
     const { events, state } = await this.load(tenantId, documentId);
     const deliveries: DeliveryReport[] = [];
+    // Received documents: each attempt to take the tenant's answer back to the sender's access point.
+    const responseDeliveries: Array<Record<string, unknown>> = [];
     const current = () => deliveries[deliveries.length - 1];
     for (const recorded of events) {
       const event = toDomainEvent<DocumentEvent>(recorded);
@@ -191,6 +221,11 @@ export class DocumentHistory {
             d.attempts.push(attemptOf(event.data));
             d.next_attempt_at = event.data.next_attempt_at;
           }
+          break;
+        }
+        case 'ResponseDeliveryAttempted': {
+          const { as4, document_id: _id, ...attempt } = event.data;
+          responseDeliveries.push({ ...attempt, ...(as4 ? as4Report(as4) : {}) });
           break;
         }
         case 'DocumentSent':
@@ -219,8 +254,10 @@ export class DocumentHistory {
             message_id: present.inbound.message_id,
             sender_peppol_id: present.inbound.peppol_id,
             received_at: present.inbound.received_at,
+            ...(present.inbound.as4 ? { sender_ap: present.inbound.as4.sender_ap } : {}),
           }
         : null,
+      ...(responseDeliveries.length > 0 ? { response_deliveries: responseDeliveries } : {}),
       response: present?.response ?? null,
     };
   }

@@ -26,7 +26,7 @@ import type { DocumentWork } from '../documents/documentWork.js';
 import { DocumentContent } from '../documents/documentContent.js';
 import { fileNameOf } from '../documents/documentCommands.js';
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
-import { as4MessageStream, type As4MessageReceived } from './as4MessageRecord.js';
+import { as4MessageStream, type As4MessageReceived } from '../documents/as4MessageRecord.js';
 import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
 import type { ContentRef } from '../../domain/document/lifecycle/documentContent.js';
 import type { ReceivedInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';

@@ -7,14 +7,16 @@ import { handleCommand, loadState } from '../commandHandler.js';
 import { derivedId } from '../derivedId.js';
 import { inject, injectable } from '../injection.js';
 import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
-import { writeInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
+import { invoiceResponseOf } from './invoiceResponseOf.js';
+import { ResponseDelivery } from './responseDelivery.js';
 import { DomainError } from '../../domain/errors.js';
 import { DocumentContent } from '../documents/documentContent.js';
 
 /**
  * Takes each accept or reject to the sender as a Peppol Invoice Response. A sender on this
- * instance has it recorded on its outbound document (idempotently, so replays are harmless).
- * Senders elsewhere need AS4, which is not built yet: the response stays on our side.
+ * instance has it recorded on its outbound document (idempotently, so replays are harmless). A
+ * document received over AS4 from another access point has its response sent back over AS4 by
+ * ResponseDelivery (a durable job per attempt; scheduling it again on a replay creates nothing).
  *
  * A process manager: it follows the log like the projections do (and is not rebuilt with them).
  */
@@ -29,6 +31,7 @@ export class ResponseRouter implements Projection {
   constructor(
     @inject(EVENT_STORE) private readonly store: EventStore,
     @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'put'>,
+    @inject(ResponseDelivery) private readonly overAs4: Pick<ResponseDelivery, 'start'>,
     @inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'responses' });
@@ -36,24 +39,14 @@ export class ResponseRouter implements Projection {
 
   async handle(event: RecordedEvent): Promise<void> {
     const inbound = await loadState(this.store, documentDecider, event.streamName);
-    if (
-      inbound.status !== 'present' ||
-      !inbound.response ||
-      !inbound.inbound?.tenant_id ||
-      !inbound.inbound.document_id
-    )
-      return;
-    const { code, reason, responded_at } = inbound.response;
+    if (inbound.status !== 'present' || !inbound.response || !inbound.inbound) return;
     const sender = inbound.inbound;
-    const invoiceResponse = writeInvoiceResponse({
-      id: derivedId('invoice-response', event.id),
-      issueDate: responded_at.slice(0, 10),
-      code,
-      reason,
-      invoice: inbound.header,
-      buyerPeppolId: sender.receiver_peppol_id,
-      sellerPeppolId: sender.peppol_id,
-    });
+    if (!sender.tenant_id || !sender.document_id) {
+      if (sender.as4 && sender.peppol_id) await this.overAs4.start(inbound.id);
+      return;
+    }
+    const { code, reason, responded_at } = inbound.response;
+    const invoiceResponse = invoiceResponseOf(inbound, derivedId('invoice-response', event.id))!;
     try {
       // Stored before the event that names it (content-addressed: stored again, it is the same blob).
       const invoice_response_ref = await this.content.put(Buffer.from(invoiceResponse), 'application/xml');

@@ -102,6 +102,7 @@ export function documentNotification(event: DocumentEvent): DocumentNotification
     case 'AttachmentAdded':
     case 'AttachmentRemoved':
     case 'DeliveryAttempted':
+    case 'ResponseDeliveryAttempted':
       return null;
     default:
       return assertNever(event);

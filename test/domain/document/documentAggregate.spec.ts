@@ -438,6 +438,75 @@ describe('Document decider', () => {
         .thenRefuses('invalid_state', /received document cannot be sent/);
     });
 
+    it('records each attempt to take the answer back over AS4, on the schedule, once per attempt', () => {
+      const rejected: DocumentEvent = {
+        type: 'DocumentRejected',
+        data: { document_id: 'r1', reason: 'wrong PO', rejected_at: now },
+      };
+      const try_ = (attempt: number, outcome: 'delivered' | 'retryable' | 'permanent', retry_at: string | null) => ({
+        type: 'RecordResponseDelivery' as const,
+        data: {
+          code: 'RE' as const,
+          attempt,
+          receiver: '0208:0123456749',
+          outcome,
+          error: outcome === 'delivered' ? null : 'the access point did not answer',
+          message_id: 'ir1@test',
+          started_at: now,
+          duration_ms: 40,
+          retry_at,
+        },
+      });
+      const attempted = (attempt: number, outcome: 'delivered' | 'retryable' | 'permanent', next: string | null) => {
+        const { retry_at: _r, ...data } = try_(attempt, outcome, null).data;
+        return {
+          type: 'ResponseDeliveryAttempted' as const,
+          data: { ...data, document_id: 'r1', next_attempt_at: next },
+        };
+      };
+      const later = '2026-05-01T10:01:00.000Z';
+      spec
+        .given([received, rejected])
+        .when(try_(1, 'retryable', later))
+        .then([attempted(1, 'retryable', later)]);
+      spec
+        .given([received, rejected, attempted(1, 'retryable', later)])
+        .when(try_(2, 'delivered', later))
+        .then([attempted(2, 'delivered', null)]);
+      expect(
+        fold(documentDecider, [received, rejected, attempted(1, 'retryable', later), attempted(2, 'delivered', null)]),
+      ).to.deep.include({
+        response_delivery: {
+          attempts: 2,
+          last_outcome: 'delivered',
+          next_attempt_at: null,
+          delivered_at: '2026-05-01T10:00:00.040Z',
+        },
+      });
+      // A job run again after a crash, or an attempt after the delivery settled, records nothing.
+      spec
+        .given([received, rejected, attempted(1, 'retryable', later)])
+        .when(try_(1, 'retryable', later))
+        .thenNothingHappens();
+      spec
+        .given([received, rejected, attempted(1, 'permanent', null)])
+        .when(try_(2, 'delivered', null))
+        .thenNothingHappens();
+      // Past the schedule a retryable failure settles it.
+      spec
+        .given([received, rejected])
+        .when(try_(1, 'retryable', null))
+        .then([attempted(1, 'retryable', null)]);
+      spec
+        .given([received])
+        .when(try_(1, 'delivered', null))
+        .thenRefuses('invalid_state', /Only the answer to a received document/);
+      spec
+        .given([created])
+        .when(try_(1, 'delivered', null))
+        .thenRefuses('invalid_state', /Only the answer to a received document/);
+    });
+
     it("records the receiver's response on a SENT (or still TRANSIT) outbound document, once", () => {
       const sent: DocumentEvent[] = [nonDraft('SENT')];
       const response = {

@@ -194,6 +194,32 @@ export type ResponseReceived = Event<
   }
 >;
 
+/**
+ * One attempt to take this tenant's accept or reject back to a sender on another access point, as
+ * a Peppol Invoice Response over AS4 (a sender on this instance has it recorded directly). Retried
+ * on the delivery schedule like a document.
+ */
+export type ResponseDeliveryAttempted = Event<
+  'ResponseDeliveryAttempted',
+  {
+    document_id: string;
+    code: ResponseCode;
+    /** 1 for the first attempt, 2 for the first retry, … */
+    attempt: number;
+    /** The sender of the received document, to whom the response goes. */
+    receiver: string;
+    outcome: AttemptOutcome;
+    error: string | null;
+    /** The Invoice Response's AS4 MessageId: the same for every attempt. */
+    message_id: string;
+    started_at: string;
+    duration_ms: number;
+    /** When the next attempt is due; null when this one settled it. */
+    next_attempt_at: string | null;
+    as4?: As4AttemptEvidence;
+  }
+>;
+
 /** Every event type of the stream, for subscribers that follow whole documents. */
 // Excluded from mutation: the names are the stored events' persisted type names, each checked by
 // the compiler against the DocumentEvent union (a misspelt name does not compile; Stryker compiles
@@ -215,6 +241,7 @@ export const DOCUMENT_EVENT_TYPES: readonly DocumentEvent['type'][] = [
   'DocumentAccepted',
   'DocumentRejected',
   'ResponseReceived',
+  'ResponseDeliveryAttempted',
 ];
 // Stryker restore StringLiteral,ArrayDeclaration
 
@@ -243,7 +270,8 @@ export type DocumentEvent =
   | DocumentReceived
   | DocumentAccepted
   | DocumentRejected
-  | ResponseReceived;
+  | ResponseReceived
+  | ResponseDeliveryAttempted;
 
 /**
  * What is asked of a document: create a draft, attach, send (and record each attempt), receive,
@@ -281,7 +309,12 @@ export type DocumentCommand =
   | { type: 'ReceiveDocument'; data: Omit<DocumentReceived['data'], 'received_at'> & { now: string } }
   | { type: 'AcceptDocument'; data: { note: string | null; now: string } }
   | { type: 'RejectDocument'; data: { reason: string; now: string } }
-  | { type: 'RecordResponse'; data: Omit<ResponseReceived['data'], 'document_id' | 'received_at'> & { now: string } };
+  | { type: 'RecordResponse'; data: Omit<ResponseReceived['data'], 'document_id' | 'received_at'> & { now: string } }
+  /** `retry_at`: when a retry would be due (null past the schedule); the decider decides whether there is one. */
+  | {
+      type: 'RecordResponseDelivery';
+      data: Omit<ResponseDeliveryAttempted['data'], 'document_id' | 'next_attempt_at'> & { retry_at: string | null };
+    };
 
 export interface DocumentRecord {
   id: string;
@@ -303,6 +336,16 @@ export interface DocumentRecord {
   inbound: (InboundSender & { message_id: string; received_at: string; receiver_peppol_id: string }) | null;
   /** Accept or reject: given by this tenant (inbound) or by the receiver (outbound). */
   response: { code: ResponseCode; reason: string | null; responded_at: string } | null;
+  /** How taking this tenant's answer back to a sender on another access point goes (inbound, AS4). */
+  response_delivery: ResponseDeliveryState | null;
+}
+
+export interface ResponseDeliveryState {
+  attempts: number;
+  last_outcome: AttemptOutcome;
+  next_attempt_at: string | null;
+  /** When the response reached the sender's access point (its receipt). */
+  delivered_at: string | null;
 }
 
 /** The current delivery: what was requested, and how its attempts went. */
@@ -549,6 +592,22 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           throw invalidState(`A ${state.state} document cannot have a response`);
         return [{ type: 'ResponseReceived', data: { ...data, document_id: state.id, received_at: now } }];
       }
+      case 'RecordResponseDelivery': {
+        present(state);
+        const { retry_at, ...attempt } = command.data;
+        if (state.direction !== 'INBOUND' || !state.response)
+          throw invalidState('Only the answer to a received document is delivered back to its sender');
+        // A repeated attempt (a job re-run after a crash) changes nothing; the job reads what was recorded.
+        const done = state.response_delivery;
+        if (attempt.attempt !== (done?.attempts ?? 0) + 1 || (done && done.next_attempt_at === null)) return [];
+        const settles = attempt.outcome !== 'retryable' || retry_at === null || attempt.attempt >= MAX_ATTEMPTS;
+        return [
+          {
+            type: 'ResponseDeliveryAttempted',
+            data: { ...attempt, document_id: state.id, next_attempt_at: settles ? null : retry_at },
+          },
+        ];
+      }
       default:
         return assertNever(command);
     }
@@ -576,6 +635,7 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           delivery: null,
           inbound: null,
           response: null,
+          response_delivery: null,
         };
       }
       case 'DocumentReceived': {
@@ -603,6 +663,7 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
             receiver_peppol_id: d.receiver_peppol_id,
           },
           response: null,
+          response_delivery: null,
         };
       }
       case 'SendRequested': {
@@ -658,6 +719,20 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
               response: { code: event.data.code, reason: event.data.reason, responded_at: event.data.received_at },
             }
           : state;
+      case 'ResponseDeliveryAttempted': {
+        if (state.status !== 'present') return state;
+        const d = event.data;
+        const finished = new Date(Date.parse(d.started_at) + d.duration_ms).toISOString();
+        return {
+          ...state,
+          response_delivery: {
+            attempts: d.attempt,
+            last_outcome: d.outcome,
+            next_attempt_at: d.next_attempt_at,
+            delivered_at: d.outcome === 'delivered' ? finished : null,
+          },
+        };
+      }
       case 'DocumentValidated':
         return state.status === 'present' ? { ...state, validated_at: event.data.validated_at } : state;
       // The attachments in order (the document's own first, then those added) are what the UBL

@@ -57,11 +57,11 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     method: 'get',
     path: '/api/documents/:documentId/evidence',
     summary:
-      'The signed AS4 receipt of the delivery that sent the document (part=message: the AS4 message as it was posted)',
+      'The signed AS4 receipt of the document: of the delivery that sent it, or the one this access point answered when it received it (part=message: the AS4 message as posted or received)',
     tag: 'documents',
     auth: 'tenant',
     query: EvidenceQuery,
-    responses: { 200: 'The receipt (application/xml)', 404: 'Not found, or not sent over Peppol AS4' },
+    responses: { 200: 'The receipt (application/xml)', 404: 'Not found, or not sent or received over Peppol AS4' },
     handler: async (req, res) => {
       const { part } = decode(EvidenceQuery, req.query, 'query');
       const evidence = await history.evidence(tenantOf(res).tenantId, id(req.params), part ?? 'receipt');
