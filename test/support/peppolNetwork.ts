@@ -27,7 +27,7 @@ export interface NetworkInstance {
   /** SIGKILL, no cleanup. */
   kill(): Promise<void>;
   /** Calls the API (JSON) with a key. */
-  call(method: string, route: string, key: string, body?: unknown): Promise<{ status: number; body: any }>;
+  call(method: string, route: string, key: string, body?: unknown): ReturnType<typeof api>;
 }
 
 export interface PeppolNetwork {
