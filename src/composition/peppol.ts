@@ -145,7 +145,8 @@ function accessPointTrust(
   if (config.crlFiles.length === 0) return new AccessPointTrust(apCas, null);
   const revocation = RevocationLists.load(config.crlFiles, apCas, (message) => logger.warn(message));
   revocation.checkFreshness(new Date());
-  for (const ca of revocation.uncovered(apCas))
+  // Roots issue CAs, not access points: only the CAs under them need a CRL here.
+  for (const ca of revocation.uncovered(apCas.filter((ca) => !ca.checkIssued(ca))))
     logger.warn(
       `AS4_CRL_FILES has no CRL of ${ca.subject.replace(/\n/g, ', ')}: its certificates are not checked for revocation`,
     );
