@@ -28,12 +28,9 @@ import { SMP_SETTINGS, SmpPublication, type SmpSettings } from '../application/p
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
 import { ParticipantSearch } from '../application/peppol/participantSearch.js';
 import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
-import {
-  base64Der,
-  checkCertificate,
-  readCertificateFile,
-  readCertificates,
-} from '../infrastructure/peppol/certificates.js';
+import { base64Der, readCertificateFile, readCertificates } from '../infrastructure/peppol/certificates.js';
+import { ACCESS_POINT_TRUST, AccessPointTrust } from '../infrastructure/peppol/accessPointTrust.js';
+import { RevocationLists } from '../infrastructure/peppol/revocationLists.js';
 import { SmpXmlSignatures, SmpXmlSigner } from '../infrastructure/peppol/xmlSignatures.js';
 import { FetchHttpGetter } from '../infrastructure/peppol/httpGetter.js';
 import { DnsSmlLocator } from '../infrastructure/peppol/dnsSmlLocator.js';
@@ -130,8 +127,8 @@ function registerAs4Reception(
 ): void {
   if (identity && identity.apCas.length === 0)
     logger.warn('PEPPOL_AP_CA_FILES is not set: every AS4 message is refused (no access point is trusted)');
-  if (config.crlFiles.length > 0)
-    logger.warn('AS4_CRL_FILES is set but revocation lists are not checked yet: only issuer and validity are');
+  const trust = accessPointTrust(config, identity, logger);
+  container.register(ACCESS_POINT_TRUST, { useValue: trust });
   const mime = {
     ...DEFAULT_INBOUND_LIMITS.mime,
     maxPartBytes: config.as4MaxMessageBytes,
@@ -140,14 +137,31 @@ function registerAs4Reception(
   const codec = identity
     ? new As4MessageCodecAdapter(identity, {
         limits: { mime, maxPayloadBytes: Math.max(config.as4MaxMessageBytes, DEFAULT_INBOUND_LIMITS.maxPayloadBytes) },
-        // Without AP CAs checkCertificate would report no issuer problem: then no signer is trusted.
-        checkSigner: (certificate) =>
-          identity.apCas.length === 0
-            ? 'no Peppol AP CA is configured (PEPPOL_AP_CA_FILES)'
-            : checkCertificate(certificate, 'ap', identity.apCas, new Date()).error,
+        checkSigner: (certificate) => trust.problem(certificate, new Date()),
       })
     : null;
   container.register(AS4_MESSAGE_CODEC, { useFactory: () => codec });
   container.register(AS4_RECEPTION_OPTIONS, { useValue: { afterStore: () => failpoint('as4:after-store') } });
   container.registerSingleton(As4Inbox);
+}
+
+/**
+ * Other access points' certificates are judged on the AP CAs and, when AS4_CRL_FILES is set, on the
+ * CRLs, read and verified here once: a CRL that is not one, or that no AP CA signed, stops the start.
+ */
+function accessPointTrust(
+  config: PeppolConfig,
+  identity: AccessPointIdentity | null,
+  logger: Logger,
+): AccessPointTrust {
+  const apCas = identity ? identity.apCas : config.apCaFiles.flatMap(readCertificates);
+  if (config.crlFiles.length === 0) return new AccessPointTrust(apCas, null);
+  const revocation = RevocationLists.load(config.crlFiles, apCas, (message) => logger.warn(message));
+  revocation.checkFreshness(new Date());
+  // Roots issue CAs, not access points: only the CAs under them need a CRL here.
+  for (const ca of revocation.uncovered(apCas.filter((ca) => !ca.checkIssued(ca))))
+    logger.warn(
+      `AS4_CRL_FILES has no CRL of ${ca.subject.replace(/\n/g, ', ')}: its certificates are not checked for revocation`,
+    );
+  return new AccessPointTrust(apCas, revocation);
 }

@@ -113,6 +113,8 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
         as4KeyFile: pki.instance(1).keyFile,
         as4CertificateFile: pki.instance(1).certificateFile,
         apCaFiles: [pki.apCaCertificateFile],
+        // The AP CA's CRL lists POP999997 only: every other signer here is accepted as before.
+        crlFiles: [pki.apCaCrlFile],
         as4MaxMessageBytes: MAX_MESSAGE_BYTES,
       },
     });
@@ -217,14 +219,17 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
     expect(errors[0]!.description).to.match(/signature does not verify/);
   });
 
-  for (const which of ['expired', 'untrusted'] as const) {
+  const whyRefused = {
+    expired: /not accepted: expired on/,
+    untrusted: /not accepted: not issued by a trusted Peppol CA/,
+    revoked: /not accepted: revoked on \S+ \(CRL of Invoicing Test Access Point CA, reason keyCompromise\)/,
+  };
+  for (const which of ['expired', 'untrusted', 'revoked'] as const) {
     it(`refuses a message signed with the ${which} certificate (EBMS:0101)`, async () => {
       const built = await buildAs4(send({ from: sender(pki[which]) }));
       const errors = await refused(built, built.messageId);
       expect(errors.map((e) => e.errorCode)).to.deep.equal(['EBMS:0101']);
-      expect(errors[0]!.description).to.match(
-        which === 'expired' ? /not accepted: expired on/ : /not accepted: not issued by a trusted Peppol CA/,
-      );
+      expect(errors[0]!.description).to.match(whyRefused[which]);
     });
   }
 
@@ -393,6 +398,69 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
     );
     expect(signal((await post(stray)).body, stray).kind).to.equal('receipt');
     expect((await recordsOf(stray.messageId))[0]!.data).to.include({ document_id: null });
+  });
+});
+
+describe('AS4 receiving without AS4_CRL_FILES', function () {
+  this.timeout(120_000);
+  let pki: TestPki;
+  let t: TestService;
+
+  before(async () => {
+    pki = await makeTestPki({ instances: 1 });
+    const base = loadConfig({});
+    t = await startTestService({
+      peppol: {
+        ...base.peppol,
+        as4KeyFile: pki.instance(1).keyFile,
+        as4CertificateFile: pki.instance(1).certificateFile,
+        apCaFiles: [pki.apCaCertificateFile],
+      },
+    });
+  });
+  after(async () => {
+    await t?.stop();
+    await pki?.dispose();
+  });
+
+  it('accepts the revoked access point: only the CRL refuses it', async () => {
+    const { adminKey } = await createOrganization(t);
+    const buyer = await createTenant(t, adminKey, 'the-buyer', { peppol_ids: [BUYER_ID] });
+    await registerPeppol(t, adminKey, buyer.id, { peppol_id: BUYER_ID, company_name: 'Brouwerij De Zwaan NV' });
+    const writer = await createTenant(t, adminKey);
+    const doc = await t.http.post('/api/documents/').set(bearer(writer.key)).send(invoiceBody());
+    expect(doc.status, JSON.stringify(doc.body)).to.equal(200);
+    const ubl = (await t.http.get(`/api/documents/${doc.body.id}/ubl?format=xml`).set(bearer(writer.key))).text;
+    const ourCertificate = new X509Certificate(readFileSync(pki.instance(1).certificateFile));
+
+    const built = await buildAs4({
+      sbdh: invoiceSbdh(SELLER_ID, BUYER_ID),
+      businessDocument: ubl,
+      from: { ...signingKeyOf(pki.revoked), seatId: pki.revoked.seatId },
+      toSeatId: OUR_SEAT,
+      receiverCertificate: ourCertificate,
+    });
+    const res = await supertest(t.service.app)
+      .post('/as4')
+      .set('Content-Type', built.contentType)
+      .send(built.body)
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (c: Buffer) => chunks.push(c));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).to.equal(200);
+    const outcome = readSignalResponse(res.body as Buffer, {
+      messageId: built.messageId,
+      references: built.references,
+      receiver: ourCertificate,
+    });
+    expect(outcome.kind, JSON.stringify(outcome)).to.equal('receipt');
+    const records = await t.service.eventStore.readStream(as4MessageStream(built.messageId));
+    const received = records.filter((e) => e.type === 'As4MessageReceived');
+    expect(received).to.have.length(1);
+    expect(received[0]!.data).to.include({ sender_ap: 'POP999997', tenant_id: buyer.id });
   });
 });
 

@@ -195,8 +195,36 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
     expect(trusted).to.not.include(foreignCa!.fingerprint256);
   });
 
+  it('has a current AP certificate from the real AP CA that the AP CA revoked in its CRL, PEM and DER', async () => {
+    const cert = await certificate(pki.revoked.certificateFile);
+    expect(subjectField(cert, 'CN')).to.equal('POP999997').and.to.match(SEAT_ID);
+    expect(issuedBy(cert, apCa)).to.equal(true);
+    expect(Date.parse(cert.validTo)).to.be.above(Date.now());
+    expect(cert.checkPrivateKey(createPrivateKey(await readFile(pki.revoked.keyFile)))).to.equal(true);
+
+    const crl = (file: string, ...args: string[]) => {
+      const out = spawnSync('openssl', ['crl', '-in', file, '-noout', ...args], { encoding: 'utf8' });
+      return { ...out, output: out.stdout + out.stderr };
+    };
+    const text = crl(pki.apCaCrlFile, '-text');
+    expect(text.status, text.stderr).to.equal(0);
+    expect(text.stdout).to.include(
+      'Issuer: C = BE, O = Invoicing Service Test PKI, OU = FOR TEST ONLY, CN = Invoicing Test Access Point CA',
+    );
+    const serials = [...text.stdout.matchAll(/Serial Number: ([0-9A-F]+)/g)].map((m) => m[1]);
+    expect(serials).to.deep.equal([cert.serialNumber]);
+    expect(text.stdout).to.include('Key Compromise');
+    for (const good of [pki.instance(1), pki.instance(2), pki.expired])
+      expect(serials).to.not.include((await certificate(good.certificateFile)).serialNumber);
+    // Signed by the AP CA, not by the root; the DER copy is the same list.
+    expect(crl(pki.apCaCrlFile, '-CAfile', pki.apCaCertificateFile).output).to.match(/verify OK/);
+    expect(crl(pki.apCaCrlFile, '-CAfile', pki.rootCertificateFile).output).to.not.match(/verify OK/);
+    const der = spawnSync('openssl', ['crl', '-in', pki.apCaCrlFile, '-outform', 'DER']).stdout;
+    expect(der.equals(await readFile(pki.apCaCrlDerFile))).to.equal(true);
+  });
+
   it('packs each AP key and chain as a PKCS#12 keystore', () => {
-    for (const ap of [pki.instance(1), pki.expired, pki.untrusted]) {
+    for (const ap of [pki.instance(1), pki.expired, pki.untrusted, pki.revoked]) {
       const store = pkcs12(ap.keystoreFile, true);
       expect(store.hasKey, ap.keystoreFile).to.equal(true);
       expect(store.certificates, ap.keystoreFile).to.equal(3);
@@ -216,7 +244,7 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
       const store = pkcs12(truststore, false);
       expect(store).to.deep.equal({ certificates: 3, javaTrusted: 3, hasKey: false });
       const original = await readFile(truststore);
-      for (const ap of [pki.instance(1), pki.instance(3), pki.expired, pki.untrusted])
+      for (const ap of [pki.instance(1), pki.instance(3), pki.expired, pki.untrusted, pki.revoked])
         expect((await readFile(ap.truststoreFile)).equals(original)).to.equal(true);
     },
   );

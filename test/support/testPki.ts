@@ -27,12 +27,18 @@ export interface TestPki {
   rootCertificateFile: string;
   apCaCertificateFile: string;
   smpCaCertificateFile: string;
+  /** The AP CA's CRL, PEM, listing `revoked` only (ap-ca.crl beside it is the same in DER). */
+  apCaCrlFile: string;
+  /** The AP CA's CRL in DER. */
+  apCaCrlDerFile: string;
   /** Instance i (1-based): seat POP00000i. */
   instance(i: number): TestAccessPoint & { smpKeyFile: string; smpCertificateFile: string; smpChainFile: string };
   /** POP999998, from the real AP CA, expired yesterday. */
   expired: TestAccessPoint;
   /** POP999999, from a root no truststore here holds. */
   untrusted: TestAccessPoint;
+  /** POP999997, from the real AP CA, current, and revoked in the AP CA's CRL. */
+  revoked: TestAccessPoint;
   dispose(): Promise<void>;
 }
 
@@ -66,6 +72,8 @@ export async function makeTestPki(options: { instances?: number; days?: number }
     rootCertificateFile: path.join(dir, 'ca', 'root.cert.pem'),
     apCaCertificateFile: path.join(dir, 'ca', 'ap-ca.cert.pem'),
     smpCaCertificateFile: path.join(dir, 'ca', 'smp-ca.cert.pem'),
+    apCaCrlFile: path.join(dir, 'ca', 'ap-ca.crl.pem'),
+    apCaCrlDerFile: path.join(dir, 'ca', 'ap-ca.crl'),
     instance(i) {
       const seat = seatId(i);
       const instanceDir = path.join(dir, 'instances', seat);
@@ -78,6 +86,7 @@ export async function makeTestPki(options: { instances?: number; days?: number }
     },
     expired: accessPoint(path.join(dir, 'negative', 'expired'), 'POP999998'),
     untrusted: accessPoint(path.join(dir, 'negative', 'untrusted'), 'POP999999'),
+    revoked: accessPoint(path.join(dir, 'negative', 'revoked'), 'POP999997'),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }
