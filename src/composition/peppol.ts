@@ -87,8 +87,10 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
 
   container.register(SMP_SETTINGS, { useValue: smp });
   container.register(ACCESS_POINT_IDENTITY, { useFactory: () => identity });
-  registerAs4Reception(container, config, identity, logger);
-  const as4Client = identity ? new HttpAs4Client(identity, { timeoutMs: config.as4SendTimeoutMs }) : null;
+  const trust = accessPointTrust(config, identity, logger);
+  container.register(ACCESS_POINT_TRUST, { useValue: trust });
+  registerAs4Reception(container, config, identity, trust, logger);
+  const as4Client = identity ? new HttpAs4Client(identity, { timeoutMs: config.as4SendTimeoutMs, trust }) : null;
   container.register(AS4_CLIENT, { useFactory: () => as4Client });
   // Factories for what may be null: tsyringe takes a null `useValue` for no provider at all.
   container.register(XML_SIGNER, { useFactory: () => signer });
@@ -123,12 +125,11 @@ function registerAs4Reception(
   container: DependencyContainer,
   config: PeppolConfig,
   identity: AccessPointIdentity | null,
+  trust: AccessPointTrust,
   logger: Logger,
 ): void {
   if (identity && identity.apCas.length === 0)
     logger.warn('PEPPOL_AP_CA_FILES is not set: every AS4 message is refused (no access point is trusted)');
-  const trust = accessPointTrust(config, identity, logger);
-  container.register(ACCESS_POINT_TRUST, { useValue: trust });
   const mime = {
     ...DEFAULT_INBOUND_LIMITS.mime,
     maxPartBytes: config.as4MaxMessageBytes,

@@ -12,7 +12,7 @@ import { peppolUserMessage } from '../../domain/peppol/as4/peppolProfile.js';
 import type { Sbdh } from '../../domain/peppol/as4/sbdh.js';
 import { documentTypeParts } from '../../domain/peppol/peppolDocumentTypes.js';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol/participantId.js';
-import { checkCertificate } from '../peppol/certificates.js';
+import type { AccessPointTrust } from '../peppol/accessPointTrust.js';
 import { commonName, type AccessPointIdentity } from './accessPointIdentity.js';
 import { buildUserMessage } from './as4Outbound.js';
 import { readSignalResponse } from './as4Signals.js';
@@ -21,6 +21,8 @@ import { writeSbdh } from './sbdhXml.js';
 export interface As4ClientSettings {
   /** AS4_SEND_TIMEOUT_MS: the whole POST, answer included. */
   timeoutMs: number;
+  /** Judges the receiver's certificate: AP CAs, validity, revocation (the same as for signers of what we receive). */
+  trust: Pick<AccessPointTrust, 'problem'>;
   /** The largest synchronous answer read (a signal is a few kilobytes). */
   maxResponseBytes?: number;
   now?: () => Date;
@@ -125,11 +127,11 @@ export class HttpAs4Client implements As4Client {
       return transport(false, `the receiver's certificate in its SMP entry is unreadable: ${(error as Error).message}`);
     }
     const remoteAp = remoteAccessPoint(receiver);
-    const check = checkCertificate(receiver, 'endpoint', this.identity.apCas, now);
-    if (check.status === 'error' || (this.identity.apCas.length === 0 && check.details?.trusted !== true))
+    const problem = this.settings.trust.problem(receiver, now);
+    if (problem)
       return transport(
         false,
-        `the receiver's access point certificate (${remoteAp.subject}) is not acceptable: ${check.error ?? 'no Peppol AP CA is configured (PEPPOL_AP_CA_FILES)'}`,
+        `the receiver's access point certificate (${remoteAp.subject}) is not acceptable: ${problem}`,
         null,
         remoteAp,
       );

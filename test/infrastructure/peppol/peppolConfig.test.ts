@@ -15,6 +15,7 @@ describe('Peppol settings', () => {
       as4AllowPlainHttpLoopback: false,
       as4MaxMessageBytes: 64 * 1024 * 1024,
       as4SendTimeoutMs: 60_000,
+      smlCnameFallback: false,
       smpSigningKeyFile: null,
       smpSigningCertificateFile: null,
       smpTechnicalContactUrl: null,
