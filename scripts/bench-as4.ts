@@ -246,7 +246,9 @@ async function main() {
 
   process.stdout.write(`phase 2: building ${messages} AS4 messages as POP000001…\n`);
   const ubl = await (
-    await fetch(`${a.service.base}/api/documents/${ids[0]}/ubl`, { headers: { Authorization: `Bearer ${sellerKey}` } })
+    await fetch(`${a.service.base}/api/documents/${ids[0]}/ubl?format=xml`, {
+      headers: { Authorization: `Bearer ${sellerKey}` },
+    })
   ).text();
   const own = loadAccessPointIdentity(
     loadPeppolConfig({ AS4_KEY_FILE: pki.instance(1).keyFile, AS4_CERTIFICATE_FILE: pki.instance(1).certificateFile }),
