@@ -1,4 +1,5 @@
-import { createHash, X509Certificate } from 'node:crypto';
+import { createHash, type X509Certificate } from 'node:crypto';
+import { certificateOfBase64 } from './certificateCache.js';
 import { isIP } from 'node:net';
 import type {
   As4Client,
@@ -122,7 +123,7 @@ export class HttpAs4Client implements As4Client {
     }
     let receiver: X509Certificate;
     try {
-      receiver = new X509Certificate(Buffer.from(request.endpoint.certificate, 'base64'));
+      receiver = certificateOfBase64(request.endpoint.certificate);
     } catch (error) {
       return transport(false, `the receiver's certificate in its SMP entry is unreadable: ${(error as Error).message}`);
     }

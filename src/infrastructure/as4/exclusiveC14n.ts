@@ -72,17 +72,23 @@ function ancestorNamespaces(element: Element): NamespaceNode[] {
 
 /**
  * The exclusive canonical form of `element` in its document (without comments), with the
- * InclusiveNamespaces PrefixList of the transform. The element is copied first: the canonicalizer
- * adds the inclusive declarations to the node it is given.
+ * InclusiveNamespaces PrefixList of the transform. The canonicalizer declares the listed prefixes
+ * that ancestors bind on the element it is given; they are removed again afterwards, so the
+ * document is as it was (cheaper than canonicalizing a deep copy, which cost half the time).
  */
 export function canonicalize(
   element: Element,
   inclusivePrefixes: readonly string[] = [],
   canonicalizer: Canonicalizer = CodePointExclusiveCanonicalization,
 ): string {
-  const copy = element.cloneNode(true) as Element;
-  return new canonicalizer().process(copy, {
-    inclusiveNamespacesPrefixList: [...inclusivePrefixes],
-    ancestorNamespaces: ancestorNamespaces(element),
-  });
+  const inherited = ancestorNamespaces(element);
+  const added = inherited.filter((ns) => inclusivePrefixes.includes(ns.prefix)).map((ns) => ns.prefix);
+  try {
+    return new canonicalizer().process(element, {
+      inclusiveNamespacesPrefixList: [...inclusivePrefixes],
+      ancestorNamespaces: inherited,
+    });
+  } finally {
+    for (const prefix of added) element.removeAttributeNS(NS.xmlns, prefix);
+  }
 }

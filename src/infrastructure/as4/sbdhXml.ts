@@ -1,19 +1,14 @@
-import { XMLSerializer } from '@xmldom/xmldom';
+import libxmljs from 'libxmljs';
 import { escapeAttribute as attr, escapeText as text } from '../../domain/xml/xmlWriter.js';
 import { checkSbdh, type Sbdh, type SbdhCheck, type SbdhFields } from '../../domain/peppol/as4/sbdh.js';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol/participantId.js';
 import { DOCUMENT_ID_SCHEME, PROCESS_ID_SCHEME } from '../../domain/peppol/smpDocuments.js';
 import { DEFAULT_XML_LIMITS, type XmlLimits } from '../../domain/validation/xml/limits.js';
 import { NS } from './namespaces.js';
-import {
-  attributeOf,
-  childElements,
-  decodeUtf8Xml,
-  firstChild,
-  parseUntrustedXmlDom,
-  textOf,
-  UntrustedXmlError,
-} from './xmlDom.js';
+import type { XNode } from '../../domain/xml/xmlTree.js';
+import { parseUntrustedXml } from '../xml/xmlParser.js';
+import { XmlInputError } from '../../domain/validation/errors.js';
+import { decodeUtf8Xml, UntrustedXmlError } from './xmlDom.js';
 
 /**
  * Writes the Peppol SBDH around a business document, fields in the order of the Peppol Envelope
@@ -66,68 +61,96 @@ const withoutDeclaration = (xml: string): string =>
 export type SbdhRead =
   (SbdhCheck & { ok: false }) | { ok: true; sbdh: Sbdh; warnings: string[]; businessDocument: string };
 
+/** The element children of a parsed node, optionally only those named {ns}local. */
+const elements = (parent: XNode, ns?: string, local?: string): XNode[] =>
+  parent.children.filter((c) => (ns === undefined || c.ns === ns) && (local === undefined || c.local === local));
+const child = (parent: XNode | null, local: string): XNode | null =>
+  parent ? (elements(parent, NS.sbdh, local)[0] ?? null) : null;
+/** The text of an element with surrounding white space removed (SBDH values are tokens). */
+const valueOf = (node: XNode | null): string | null => (node ? node.text.trim() : null);
+
 /**
  * Reads a received payload: the SBDH's fields (checked by the Peppol rules in the domain) and the
  * business document after it, serialized on its own with the namespace declarations it uses.
+ * Parsed as all untrusted XML of the service is (xml/xmlParser.ts: limits, no DOCTYPE, libxml2 as
+ * the gate, then the tree): the business document is serialized by libxml2 from a copy in a
+ * document of its own, which declares what the SBDH's root declared for it.
  */
 export function readSbdh(payload: Buffer, limits: XmlLimits = DEFAULT_XML_LIMITS): SbdhRead {
-  let doc: Document;
+  let parsed: ReturnType<typeof parseUntrustedXml>;
   try {
-    doc = parseUntrustedXmlDom(decodeUtf8Xml(payload), limits);
+    parsed = parseUntrustedXml(decodeUtf8Xml(payload), limits);
   } catch (error) {
-    if (error instanceof UntrustedXmlError) return { ok: false, error: 'INVALID_SBD_XML', message: error.message };
+    if (error instanceof UntrustedXmlError || error instanceof XmlInputError)
+      return { ok: false, error: 'INVALID_SBD_XML', message: (error as Error).message };
     throw error;
   }
-  const root = doc.documentElement!;
-  if (root.namespaceURI !== NS.sbdh || root.localName !== 'StandardBusinessDocument') {
+  const root = parsed.root;
+  if (root.ns !== NS.sbdh || root.local !== 'StandardBusinessDocument') {
     return {
       ok: false,
       error: 'INVALID_SBD_XML',
-      message: `the payload is not a StandardBusinessDocument but {${root.namespaceURI ?? ''}}${root.localName}`,
+      message: `the payload is not a StandardBusinessDocument but {${root.ns}}${root.local}`,
     };
   }
-  const header = firstChild(root, NS.sbdh, 'StandardBusinessDocumentHeader');
+  const header = child(root, 'StandardBusinessDocumentHeader');
   if (!header)
     return {
       ok: false,
       error: 'MISSING_SBDH',
       message: 'the StandardBusinessDocument has no StandardBusinessDocumentHeader',
     };
-  const sh = (parent: Element, local: string) => firstChild(parent, NS.sbdh, local);
-  const shText = (parent: Element | null, local: string) => (parent ? textOf(sh(parent, local)) : null);
   const parties = (local: string) =>
-    childElements(header, NS.sbdh, local).map((p) => {
-      const id = sh(p, 'Identifier');
-      return { authority: id ? attributeOf(id, 'Authority') : null, value: textOf(id) ?? '' };
+    elements(header, NS.sbdh, local).map((p) => {
+      const id = child(p, 'Identifier');
+      return { authority: id?.attrs.Authority ?? null, value: valueOf(id) ?? '' };
     });
-  const identification = sh(header, 'DocumentIdentification');
-  const businessScope = sh(header, 'BusinessScope');
-  const others = childElements(root).filter((e) => e !== header);
+  const identification = child(header, 'DocumentIdentification');
+  const businessScope = child(header, 'BusinessScope');
+  const others = elements(root).filter((e) => e !== header);
   const fields: SbdhFields = {
-    headerVersion: shText(header, 'HeaderVersion'),
+    headerVersion: valueOf(child(header, 'HeaderVersion')),
     senders: parties('Sender'),
     receivers: parties('Receiver'),
     document: {
-      standard: shText(identification, 'Standard'),
-      typeVersion: shText(identification, 'TypeVersion'),
-      instanceIdentifier: shText(identification, 'InstanceIdentifier'),
-      type: shText(identification, 'Type'),
-      creationDateAndTime: shText(identification, 'CreationDateAndTime'),
+      standard: valueOf(child(identification, 'Standard')),
+      typeVersion: valueOf(child(identification, 'TypeVersion')),
+      instanceIdentifier: valueOf(child(identification, 'InstanceIdentifier')),
+      type: valueOf(child(identification, 'Type')),
+      creationDateAndTime: valueOf(child(identification, 'CreationDateAndTime')),
     },
     scopes: businessScope
-      ? childElements(businessScope, NS.sbdh, 'Scope').map((s) => ({
-          type: textOf(sh(s, 'Type')),
-          instanceIdentifier: textOf(sh(s, 'InstanceIdentifier')),
-          identifier: textOf(sh(s, 'Identifier')),
+      ? elements(businessScope, NS.sbdh, 'Scope').map((scope) => ({
+          type: valueOf(child(scope, 'Type')),
+          instanceIdentifier: valueOf(child(scope, 'InstanceIdentifier')),
+          identifier: valueOf(child(scope, 'Identifier')),
         }))
       : null,
-    businessMessage:
-      others.length === 1 ? { namespace: others[0]!.namespaceURI ?? '', localName: others[0]!.localName } : null,
+    businessMessage: others.length === 1 ? { namespace: others[0]!.ns, localName: others[0]!.local } : null,
   };
   const checked = checkSbdh(fields);
   if (!checked.ok) return checked;
-  return {
-    ...checked,
-    businessDocument: `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(others[0]!)}`,
-  };
+  return { ...checked, businessDocument: businessDocumentOf(parsed.native) };
+}
+
+/**
+ * The root's one element child after the header, as a document of its own (unformatted): libxml2
+ * serializes it as parsed, and the namespaces it inherits from the SBDH's root are declared on it
+ * (all but the SBDH's own, which a business document does not use).
+ */
+function businessDocumentOf(native: libxmljs.XMLDocument): string {
+  const root = native.root()!;
+  const elementsOfRoot = root.childNodes().filter((node): node is libxmljs.XMLElement => node.type() === 'element');
+  const element = elementsOfRoot[elementsOfRoot.length - 1]!;
+  const own = new Set(element.namespaces(true).map((ns) => ns.prefix() ?? ''));
+  // The root is its only ancestor. (libxmljs's namespaces() of all those in scope crashes the process.)
+  const inherited = root
+    .namespaces(true)
+    .filter((ns) => !own.has(ns.prefix() ?? '') && ns.href() !== NS.sbdh)
+    .map((ns) => ` ${ns.prefix() ? `xmlns:${ns.prefix()}` : 'xmlns'}="${attr(ns.href())}"`)
+    .join('');
+  const xml = element.toString(false);
+  // After the element's name: `<Invoice` or `<ubl:Invoice`, then its attributes.
+  const nameEnd = /^<[^\s/>]+/.exec(xml)![0].length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${xml.slice(0, nameEnd)}${inherited}${xml.slice(nameEnd)}`;
 }

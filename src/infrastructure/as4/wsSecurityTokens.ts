@@ -1,4 +1,5 @@
-import { X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
+import { certificateOfBase64 } from './certificateCache.js';
 import type { PartDigest, ReferenceTransform } from '../../domain/peppol/as4/signalMessage.js';
 import { escapeAttribute, escapeText } from '../../domain/xml/xmlWriter.js';
 import { ALGORITHM, NS, TOKEN } from './namespaces.js';
@@ -96,7 +97,7 @@ export function certificateOfKeyInfo(
     throw new SecurityHeaderError(`BinarySecurityToken ${uri} is not base64 (${encoding})`);
   try {
     return {
-      certificate: new X509Certificate(Buffer.from((token.textContent ?? '').replace(/\s+/g, ''), 'base64')),
+      certificate: certificateOfBase64(token.textContent ?? ''),
       tokenId: uri.slice(1),
     };
   } catch (error) {
