@@ -13,7 +13,9 @@
  * as fast as B answers. Reports messages/s with a receipt, latency and B's CPU per message.
  *
  *   npm run bench:as4     Options (env): DOCUMENTS (2000), RATE (120), CONNECTIONS (16),
- *                         MESSAGES (2000), CONNECTIONS_AS4 (16)
+ *                         MESSAGES (2000), CONNECTIONS_AS4 (16), PG_STATS=1 (PostgreSQL's
+ *                         per-statement account of phase 1), SERVICE_NODE_ARGS (flags for both
+ *                         instances' node, e.g. --cpu-prof)
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
@@ -50,6 +52,7 @@ const rate = Number(process.env.RATE ?? 120);
 const connections = Number(process.env.CONNECTIONS ?? 16);
 const messages = Number(process.env.MESSAGES ?? 2000);
 const connectionsAs4 = Number(process.env.CONNECTIONS_AS4 ?? 16);
+const pgStats = process.env.PG_STATS === '1';
 
 /** CPU time (user + system, ms) of a process so far, with its reaped children's when asked. */
 async function cpuMs(pid: number, withChildren: boolean): Promise<number> {
@@ -91,6 +94,8 @@ async function main() {
     dataDir,
     port: 54_700 + Math.floor(Math.random() * 90),
     logger: pino({ level: 'warn' }),
+    // PG_STATS=1: PostgreSQL's own account of phase 1 (pg_stat_statements, both databases), printed after it.
+    settings: pgStats ? { shared_preload_libraries: 'pg_stat_statements' } : {},
   });
   const operatorKey = 'op_bench_as4_key';
   const instances: Array<{ service: BenchService; events: PgEventStore; pool: pgClient.Pool }> = [];
@@ -205,6 +210,9 @@ async function main() {
       Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]),
     ),
   });
+  if (pgStats)
+    for (const { pool } of instances)
+      await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
   const cpuBefore = await cpuNow();
   const started = Date.now();
   const sends = await openLoop({
@@ -242,6 +250,13 @@ async function main() {
     },
   };
   console.log(JSON.stringify({ end_to_end: endToEnd }, null, 2));
+  if (pgStats) {
+    const { rows } = await a.pool.query(
+      `SELECT d.datname AS db, calls, round(total_exec_time) AS total_ms, round(total_exec_time::numeric / calls, 3) AS ms_per_call, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid ORDER BY total_exec_time DESC LIMIT 25`,
+    );
+    console.table(rows);
+  }
   await Promise.all(subscriptions.map((s) => s.stop()));
 
   process.stdout.write(`phase 2: building ${messages} AS4 messages as POP000001…\n`);

@@ -260,22 +260,25 @@ const PREFIX_LIST = ['S12'];
  * exclusively canonicalized SignedInfo (PrefixList S12), one SHA-256 reference per header block or
  * body by wsu:Id and one per attachment by the Attachment-Content-Signature-Transform, and the
  * certificate as a BinarySecurityToken named by direct reference. The envelope text is kept as
- * written: digests are computed on its parsed form, the Signature is spliced in as text.
+ * written: the Signature is spliced in as text.
+ *
+ * One parse serves every canonical form: the envelope with the Signature in its header, digests
+ * still placeholders (neither the token nor the encryption blocks: no signed element is inside them,
+ * and exclusive C14N of an element depends only on it and its ancestors' declarations). A digest is
+ * base64 text, which canonicalization leaves as it is, so SignedInfo's canonical form with the
+ * placeholders replaced is its canonical form with the digests.
  */
 export function signEnvelope(request: SignRequest): SignedEnvelope {
   const tokenId = `X509-${request.newId()}`;
   const marker = '</wsse:Security>';
   const at = request.envelope.indexOf(marker);
   if (at < 0) throw new SecurityHeaderError('the envelope has no wsse:Security header to sign into');
-  const securityContent = (request.headerPrefix ?? '') + binarySecurityTokenXml(tokenId, request.key.certificate);
-  const withToken = request.envelope.slice(0, at) + securityContent + request.envelope.slice(at);
-  const doc = parseOwnXmlDom(withToken);
-
-  const references: PartDigest[] = request.ids.map((id) => ({
+  const placeholder = (i: number) => `DIGEST-PLACEHOLDER-${i}`;
+  const references: PartDigest[] = request.ids.map((id, i) => ({
     uri: `#${id}`,
     transforms: [{ algorithm: ALGORITHM.excC14n, inclusivePrefixes: PREFIX_LIST }],
     digestMethod: ALGORITHM.sha256,
-    digestValue: sha256(canonicalize(elementById(doc, id), PREFIX_LIST)),
+    digestValue: placeholder(i),
   }));
   for (const attachment of request.attachments) {
     references.push({
@@ -285,29 +288,24 @@ export function signEnvelope(request: SignRequest): SignedEnvelope {
       digestValue: sha256(attachmentOctets(attachment, CodePointExclusiveCanonicalization)),
     });
   }
-  const signedInfo =
-    `<ds:SignedInfo><ds:CanonicalizationMethod Algorithm="${ALGORITHM.excC14n}"><ec:InclusiveNamespaces xmlns:ec="${NS.ec}" PrefixList="${PREFIX_LIST.join(' ')}"/></ds:CanonicalizationMethod>` +
-    `<ds:SignatureMethod Algorithm="${ALGORITHM.rsaSha256}"/>${references.map(referenceXml).join('')}</ds:SignedInfo>`;
-  const placeholder = 'SIGNATURE-VALUE';
-  const signatureXml =
-    `<ds:Signature xmlns:ds="${NS.ds}" Id="SIG-${request.newId()}">${signedInfo}<ds:SignatureValue>${placeholder}</ds:SignatureValue>` +
-    `<ds:KeyInfo Id="KI-${request.newId()}">${tokenReferenceXml(tokenId)}</ds:KeyInfo></ds:Signature>`;
-  const atEnd = withToken.indexOf(marker);
-  const withSignature = withToken.slice(0, atEnd) + signatureXml + withToken.slice(atEnd);
-  // SignedInfo is canonicalized where it stands: its canonical form takes in-scope prefixes from the envelope.
-  const placed = firstChild(
-    firstChild(securityHeader(parseOwnXmlDom(withSignature)), NS.ds, 'Signature')!,
-    NS.ds,
-    'SignedInfo',
-  )!;
-  const value = createSign('RSA-SHA256')
-    .update(canonicalize(placed, PREFIX_LIST))
-    .sign(request.key.privateKey, 'base64');
-  return {
-    xml: withSignature.replace(
-      `<ds:SignatureValue>${placeholder}</ds:SignatureValue>`,
-      `<ds:SignatureValue>${value}</ds:SignatureValue>`,
-    ),
-    references,
-  };
+  const [signatureId, keyInfoId] = [`SIG-${request.newId()}`, `KI-${request.newId()}`];
+  const signature = (value: string) =>
+    `<ds:Signature xmlns:ds="${NS.ds}" Id="${signatureId}"><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="${ALGORITHM.excC14n}"><ec:InclusiveNamespaces xmlns:ec="${NS.ec}" PrefixList="${PREFIX_LIST.join(' ')}"/></ds:CanonicalizationMethod>` +
+    `<ds:SignatureMethod Algorithm="${ALGORITHM.rsaSha256}"/>${references.map(referenceXml).join('')}</ds:SignedInfo><ds:SignatureValue>${value}</ds:SignatureValue>` +
+    `<ds:KeyInfo Id="${keyInfoId}">${tokenReferenceXml(tokenId)}</ds:KeyInfo></ds:Signature>`;
+  const doc = parseOwnXmlDom(request.envelope.slice(0, at) + signature('') + request.envelope.slice(at));
+  request.ids.forEach((id, i) => {
+    references[i]!.digestValue = sha256(canonicalize(elementById(doc, id), PREFIX_LIST));
+  });
+  let signedInfo = canonicalize(
+    firstChild(firstChild(securityHeader(doc), NS.ds, 'Signature')!, NS.ds, 'SignedInfo')!,
+    PREFIX_LIST,
+  );
+  request.ids.forEach((_id, i) => {
+    signedInfo = signedInfo.replace(placeholder(i), references[i]!.digestValue);
+  });
+  const value = createSign('RSA-SHA256').update(signedInfo).sign(request.key.privateKey, 'base64');
+  const securityContent =
+    (request.headerPrefix ?? '') + binarySecurityTokenXml(tokenId, request.key.certificate) + signature(value);
+  return { xml: request.envelope.slice(0, at) + securityContent + request.envelope.slice(at), references };
 }
