@@ -75,7 +75,11 @@ export interface DocumentWork {
   checkJson(owner: WorkOwner, body: unknown, options: JsonCheckOptions): Promise<JsonCheckResult>;
   /** Decodes (UTF-8 or UTF-16), parses and checks uploaded or stored UBL; `read` also reads the document from it when valid. */
   checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult>;
-  /** The document a UBL holds (UblReadError when it cannot be read). */
+  /**
+   * The document a UBL holds (UblReadError when it cannot be read). The UBL must have passed the
+   * untrusted-XML gate before: a stored document's (checked when it was uploaded or written), or the
+   * business document of an AS4 message, which libxml2 took out of the payload it accepted.
+   */
   readUbl(owner: WorkOwner, ubl: string): Promise<DocumentJson>;
   /**
    * The document's UBL written again with the attachments it now has (refused when it would stop

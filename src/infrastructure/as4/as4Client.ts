@@ -1,5 +1,6 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import { certificateOfBase64 } from './certificateCache.js';
+import { postMessage } from './as4Post.js';
 import { isIP } from 'node:net';
 import type {
   As4Client,
@@ -73,24 +74,6 @@ function stableIds(messageId: string): () => string {
 }
 
 /** Reads at most `limit` bytes of a response body; more is an error. */
-async function readLimited(response: Response, limit: number): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new Error(`the answer is larger than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
  * Peppol AS4 sending (corner 2 to corner 3): the business document wrapped in its SBDH, the
  * UserMessage built, signed with this AP's key and encrypted for the receiver's certificate
@@ -181,24 +164,20 @@ export class HttpAs4Client implements As4Client {
     let answer: Buffer;
     let answerType: string;
     try {
-      const response = await fetch(url, {
-        method: 'POST',
-        body: new Blob([new Uint8Array(built.body)]),
-        headers: { 'Content-Type': built.contentType, 'MIME-Version': '1.0' },
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-      });
-      status = response.status;
-      answerType = response.headers.get('content-type') ?? '';
-      answer = await readLimited(response, this.settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      return transport(
-        true,
-        `POST to ${url.origin} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
-        sent,
-        remoteAp,
+      const response = await postMessage(
+        url,
+        built.body,
+        { 'Content-Type': built.contentType, 'MIME-Version': '1.0' },
+        {
+          timeoutMs: this.settings.timeoutMs,
+          maxBytes: this.settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        },
       );
+      status = response.status;
+      answerType = response.contentType;
+      answer = response.body;
+    } catch (error) {
+      return transport(true, `POST to ${url.origin} failed: ${(error as Error).message}`, sent, remoteAp);
     }
     const signal =
       answer.length > 0 && /xml/i.test(answerType)

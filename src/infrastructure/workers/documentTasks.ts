@@ -33,7 +33,8 @@ import { validateUblTree } from '../../domain/validation/index.js';
 import { PdfmakeRenderer, renderDocumentPdf } from '../pdf/invoicePdf.js';
 import { readEmbeddedDocument } from '../xml/embeddedXml.js';
 import { schemaIssuesOf } from '../xml/schemaValidator.js';
-import { parseOwnUbl, parseUbl, readUblText } from '../xml/ublText.js';
+import { parseOwnUbl, parseUbl } from '../xml/ublText.js';
+import { parseOwnXml } from '../xml/xmlParser.js';
 
 /*
  * The document work itself, as plain functions of plain data: the worker processes run them
@@ -168,8 +169,12 @@ function parsedWithSchema(xml: Uint8Array | string) {
   return { text, tree, schema: schemaIssues(native) };
 }
 
+/**
+ * UBL that passed the untrusted-XML gate before (an upload, checked when it came; a received SBDH's
+ * business document, which libxml2 serialized from the payload it accepted) is read without it.
+ */
 export function readDocument(ubl: string): DocumentJson {
-  return toDocumentJson(readUblText(ubl));
+  return toDocumentJson(readUbl(parseOwnXml(ubl)));
 }
 
 /** The current UBL is ours (stored): it is parsed only if the new one breaks a rule, to compare. */
