@@ -51,6 +51,31 @@ describe('PostgreSQL blob store', () => {
     expect((rows[0].content as Buffer).toString()).to.equal('<Invoice/>');
   });
 
+  it('stores the puts of one turn in one statement: every one answered, the same bytes twice one row', async () => {
+    const store = new PgBlobStore(pool);
+    let inserts = 0;
+    const query = pool.query.bind(pool);
+    const counting = Object.assign(Object.create(pool) as pg.Pool, {
+      query: (...args: Parameters<typeof query>) => {
+        if (String(args[0]).startsWith('INSERT INTO blobs')) inserts++;
+        return query(...args);
+      },
+    });
+    const batched = new PgBlobStore(counting);
+    const bodies = Array.from({ length: 30 }, (_, i) => Buffer.from(`<Blob n="${i % 20}"/>`));
+    const refs = await Promise.all(bodies.map((b) => batched.put(b)));
+    expect(inserts, 'one statement for the turn').to.equal(1);
+    expect(new Set(refs.map((r) => r.sha256)).size).to.equal(20);
+    for (const [i, ref] of refs.entries()) expect((await store.get(ref.sha256))!.equals(bodies[i]!)).to.equal(true);
+    // A failing statement fails every put it carried, and the next turn starts afresh.
+    const failing = Object.assign(Object.create(pool) as pg.Pool, {
+      query: () => Promise.reject(new Error('the database is gone')),
+    });
+    const broken = new PgBlobStore(failing);
+    const outcomes = await Promise.allSettled([broken.put(Buffer.from('a')), broken.put(Buffer.from('b'))]);
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
+  });
+
   it('refuses, in the table itself, a key that is not a lowercase SHA-256', async () => {
     const error = await pool.query(`INSERT INTO blobs (sha256, size, content) VALUES ('../x', 0, '')`).then(
       () => null,
