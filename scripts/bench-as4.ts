@@ -206,6 +206,7 @@ async function main() {
   const cpuNow = async () => ({
     instance_a: await treeCpuMs(a.service.process.pid!),
     instance_b: await treeCpuMs(b.service.process.pid!),
+    load_generator_and_measurement: await cpuMs(process.pid, false),
     postgres: await treeCpuMs(
       Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]),
     ),
