@@ -5,22 +5,18 @@
  * The figures are CPU on one core; the service does this work once per document on each side.
  *   npm run bench:as4-core      Options (env): ROUNDS (300)
  */
-import { randomUUID, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { PARTICIPANT_SCHEME } from '../src/domain/peppol/participantId.js';
-import { peppolUserMessage } from '../src/domain/peppol/as4/peppolProfile.js';
-import { PEPPOL_INVOICE } from '../src/domain/peppol/peppolDocumentTypes.js';
-import { buildUserMessage } from '../src/infrastructure/as4/as4Outbound.js';
 import { readSignalResponse } from '../src/infrastructure/as4/as4Signals.js';
 import { As4MessageCodecAdapter } from '../src/infrastructure/as4/as4MessageCodec.js';
 import { DEFAULT_INBOUND_LIMITS } from '../src/infrastructure/as4/as4Inbound.js';
-import { writeSbdh } from '../src/infrastructure/as4/sbdhXml.js';
 import { loadAccessPointIdentity } from '../src/infrastructure/as4/accessPointIdentity.js';
 import { loadPeppolConfig } from '../src/infrastructure/peppolConfig.js';
 import { writeUbl } from '../src/domain/document/ubl/ublWriter.js';
 import { decodeDocumentInput } from '../src/http/codecs/documentCodec.js';
 import { invoiceWithLines } from './benchDocuments.js';
 import { makeTestPki } from '../test/support/testPki.js';
+import { buildAs4, invoiceSbdh } from '../test/support/as4Sender.js';
 
 const rounds = Number(process.env.ROUNDS ?? 300);
 
@@ -52,36 +48,14 @@ async function main() {
   };
   for (let i = 0; i < rounds + 20; i++) {
     const warm = i < 20;
-    const sbdh = {
-      sender: { scheme: PARTICIPANT_SCHEME, value: '0208:0451234595' },
-      receiver: { scheme: PARTICIPANT_SCHEME, value: '0208:0987654394' },
-      document: {
-        standard: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
-        typeVersion: '2.1',
-        instanceIdentifier: randomUUID(),
-        type: 'Invoice',
-        creationDateAndTime: new Date().toISOString(),
-      },
-      ...PEPPOL_INVOICE,
-      countryC1: 'BE',
-      mlsTo: null,
-      mlsType: null,
-      extraScopes: [],
-    };
-    const message = peppolUserMessage(sbdh, {
-      messageId: `${randomUUID()}@bench`,
-      timestamp: new Date().toISOString(),
-      conversationId: randomUUID(),
-      fromParty: sender.seatId,
-      toParty: receiver.seatId,
-      payloadContentId: `${randomUUID()}@bench`,
-    });
+    const sbdh = invoiceSbdh('0208:0451234595', '0208:0987654394');
     let start = at();
-    const built = await buildUserMessage({
-      message,
-      payload: Buffer.from(writeSbdh(sbdh, ubl), 'utf8'),
-      sender: sender.key,
-      receiver: receiverCertificate,
+    const built = await buildAs4({
+      sbdh,
+      businessDocument: ubl,
+      from: { ...sender.key, seatId: sender.seatId },
+      toSeatId: receiver.seatId,
+      receiverCertificate,
     });
     if (!warm) times.build += since(start);
     start = at();

@@ -17,8 +17,7 @@
  *                         per-statement account of phase 1), SERVICE_NODE_ARGS (flags for both
  *                         instances' node, e.g. --cpu-prof)
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -26,26 +25,16 @@ import pgClient from 'pg';
 import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
 import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
-import { PARTICIPANT_SCHEME } from '../src/domain/peppol/participantId.js';
-import {
-  BIS_BILLING_INVOICE,
-  BIS_BILLING_PROCESS,
-  DOCUMENT_ID_SCHEME,
-  PROCESS_ID_SCHEME,
-} from '../src/domain/peppol/smpDocuments.js';
-import { peppolUserMessage } from '../src/domain/peppol/as4/peppolProfile.js';
-import { buildUserMessage } from '../src/infrastructure/as4/as4Outbound.js';
-import { writeSbdh } from '../src/infrastructure/as4/sbdhXml.js';
-import { loadAccessPointIdentity } from '../src/infrastructure/as4/accessPointIdentity.js';
-import { loadPeppolConfig } from '../src/infrastructure/peppolConfig.js';
 import { X509Certificate } from 'node:crypto';
 import { invoiceWithLines } from './benchDocuments.js';
 import { openLoop, percentile } from './openLoop.js';
+import { cpuMs, postgresCpuMs, treeCpuMs } from './benchCpu.js';
 import { startBenchService, type BenchService } from './benchService.js';
 import { makeTestPki } from '../test/support/testPki.js';
 import { startTestSml } from '../test/support/testSml.js';
 import { accessPointEnv } from '../test/support/peppolNetwork.js';
 import { belgianNumber } from '../test/support/peppol.js';
+import { buildAs4, invoiceSbdh, signingKeyOf } from '../test/support/as4Sender.js';
 
 const documents = Number(process.env.DOCUMENTS ?? 2000);
 const rate = Number(process.env.RATE ?? 120);
@@ -53,32 +42,6 @@ const connections = Number(process.env.CONNECTIONS ?? 16);
 const messages = Number(process.env.MESSAGES ?? 2000);
 const connectionsAs4 = Number(process.env.CONNECTIONS_AS4 ?? 16);
 const pgStats = process.env.PG_STATS === '1';
-
-/** CPU time (user + system, ms) of a process so far, with its reaped children's when asked. */
-async function cpuMs(pid: number, withChildren: boolean): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (!stat) return 0;
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
-  const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
-  return (utime + stime + (withChildren ? cutime + cstime : 0)) * 10;
-}
-
-/** A process and its live descendants (the service's worker processes). */
-async function treeCpuMs(root: number): Promise<number> {
-  const parents = new Map<number, number>();
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (stat) parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-  }
-  const inTree = (pid: number): boolean => pid === root || (parents.has(pid) && inTree(parents.get(pid)!));
-  let total = 0;
-  for (const pid of parents.keys()) if (inTree(pid)) total += await cpuMs(pid, pid === root);
-  return total;
-}
 
 const figures = (sorted: number[]) => ({
   p50: Math.round(percentile(sorted, 50)),
@@ -207,9 +170,7 @@ async function main() {
     instance_a: await treeCpuMs(a.service.process.pid!),
     instance_b: await treeCpuMs(b.service.process.pid!),
     load_generator_and_measurement: await cpuMs(process.pid, false),
-    postgres: await treeCpuMs(
-      Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]),
-    ),
+    postgres: await postgresCpuMs(dataDir),
   });
   if (pgStats)
     for (const { pool } of instances)
@@ -266,45 +227,19 @@ async function main() {
       headers: { Authorization: `Bearer ${sellerKey}` },
     })
   ).text();
-  const own = loadAccessPointIdentity(
-    loadPeppolConfig({ AS4_KEY_FILE: pki.instance(1).keyFile, AS4_CERTIFICATE_FILE: pki.instance(1).certificateFile }),
-  )!;
-  const receiver = new X509Certificate(await readFile(pki.instance(2).certificateFile));
+  const from = { ...signingKeyOf(pki.instance(1)), seatId: pki.instance(1).seatId };
+  const receiverCertificate = new X509Certificate(await readFile(pki.instance(2).certificateFile));
   const built: Array<{ contentType: string; body: Buffer }> = [];
-  for (let i = 0; i < messages; i++) {
-    const sbdh = {
-      sender: { scheme: PARTICIPANT_SCHEME, value: sellerId },
-      receiver: { scheme: PARTICIPANT_SCHEME, value: buyerId },
-      document: {
-        standard: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
-        typeVersion: '2.1',
-        instanceIdentifier: randomUUID(),
-        type: 'Invoice',
-        creationDateAndTime: new Date().toISOString(),
-      },
-      documentType: { scheme: DOCUMENT_ID_SCHEME, value: BIS_BILLING_INVOICE },
-      process: { scheme: PROCESS_ID_SCHEME, value: BIS_BILLING_PROCESS },
-      countryC1: 'BE',
-      mlsTo: null,
-      mlsType: null,
-      extraScopes: [],
-    };
-    const message = peppolUserMessage(sbdh, {
-      messageId: `${randomUUID()}@bench`,
-      timestamp: new Date().toISOString(),
-      conversationId: randomUUID(),
-      fromParty: own.seatId,
-      toParty: 'POP000002',
-      payloadContentId: `${randomUUID()}@bench`,
-    });
-    const m = await buildUserMessage({
-      message,
-      payload: Buffer.from(writeSbdh(sbdh, ubl), 'utf8'),
-      sender: own.key,
-      receiver,
-    });
-    built.push({ contentType: m.contentType, body: m.body });
-  }
+  for (let i = 0; i < messages; i++)
+    built.push(
+      await buildAs4({
+        sbdh: invoiceSbdh(sellerId, buyerId),
+        businessDocument: ubl,
+        from,
+        toSeatId: pki.instance(2).seatId,
+        receiverCertificate,
+      }),
+    );
   process.stdout.write(`phase 2: posting them to B's /as4 over ${connectionsAs4} connections…\n`);
   let receipts = 0;
   const bBefore = await treeCpuMs(b.service.process.pid!);

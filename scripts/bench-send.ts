@@ -14,7 +14,7 @@
  *                             SERVICE_NODE_ARGS (flags for the service's node, e.g. --cpu-prof),
  *                             PG_STATS=1 (PostgreSQL's per-statement account of the send phase)
  */
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -26,40 +26,12 @@ import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
 import { invoiceWithLines } from './benchDocuments.js';
 import { openLoop, percentile } from './openLoop.js';
+import { cpuMs, postgresCpuMs } from './benchCpu.js';
 import { startBenchService } from './benchService.js';
 
 const documents = Number(process.env.DOCUMENTS ?? 3000);
 const rate = Number(process.env.RATE ?? 120);
 const connections = Number(process.env.CONNECTIONS ?? 16);
-
-/**
- * CPU time (user + system, ms) used so far by a process, plus that of its reaped children: the
- * service's, and PostgreSQL's (the postmaster and every backend). CPU per document is steadier
- * than latency on a shared 2-core machine, so it shows what a change saves.
- */
-async function cpuMs(pid: number, withChildren: boolean): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (!stat) return 0;
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
-  // Fields 14-17 of proc(5), counted from the state field (3): utime, stime, cutime, cstime, in ticks of 10 ms.
-  const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
-  return (utime + stime + (withChildren ? cutime + cstime : 0)) * 10;
-}
-
-async function postgresCpuMs(dataDir: string): Promise<number> {
-  const postmaster = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  let total = await cpuMs(postmaster, true);
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster)
-      total += await cpuMs(Number(entry), false);
-  }
-  return total;
-}
 
 async function main() {
   const sink = fork(fileURLToPath(new URL('./smtpSink.js', import.meta.url)));

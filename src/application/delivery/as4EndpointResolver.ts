@@ -51,8 +51,9 @@ function inService(endpoint: SmpEndpoint, now: Date): boolean {
  * Finds where to send a document over AS4, as a Peppol access point does: the SML (DNS U-NAPTR,
  * the CNAME form as configured fallback) names the receiver's SMP; its signed ServiceMetadata for
  * the document type (signature and certificate checked) names, for the process, the endpoint of
- * transport profile peppol-transport-as4-v2_0 in service now: URL and certificate. Resolutions are
- * kept for a minute, and concurrent ones for the same receiver and document type share one lookup.
+ * transport profile peppol-transport-as4-v2_0 in service now: URL and certificate. Endpoints found
+ * are kept for a minute (failures are not), and concurrent lookups of the same receiver and document
+ * type share one.
  */
 @injectable()
 export class As4EndpointResolver {
@@ -72,9 +73,9 @@ export class As4EndpointResolver {
     if (this.cache.size >= MAX_CACHED) this.cache.clear();
     const resolution = this.lookup(participant, kind, now);
     this.cache.set(key, { until: now.getTime() + RESOLUTION_CACHE_MS, resolution });
-    // Only answers are kept: the next attempt after an outage looks again.
+    // Only endpoints are kept: after an outage, or once the receiver registers, the next send looks again.
     void resolution.then((r) => {
-      if (r.kind === 'failed' && r.retryable && this.cache.get(key)?.resolution === resolution) this.cache.delete(key);
+      if (r.kind === 'failed' && this.cache.get(key)?.resolution === resolution) this.cache.delete(key);
     });
     return resolution;
   }

@@ -130,25 +130,30 @@ export interface As4AttemptEvidence {
   signal_ref?: ContentRef;
 }
 
+/** One attempt to hand something to a receiver, as a delivery and a response delivery record it. */
+export interface AttemptFacts {
+  /** 1 for the first attempt, 2 for the first retry, … */
+  attempt: number;
+  receiver: string;
+  outcome: AttemptOutcome;
+  error: string | null;
+  /** The same for every attempt of one delivery, so that receivers can drop repeats. */
+  message_id: string;
+  started_at: string;
+  duration_ms: number;
+  /** When the next attempt is due; null when this one settled it. */
+  next_attempt_at: string | null;
+  /** Over Peppol AS4: what was sent, to whom, and the answer (absent for other transports). */
+  as4?: As4AttemptEvidence;
+}
+
 export type DeliveryAttempted = Event<
   'DeliveryAttempted',
   {
     document_id: string;
     delivery_id: string;
-    /** 1 for the first attempt, 2 for the first retry, … */
-    attempt: number;
     transport: TransportKind;
-    receiver: string;
-    outcome: AttemptOutcome;
-    error: string | null;
-    message_id: string;
-    started_at: string;
-    duration_ms: number;
-    /** When the next attempt is due; null when this one settled the delivery. */
-    next_attempt_at: string | null;
-    /** Over Peppol AS4: what was sent, to whom, and the answer (absent for other transports). */
-    as4?: As4AttemptEvidence;
-  }
+  } & AttemptFacts
 >;
 export type DocumentSent = Event<
   'DocumentSent',
@@ -201,23 +206,8 @@ export type ResponseReceived = Event<
  */
 export type ResponseDeliveryAttempted = Event<
   'ResponseDeliveryAttempted',
-  {
-    document_id: string;
-    code: ResponseCode;
-    /** 1 for the first attempt, 2 for the first retry, … */
-    attempt: number;
-    /** The sender of the received document, to whom the response goes. */
-    receiver: string;
-    outcome: AttemptOutcome;
-    error: string | null;
-    /** The Invoice Response's AS4 MessageId: the same for every attempt. */
-    message_id: string;
-    started_at: string;
-    duration_ms: number;
-    /** When the next attempt is due; null when this one settled it. */
-    next_attempt_at: string | null;
-    as4?: As4AttemptEvidence;
-  }
+  /** `receiver`: the sender of the received document; `message_id`: the Invoice Response's. */
+  { document_id: string; code: ResponseCode } & AttemptFacts
 >;
 
 /** Every event type of the stream, for subscribers that follow whole documents. */
