@@ -92,7 +92,6 @@ describe('Document state', () => {
       delivery: null,
       inbound: null,
       response: null,
-      response_delivery: null,
     });
   });
 
@@ -268,7 +267,6 @@ describe('Document state', () => {
         delivery: null,
         inbound: { ...sender, message_id: 'm1@test', received_at: at(4), receiver_peppol_id: '0208:0987654321' },
         response: null,
-        response_delivery: null,
       });
     });
 

@@ -326,8 +326,11 @@ export interface DocumentRecord {
   inbound: (InboundSender & { message_id: string; received_at: string; receiver_peppol_id: string }) | null;
   /** Accept or reject: given by this tenant (inbound) or by the receiver (outbound). */
   response: { code: ResponseCode; reason: string | null; responded_at: string } | null;
-  /** How taking this tenant's answer back to a sender on another access point goes (inbound, AS4). */
-  response_delivery: ResponseDeliveryState | null;
+  /**
+   * How taking this tenant's answer back to a sender on another access point goes (inbound, AS4);
+   * absent until the first attempt (so that read models of other documents keep their shape).
+   */
+  response_delivery?: ResponseDeliveryState;
 }
 
 export interface ResponseDeliveryState {
@@ -625,7 +628,6 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           delivery: null,
           inbound: null,
           response: null,
-          response_delivery: null,
         };
       }
       case 'DocumentReceived': {
@@ -653,7 +655,6 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
             receiver_peppol_id: d.receiver_peppol_id,
           },
           response: null,
-          response_delivery: null,
         };
       }
       case 'SendRequested': {
