@@ -209,6 +209,7 @@ async function main() {
       a: perDocument('instance_a'),
       b: perDocument('instance_b'),
       postgres: perDocument('postgres'),
+      load_generator_and_measurement: perDocument('load_generator_and_measurement'),
     },
   };
   console.log(JSON.stringify({ end_to_end: endToEnd }, null, 2));
