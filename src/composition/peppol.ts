@@ -8,10 +8,13 @@ import {
 import { As4MessageCodecAdapter } from '../infrastructure/as4/as4MessageCodec.js';
 import { DEFAULT_INBOUND_LIMITS } from '../infrastructure/as4/as4Inbound.js';
 import { failpoint } from '../infrastructure/failpoints.js';
+import { TaskPool } from '../infrastructure/workers/taskPool.js';
+import { DEFAULT_TASK_SIZES } from '../infrastructure/workers/pooledDocumentWork.js';
+import { readSbdh } from '../infrastructure/as4/sbdhXml.js';
 import { AS4_MESSAGE_CODEC, AS4_RECEPTION_OPTIONS } from '../application/ports/as4Reception.js';
 import { As4Inbox } from '../application/inbox/as4Inbox.js';
 import type { Logger } from 'pino';
-import type { DependencyContainer } from './container.js';
+import { instanceCachingFactory, type DependencyContainer } from './container.js';
 import type { PeppolConfig } from '../infrastructure/peppolConfig.js';
 import {
   HTTP_GETTER,
@@ -120,6 +123,9 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
   container.registerSingleton(As4Delivery);
 }
 
+/** Below this a received payload's SBDH is read on the event loop (well under a millisecond). */
+const INLINE_SBDH_BYTES = DEFAULT_TASK_SIZES.inlineBytes;
+
 /** Corner 3, `POST /as4`: the codec on this AP's key and trusted AP CAs (none: AS4 is off), and the inbox. */
 function registerAs4Reception(
   container: DependencyContainer,
@@ -135,13 +141,24 @@ function registerAs4Reception(
     maxPartBytes: config.as4MaxMessageBytes,
     maxTotalBytes: config.as4MaxMessageBytes,
   };
-  const codec = identity
-    ? new As4MessageCodecAdapter(identity, {
+  // A factory: the task pool is registered after the Peppol adapters.
+  container.register(AS4_MESSAGE_CODEC, {
+    useFactory: instanceCachingFactory((c) => {
+      if (!identity) return null;
+      const pool = c.resolve(TaskPool);
+      return new As4MessageCodecAdapter(identity, {
         limits: { mime, maxPayloadBytes: Math.max(config.as4MaxMessageBytes, DEFAULT_INBOUND_LIMITS.maxPayloadBytes) },
         checkSigner: (certificate) => trust.problem(certificate, new Date()),
-      })
-    : null;
-  container.register(AS4_MESSAGE_CODEC, { useFactory: () => codec });
+        // Large payloads are parsed in the worker processes, each sending AP its own fair turn.
+        readSbdh: async (payload, senderAp) =>
+          payload.length <= INLINE_SBDH_BYTES
+            ? readSbdh(payload)
+            : pool.run({ tenantId: `as4:${senderAp}` }, 'readSbdhPayload', [payload], {
+                large: payload.length > DEFAULT_TASK_SIZES.largeBytes,
+              }),
+      });
+    }),
+  });
   container.register(AS4_RECEPTION_OPTIONS, { useValue: { afterStore: () => failpoint('as4:after-store') } });
   container.registerSingleton(As4Inbox);
 }

@@ -34,6 +34,8 @@ import {
 } from '../../src/domain/peppol/smpDocuments.js';
 import { writeInvoiceResponse } from '../../src/domain/document/ubl/invoiceResponse.js';
 import { as4MessageStream } from '../../src/application/documents/as4MessageRecord.js';
+import { parseCounts } from '../../src/infrastructure/xml/xmlParser.js';
+import { DEFAULT_TASK_SIZES } from '../../src/infrastructure/workers/pooledDocumentWork.js';
 
 /** The fixture's buyer (BE0451234595) and seller (BE0403013026) as Peppol participants. */
 const BUYER_ID = '0208:0451234595';
@@ -172,6 +174,46 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
       document_id: null,
       as4: { message_id: built.messageId, sender_ap: THEIR_SEAT },
     });
+  });
+
+  it('reads a large payload in a worker process, not on the event loop; it lands in the inbox with its attachment', async () => {
+    const writer = await createTenant(t, adminKey);
+    const csv = Array.from({ length: 6000 }, (_, i) => `${i};${(i * 7919) % 10007};line ${i}`).join('\n');
+    const doc = await t.http
+      .post('/api/documents/')
+      .set(bearer(writer.key))
+      .send({
+        ...invoiceBody(),
+        invoice_id: 'AS4-LARGE-1',
+        attachments: [
+          { file_name: 'lines.csv', file_type: 'text/csv', file_data: Buffer.from(csv).toString('base64') },
+        ],
+      });
+    expect(doc.status, JSON.stringify(doc.body)).to.equal(200);
+    const large = (await t.http.get(`/api/documents/${doc.body.id}/ubl?format=xml`).set(bearer(writer.key))).text;
+    expect(large.length).to.be.above(DEFAULT_TASK_SIZES.inlineBytes);
+    const built = await buildAs4(send({ businessDocument: large }));
+    const gatesBefore = parseCounts.gate;
+    const res = await post(built);
+    // On this process libxml2 parsed the SOAP envelope only; the payload was parsed by a worker.
+    expect(parseCounts.gate - gatesBefore).to.equal(1);
+    expect(signal(res.body, built).kind).to.equal('receipt');
+    const inbox = await eventually(async () => {
+      const r = await t.http.get('/api/inbox/?search=AS4-LARGE-1').set(bearer(buyer.key));
+      return r.body.total === 1 && r.body;
+    }, 'the large document in the inbox');
+    const attachments = await t.http.get(`/api/documents/${inbox.items[0].id}/attachments`).set(bearer(buyer.key));
+    expect(
+      attachments.body.map((a: { file_name: string; file_size: number }) => [a.file_name, a.file_size]),
+    ).to.deep.equal([['lines.csv', Buffer.byteLength(csv)]]);
+    // A small payload is read here: the envelope and the payload.
+    const small = await buildAs4(
+      send({ businessDocument: invoiceUbl.replace(/<cbc:ID>[^<]*</, '<cbc:ID>AS4-SMALL-1<') }),
+    );
+    const before = parseCounts.gate;
+    const answer = await post(small);
+    expect(parseCounts.gate - before).to.equal(2);
+    expect(signal(answer.body, small).kind).to.equal('receipt');
   });
 
   it("answers a sender's retry (the same MessageId) with the same receipt, byte for byte, and stores no second copy", async () => {

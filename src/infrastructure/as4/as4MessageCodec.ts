@@ -18,10 +18,16 @@ import { parseUntrustedXml } from '../xml/xmlParser.js';
 import { commonName, type AccessPointIdentity } from './accessPointIdentity.js';
 import { openMessage, type InboundLimits } from './as4Inbound.js';
 import { buildErrorSignal, buildReceipt } from './as4Signals.js';
-import { readSbdh } from './sbdhXml.js';
+import { readSbdh, type SbdhRead } from './sbdhXml.js';
 
 export interface As4CodecOptions {
   limits: InboundLimits;
+  /**
+   * Reads the SBDH and the business document of a payload the signer sent; by default on the
+   * calling thread. The service hands large payloads to its worker processes (XML parsing is the
+   * one part of opening a message whose cost grows with the document in JavaScript).
+   */
+  readSbdh?: (payload: Buffer, senderAp: string) => Promise<SbdhRead>;
   /** Judges a signer's certificate (AP CA, validity, revocation): the reason it is refused, or null. */
   checkSigner: (certificate: X509Certificate) => string | null;
 }
@@ -89,7 +95,8 @@ export class As4MessageCodecAdapter implements As4MessageCodec {
     const senderAp = commonName(content.signer);
     const notSigner = checkSenderIsSigner(message, senderAp);
     if (notSigner) return refused([notSigner], id);
-    const sbdh = readSbdh(content.payloads[0]!.bytes);
+    const payload = content.payloads[0]!.bytes;
+    const sbdh = this.options.readSbdh ? await this.options.readSbdh(payload, senderAp!) : readSbdh(payload);
     if (!sbdh.ok)
       return refused([ebmsError('valueInconsistent', id, `the SBDH is not valid: ${sbdh.error}: ${sbdh.message}`)], id);
     const mismatch = checkSbdhAgainstHeader(message, sbdh.sbdh);

@@ -35,6 +35,7 @@ import { readEmbeddedDocument } from '../xml/embeddedXml.js';
 import { schemaIssuesOf } from '../xml/schemaValidator.js';
 import { parseOwnUbl, parseUbl } from '../xml/ublText.js';
 import { parseOwnXml } from '../xml/xmlParser.js';
+import { readSbdh, type SbdhRead } from '../as4/sbdhXml.js';
 
 /*
  * The document work itself, as plain functions of plain data: the worker processes run them
@@ -283,7 +284,20 @@ export function pdfDraft(input: PdfDraftInput): PdfDraftResult {
   };
 }
 
+/** The SBDH of a large received AS4 payload and the business document in it (as4/sbdhXml.ts). */
+export function readSbdhPayload(payload: Uint8Array): SbdhRead {
+  return readSbdh(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength));
+}
+
 /** Every task by name, for the worker's dispatch. */
-export const documentTasks = { checkJson, checkUbl, readDocument, attachmentUbl, renderPdf, pdfDraft } as const;
+export const documentTasks = {
+  checkJson,
+  checkUbl,
+  readDocument,
+  attachmentUbl,
+  renderPdf,
+  pdfDraft,
+  readSbdhPayload,
+} as const;
 export type DocumentTasks = typeof documentTasks;
 export type TaskName = keyof DocumentTasks;
