@@ -9,10 +9,14 @@
  * storage and receipt, A's receipt check and record), send → received on B, and the CPU time per
  * document of A, B and PostgreSQL.
  * Phase 2, the receiving endpoint alone: M distinct AS4 messages, signed and encrypted by A's key
- * beforehand (in this process, not timed), are posted to B's /as4 over CONNECTIONS_AS4 connections
- * as fast as B answers. Reports messages/s with a receipt, latency and B's CPU per message.
+ * beforehand (in this process, not timed), are posted to B's /as4 by CONNECTIONS_AS4 clients, each
+ * posting its next as soon as its last is answered (a closed loop: the most B sustains). Reports
+ * messages/s, receipts, each request's latency and B's CPU per message.
  *
- *   npm run bench:as4     Options (env): DOCUMENTS (2000), RATE (120), CONNECTIONS (16),
+ * Before phase 1, WARMUP documents are sent the same way and delivered, not counted: the figures
+ * are those of a running access point, not of code the JIT has not compiled yet.
+ *
+ *   npm run bench:as4     Options (env): DOCUMENTS (2000), WARMUP (500), RATE (100), CONNECTIONS (16),
  *                         MESSAGES (2000), CONNECTIONS_AS4 (16), PG_STATS=1 (PostgreSQL's
  *                         per-statement account of phase 1), SERVICE_NODE_ARGS (flags for both
  *                         instances' node, e.g. --cpu-prof)
@@ -27,7 +31,7 @@ import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
 import { X509Certificate } from 'node:crypto';
 import { invoiceWithLines } from './benchDocuments.js';
-import { openLoop, percentile } from './openLoop.js';
+import { closedLoop, openLoop, percentile } from './openLoop.js';
 import { cpuMs, postgresCpuMs, treeCpuMs } from './benchCpu.js';
 import { startBenchService, type BenchService } from './benchService.js';
 import { makeTestPki } from '../test/support/testPki.js';
@@ -37,7 +41,8 @@ import { belgianNumber } from '../test/support/peppol.js';
 import { buildAs4, invoiceSbdh, signingKeyOf } from '../test/support/as4Sender.js';
 
 const documents = Number(process.env.DOCUMENTS ?? 2000);
-const rate = Number(process.env.RATE ?? 120);
+const warmup = Number(process.env.WARMUP ?? 500);
+const rate = Number(process.env.RATE ?? 100);
 const connections = Number(process.env.CONNECTIONS ?? 16);
 const messages = Number(process.env.MESSAGES ?? 2000);
 const connectionsAs4 = Number(process.env.CONNECTIONS_AS4 ?? 16);
@@ -104,18 +109,44 @@ async function main() {
   const sellerId = `0208:${belgianNumber()}`;
   const buyerId = `0208:${belgianNumber()}`;
   const sellerKey = await tenant(a.service.base, 'bench-seller', sellerId);
-  await tenant(b.service.base, 'bench-buyer', buyerId);
+  const buyerKey = await tenant(b.service.base, 'bench-buyer', buyerId);
 
-  process.stdout.write(`creating ${documents} documents on A…\n`);
+  process.stdout.write(`creating ${warmup} + ${documents} documents on A…\n`);
   const body = { ...invoiceWithLines(10), vendor_peppol_id: sellerId, customer_peppol_id: buyerId };
-  const ids: string[] = [];
-  for (let i = 0; i < documents; i += 50) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(50, documents - i) }, (_, j) =>
-        call(a.service.base, 'POST', '/api/documents/', sellerKey, { ...body, invoice_id: `AS4-${i + j}` }),
-      ),
-    );
-    ids.push(...batch.map((d) => d.id as string));
+  const create = async (count: number, prefix: string) => {
+    const created: string[] = [];
+    for (let i = 0; i < count; i += 50) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, count - i) }, (_, j) =>
+          call(a.service.base, 'POST', '/api/documents/', sellerKey, { ...body, invoice_id: `${prefix}-${i + j}` }),
+        ),
+      );
+      created.push(...batch.map((d) => d.id as string));
+    }
+    return created;
+  };
+  const warmupIds = await create(warmup, 'WARMUP');
+  const ids = await create(documents, 'AS4');
+  const sendAll = (which: string[]) =>
+    openLoop({
+      base: a.service.base,
+      rate,
+      count: which.length,
+      connections,
+      request: (i) => ({
+        method: 'POST',
+        path: `/api/documents/${which[i]}/send`,
+        headers: { Authorization: `Bearer ${sellerKey}` },
+      }),
+    });
+
+  // The first sends run cold code (JIT) on both sides and open the connections: they are sent and
+  // delivered first, and not counted, so the figures are those of a running access point.
+  process.stdout.write(`warm-up: sending ${warmup} at ${rate}/s…\n`);
+  await sendAll(warmupIds);
+  for (let inInbox = 0; inInbox < warmup;) {
+    await new Promise((r) => setTimeout(r, 500));
+    inInbox = (await call(b.service.base, 'GET', '/api/inbox/?search=WARMUP-&page_size=1', buyerKey)).total as number;
   }
 
   // The log of each side: when each send was requested and SENT on A, and received on B.
@@ -177,17 +208,7 @@ async function main() {
       await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
   const cpuBefore = await cpuNow();
   const started = Date.now();
-  const sends = await openLoop({
-    base: a.service.base,
-    rate,
-    count: documents,
-    connections,
-    request: (i) => ({
-      method: 'POST',
-      path: `/api/documents/${ids[i]}/send`,
-      headers: { Authorization: `Bearer ${sellerKey}` },
-    }),
-  });
+  const sends = await sendAll(ids);
   await settled;
   const cpuAfter = await cpuNow();
   const lastInInbox = Math.max(...receivedAt.values());
@@ -245,10 +266,8 @@ async function main() {
   let receipts = 0;
   const bBefore = await treeCpuMs(b.service.process.pid!);
   const pgBefore = (await cpuNow()).postgres;
-  const posted = await openLoop({
+  const posted = await closedLoop({
     base: b.service.base,
-    // As fast as B answers: requests wait for one of the connections.
-    rate: 100_000,
     count: messages,
     connections: connectionsAs4,
     request: (i) => ({

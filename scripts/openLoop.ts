@@ -64,16 +64,15 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
+/** Sends requests and keeps their outcomes; each latency runs from the moment given to `send`. */
+function requester(options: Pick<OpenLoopOptions, 'base' | 'count' | 'connections' | 'request' | 'onResponse'>) {
   const url = new URL(options.base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
-  const random = seededRandom(options.seed ?? 1);
   const latencies = new Array<number>(options.count);
   const statusCounts: Record<string, number> = {};
-  let errors = 0;
   const errorCodes: Record<string, number> = {};
-
-  const send = (index: number, due: number) =>
+  let errors = 0;
+  const send = (index: number, from: number) =>
     new Promise<void>((resolve) => {
       const { method, path, headers, body } = options.request(index);
       const request = http.request(
@@ -90,14 +89,14 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
           response.on('data', (chunk: Buffer) => options.onResponse && chunks.push(chunk));
           response.on('end', () => {
             options.onResponse?.(index, Buffer.concat(chunks).toString('utf8'));
-            latencies[index] = performance.now() - due;
+            latencies[index] = performance.now() - from;
             statusCounts[response.statusCode!] = (statusCounts[response.statusCode!] ?? 0) + 1;
             resolve();
           });
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) => {
-        latencies[index] = performance.now() - due;
+        latencies[index] = performance.now() - from;
         errors++;
         const code = error.code ?? error.message;
         errorCodes[code] = (errorCodes[code] ?? 0) + 1;
@@ -105,7 +104,16 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
       });
       request.end(body);
     });
+  const result = (started: number): OpenLoopResult => {
+    agent.destroy();
+    return { latencies, statusCounts, errors, errorCodes, elapsedMs: performance.now() - started };
+  };
+  return { send, result };
+}
 
+export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
+  const { send, result } = requester(options);
+  const random = seededRandom(options.seed ?? 1);
   const started = performance.now();
   let due = started;
   const inFlight: Promise<void>[] = [];
@@ -116,6 +124,23 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
     due += (-Math.log(1 - random()) / options.rate) * 1000;
   }
   await Promise.all(inFlight);
-  agent.destroy();
-  return { latencies, statusCounts, errors, errorCodes, elapsedMs: performance.now() - started };
+  return result(started);
+}
+
+/**
+ * A closed loop: `connections` clients, each sending its next request as soon as its last one is
+ * answered, for the most a server sustains. Each latency is the request's own, from when it was sent.
+ */
+export async function closedLoop(options: Omit<OpenLoopOptions, 'rate' | 'seed'>): Promise<OpenLoopResult> {
+  const { send, result } = requester(options);
+  const started = performance.now();
+  let next = 0;
+  const client = async () => {
+    while (next < options.count) {
+      const index = next++;
+      await send(index, performance.now());
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections }, client));
+  return result(started);
 }
