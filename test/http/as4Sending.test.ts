@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import {
   bearer,
@@ -10,23 +9,14 @@ import {
   waitForState,
   type TestService,
 } from '../support/service.js';
-import { belgianNumber, createPeppolTenant, registerPeppol } from '../support/peppol.js';
+import { belgianNumber } from '../support/peppol.js';
 import { startDnsServer, type TestDnsServer } from '../support/dnsServer.js';
 import { makeTestPki, type TestPki } from '../support/testPki.js';
+import { senderPeppolConfig, smlNameOf, startReceiverSmp, urlOf } from '../support/as4Peers.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
-import { loadPeppolConfig } from '../../src/infrastructure/peppolConfig.js';
-import { smlDnsName } from '../../src/application/peppol/smlDnsName.js';
-import { parsePeppolId, type PeppolId } from '../../src/domain/document/invoice/peppolId.js';
 
-const ZONE = 'sml.peppol.test';
 const SELLER_ID = '0208:0403013026';
 
-const idOf = (text: string): PeppolId => {
-  const parsed = parsePeppolId(text);
-  if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.value;
-};
-const urlOf = (server: http.Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const invoice = () => structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>;
 
 /**
@@ -57,21 +47,12 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
     });
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const them = pki.instance(2);
-    smp = await startTestService({
-      peppol: {
-        ...loadPeppolConfig({}),
-        smpSigningKeyFile: them.smpKeyFile,
-        smpSigningCertificateFile: them.smpCertificateFile,
-        as4CertificateFile: them.certificateFile,
-        as4EndpointUrl: `${urlOf(busy)}/as4`,
-      },
-    });
-    smpUrl = urlOf(await smp.service.listen(0, '127.0.0.1'));
-    const org = await createOrganization(smp);
-    const tenant = await createPeppolTenant(smp, org.adminKey, { peppol_ids: [registered] });
-    await registerPeppol(smp, org.adminKey, tenant.id, { peppol_id: registered, company_name: 'Receiver NV' });
-    await smp.service.projections.catchUp();
-    dns.pointToSmp(smlDnsName(idOf(registered), ZONE), smpUrl);
+    ({ smp, smpUrl } = await startReceiverSmp({
+      ap: them,
+      endpointUrl: `${urlOf(busy)}/as4`,
+      participants: [registered],
+      dns,
+    }));
   });
   after(async () => {
     await us?.stop();
@@ -83,20 +64,12 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
 
   const startUs = async (allowPlainHttpLoopback: boolean) => {
     await us?.stop();
-    const own = pki.instance(1);
     us = await startTestService(
       {
-        peppol: {
-          ...loadPeppolConfig({}),
-          smlDnsZone: ZONE,
-          smlDnsServer: dns.address,
+        peppol: senderPeppolConfig(pki, dns, {
           lookupTimeoutMs: 2000,
-          trustedCaFiles: [pki.smpCaCertificateFile],
-          apCaFiles: [pki.apCaCertificateFile],
-          as4KeyFile: own.keyFile,
-          as4CertificateFile: own.certificateFile,
           as4AllowPlainHttpLoopback: allowPlainHttpLoopback,
-        },
+        }),
       },
       undefined,
       // Long enough that a retryable failure stays in TRANSIT while the test reads it.
@@ -140,7 +113,7 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
       const body = { ...invoice(), document_type: 'CREDIT_NOTE' };
       const other = `0208:${belgianNumber()}`;
       // Registered at the SML (DNS) but unknown to the SMP: every document type is a 404.
-      dns.pointToSmp(smlDnsName(idOf(other), ZONE), smpUrl);
+      dns.pointToSmp(smlNameOf(other), smpUrl);
       const id = await sendTo(other, body);
       await waitForState(us, seller.key, id, ['FAILED']);
       const { attempt } = await firstAttempt(id);
@@ -150,7 +123,7 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
 
     it('retries when the SMP is down, and when the receiving AP answers HTTP 503, with the evidence of what was sent', async () => {
       const down = `0208:${belgianNumber()}`;
-      dns.pointToSmp(smlDnsName(idOf(down), ZONE), 'http://127.0.0.1:9');
+      dns.pointToSmp(smlNameOf(down), 'http://127.0.0.1:9');
       const id = await sendTo(down);
       const { report, attempt } = await firstAttempt(id);
       expect(report.state).to.equal('TRANSIT');

@@ -1,8 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import {
   bearer,
@@ -12,16 +10,13 @@ import {
   waitForState,
   type TestService,
 } from '../support/service.js';
-import { belgianNumber, createPeppolTenant, registerPeppol } from '../support/peppol.js';
+import { belgianNumber } from '../support/peppol.js';
 import { startDnsServer, type TestDnsServer } from '../support/dnsServer.js';
 import { describeWithPhase4, startPhase4Receiver, stopPhase4Receiver, type Phase4Receiver } from '../support/phase4.js';
 import { makeTestPki, type TestPki } from '../support/testPki.js';
+import { senderPeppolConfig, startReceiverSmp } from '../support/as4Peers.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
-import { loadPeppolConfig } from '../../src/infrastructure/peppolConfig.js';
-import { smlDnsName } from '../../src/application/peppol/smlDnsName.js';
-import { parsePeppolId, type PeppolId } from '../../src/domain/document/invoice/peppolId.js';
 
-const ZONE = 'sml.peppol.test';
 /** The fixture's buyer and seller as Peppol participants. */
 const BUYER_ID = '0208:0451234595';
 const SELLER_ID = '0208:0403013026';
@@ -29,12 +24,6 @@ const SELLER_ID = '0208:0403013026';
 const UNSERVED_ID = `0208:${belgianNumber()}`;
 const UNIT_MS = 5;
 
-const idOf = (text: string): PeppolId => {
-  const parsed = parsePeppolId(text);
-  if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.value;
-};
-const urlOf = (server: http.Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const invoice = (extra: Record<string, unknown> = {}) => ({
   ...(structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>),
   ...extra,
@@ -62,39 +51,20 @@ describeWithPhase4('AS4 sending: us to a phase4 receiver (SML DNS, signed SMP, A
     const them = pki.instance(2);
     receiver = await startPhase4Receiver({ ap: them, outDir, serviced: [BUYER_ID] });
     // The receiver's SMP: another instance of this service, publishing the phase4 endpoint and certificate.
-    smp = await startTestService({
-      peppol: {
-        ...loadPeppolConfig({}),
-        smpSigningKeyFile: them.smpKeyFile,
-        smpSigningCertificateFile: them.smpCertificateFile,
-        as4CertificateFile: them.certificateFile,
-        as4EndpointUrl: receiver.url,
-      },
-    });
-    const smpUrl = urlOf(await smp.service.listen(0, '127.0.0.1'));
-    const org = await createOrganization(smp);
-    for (const participant of [BUYER_ID, UNSERVED_ID]) {
-      const tenant = await createPeppolTenant(smp, org.adminKey, { peppol_ids: [participant] });
-      await registerPeppol(smp, org.adminKey, tenant.id, { peppol_id: participant, company_name: 'Receiver NV' });
-      dns.pointToSmp(smlDnsName(idOf(participant), ZONE), smpUrl);
-    }
-    await smp.service.projections.catchUp();
+    ({ smp } = await startReceiverSmp({
+      ap: them,
+      endpointUrl: receiver.url,
+      participants: [BUYER_ID, UNSERVED_ID],
+      dns,
+    }));
 
-    const own = pki.instance(1);
     us = await startTestService(
       {
-        peppol: {
-          ...loadPeppolConfig({}),
-          smlDnsZone: ZONE,
-          smlDnsServer: dns.address,
+        peppol: senderPeppolConfig(pki, dns, {
           lookupTimeoutMs: 3000,
-          trustedCaFiles: [pki.smpCaCertificateFile],
-          apCaFiles: [pki.apCaCertificateFile],
-          as4KeyFile: own.keyFile,
-          as4CertificateFile: own.certificateFile,
           as4AllowPlainHttpLoopback: true,
           as4SendTimeoutMs: 30_000,
-        },
+        }),
       },
       undefined,
       { deliveryRetryUnitMs: UNIT_MS },
