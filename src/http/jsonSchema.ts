@@ -2,11 +2,25 @@ import type * as t from 'io-ts';
 
 type Schema = Record<string, unknown>;
 
+/** Schemas of custom codecs (`new t.Type(…)`), which io-ts cannot describe: said where they are made. */
+const described = new WeakMap<object, () => Schema>();
+
+/**
+ * Attaches its JSON Schema to a custom codec, so that the OpenAPI document describes it from the
+ * codec itself (lazily: a schema may name other codecs). Answers the codec.
+ */
+export function describedAs<C extends t.Any>(codec: C, schema: Schema | (() => Schema)): C {
+  described.set(codec, typeof schema === 'function' ? schema : () => schema);
+  return codec;
+}
+
 /**
  * JSON Schema (OpenAPI 3.1 dialect) of an io-ts codec, so that the published interface is
  * derived from the same codecs that decode the requests.
  */
 export function jsonSchemaOf(codec: t.Any): Schema {
+  const own = described.get(codec);
+  if (own) return own();
   const type = codec as t.Any & { _tag?: string } & Record<string, unknown>;
   switch (type._tag) {
     case 'StringType':

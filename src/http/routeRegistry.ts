@@ -16,6 +16,11 @@ export interface RouteDefinition {
   auth: AuthKind;
   body?: t.Any;
   query?: t.Any;
+  /**
+   * The body is a file (uploads.ts): the multipart field "file", or, for the media types listed,
+   * the bytes as the body. Documented as such; JSON bodies are documented from `body`.
+   */
+  upload?: { rawTypes?: string[] };
   /** Status → description of the successful answer. */
   responses?: Record<number, string>;
   /**
@@ -152,7 +157,9 @@ export class RouteRegistry {
         ],
         ...(route.body
           ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body) } } } }
-          : {}),
+          : route.upload
+            ? { requestBody: { required: true, content: uploadContent(route.upload.rawTypes ?? []) } }
+            : {}),
         responses,
       };
     }
@@ -193,6 +200,16 @@ export class RouteRegistry {
       },
     };
   }
+}
+
+const binary = { type: 'string', contentMediaType: 'application/octet-stream' };
+function uploadContent(rawTypes: string[]): Record<string, object> {
+  return {
+    'multipart/form-data': {
+      schema: { type: 'object', properties: { file: binary }, required: ['file'] },
+    },
+    ...Object.fromEntries(rawTypes.map((type) => [type, { schema: binary }])),
+  };
 }
 
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };

@@ -22,6 +22,7 @@ import type { InputProblem } from '../../domain/inputText.js';
 import { decimalPlaces, parseDecimal } from '../../domain/document/invoice/money.js';
 import { peppolIdProblem } from '../../domain/document/invoice/peppolId.js';
 import { compactId, isSchemeForm, vatNumberProblem } from '../../domain/document/invoice/vatNumber.js';
+import { describedAs, jsonSchemaOf } from '../jsonSchema.js';
 
 /*
  * The create (and validate) request body of a document, decoded at the edge into the domain's one
@@ -45,20 +46,26 @@ const fail = <A>(u: unknown, c: t.Context, type: string, msg: string): t.Validat
 const missing = <A>(u: unknown, c: t.Context) => fail<A>(u, c, 'missing', 'Field required');
 
 /** null or absent -> null; anything else goes to the inner codec. */
-const nullable = <A>(inner: t.Decoder<unknown, A>, name = `Nullable<${inner.name}>`): t.Type<A | null, unknown> =>
-  new t.Type<A | null, unknown>(
-    name,
-    (u): u is A | null => u === null,
-    (u, c) => (u === null || u === undefined ? t.success(null) : inner.validate(u, c)),
-    (a) => a,
+const nullable = <A>(inner: t.Type<A, unknown>, name = `Nullable<${inner.name}>`): t.Type<A | null, unknown> =>
+  describedAs(
+    new t.Type<A | null, unknown>(
+      name,
+      (u): u is A | null => u === null,
+      (u, c) => (u === null || u === undefined ? t.success(null) : inner.validate(u, c)),
+      (a) => a,
+    ),
+    () => ({ anyOf: [jsonSchemaOf(inner), { type: 'null' }] }),
   );
 
-const required = <A>(inner: t.Decoder<unknown, A>): t.Type<A, unknown> =>
-  new t.Type<A, unknown>(
-    inner.name,
-    (u): u is A => u !== undefined,
-    (u, c) => (u === undefined ? missing<A>(u, c) : inner.validate(u, c)),
-    (a) => a,
+const required = <A>(inner: t.Type<A, unknown>): t.Type<A, unknown> =>
+  describedAs(
+    new t.Type<A, unknown>(
+      inner.name,
+      (u): u is A => u !== undefined,
+      (u, c) => (u === undefined ? missing<A>(u, c) : inner.validate(u, c)),
+      (a) => a,
+    ),
+    () => jsonSchemaOf(inner),
   );
 
 const str = new t.Type<string, unknown>(
@@ -88,11 +95,14 @@ const identifier = new t.Type<string, unknown>(
 
 /** A created document starts as an outbound draft: a body may say so, but nothing else. */
 const only = <V extends string>(value: V, name: string, why: string): t.Type<V, unknown> =>
-  new t.Type<V, unknown>(
-    name,
-    (u): u is V => u === value,
-    (u, c) => (u === value ? t.success(value) : fail(u, c, 'enum', `Input should be '${value}': ${why}`)),
-    (a) => a,
+  describedAs(
+    new t.Type<V, unknown>(
+      name,
+      (u): u is V => u === value,
+      (u, c) => (u === value ? t.success(value) : fail(u, c, 'enum', `Input should be '${value}': ${why}`)),
+      (a) => a,
+    ),
+    { const: value, description: why },
   );
 
 interface AmountOptions {
@@ -102,6 +112,14 @@ interface AmountOptions {
 
 /** Amounts and quantities: JSON numbers and numeric strings, never through floating point arithmetic. */
 const amount = (opts: AmountOptions = {}): t.Type<Decimal, unknown> =>
+  describedAs(amountCodec(opts), {
+    anyOf: [
+      { type: 'number', ...(opts.nonNegative ? { minimum: 0 } : {}) },
+      { type: 'string', pattern: '^\\s*-?\\d+(\\.\\d+)?\\s*$' },
+    ],
+    description: `A decimal${opts.maxDecimals !== undefined ? ` with at most ${opts.maxDecimals} decimals` : ''}${opts.nonNegative ? ', not negative' : ''} (a JSON number or a numeric string)`,
+  });
+const amountCodec = (opts: AmountOptions): t.Type<Decimal, unknown> =>
   new t.Type<Decimal, unknown>(
     'amount',
     (_u): _u is Decimal => false,
@@ -185,6 +203,8 @@ const date = new t.Type<string, unknown>(
 );
 
 const enumOf = <V extends string>(values: ReadonlyArray<V>, name: string): t.Type<V, unknown> =>
+  describedAs(enumCodec(values, name), { type: 'string', enum: [...values] });
+const enumCodec = <V extends string>(values: ReadonlyArray<V>, name: string): t.Type<V, unknown> =>
   new t.Type<V, unknown>(
     name,
     (u): u is V => typeof u === 'string' && (values as ReadonlyArray<string>).includes(u),
@@ -261,9 +281,31 @@ const integer = new t.Type<number, unknown>(
   (a) => a,
 );
 
+// What the plain codecs above take, for the OpenAPI document.
+describedAs(str, { type: 'string' });
+describedAs(identifier, { type: 'string', maxLength: MAX_IDENTIFIER_LENGTH });
+describedAs(percentString, { type: 'string', pattern: PERCENT.source, description: percentMsg });
+describedAs(percentLoose, {
+  anyOf: [
+    { type: 'number', minimum: 0, maximum: 100 },
+    { type: 'string', pattern: PERCENT.source },
+  ],
+  description: 'A percentage: a number, or a string with at most two decimals',
+});
+describedAs(date, { type: 'string', format: 'date' });
+describedAs(currency, { type: 'string', enum: [...CURRENCIES] });
+describedAs(peppolId, { type: 'string', description: 'A Peppol participant id, `<scheme>:<identifier>`' });
+describedAs(taxId, {
+  type: 'string',
+  description: 'A VAT number with its country prefix (Belgian numbers pass mod 97), or `<scheme>:<identifier>`',
+});
+describedAs(unitCode, { type: 'string', description: 'A UN/ECE Rec 20 unit code such as C62, HUR, DAY, MTR or KGM' });
+describedAs(base64, { type: 'string', contentEncoding: 'base64' });
+describedAs(integer, { type: 'integer', minimum: 0 });
+
 const arrayOf = <A>(inner: t.Type<A, unknown>, minLength = 0): t.Type<A[], unknown> => {
   const arr = t.array(inner);
-  return new t.Type<A[], unknown>(
+  const codec = new t.Type<A[], unknown>(
     arr.name,
     (u): u is A[] => Array.isArray(u),
     (u, c) => {
@@ -275,6 +317,11 @@ const arrayOf = <A>(inner: t.Type<A, unknown>, minLength = 0): t.Type<A[], unkno
     },
     (a) => a,
   );
+  return describedAs(codec, () => ({
+    type: 'array',
+    items: jsonSchemaOf(inner),
+    ...(minLength > 0 ? { minItems: minLength } : {}),
+  }));
 };
 
 /**
@@ -283,7 +330,7 @@ const arrayOf = <A>(inner: t.Type<A, unknown>, minLength = 0): t.Type<A[], unkno
  */
 const objectOf = <P extends t.Props>(props: P, name: string, requiredKeys: ReadonlyArray<keyof P & string> = []) => {
   const inner = t.partial(props);
-  return new t.Type<t.TypeOf<typeof inner>, unknown>(
+  const codec = new t.Type<t.TypeOf<typeof inner>, unknown>(
     name,
     inner.is,
     (u, c) => {
@@ -301,6 +348,12 @@ const objectOf = <P extends t.Props>(props: P, name: string, requiredKeys: Reado
     },
     (a) => a,
   );
+  return describedAs(codec, () => ({
+    title: name,
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, jsonSchemaOf(v)])),
+    ...(requiredKeys.length ? { required: [...requiredKeys] } : {}),
+  }));
 };
 
 const allowanceChargeProps = {
@@ -369,7 +422,7 @@ const AttachmentInput = objectOf(
 
 const s = nullable(str);
 /** The create request (spec "Document (create request and response)"); only items is required. */
-const DocumentCreateCodec = objectOf(
+export const DocumentCreateCodec = objectOf(
   {
     document_type: nullable(enumOf(DOCUMENT_TYPES, 'document_type')),
     state: nullable(only('DRAFT', 'state', 'a created document is a DRAFT; it changes state by being sent')),

@@ -1,6 +1,7 @@
 import type { HttpDependencies } from '../dependencies.js';
 import type { RouteRegistry } from '../routeRegistry.js';
 import { healthRoutes } from './health/healthRoutes.js';
+import { docsRoutes } from './meta/docsRoutes.js';
 import { operatorRoutes } from './accounts/operatorRoutes.js';
 import { adminRoutes } from './accounts/adminRoutes.js';
 import { meRoutes } from './accounts/meRoutes.js';
@@ -30,6 +31,8 @@ export function registerRoutes(
   readYourWrites: () => Promise<void>,
 ): void {
   healthRoutes(routes, deps.health);
+  // `GET /` and the interactive reference at /docs.
+  docsRoutes(routes, deps.version);
 
   // Accounts: the operator's, the resellers' (tenants and their keys), the tenant's own.
   operatorRoutes(routes, deps.accounts);

@@ -36,6 +36,7 @@ export function attachmentRoutes(
     summary: 'Add an attachment to a DRAFT document (multipart field "file"); it is embedded in the UBL that is sent',
     tag: 'documents',
     auth: 'tenant',
+    upload: {},
     responses: {
       200: 'The attachment',
       409: 'The document is not a draft, or was created from uploaded UBL (sent as uploaded)',

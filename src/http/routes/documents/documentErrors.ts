@@ -5,6 +5,8 @@ import { MalformedBody, WorkRefused } from '../../../application/documents/docum
 import { HttpError, type FieldProblem } from '../../errors.js';
 
 export const XML_TYPES = /^(application|text)\/([a-z.+-]*\+)?xml/i;
+/** The media types of an XML body, as the OpenAPI document lists them (XML_TYPES takes any `+xml` too). */
+export const XML_UPLOAD_TYPES = ['application/xml', 'text/xml'];
 
 /** `items[0].tax_rate` → ['body', 'items', 0, 'tax_rate']. */
 export function locOf(field: string | null): Array<string | number> {

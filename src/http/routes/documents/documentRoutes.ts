@@ -7,7 +7,8 @@ import { decode, SkipLimitQuery } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
-import { XML_TYPES } from './documentErrors.js';
+import { DocumentCreateCodec } from '../../codecs/documentCodec.js';
+import { XML_TYPES, XML_UPLOAD_TYPES } from './documentErrors.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
 
@@ -28,6 +29,8 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     query: CreateQuery,
+    // Decoded by decodeDocumentInput (on a worker process when large), from this codec.
+    body: DocumentCreateCodec,
     responses: {
       200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL',
       422: 'Invalid or not compliant',
@@ -66,6 +69,7 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'The created document', 400: 'Not acceptable XML', 413: 'Too large', 422: 'Not compliant' },
+    upload: { rawTypes: XML_UPLOAD_TYPES },
     idempotent: true,
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);

@@ -82,6 +82,7 @@ export function documentPdfRoutes(
     tag: 'documents',
     auth: 'tenant',
     query: PdfQuery,
+    upload: {},
     responses: {
       200: 'The PDF creation result (a draft is recorded when anything was found: id is set)',
       400: 'Damaged PDF',

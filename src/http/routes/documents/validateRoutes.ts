@@ -2,7 +2,8 @@ import type { DocumentCommands } from '../../../application/documents/documentCo
 import { tenantOf } from '../../auth.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
-import { XML_TYPES } from './documentErrors.js';
+import { DocumentCreateCodec } from '../../codecs/documentCodec.js';
+import { XML_TYPES, XML_UPLOAD_TYPES } from './documentErrors.js';
 
 /** Validation of a JSON document or a UBL file; records nothing. */
 export function validateRoutes(routes: RouteRegistry, documents: DocumentCommands, uploadLimit: number): void {
@@ -13,6 +14,7 @@ export function validateRoutes(routes: RouteRegistry, documents: DocumentCommand
       'Validate a JSON document (converted to UBL and checked with the EN 16931 and Peppol rules); creates nothing',
     tag: 'validation',
     auth: 'tenant',
+    body: DocumentCreateCodec,
     responses: { 200: 'Validation result, with ubl_document when valid' },
     documentBody: true,
     handler: async (req, res) => {
@@ -27,6 +29,7 @@ export function validateRoutes(routes: RouteRegistry, documents: DocumentCommand
     tag: 'validation',
     auth: 'tenant',
     responses: { 200: 'Validation result', 400: 'Not acceptable XML', 413: 'Too large' },
+    upload: { rawTypes: XML_UPLOAD_TYPES },
     handler: async (req, res) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
       res.json(await documents.validateUbl(tenantOf(res).tenantId, file.buffer, file.fileName));
