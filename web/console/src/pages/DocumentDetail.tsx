@@ -156,9 +156,11 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
     setError(null);
     setNotice(null);
     try {
-      await request(session.key, method, path, body);
-      setNotice(what);
+      const answer = await request<Document>(session.key, method, path, body);
       await load();
+      // The answer is the document as it is now (the lists may take a moment longer).
+      if (answer && typeof answer === 'object' && answer.id === id) setDoc(answer);
+      setNotice(what);
     } catch (e) {
       setError(e);
     } finally {
