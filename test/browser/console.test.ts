@@ -139,7 +139,11 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
       await page.locator('#line-0-description').fill('Strategy workshop');
       await page.locator('#line-0-unit_price').fill('1250.00');
       await page.locator('#line-0-unit_price').blur();
-      await page.locator('#vendor_name-errors').waitFor();
+      // The check of the latest input: what was filled in has no message, the empty name still has one.
+      await page.locator('#invoice_id-errors').waitFor({ state: 'detached' });
+      await page.locator('#customer_name-errors').waitFor({ state: 'detached' });
+      await page.locator('.validity .chip-danger').waitFor();
+      expect(await page.locator('#vendor_name-errors').innerText()).to.match(/required|missing/i);
       await shot(page, 'new-invoice-validation');
 
       await vendorName.fill('Acme Solutions BV');
@@ -188,6 +192,7 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
       await page.getByText('Accepted. The supplier has been told.').waitFor();
       await page.locator('.head-status').getByText('accepted', { exact: true }).waitFor();
       await page.getByRole('list', { name: 'Transmission report' }).getByText('Accepted by the buyer').waitFor();
+      await page.locator('iframe.pdf').waitFor();
       await shot(page, 'inbox-accepted');
     } finally {
       await context.close();
@@ -223,6 +228,7 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
       await page.getByRole('link', { name: NUMBER }).click();
       await page.getByRole('heading', { name: new RegExp(NUMBER) }).waitFor();
       await page.getByRole('list', { name: 'Transmission report' }).waitFor();
+      await page.locator('iframe.pdf').waitFor();
       await shot(page, 'phone-document');
     } finally {
       await context.close();

@@ -32,6 +32,11 @@ export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
   const [menuOpen, setMenuOpen] = useState(false);
   const path = usePath();
+  // A document's page keeps the list it was opened from highlighted.
+  const [lastList, setLastList] = useState('/outbox');
+  useEffect(() => {
+    if (['/outbox', '/drafts', '/inbox'].includes(path)) setLastList(path);
+  }, [path]);
 
   useEffect(() => {
     if (session && path === '/') navigate(session.role === 'tenant' ? '/outbox' : '/operator');
@@ -55,7 +60,7 @@ export function App() {
     navigate('/');
   };
   const nav = session.role === 'tenant' ? TENANT_NAV : ADMIN_NAV;
-  const active = (to: string) => path === to || (to === '/outbox' && path.startsWith('/documents/'));
+  const active = (to: string) => path === to || (to === lastList && path.startsWith('/documents/'));
 
   let page: React.ReactNode;
   const doc = /^\/documents\/([^/]+)$/.exec(path);

@@ -263,9 +263,15 @@ export function money(amount: string | number | null | undefined, currency: stri
   return `${text.startsWith('-') ? '−' : ''}${currency} ${grouped}.${(fraction + '00').slice(0, Math.max(2, fraction.length))}`;
 }
 
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const MOMENT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** A date (YYYY-MM-DD, shown as written: no time zone moves it) or a moment (local time). */
 export function date(value: string | null | undefined): string {
   if (!value) return '—';
-  return value.length === 10 ? value : new Date(value).toLocaleString();
+  const parsed = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(parsed.getTime())) return value;
+  return value.length === 10 ? DAY.format(parsed) : MOMENT.format(parsed);
 }
 
 let openApiPaths: Promise<string[]> | null = null;

@@ -397,7 +397,7 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
           <h2>PDF</h2>
           {pdf ? (
             <>
-              <iframe className="pdf" src={pdf} title={`PDF of ${title}`} />
+              <iframe className="pdf" src={`${pdf}#view=FitH`} title={`PDF of ${title}`} />
               <a href={pdf} download={`${doc.invoice_id ?? doc.id}.pdf`}>
                 Download PDF
               </a>

@@ -87,7 +87,7 @@ function body(form: Form): Record<string, unknown> {
 }
 
 /** Where an issue belongs on the form: a JSON field path, or a UBL location mapped to the field it comes from. */
-export function fieldOf(location: string | null): string | null {
+export function fieldOf(location: string | null, message = ''): string | null {
   if (!location) return null;
   if (!location.startsWith('/')) return location.replace(/^body\./, '');
   const line = /InvoiceLine(?:\[(\d+)\])?|CreditNoteLine(?:\[(\d+)\])?/.exec(location);
@@ -110,10 +110,14 @@ export function fieldOf(location: string | null): string | null {
     ['AccountingCustomerParty', 'customer'],
   ] as const) {
     if (!location.includes(party)) continue;
-    if (/PartyTaxScheme|CompanyID/.test(location)) return `${prefix}_tax_id`;
-    if (/PostalAddress/.test(location)) return `${prefix}_address`;
-    if (/EndpointID/.test(location)) return prefix === 'customer' ? 'customer_peppol_id' : 'vendor_tax_id';
-    return `${prefix}_name`;
+    const about = `${location} ${message}`;
+    if (/PostalAddress|address(?! \()|BG-[58]\b/i.test(about) && !/electronic address/i.test(about))
+      return `${prefix}_address`;
+    if (/PartyTaxScheme|CompanyID|VAT identifier|tax registration|VAT number/i.test(about)) return `${prefix}_tax_id`;
+    if (/EndpointID|electronic address/i.test(about))
+      return prefix === 'customer' ? 'customer_peppol_id' : 'vendor_tax_id';
+    if (/RegistrationName|PartyName|\bname\b/i.test(about)) return `${prefix}_name`;
+    return null;
   }
   if (/cbc:IssueDate/.test(location)) return 'invoice_date';
   if (/cbc:DueDate/.test(location)) return 'due_date';
@@ -206,17 +210,16 @@ export function NewInvoice({ session }: { session: Session }) {
   const byField = new Map<string, ValidationIssue[]>();
   const general: ValidationIssue[] = [];
   for (const issue of issues) {
-    const field = fieldOf(issue.location);
+    const field = fieldOf(issue.location, issue.message);
     if (field) byField.set(field, [...(byField.get(field) ?? []), issue]);
     else general.push(issue);
   }
   const visible = (field: string) => showAll || touched.has(field);
   const messages = (field: string) => (visible(field) ? (byField.get(field) ?? []) : []);
   const touch = (field: string) => setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
-  const unplaced = [
-    ...general,
-    ...[...byField.entries()].filter(([f]) => !visible(f) && showAll).flatMap(([, i]) => i),
-  ];
+  // The rules of EN 16931 often restate a missing field the JSON check already names: they are
+  // listed once the fields are complete, or when the user tries to save.
+  const unplaced = byField.size === 0 || showAll ? general : [];
   const hiddenCount = [...byField.entries()].filter(([f]) => !visible(f)).reduce((n, [, i]) => n + i.length, 0);
 
   const fieldMessages = (field: string) => {
@@ -454,7 +457,7 @@ export function NewInvoice({ session }: { session: Session }) {
             </ul>
           </div>
         ) : hiddenCount > 0 && !showAll ? (
-          <p className="muted">{hiddenCount} more to fill in below the fields you have not reached yet.</p>
+          <p className="muted">{hiddenCount} more to fix in fields you have not reached yet.</p>
         ) : null}
         <div className="form-actions">
           <button type="submit" disabled={busy}>
