@@ -228,7 +228,9 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
       await page.getByRole('link', { name: NUMBER }).click();
       await page.getByRole('heading', { name: new RegExp(NUMBER) }).waitFor();
       await page.getByRole('list', { name: 'Transmission report' }).waitFor();
-      await page.locator('iframe.pdf').waitFor();
+      await page.getByRole('link', { name: 'Open or download the PDF' }).waitFor();
+      const documentOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(documentOverflow, 'no sideways scrolling on the document').to.be.at.most(0);
       await shot(page, 'phone-document');
     } finally {
       await context.close();

@@ -350,21 +350,24 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
               </tbody>
               <tfoot>
                 <tr>
-                  <th scope="row" colSpan={4} className="num">
+                  <th scope="row" colSpan={3} className="num">
                     Subtotal
                   </th>
+                  <td className="hide-narrow" />
                   <td className="num">{money(doc.subtotal, doc.currency)}</td>
                 </tr>
                 <tr>
-                  <th scope="row" colSpan={4} className="num">
+                  <th scope="row" colSpan={3} className="num">
                     VAT
                   </th>
+                  <td className="hide-narrow" />
                   <td className="num">{money(doc.total_tax, doc.currency)}</td>
                 </tr>
                 <tr>
-                  <th scope="row" colSpan={4} className="num">
+                  <th scope="row" colSpan={3} className="num">
                     Total
                   </th>
+                  <td className="hide-narrow" />
                   <td className="num strong">{money(doc.invoice_total, doc.currency)}</td>
                 </tr>
               </tfoot>
@@ -399,7 +402,7 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
             <>
               <iframe className="pdf" src={`${pdf}#view=FitH`} title={`PDF of ${title}`} />
               <a href={pdf} download={`${doc.invoice_id ?? doc.id}.pdf`}>
-                Download PDF
+                Open or download the PDF
               </a>
             </>
           ) : pdfError ? (
