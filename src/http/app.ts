@@ -13,6 +13,7 @@ import { registerRoutes } from './routes/index.js';
 import { documentErrorToHttp, XML_TYPES } from './routes/documents/documentErrors.js';
 import { peppolErrorToHttp } from './routes/peppol/peppolErrors.js';
 import { isAs4Path } from './routes/peppol/as4Routes.js';
+import { consoleApp } from './console/consoleApp.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 /** How long a read waits for the read models to include earlier writes before it answers with what is there. */
@@ -72,6 +73,8 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   });
   const openApi = routes.openApi({ title: 'Invoicing service', version: deps.version });
 
+  // The web console (static files; it calls the API above like any client).
+  app.use(consoleApp());
   app.use(routes.router);
   app.use(notFoundRoute);
   // Errors of the application layer that have an HTTP meaning, for every route that may meet
