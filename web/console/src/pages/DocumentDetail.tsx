@@ -317,7 +317,7 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
           </div>
           <div className="card table-card">
             <h2>Lines</h2>
-            <table>
+            <table className="lines">
               <thead>
                 <tr>
                   <th scope="col">Description</th>
