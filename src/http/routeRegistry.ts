@@ -15,6 +15,8 @@ export interface RouteDefinition {
   tag: string;
   auth: AuthKind;
   body?: t.Any;
+  /** The body may be left out (the route then reads it as `{}`). */
+  bodyOptional?: boolean;
   query?: t.Any;
   /** Status → description of the successful answer. */
   responses?: Record<number, string>;
@@ -151,7 +153,12 @@ export class RouteRegistry {
             : []),
         ],
         ...(route.body
-          ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body) } } } }
+          ? {
+              requestBody: {
+                required: !route.bodyOptional,
+                content: { 'application/json': { schema: jsonSchemaOf(route.body) } },
+              },
+            }
           : {}),
         responses,
       };
