@@ -22,6 +22,8 @@ import { SmpPublication } from '../application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
 import { ParticipantSearch } from '../application/peppol/participantSearch.js';
 import { As4Inbox } from '../application/inbox/as4Inbox.js';
+import { OperationsStatus } from '../application/operations/operationsStatus.js';
+import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
 
 export function rateLimitsFrom(config: Config): RateLimits {
   return {
@@ -38,6 +40,7 @@ export function createHttpApp(container: DependencyContainer, version: string): 
   return createApp({
     logger: container.resolve(LOGGER),
     health: container.resolve(HEALTH_PROBE),
+    operations: { status: container.resolve(OperationsStatus), metrics: container.resolve(OPERATIONAL_METRICS) },
     authenticator: container.resolve(Authenticator),
     accounts: container.resolve(AccountCommands),
     accountQueries: container.resolve(AccountQueries),

@@ -14,6 +14,8 @@ import type { SmpPublication } from '../application/peppol/smpPublication.js';
 import type { ParticipantLookup } from '../application/peppol/participantLookup.js';
 import type { ParticipantSearch } from '../application/peppol/participantSearch.js';
 import type { HealthProbe } from '../application/ports/healthProbe.js';
+import type { OperationalMetrics } from '../application/ports/operationalMetrics.js';
+import type { OperationsStatus } from '../application/operations/operationsStatus.js';
 import type { IdempotencyStore } from '../application/ports/idempotencyStore.js';
 import type { ReadModelProgress } from '../application/ports/projection.js';
 import type { RateLimitStore } from '../application/ports/rateLimitStore.js';
@@ -25,6 +27,8 @@ import type { RateLimits } from './rateLimit.js';
 export interface HttpDependencies {
   logger: Logger;
   health: HealthProbe;
+  /** Readiness, metrics and what the operator watches. */
+  operations: { status: OperationsStatus; metrics: OperationalMetrics };
   authenticator: Authenticator;
   accounts: AccountCommands;
   accountQueries: AccountQueries;

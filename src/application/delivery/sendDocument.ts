@@ -8,7 +8,14 @@ import {
 } from '../ports/eventStore.js';
 import { inject, injectable } from '../injection.js';
 import { DELIVERY_STARTER, type DeliveryStarter } from './deliveryStarter.js';
-import { backOff, handleCommand, loadState, loadStream, MAX_CONFLICT_RETRIES, type StreamSnapshot } from '../commandHandler.js';
+import {
+  backOff,
+  handleCommand,
+  loadState,
+  loadStream,
+  MAX_CONFLICT_RETRIES,
+  type StreamSnapshot,
+} from '../commandHandler.js';
 import { sentNumberDecider, type SentNumberState } from '../../domain/document/lifecycle/sentNumberReservation.js';
 import { sentNumberStream } from './sentNumberStream.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';

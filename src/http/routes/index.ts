@@ -29,7 +29,7 @@ export function registerRoutes(
   deps: HttpDependencies,
   readYourWrites: () => Promise<void>,
 ): void {
-  healthRoutes(routes, deps.health);
+  healthRoutes(routes, deps.operations);
 
   // Accounts: the operator's, the resellers' (tenants and their keys), the tenant's own.
   operatorRoutes(routes, deps.accounts);

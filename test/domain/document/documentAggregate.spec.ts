@@ -349,7 +349,10 @@ describe('Document decider', () => {
       ]);
       expect(after.status === 'present' && after.delivery?.next_attempt_at).to.equal(null);
       // The retry job that was due records nothing.
-      spec.given([...waiting, cancelled]).when(attempt(2, 'delivered')).thenNothingHappens();
+      spec
+        .given([...waiting, cancelled])
+        .when(attempt(2, 'delivered'))
+        .thenNothingHappens();
     });
 
     it('refuses to cancel what is not waiting for a retry: an attempt due or under way, or a document not in TRANSIT', () => {

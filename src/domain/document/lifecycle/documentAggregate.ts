@@ -542,7 +542,9 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
         present(state);
         const { now } = command.data;
         if (state.state !== 'TRANSIT' || !state.delivery)
-          throw invalidState(`A ${state.state} document has no delivery to cancel; only one in TRANSIT can be cancelled`);
+          throw invalidState(
+            `A ${state.state} document has no delivery to cancel; only one in TRANSIT can be cancelled`,
+          );
         const next = state.delivery.next_attempt_at;
         if (next === null || Date.parse(next) <= Date.parse(now))
           throw invalidState(
