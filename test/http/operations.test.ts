@@ -219,8 +219,44 @@ describe('Operations: cancelling a delivery, send options in the body, failure l
     });
   });
 
+  describe('test mode', () => {
+    const setTestMode = (tenantId: string, body: object) =>
+      t.http.put(`/api/operator/tenants/${tenantId}/test-mode`).set(bearer(t.operatorKey)).send(body);
+    const tenantSeen = async (tenantId: string) =>
+      (await t.http.get(`/api/operator/tenants/${tenantId}`).set(bearer(t.operatorKey))).body;
+
+    it('cannot be switched on without an address (422 naming the field); switching it off keeps the address', async () => {
+      const tenant = await createTenant(t, adminKey);
+      for (const body of [{ test_mode: true }, { test_mode: true, email: null }]) {
+        const refused = await setTestMode(tenant.id, body);
+        expect(refused.status).to.equal(422);
+        expect(refused.body.detail).to.have.length(1);
+        expect(refused.body.detail[0].loc).to.deep.equal(['body', 'email']);
+        expect(refused.body.detail[0].msg).to.match(/^Test mode needs the e-mail address its documents go to/);
+      }
+      expect(await tenantSeen(tenant.id)).to.include({ test_mode: false, test_mode_email: null });
+
+      const on = await setTestMode(tenant.id, { test_mode: true, email: 'qa@tenant.test' });
+      expect(on.status).to.equal(200);
+      expect(on.body).to.include({ test_mode: true, test_mode_email: 'qa@tenant.test' });
+      const off = await setTestMode(tenant.id, { test_mode: false });
+      expect(off.status).to.equal(200);
+      expect(off.body).to.include({ test_mode: false, test_mode_email: 'qa@tenant.test' });
+      expect(await tenantSeen(tenant.id)).to.include({ test_mode: false, test_mode_email: 'qa@tenant.test' });
+      // On again without naming one: the kept address.
+      const again = await setTestMode(tenant.id, { test_mode: true });
+      expect(again.status).to.equal(200);
+      expect(again.body).to.include({ test_mode: true, test_mode_email: 'qa@tenant.test' });
+      // Off with null removes it.
+      const cleared = await setTestMode(tenant.id, { test_mode: false, email: null });
+      expect(cleared.body).to.include({ test_mode: false, test_mode_email: null });
+    });
+  });
+
   describe('metrics and readiness', () => {
+    /** The metrics, once the read models (which the queue depth is read from) include every write so far. */
     const metrics = async () => {
+      await t.service.projections.catchUp();
       const res = await t.http.get('/metrics');
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.match(/^text\/plain; version=0\.0\.4/);
@@ -256,7 +292,6 @@ describe('Operations: cancelling a delivery, send options in the body, failure l
       expect(during).to.include('process_cpu_user_seconds_total');
 
       expect((await t.http.post(`/api/documents/${doc.id}/cancel`).set(bearer(seller.key))).status).to.equal(200);
-      await t.service.projections.catchUp();
       expect(value(await metrics(), 'document_delivery_queue_depth')).to.equal(queueBefore);
     });
 

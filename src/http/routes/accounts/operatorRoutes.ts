@@ -78,16 +78,22 @@ export function operatorRoutes(routes: RouteRegistry, accounts: AccountCommands)
   routes.add({
     method: 'put',
     path: '/api/operator/tenants/:tenantId/test-mode',
-    summary: "Turn a tenant's test mode on or off, with the address test-mode mail goes to",
+    summary:
+      "Turn a tenant's test mode on or off, with the address test-mode mail goes to: on needs an address (given, or the tenant's); email left out keeps the tenant's address, null removes it",
     tag: 'operator',
     auth: 'operator',
     body: SetTestMode,
+    responses: {
+      200: 'The tenant',
+      404: 'Not found',
+      422: 'Test mode on without an address, or not one e-mail address',
+    },
     handler: async (req, res) => {
       const body = decode(SetTestMode, req.body, 'body');
       const tenant = await accounts.setTestMode(
         String(req.params.tenantId),
         body.test_mode,
-        body.email ?? null,
+        body.email,
         commandMetadata(req, res),
       );
       res.json(tenantResponse(tenant));
