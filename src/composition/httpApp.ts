@@ -10,6 +10,7 @@ import { READ_MODEL_PROGRESS } from '../application/ports/projection.js';
 import { Authenticator } from '../application/accounts/authenticate.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
 import { AccountQueries } from '../application/accounts/accountQueries.js';
+import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
 import { DocumentHistory } from '../application/documents/documentHistory.js';
@@ -44,6 +45,7 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     authenticator: container.resolve(Authenticator),
     accounts: container.resolve(AccountCommands),
     accountQueries: container.resolve(AccountQueries),
+    operatorQueries: container.resolve(OperatorQueries),
     documents: container.resolve(DocumentCommands),
     documentQueries: container.resolve(DocumentQueries),
     documentHistory: container.resolve(DocumentHistory),

@@ -37,6 +37,7 @@ import {
 } from '../application/ports/projection.js';
 import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
 import { OperationsStatus } from '../application/operations/operationsStatus.js';
+import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheusMetrics.js';
 import { OPERATOR_KEY, OperatorKey } from '../application/accounts/operatorKey.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
@@ -171,6 +172,7 @@ export async function registerService(container: DependencyContainer, options: C
   registerWebhooks(container, options);
   container.registerSingleton(AccountCommands);
   container.registerSingleton(AccountQueries);
+  container.registerSingleton(OperatorQueries);
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
   registerPeppol(container, config.peppol, logger);

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../application/accounts/authenticate.js';
 import type { AccountCommands } from '../application/accounts/accountCommands.js';
 import type { AccountQueries } from '../application/accounts/accountQueries.js';
+import type { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import type { DocumentCommands } from '../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../application/documents/documentQueries.js';
 import type { DocumentHistory } from '../application/documents/documentHistory.js';
@@ -32,6 +33,7 @@ export interface HttpDependencies {
   authenticator: Authenticator;
   accounts: AccountCommands;
   accountQueries: AccountQueries;
+  operatorQueries: OperatorQueries;
   documents: DocumentCommands;
   documentQueries: DocumentQueries;
   documentHistory: DocumentHistory;

@@ -32,7 +32,7 @@ export function registerRoutes(
   healthRoutes(routes, deps.operations);
 
   // Accounts: the operator's, the resellers' (tenants and their keys), the tenant's own.
-  operatorRoutes(routes, deps.accounts);
+  operatorRoutes(routes, deps.accounts, deps.operatorQueries, readYourWrites);
   adminRoutes(routes, deps.accounts, deps.accountQueries, readYourWrites, (organizationId, tenantId, metadata) =>
     deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
   );
