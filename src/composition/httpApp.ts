@@ -18,6 +18,8 @@ import { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import { SendDocument } from '../application/delivery/sendDocument.js';
 import { InboxCommands } from '../application/inbox/inboxCommands.js';
 import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
+import { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
+import { DocumentStats } from '../application/documents/documentStats.js';
 import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
 import { SmpPublication } from '../application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
@@ -52,6 +54,8 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     sending: container.resolve(SendDocument),
     inbox: container.resolve(InboxCommands),
     webhooks: container.resolve(WebhookCommands),
+    webhookTests: container.resolve(WebhookDispatch),
+    documentStats: container.resolve(DocumentStats),
     peppol: {
       registrations: container.resolve(PeppolRegistrations),
       smp: container.resolve(SmpPublication),

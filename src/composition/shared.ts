@@ -38,6 +38,7 @@ import {
 import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
 import { OperationsStatus } from '../application/operations/operationsStatus.js';
 import { OperatorQueries } from '../application/accounts/operatorQueries.js';
+import { DocumentStats } from '../application/documents/documentStats.js';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheusMetrics.js';
 import { OPERATOR_KEY, OperatorKey } from '../application/accounts/operatorKey.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
@@ -173,6 +174,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(AccountCommands);
   container.registerSingleton(AccountQueries);
   container.registerSingleton(OperatorQueries);
+  container.registerSingleton(DocumentStats);
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
   registerPeppol(container, config.peppol, logger);

@@ -10,6 +10,8 @@ import type { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import type { SendDocument } from '../application/delivery/sendDocument.js';
 import type { InboxCommands } from '../application/inbox/inboxCommands.js';
 import type { WebhookCommands } from '../application/webhooks/webhookCommands.js';
+import type { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
+import type { DocumentStats } from '../application/documents/documentStats.js';
 import type { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
 import type { SmpPublication } from '../application/peppol/smpPublication.js';
 import type { ParticipantLookup } from '../application/peppol/participantLookup.js';
@@ -40,6 +42,9 @@ export interface HttpDependencies {
   sending: SendDocument;
   inbox: InboxCommands;
   webhooks: WebhookCommands;
+  /** `POST /api/webhooks/{id}/test`. */
+  webhookTests: Pick<WebhookDispatch, 'sendTest'>;
+  documentStats: DocumentStats;
   peppol: {
     registrations: PeppolRegistrations;
     smp: SmpPublication;

@@ -18,6 +18,7 @@ import { documentPageRoute } from './documents/documentPages.js';
 import { outboxRoutes } from './outbox/outboxRoutes.js';
 import { inboxRoutes } from './inbox/inboxRoutes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
+import { statsRoutes } from './stats/statsRoutes.js';
 
 /**
  * Every route of the API, by resource (one folder each). Express tries routes in this order, so
@@ -59,5 +60,6 @@ export function registerRoutes(
   outboxRoutes(page);
   inboxRoutes(routes, page, deps.inbox, deps.documentQueries, readYourWrites);
 
-  webhookRoutes(routes, deps.webhooks, readYourWrites);
+  webhookRoutes(routes, deps.webhooks, readYourWrites, deps.webhookTests);
+  statsRoutes(routes, deps.documentStats, readYourWrites);
 }

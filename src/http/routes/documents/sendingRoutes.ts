@@ -113,6 +113,18 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
   });
   routes.add({
     method: 'get',
+    path: '/api/documents/:documentId/timeline',
+    summary:
+      "The document's lifecycle, oldest first: {document_id, state, items: [{type, at, actor, details}]} with type one of created, validated, attachment_added, attachment_removed, send_requested, delivery_attempted, sent, failed, received, accepted, rejected, response_received, response_delivery_attempted, deleted",
+    tag: 'documents',
+    auth: 'tenant',
+    responses: { 200: 'The timeline', 404: 'Not found' },
+    handler: async (req, res) => {
+      res.json(await history.timeline(tenantOf(res).tenantId, id(req.params)));
+    },
+  });
+  routes.add({
+    method: 'get',
     path: '/api/documents/:documentId/history',
     summary: "The document's events, oldest first, for audit (also after it was deleted)",
     tag: 'documents',
