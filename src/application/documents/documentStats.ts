@@ -56,11 +56,10 @@ export class DocumentStats {
     to: string | undefined,
     groupBy: StatsGrouping,
   ): Promise<DocumentStatsAnswer> {
-    const today = new Date().toISOString().slice(0, 10);
-    const end = to ?? today;
+    if (from !== undefined && !isDate(from)) throw invalid('from must be a date, YYYY-MM-DD', ['query', 'from']);
+    if (to !== undefined && !isDate(to)) throw invalid('to must be a date, YYYY-MM-DD', ['query', 'to']);
+    const end = to ?? new Date().toISOString().slice(0, 10);
     const start = from ?? new Date(Date.parse(`${end}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10);
-    if (!isDate(start)) throw invalid('from must be a date, YYYY-MM-DD', ['query', 'from']);
-    if (!isDate(end)) throw invalid('to must be a date, YYYY-MM-DD', ['query', 'to']);
     if (start > end) throw invalid('from must not be after to', ['query', 'from']);
     if ((Date.parse(end) - Date.parse(start)) / DAY_MS > MAX_DAYS)
       throw invalid(`The period is longer than ${MAX_DAYS} days`, ['query', 'from']);
