@@ -44,6 +44,7 @@ const edgeLibraries = [
   'pdf-lib',
   'nodemailer',
   'xml-crypto',
+  'prom-client',
 ];
 /** A package name and its subpaths (`io-ts` and `io-ts/PathReporter`). */
 const withSubpaths = (names) => names.flatMap((name) => (name.endsWith('/*') ? [name] : [name, `${name}/*`]));

@@ -6,6 +6,9 @@ import { Service } from './service.js';
  * `npm start`: the service on the storage profile its settings choose (the embedded PostgreSQL
  * by default; see composition/options.ts), until SIGINT/SIGTERM.
  */
+/** How long a shutdown waits for the requests, deliveries and jobs under way (each) before it cuts them off. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -16,7 +19,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     try {
-      await service?.stop();
+      await service?.stop(SHUTDOWN_GRACE_MS);
       logger.info('stopped');
       process.exit(0);
     } catch (error) {

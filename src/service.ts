@@ -83,18 +83,31 @@ export class Service {
     });
   }
 
-  /** Stops taking requests, then jobs, projections and connections, and the database last (when this process started it). */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking requests and lets the ones under way finish, then the deliveries and jobs under
+   * way, each for at most `graceMs` (what is still running then is cut off: a request's
+   * connection is closed, a job runs again later); then the projections, the connections, and the
+   * database last (when this process started it).
+   */
+  async stop(graceMs = 0): Promise<void> {
     if (this.server) {
       const server = this.server;
       this.server = null;
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        const cutOff = graceMs > 0 ? setTimeout(() => server.closeAllConnections(), graceMs) : undefined;
+        // A keep-alive connection whose request was under way is closed once it answered (clients
+        // would otherwise hold it open until their own idle timeout).
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearTimeout(cutOff);
+          clearInterval(idle);
+          resolve();
+        });
         server.closeIdleConnections();
       });
     }
-    await this.resolve(DeliveryProcess).stop();
-    await this.resolve<JobScheduler>(JOB_SCHEDULER).stop();
+    await within(this.resolve(DeliveryProcess).stop(), graceMs);
+    await this.resolve<JobScheduler>(JOB_SCHEDULER).stop(graceMs);
     this.resolve(EmailTransport).close();
     await this.resolve(TaskPool).close();
     await this.projections.stop();
@@ -104,6 +117,14 @@ export class Service {
     await this.resolve<pg.Pool>(PG_POOL).end();
     await this.resolve<Database>(DATABASE).stop();
   }
+}
+
+/** Waits for `work`, but no longer than `ms` when that is more than 0. */
+async function within(work: Promise<void>, ms: number): Promise<void> {
+  if (ms <= 0) return work;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /**

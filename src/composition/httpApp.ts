@@ -10,6 +10,7 @@ import { READ_MODEL_PROGRESS } from '../application/ports/projection.js';
 import { Authenticator } from '../application/accounts/authenticate.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
 import { AccountQueries } from '../application/accounts/accountQueries.js';
+import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
 import { DocumentHistory } from '../application/documents/documentHistory.js';
@@ -17,11 +18,15 @@ import { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import { SendDocument } from '../application/delivery/sendDocument.js';
 import { InboxCommands } from '../application/inbox/inboxCommands.js';
 import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
+import { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
+import { DocumentStats } from '../application/documents/documentStats.js';
 import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
 import { SmpPublication } from '../application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
 import { ParticipantSearch } from '../application/peppol/participantSearch.js';
 import { As4Inbox } from '../application/inbox/as4Inbox.js';
+import { OperationsStatus } from '../application/operations/operationsStatus.js';
+import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
 
 export function rateLimitsFrom(config: Config): RateLimits {
   return {
@@ -38,15 +43,19 @@ export function createHttpApp(container: DependencyContainer, version: string): 
   return createApp({
     logger: container.resolve(LOGGER),
     health: container.resolve(HEALTH_PROBE),
+    operations: { status: container.resolve(OperationsStatus), metrics: container.resolve(OPERATIONAL_METRICS) },
     authenticator: container.resolve(Authenticator),
     accounts: container.resolve(AccountCommands),
     accountQueries: container.resolve(AccountQueries),
+    operatorQueries: container.resolve(OperatorQueries),
     documents: container.resolve(DocumentCommands),
     documentQueries: container.resolve(DocumentQueries),
     documentHistory: container.resolve(DocumentHistory),
     sending: container.resolve(SendDocument),
     inbox: container.resolve(InboxCommands),
     webhooks: container.resolve(WebhookCommands),
+    webhookTests: container.resolve(WebhookDispatch),
+    documentStats: container.resolve(DocumentStats),
     peppol: {
       registrations: container.resolve(PeppolRegistrations),
       smp: container.resolve(SmpPublication),

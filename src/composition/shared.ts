@@ -29,7 +29,17 @@ import type { JobScheduler } from '../application/ports/jobScheduler.js';
 import { LOCAL_PARTICIPANTS } from '../application/ports/localParticipants.js';
 import { TRANSPORTS } from '../application/ports/transport.js';
 import { WEBHOOK_CLIENT } from '../application/ports/webhookClient.js';
-import { PROCESS_MANAGERS, READ_MODEL_PROGRESS, READ_MODEL_PROJECTIONS } from '../application/ports/projection.js';
+import {
+  PROCESS_MANAGERS,
+  PROJECTION_STATUS,
+  READ_MODEL_PROGRESS,
+  READ_MODEL_PROJECTIONS,
+} from '../application/ports/projection.js';
+import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
+import { OperationsStatus } from '../application/operations/operationsStatus.js';
+import { OperatorQueries } from '../application/accounts/operatorQueries.js';
+import { DocumentStats } from '../application/documents/documentStats.js';
+import { PrometheusMetrics } from '../infrastructure/metrics/prometheusMetrics.js';
 import { OPERATOR_KEY, OperatorKey } from '../application/accounts/operatorKey.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
 import { AccountQueries } from '../application/accounts/accountQueries.js';
@@ -163,6 +173,8 @@ export async function registerService(container: DependencyContainer, options: C
   registerWebhooks(container, options);
   container.registerSingleton(AccountCommands);
   container.registerSingleton(AccountQueries);
+  container.registerSingleton(OperatorQueries);
+  container.registerSingleton(DocumentStats);
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
   registerPeppol(container, config.peppol, logger);
@@ -178,6 +190,10 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(ResponseDelivery);
   container.registerSingleton(ProjectionRunner);
   container.register(READ_MODEL_PROGRESS, { useToken: ProjectionRunner });
+  container.register(PROJECTION_STATUS, { useToken: ProjectionRunner });
+  container.registerSingleton(OperationsStatus);
+  container.registerSingleton(PrometheusMetrics);
+  container.register(OPERATIONAL_METRICS, { useToken: PrometheusMetrics });
 
   // Their jobs are defined on the scheduler before it starts (Service.start).
   container.resolve(DeliveryProcess).register();

@@ -26,6 +26,17 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Requests by route pattern (never the raw path: ids would make a series each); unmatched ones as one.
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const pattern = (req.route as { path?: unknown } | undefined)?.path;
+      const route = typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : 'unmatched';
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      deps.operations.metrics.requestServed(req.method, route, res.statusCode, seconds);
+    });
+    next();
+  });
   app.use(
     pinoHttp({
       logger: deps.logger,

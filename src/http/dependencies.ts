@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../application/accounts/authenticate.js';
 import type { AccountCommands } from '../application/accounts/accountCommands.js';
 import type { AccountQueries } from '../application/accounts/accountQueries.js';
+import type { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import type { DocumentCommands } from '../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../application/documents/documentQueries.js';
 import type { DocumentHistory } from '../application/documents/documentHistory.js';
@@ -9,11 +10,15 @@ import type { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import type { SendDocument } from '../application/delivery/sendDocument.js';
 import type { InboxCommands } from '../application/inbox/inboxCommands.js';
 import type { WebhookCommands } from '../application/webhooks/webhookCommands.js';
+import type { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
+import type { DocumentStats } from '../application/documents/documentStats.js';
 import type { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
 import type { SmpPublication } from '../application/peppol/smpPublication.js';
 import type { ParticipantLookup } from '../application/peppol/participantLookup.js';
 import type { ParticipantSearch } from '../application/peppol/participantSearch.js';
 import type { HealthProbe } from '../application/ports/healthProbe.js';
+import type { OperationalMetrics } from '../application/ports/operationalMetrics.js';
+import type { OperationsStatus } from '../application/operations/operationsStatus.js';
 import type { IdempotencyStore } from '../application/ports/idempotencyStore.js';
 import type { ReadModelProgress } from '../application/ports/projection.js';
 import type { RateLimitStore } from '../application/ports/rateLimitStore.js';
@@ -25,15 +30,21 @@ import type { RateLimits } from './rateLimit.js';
 export interface HttpDependencies {
   logger: Logger;
   health: HealthProbe;
+  /** Readiness, metrics and what the operator watches. */
+  operations: { status: OperationsStatus; metrics: OperationalMetrics };
   authenticator: Authenticator;
   accounts: AccountCommands;
   accountQueries: AccountQueries;
+  operatorQueries: OperatorQueries;
   documents: DocumentCommands;
   documentQueries: DocumentQueries;
   documentHistory: DocumentHistory;
   sending: SendDocument;
   inbox: InboxCommands;
   webhooks: WebhookCommands;
+  /** `POST /api/webhooks/{id}/test`. */
+  webhookTests: Pick<WebhookDispatch, 'sendTest'>;
+  documentStats: DocumentStats;
   peppol: {
     registrations: PeppolRegistrations;
     smp: SmpPublication;

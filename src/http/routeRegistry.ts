@@ -15,6 +15,8 @@ export interface RouteDefinition {
   tag: string;
   auth: AuthKind;
   body?: t.Any;
+  /** The body may be left out (the route then reads it as `{}`). */
+  bodyOptional?: boolean;
   query?: t.Any;
   /**
    * The body is a file (uploads.ts): the multipart field "file", or, for the media types listed,
@@ -156,7 +158,12 @@ export class RouteRegistry {
             : []),
         ],
         ...(route.body
-          ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body) } } } }
+          ? {
+              requestBody: {
+                required: !route.bodyOptional,
+                content: { 'application/json': { schema: jsonSchemaOf(route.body) } },
+              },
+            }
           : route.upload
             ? { requestBody: { required: true, content: uploadContent(route.upload.rawTypes ?? []) } }
             : {}),

@@ -178,6 +178,9 @@ function listFieldsOf(record: DocumentRecord): Omit<DocumentView, 'state' | 'sum
     due_date: d.due_date,
     // A sort key only (money itself stays a decimal string in the response).
     invoice_total_sort: d.invoice_total === null ? null : Number(d.invoice_total),
+    customer_peppol_id: d.customer_peppol_id?.toLowerCase() ?? null,
+    currency: d.currency ?? null,
+    invoice_total: d.invoice_total ?? null,
     customer_name: d.customer_name,
     vendor_name: d.vendor_name,
     receiver_text: [d.customer_name, d.customer_email, d.customer_tax_id, d.customer_company_id, d.customer_id]

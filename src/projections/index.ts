@@ -1,6 +1,7 @@
 import type { Projection } from '../application/ports/projection.js';
 import type { DocumentContent } from '../application/documents/documentContent.js';
 import { tenantsProjection } from './tenantsProjection.js';
+import { organizationsProjection } from './organizationsProjection.js';
 import { apiKeysProjection } from './apiKeysProjection.js';
 import { documentsProjection } from './documentsProjection.js';
 import { webhookDeliveriesProjection, webhooksProjection } from './webhooksProjection.js';
@@ -17,4 +18,5 @@ export const allProjections = (content: Pick<DocumentContent, 'document'>): read
   webhooksProjection,
   webhookDeliveriesProjection,
   peppolParticipantsProjection,
+  organizationsProjection,
 ];

@@ -12,6 +12,7 @@ import {
   PROCESS_MANAGERS,
   READ_MODEL_PROJECTIONS,
   type Projection,
+  type ProjectionStatus,
   type ReadModelProgress,
 } from '../application/ports/projection.js';
 import { LOGGER } from '../application/ports/logger.js';
@@ -59,9 +60,9 @@ interface Progress {
  * restarts from its checkpoint after errors; the others are not held up by it.
  */
 @injectable()
-export class ProjectionRunner implements ReadModelProgress {
+export class ProjectionRunner implements ReadModelProgress, ProjectionStatus {
   private readonly subscriptions = new Map<string, AllSubscription>();
-  private readonly positions = new Map<string, bigint>();
+  private readonly applied = new Map<string, bigint>();
   private readonly waiters = new Set<() => void>();
   private running = false;
 
@@ -209,7 +210,7 @@ export class ProjectionRunner implements ReadModelProgress {
   }
 
   private setPosition(name: string, position: bigint): void {
-    this.positions.set(name, position);
+    this.applied.set(name, position);
     for (const wake of this.waiters) wake();
   }
 
@@ -217,7 +218,7 @@ export class ProjectionRunner implements ReadModelProgress {
   lowestPosition(): bigint {
     let lowest: bigint | null = null;
     for (const projection of this.readModelProjections) {
-      const position = this.positions.get(checkpointName(projection)) ?? -1n;
+      const position = this.applied.get(checkpointName(projection)) ?? -1n;
       if (lowest === null || position < lowest) lowest = position;
     }
     return lowest ?? -1n;
@@ -255,8 +256,24 @@ export class ProjectionRunner implements ReadModelProgress {
     for (const projection of this.readModelProjections) {
       const name = checkpointName(projection);
       const stored = await this.readModels.getCheckpoint(name);
-      if (stored !== null && stored > (this.positions.get(name) ?? -1n)) this.positions.set(name, stored);
+      if (stored !== null && stored > (this.applied.get(name) ?? -1n)) this.applied.set(name, stored);
     }
+  }
+
+  get following(): boolean {
+    return this.running;
+  }
+
+  /** Each projection's position: as far as this process has applied it, or its stored checkpoint when another process went further. */
+  async positions(): Promise<Array<{ name: string; position: bigint }>> {
+    return Promise.all(
+      this.projections.map(async (projection) => {
+        const name = checkpointName(projection);
+        const here = this.applied.get(name) ?? -1n;
+        const stored = (await this.readModels.getCheckpoint(name)) ?? -1n;
+        return { name, position: stored > here ? stored : here };
+      }),
+    );
   }
 
   async stop(): Promise<void> {

@@ -311,7 +311,22 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
 
     it('refuses to send in test mode without an address, and e-mail outside test mode, recording nothing', async () => {
       const seller = await createTenant(t, adminKey);
-      await setTestMode(seller.id, null);
+      // Test mode is not switched on without an address now; a tenant recorded so before is refused at send.
+      await t.service.eventStore.append(
+        `tenant-${seller.id}`,
+        [
+          {
+            type: 'TenantTestModeChanged',
+            data: {
+              tenant_id: seller.id,
+              test_mode: true,
+              test_mode_email: null,
+              changed_at: new Date().toISOString(),
+            },
+          },
+        ],
+        'any',
+      );
       const doc = await createDocument(seller.key);
       const live = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       const liveDoc = await createDocument(live.key);

@@ -24,7 +24,10 @@ export interface TestService {
 export async function startTestService(
   overrides: Partial<Config> = {},
   databaseUrl?: string,
-  wiring: Pick<CompositionOptions, 'deliveryRetryUnitMs' | 'webhookTimeoutMs' | 'webhookResolveHost'> = {},
+  wiring: Pick<CompositionOptions, 'deliveryRetryUnitMs' | 'webhookTimeoutMs' | 'webhookResolveHost'> & {
+    /** Where the service logs (tests that read the log give one); silent by default. */
+    logger?: CompositionOptions['logger'];
+  } = {},
 ): Promise<TestService> {
   const url = databaseUrl ?? (await freshDatabase('api'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-data-'));
@@ -46,12 +49,13 @@ export async function startTestService(
     webhookAllowPrivateNetworks: true,
     ...overrides,
   };
+  const { logger, ...rest } = wiring;
   const service = await Service.create({
     config,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     databaseUrl: url,
     jobs: { processEveryMs: 100, lockLifetimeMs: 2000 },
-    ...wiring,
+    ...rest,
   });
   await service.start();
   return {
@@ -144,4 +148,21 @@ export async function publicClient(
     maxRetries: 0,
   });
   return { client, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A logger whose records (at `level` and above) are kept in `records`, parsed: for tests that read the log. */
+export function capturingLogger(level = 'warn'): {
+  logger: CompositionOptions['logger'];
+  records: Array<Record<string, unknown>>;
+} {
+  const records: Array<Record<string, unknown>> = [];
+  const logger: CompositionOptions['logger'] = pino(
+    { level },
+    {
+      write(line: string) {
+        records.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    },
+  );
+  return { logger, records };
 }

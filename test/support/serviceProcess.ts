@@ -18,10 +18,13 @@ export async function startServiceProcess(
   env: Record<string, string>,
   port: number,
   timeoutMs = 90_000,
+  /** In a process group of its own (as a terminal's foreground job): signal the group with process.kill(-pid). */
+  ownGroup = false,
 ): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownGroup,
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

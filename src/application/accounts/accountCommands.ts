@@ -228,7 +228,8 @@ export class AccountCommands {
   async setTestMode(
     tenantId: string,
     testMode: boolean,
-    email: string | null,
+    /** Left out (undefined): the tenant's address stays as it is; null removes it. */
+    email: string | null | undefined,
     metadata: EventMetadata,
   ): Promise<Tenant> {
     const result = await handleCommand(
@@ -237,7 +238,7 @@ export class AccountCommands {
       tenantStream(tenantId),
       {
         type: 'SetTestMode',
-        data: { test_mode: testMode, test_mode_email: email, now: now() },
+        data: { test_mode: testMode, ...(email === undefined ? {} : { test_mode_email: email }), now: now() },
       },
       { ...metadata, tenantId },
     );

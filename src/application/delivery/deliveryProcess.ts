@@ -3,6 +3,7 @@ import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
 import { JOB_SCHEDULER, type JobScheduler } from '../ports/jobScheduler.js';
 import { TRANSPORTS, type Transport, type TransportOutcome } from '../ports/transport.js';
 import { LOGGER } from '../ports/logger.js';
+import { OPERATIONAL_METRICS, type OperationalMetrics } from '../ports/operationalMetrics.js';
 import { inject, injectable } from '../injection.js';
 import type { DeliveryStarter } from './deliveryStarter.js';
 import { handleCommand, loadStream, type StreamSnapshot } from '../commandHandler.js';
@@ -81,6 +82,7 @@ export class DeliveryProcess implements DeliveryStarter {
     @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'ubl'>,
     @inject(DELIVERY_OPTIONS) private readonly options: DeliveryOptions,
     @inject(LOGGER) logger: Logger,
+    @inject(OPERATIONAL_METRICS) private readonly metrics: OperationalMetrics,
   ) {
     this.logger = logger.child({ component: 'delivery' });
   }
@@ -222,6 +224,28 @@ export class DeliveryProcess implements DeliveryStarter {
       { actor: 'delivery', tenantId: state.tenant_id, correlationId: delivery.delivery_id },
       stream,
     );
+    // A stale attempt (the delivery was cancelled or settled meanwhile) records nothing, and is not reported.
+    if (result.newEvents.length > 0) {
+      this.metrics.deliveryAttempted(delivery.transport, outcome.outcome);
+      if (outcome.outcome !== 'delivered') {
+        const next = result.state.status === 'present' ? (result.state.delivery?.next_attempt_at ?? null) : null;
+        this.logger.warn(
+          {
+            document: job.document_id,
+            delivery: delivery.delivery_id,
+            attempt: job.attempt,
+            transport: delivery.transport,
+            receiver: outcome.receiver,
+            outcome: outcome.outcome,
+            reason: outcome.error,
+            next_attempt_at: next,
+          },
+          next
+            ? `delivery attempt ${job.attempt} of document ${job.document_id} failed (${outcome.error}); next attempt at ${next}`
+            : `delivery of document ${job.document_id} failed for good at attempt ${job.attempt} (${outcome.error})`,
+        );
+      }
+    }
     await this.followUp(result.state);
   }
 

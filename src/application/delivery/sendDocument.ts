@@ -8,7 +8,14 @@ import {
 } from '../ports/eventStore.js';
 import { inject, injectable } from '../injection.js';
 import { DELIVERY_STARTER, type DeliveryStarter } from './deliveryStarter.js';
-import { backOff, loadState, loadStream, MAX_CONFLICT_RETRIES, type StreamSnapshot } from '../commandHandler.js';
+import {
+  backOff,
+  handleCommand,
+  loadState,
+  loadStream,
+  MAX_CONFLICT_RETRIES,
+  type StreamSnapshot,
+} from '../commandHandler.js';
 import { sentNumberDecider, type SentNumberState } from '../../domain/document/lifecycle/sentNumberReservation.js';
 import { sentNumberStream } from './sentNumberStream.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
@@ -281,5 +288,23 @@ export class SendDocument {
         }
       }
     }
+  }
+
+  /**
+   * `POST /api/documents/{id}/cancel`: a delivery waiting for a retry stops; the document is
+   * FAILED with the reason "cancelled" (and may be sent again). Another tenant's is not found.
+   */
+  async cancel(tenantId: string, documentId: string, metadata: EventMetadata): Promise<DocumentWithContent> {
+    const result = await handleCommand(
+      this.store,
+      documentDecider,
+      documentStream(documentId),
+      (state) => {
+        if (state.status !== 'present' || state.tenant_id !== tenantId) throw notFound('Document not found');
+        return { type: 'CancelDelivery' as const, data: { now: new Date().toISOString() } };
+      },
+      { ...metadata, tenantId },
+    );
+    return this.content.withContent(presentRecord(result.state));
   }
 }

@@ -127,6 +127,57 @@ function as4Facts(as4: As4AttemptEvidence) {
   return { ...facts, receipt: receiptFacts };
 }
 
+/** One step of a document's life, as the timeline shows it. */
+export interface TimelineEntry {
+  /** What happened: created, validated, attachment_added, attachment_removed, send_requested, delivery_attempted, sent, failed, received, accepted, rejected, response_received, response_delivery_attempted, deleted. */
+  type: string;
+  /** When it happened (for an attempt: when it started). */
+  at: string;
+  /** Who did it: the API key's actor, or the service (delivery, webhooks, …); null when not recorded. */
+  actor: string | null;
+  /** The facts of the step (as in the history, without the document id). */
+  details: Record<string, unknown>;
+}
+
+const TIMELINE_TYPES: Record<DocumentEvent['type'], string> = {
+  DocumentCreated: 'created',
+  DocumentValidated: 'validated',
+  AttachmentAdded: 'attachment_added',
+  AttachmentRemoved: 'attachment_removed',
+  DocumentDeleted: 'deleted',
+  SendRequested: 'send_requested',
+  DeliveryAttempted: 'delivery_attempted',
+  DocumentSent: 'sent',
+  DocumentFailed: 'failed',
+  DocumentReceived: 'received',
+  DocumentAccepted: 'accepted',
+  DocumentRejected: 'rejected',
+  ResponseReceived: 'response_received',
+  ResponseDeliveryAttempted: 'response_delivery_attempted',
+};
+
+/** When an event says it happened: its own time fact, else when it was recorded. */
+function happenedAt(event: DocumentEvent, recordedAt: string): string {
+  const data = event.data as Record<string, unknown>;
+  for (const field of [
+    'created_at',
+    'validated_at',
+    'added_at',
+    'removed_at',
+    'deleted_at',
+    'requested_at',
+    'started_at',
+    'sent_at',
+    'failed_at',
+    'received_at',
+    'accepted_at',
+    'rejected_at',
+  ]) {
+    if (typeof data[field] === 'string') return data[field];
+  }
+  return recordedAt;
+}
+
 /** Audit views of one document, read straight from its event stream. */
 @injectable()
 export class DocumentHistory {
@@ -159,10 +210,28 @@ export class DocumentHistory {
     };
   }
 
-  /**
-   * The AS4 evidence of the delivery that sent the document: the signed receipt (`receipt`) or the
-   * message as it was posted (`message`); 404 when the document was not sent over AS4.
-   */
+  /** The document's life, oldest first: each step with its time, who did it and its facts. */
+  async timeline(
+    tenantId: string,
+    documentId: string,
+  ): Promise<{ document_id: string; state: string | null; items: TimelineEntry[] }> {
+    const { events, state } = await this.load(tenantId, documentId);
+    return {
+      document_id: documentId,
+      state: state.status === 'present' ? state.state : null,
+      items: events.map((recorded) => {
+        const event = toDomainEvent<DocumentEvent>(recorded);
+        const { document_id: _id, ...details } = summary(event);
+        return {
+          type: TIMELINE_TYPES[event.type],
+          at: happenedAt(event, recorded.recordedAt),
+          actor: recorded.metadata.actor ?? null,
+          details,
+        };
+      }),
+    };
+  }
+
   /**
    * The AS4 evidence of a document: for one sent over AS4, the signed receipt of the delivery that
    * sent it (or the message as posted); for one received over AS4, the signed receipt this access

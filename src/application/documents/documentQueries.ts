@@ -41,6 +41,8 @@ export interface DocumentListQuery {
   dateTo?: string;
   /** Invoice number, seller and buyer names. */
   search?: string;
+  /** The buyer's Peppol identifier as the document gives it (`<scheme>:<identifier>`, any case). */
+  customerPeppolId?: string;
   sortBy?: SortField;
   sortOrder?: SortDirection;
 }
@@ -92,6 +94,8 @@ export class DocumentQueries {
     if (q.receiver) filters.push({ op: 'contains', field: 'receiver_text', value: q.receiver });
     if (q.sender) filters.push({ op: 'contains', field: 'sender_text', value: q.sender });
     if (q.search) filters.push({ op: 'contains', field: 'search_text', value: q.search });
+    if (q.customerPeppolId)
+      filters.push({ op: 'eq', field: 'customer_peppol_id', value: q.customerPeppolId.trim().toLowerCase() });
     if (q.dateFrom) filters.push({ op: 'gte', field: 'invoice_date', value: q.dateFrom });
     if (q.dateTo) filters.push({ op: 'lte', field: 'invoice_date', value: q.dateTo });
     return { op: 'and', filters };

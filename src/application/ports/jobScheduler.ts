@@ -12,7 +12,8 @@ export interface JobScheduler {
   ): void;
   schedule<Data extends object>(name: string, data: Data, options?: { at?: Date; uniqueKey?: string }): Promise<void>;
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /** Stops taking jobs; waits up to `graceMs` for the running ones (those still running after it run again later). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export const JOB_SCHEDULER = Symbol('JobScheduler');

@@ -43,3 +43,12 @@ export const READ_MODEL_PROJECTIONS = Symbol('ReadModelProjections');
 /** The process managers (`Projection[]`): they follow the log for their side effects. */
 export const PROCESS_MANAGERS = Symbol('ProcessManagers');
 export const READ_MODEL_PROGRESS = Symbol('ReadModelProgress');
+
+/** Where each projection (read model or process manager) stands, for readiness and monitoring. */
+export interface ProjectionStatus {
+  /** Whether the projections follow the log in this process (started and not stopped). */
+  readonly following: boolean;
+  /** Each projection's name (with its version) and the last position it has applied (-1 when none). */
+  positions(): Promise<Array<{ name: string; position: bigint }>>;
+}
+export const PROJECTION_STATUS = Symbol('ProjectionStatus');

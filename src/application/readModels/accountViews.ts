@@ -20,3 +20,11 @@ export interface ApiKeyView extends Versioned {
 }
 
 export const API_KEYS = 'api_keys';
+
+/** The organizations read model behind the operator's list (projections/organizationsProjection.ts). */
+export interface OrganizationView extends Versioned {
+  id: string;
+  name: string;
+  created_at: string;
+}
+export const ORGANIZATIONS = 'organizations';

@@ -53,6 +53,14 @@ export interface DocumentView extends Versioned {
   invoice_date: string | null;
   due_date: string | null;
   invoice_total_sort: number | null;
+  /**
+   * The buyer's Peppol identifier as the document gives it (lower case), its currency and total
+   * (a decimal string): for the customer_peppol_id filter and the stats. Absent on rows written
+   * before they were kept (`npm run rebuild-projection -- documents` adds them).
+   */
+  customer_peppol_id?: string | null;
+  currency?: string | null;
+  invoice_total?: string | null;
   customer_name: string | null;
   vendor_name: string | null;
   receiver_text: string;

@@ -181,6 +181,34 @@ export class WebhookCommands {
       has_next_page: page < pages,
     };
   }
+
+  /**
+   * The subscription's delivery history, newest first: each notification with its status, how
+   * many calls were made, the last answer's status code, and every call.
+   */
+  async history(tenantId: string, webhookId: string, page: number, pageSize: number) {
+    const deliveries = await this.deliveries(tenantId, webhookId, page, pageSize);
+    return {
+      ...deliveries,
+      items: deliveries.items.map((delivery) => {
+        const last = delivery.attempts[delivery.attempts.length - 1];
+        return {
+          id: delivery.id,
+          event_id: delivery.event_id,
+          event_type: delivery.event_type,
+          document_id: delivery.document_id,
+          status: delivery.status,
+          attempt_count: delivery.attempts.length,
+          response_code: last?.status_code ?? null,
+          error: last?.error ?? null,
+          created_at: delivery.created_at,
+          last_attempt_at: delivery.last_attempt_at,
+          next_attempt_at: delivery.next_attempt_at,
+          attempts: delivery.attempts,
+        };
+      }),
+    };
+  }
 }
 
 function present(state: WebhookState): Webhook {

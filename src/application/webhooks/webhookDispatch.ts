@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { randomUUID } from 'node:crypto';
+import { notFound } from '../../domain/errors.js';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../ports/eventStore.js';
 import { JOB_SCHEDULER, type JobScheduler } from '../ports/jobScheduler.js';
 import type { ReadModelSession } from '../ports/readModelStore.js';
@@ -258,4 +260,58 @@ export class WebhookDispatch {
       new Date(state.next_attempt_at),
     );
   }
+
+  /**
+   * `POST /api/webhooks/{id}/test`: posts a signed `webhook.test` notification to the
+   * subscription's URL now (also when it is disabled) and answers how it went. Nothing is
+   * recorded: a test is not a delivery, and is neither retried nor in the history.
+   */
+  async sendTest(tenantId: string, webhookId: string): Promise<WebhookTestOutcome> {
+    const webhook = await loadState(this.store, webhookDecider, webhookStream(webhookId));
+    if (webhook.status !== 'present' || webhook.tenant_id !== tenantId) throw notFound('Webhook not found');
+    const started = new Date();
+    const payload = {
+      id: `evt_test_${randomUUID()}`,
+      type: 'webhook.test',
+      created_at: started.toISOString(),
+      sequence: '0',
+      tenant_id: tenantId,
+      data: { webhook_id: webhookId, message: 'A test notification: no document changed.' },
+    };
+    const body = JSON.stringify(payload);
+    const headers = webhookHeaders(
+      webhook.secret,
+      payload.id,
+      Math.floor(started.getTime() / 1000),
+      body,
+      payload.type,
+    );
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      statusCode = await this.client.post(webhook.url, headers, body, this.options.timeoutMs);
+      if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`;
+    } catch (e) {
+      error = (e as Error).message || 'request failed';
+    }
+    return {
+      event_id: payload.id,
+      url: webhook.url,
+      delivered: error === null,
+      status_code: statusCode,
+      error,
+      duration_ms: Date.now() - started.getTime(),
+    };
+  }
+}
+
+/** How a test notification went. */
+export interface WebhookTestOutcome {
+  event_id: string;
+  url: string;
+  delivered: boolean;
+  /** The subscriber's HTTP status; null when no answer came (refused, timed out). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
 }

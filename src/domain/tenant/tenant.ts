@@ -74,7 +74,11 @@ export type TenantCommand =
   /** `name` may be repeated unchanged (a PUT of the whole resource) but never changed. */
   | { type: 'UpdateTenant'; data: Omit<TenantProfile, 'name'> & { name?: string; now: string } }
   | { type: 'DeleteTenant'; data: { now: string } }
-  | { type: 'SetTestMode'; data: { test_mode: boolean; test_mode_email: string | null; now: string } }
+  /**
+   * `test_mode_email` left out keeps the address (switching test mode off keeps it for the next
+   * time); null removes it. Test mode is never on without an address.
+   */
+  | { type: 'SetTestMode'; data: { test_mode: boolean; test_mode_email?: string | null; now: string } }
   | { type: 'SetRateTier'; data: { tier: RateTier; now: string } }
   | { type: 'RegisterPeppol'; data: { peppol_id: string; company_name: string; country_code: string; now: string } }
   | { type: 'UpdateBusinessCard'; data: { company_name: string; now: string } }
@@ -217,25 +221,33 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
         requirePresent(state);
         if (state.is_deleted) return [];
         return [{ type: 'TenantDeleted', data: { tenant_id: state.id, deleted_at: command.data.now } }];
-      case 'SetTestMode':
+      case 'SetTestMode': {
         requirePresent(state);
+        const given = command.data.test_mode_email;
         // Test-mode mail goes to this address: one address, nothing a mail header could take for more.
-        if (command.data.test_mode_email !== null && !isEmailAddress(command.data.test_mode_email)) {
+        if (given !== undefined && given !== null && !isEmailAddress(given)) {
           throw invalid(`email must be ${EMAIL_ADDRESS_RULE}`, ['body', 'email']);
         }
-        if (state.test_mode === command.data.test_mode && state.test_mode_email === command.data.test_mode_email)
-          return [];
+        const email = given === undefined ? state.test_mode_email : given;
+        if (command.data.test_mode && email === null) {
+          throw invalid(
+            'Test mode needs the e-mail address its documents go to: give email (this tenant has none yet)',
+            ['body', 'email'],
+          );
+        }
+        if (state.test_mode === command.data.test_mode && state.test_mode_email === email) return [];
         return [
           {
             type: 'TenantTestModeChanged',
             data: {
               tenant_id: state.id,
               test_mode: command.data.test_mode,
-              test_mode_email: command.data.test_mode_email,
+              test_mode_email: email,
               changed_at: command.data.now,
             },
           },
         ];
+      }
       case 'SetRateTier':
         requirePresent(state);
         if (state.rate_tier === command.data.tier) return [];

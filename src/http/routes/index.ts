@@ -19,6 +19,7 @@ import { documentPageRoute } from './documents/documentPages.js';
 import { outboxRoutes } from './outbox/outboxRoutes.js';
 import { inboxRoutes } from './inbox/inboxRoutes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
+import { statsRoutes } from './stats/statsRoutes.js';
 
 /**
  * Every route of the API, by resource (one folder each). Express tries routes in this order, so
@@ -30,12 +31,12 @@ export function registerRoutes(
   deps: HttpDependencies,
   readYourWrites: () => Promise<void>,
 ): void {
-  healthRoutes(routes, deps.health);
+  healthRoutes(routes, deps.operations);
   // `GET /` and the interactive reference at /docs.
   docsRoutes(routes, deps.version);
 
   // Accounts: the operator's, the resellers' (tenants and their keys), the tenant's own.
-  operatorRoutes(routes, deps.accounts);
+  operatorRoutes(routes, deps.accounts, deps.operatorQueries, readYourWrites);
   adminRoutes(routes, deps.accounts, deps.accountQueries, readYourWrites, (organizationId, tenantId, metadata) =>
     deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
   );
@@ -62,5 +63,6 @@ export function registerRoutes(
   outboxRoutes(page);
   inboxRoutes(routes, page, deps.inbox, deps.documentQueries, readYourWrites);
 
-  webhookRoutes(routes, deps.webhooks, readYourWrites);
+  webhookRoutes(routes, deps.webhooks, readYourWrites, deps.webhookTests);
+  statsRoutes(routes, deps.documentStats, readYourWrites);
 }

@@ -18,6 +18,7 @@ export interface AgendaSchedulerOptions {
 /** Agenda behind the JobScheduler port; the backend is PostgreSQL or MongoDB per profile. */
 export class AgendaScheduler implements JobScheduler {
   private readonly agenda: Agenda;
+  private stopped = false;
 
   constructor(private readonly options: AgendaSchedulerOptions) {
     this.agenda = new Agenda({
@@ -32,7 +33,12 @@ export class AgendaScheduler implements JobScheduler {
     const channel = (
       options.backend as { notificationChannel?: { on?(event: 'error', listener: (error: unknown) => void): unknown } }
     ).notificationChannel;
-    channel?.on?.('error', (error) => options.logger.warn({ err: error }, 'job notification channel error'));
+    // Once stopped, its connection going away with the database is the shutdown itself, not news.
+    channel?.on?.('error', (error) =>
+      this.stopped
+        ? options.logger.debug({ err: error }, 'job notification channel closed after the scheduler stopped')
+        : options.logger.warn({ err: error }, 'job notification channel error'),
+    );
   }
 
   define<Data extends object>(
@@ -71,12 +77,17 @@ export class AgendaScheduler implements JobScheduler {
   }
 
   async start(): Promise<void> {
+    this.stopped = false;
     await this.agenda.ready;
     await this.options.afterReady?.();
     await this.agenda.start();
   }
 
-  async stop(): Promise<void> {
-    await this.agenda.stop();
+  async stop(graceMs = 0): Promise<void> {
+    this.stopped = true;
+    if (graceMs <= 0) return void (await this.agenda.stop());
+    // No new jobs; the running ones finish (up to graceMs: those still running stay locked until
+    // their lock expires and run again, as after a crash).
+    await this.agenda.drain(graceMs);
   }
 }

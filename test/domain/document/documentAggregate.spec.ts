@@ -335,6 +335,48 @@ describe('Document decider', () => {
       spec.given([created]).when(attempt(1, 'delivered')).thenNothingHappens();
     });
 
+    it('cancels a delivery that waits for a retry: FAILED with the reason "cancelled"; the pending attempt then changes nothing', () => {
+      const waiting = [created, sendRequested, attempted(1, 'retryable', '2026-05-01T10:01:00.000Z')];
+      const cancelled: DocumentEvent = {
+        type: 'DocumentFailed',
+        data: { document_id: 'd1', delivery_id: 'dl1', reason: 'cancelled', failed_at: now },
+      };
+      spec.given(waiting).when({ type: 'CancelDelivery', data: { now } }).then([cancelled]);
+      const after = [...waiting, cancelled].reduce(documentDecider.evolve, documentDecider.initialState());
+      expect(after.status === 'present' && [after.state, after.delivery?.failure_reason]).to.deep.equal([
+        'FAILED',
+        'cancelled',
+      ]);
+      expect(after.status === 'present' && after.delivery?.next_attempt_at).to.equal(null);
+      // The retry job that was due records nothing.
+      spec
+        .given([...waiting, cancelled])
+        .when(attempt(2, 'delivered'))
+        .thenNothingHappens();
+    });
+
+    it('refuses to cancel what is not waiting for a retry: an attempt due or under way, or a document not in TRANSIT', () => {
+      spec
+        .given([created, sendRequested])
+        .when({ type: 'CancelDelivery', data: { now } })
+        .thenRefuses('invalid_state', /being attempted now/);
+      spec
+        .given([created, sendRequested, attempted(1, 'retryable', '2026-05-01T10:01:00.000Z')])
+        .when({ type: 'CancelDelivery', data: { now: '2026-05-01T10:01:00.000Z' } })
+        .thenRefuses('invalid_state', /being attempted now/);
+      spec
+        .given([created])
+        .when({ type: 'CancelDelivery', data: { now } })
+        .thenRefuses('invalid_state', /^A DRAFT document has no delivery to cancel/);
+      for (const state of ['SENT', 'FAILED'] as const) {
+        spec
+          .given([nonDraft(state)])
+          .when({ type: 'CancelDelivery', data: { now } })
+          .thenRefuses('invalid_state', new RegExp(`^A ${state} document has no delivery to cancel`));
+      }
+      spec.given([]).when({ type: 'CancelDelivery', data: { now } }).thenRefuses('not_found');
+    });
+
     it('a manual send from FAILED starts a fresh delivery', () => {
       const failedEvent: DocumentEvent = {
         type: 'DocumentFailed',

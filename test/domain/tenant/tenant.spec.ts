@@ -137,6 +137,44 @@ describe('Tenant decider', () => {
     }
   });
 
+  it('never turns test mode on without an address; switching it off keeps the address unless null removes it', () => {
+    const on: TenantEvent = {
+      type: 'TenantTestModeChanged',
+      data: { tenant_id: 't1', test_mode: true, test_mode_email: 'a@b.be', changed_at: now },
+    };
+    const off = (email: string | null): TenantEvent => ({
+      type: 'TenantTestModeChanged',
+      data: { tenant_id: 't1', test_mode: false, test_mode_email: email, changed_at: now },
+    });
+    for (const test_mode_email of [undefined, null]) {
+      spec
+        .given([created])
+        .when({ type: 'SetTestMode', data: { test_mode: true, test_mode_email, now } })
+        .thenRefuses('invalid', /^Test mode needs the e-mail address its documents go to/, ['body', 'email']);
+    }
+    spec
+      .given([created, on])
+      .when({ type: 'SetTestMode', data: { test_mode: false, now } })
+      .then([off('a@b.be')]);
+    // Back on without an address: the kept one.
+    spec
+      .given([created, on, off('a@b.be')])
+      .when({ type: 'SetTestMode', data: { test_mode: true, now } })
+      .then([on]);
+    spec
+      .given([created, on])
+      .when({ type: 'SetTestMode', data: { test_mode: false, test_mode_email: null, now } })
+      .then([off(null)]);
+    spec
+      .given([created, on])
+      .when({ type: 'SetTestMode', data: { test_mode: true, test_mode_email: null, now } })
+      .thenRefuses('invalid', /^Test mode needs/);
+    spec
+      .given([created, on])
+      .when({ type: 'SetTestMode', data: { test_mode: true, now } })
+      .thenNothingHappens();
+  });
+
   it('changes the rate tier; an absent tenant is not found', () => {
     spec
       .given([created])

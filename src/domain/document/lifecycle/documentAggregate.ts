@@ -296,6 +296,12 @@ export type DocumentCommand =
         now: string;
       };
     }
+  /**
+   * Stops a delivery that waits for its next attempt: the document is FAILED with the reason
+   * "cancelled" (the retry job then finds nothing to do). A delivery whose attempt is due or
+   * under way cannot be cancelled: its outcome is about to be recorded.
+   */
+  | { type: 'CancelDelivery'; data: { now: string } }
   | { type: 'ReceiveDocument'; data: Omit<DocumentReceived['data'], 'received_at'> & { now: string } }
   | { type: 'AcceptDocument'; data: { note: string | null; now: string } }
   | { type: 'RejectDocument'; data: { reason: string; now: string } }
@@ -433,6 +439,9 @@ function decideAttempt(
   }
 }
 
+/** The failure reason of a delivery cancelled by its sender. */
+export const CANCELLED = 'cancelled';
+
 const failed = (state: Present, delivery: DeliveryState, reason: string, now: string): DocumentFailed => ({
   type: 'DocumentFailed',
   data: { document_id: state.id, delivery_id: delivery.delivery_id, reason, failed_at: now },
@@ -529,6 +538,20 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
       case 'RecordAttempt':
         present(state);
         return decideAttempt(command.data, state);
+      case 'CancelDelivery': {
+        present(state);
+        const { now } = command.data;
+        if (state.state !== 'TRANSIT' || !state.delivery)
+          throw invalidState(
+            `A ${state.state} document has no delivery to cancel; only one in TRANSIT can be cancelled`,
+          );
+        const next = state.delivery.next_attempt_at;
+        if (next === null || Date.parse(next) <= Date.parse(now))
+          throw invalidState(
+            'The delivery is being attempted now; it can be cancelled while it waits for a retry (try again in a moment)',
+          );
+        return [failed(state, state.delivery, CANCELLED, now)];
+      }
       case 'ReceiveDocument': {
         // The stream id derives from the message id: a second delivery of the same message is a no-op.
         if (state.status === 'present' && state.inbound?.message_id === command.data.message_id) return [];

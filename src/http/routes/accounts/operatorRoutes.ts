@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import type { AccountCommands } from '../../../application/accounts/accountCommands.js';
-import { decode, Email, NonEmptyString, Nullable } from '../../codecs.js';
+import type { OperatorQueries } from '../../../application/accounts/operatorQueries.js';
+import { decode, Email, NonEmptyString, Nullable, PAGE_FIELDS } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { tenantResponse } from './tenantView.js';
@@ -8,12 +9,49 @@ import { tenantResponse } from './tenantView.js';
 const CreateOrganization = t.type({ name: NonEmptyString });
 const SetTestMode = t.intersection([t.type({ test_mode: t.boolean }), t.partial({ email: Nullable(Email) })]);
 const SetTier = t.type({ tier: t.keyof({ standard: null, premium: null }) });
+const OrganizationsQuery = t.partial(PAGE_FIELDS);
 
 /**
  * The operator interface: what only the deployment's operator may do (the spec says test mode
  * is set only on request to the operator). Authenticated with OPERATOR_KEY.
  */
-export function operatorRoutes(routes: RouteRegistry, accounts: AccountCommands): void {
+export function operatorRoutes(
+  routes: RouteRegistry,
+  accounts: AccountCommands,
+  queries: OperatorQueries,
+  readYourWrites: () => Promise<void>,
+): void {
+  routes.add({
+    method: 'get',
+    path: '/api/operator/organizations',
+    summary:
+      'List the organizations, oldest first, a page at a time (page, page_size): each with its tenant count and usage (documents sent, received, failed, in transit; drafts)',
+    tag: 'operator',
+    auth: 'operator',
+    query: OrganizationsQuery,
+    responses: { 200: 'A page: items, total, page, page_size, pages, has_next_page' },
+    handler: async (req, res) => {
+      const q = decode(OrganizationsQuery, req.query, 'query');
+      await readYourWrites();
+      res.json(await queries.organizations(q.page ?? 1, q.page_size ?? 20));
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/operator/organizations/:organizationId',
+    summary: 'One organization with its usage, and each of its tenants (deleted ones marked) with theirs',
+    tag: 'operator',
+    auth: 'operator',
+    responses: { 200: 'The organization, its usage and its tenants', 404: 'Not found' },
+    handler: async (req, res) => {
+      await readYourWrites();
+      const organization = await queries.organization(String(req.params.organizationId));
+      res.json({
+        ...organization,
+        tenants: organization.tenants.map(({ tenant, usage }) => ({ ...tenantResponse(tenant), usage })),
+      });
+    },
+  });
   routes.add({
     method: 'post',
     path: '/api/operator/organizations',
@@ -78,16 +116,22 @@ export function operatorRoutes(routes: RouteRegistry, accounts: AccountCommands)
   routes.add({
     method: 'put',
     path: '/api/operator/tenants/:tenantId/test-mode',
-    summary: "Turn a tenant's test mode on or off, with the address test-mode mail goes to",
+    summary:
+      "Turn a tenant's test mode on or off, with the address test-mode mail goes to: on needs an address (given, or the tenant's); email left out keeps the tenant's address, null removes it",
     tag: 'operator',
     auth: 'operator',
     body: SetTestMode,
+    responses: {
+      200: 'The tenant',
+      404: 'Not found',
+      422: 'Test mode on without an address, or not one e-mail address',
+    },
     handler: async (req, res) => {
       const body = decode(SetTestMode, req.body, 'body');
       const tenant = await accounts.setTestMode(
         String(req.params.tenantId),
         body.test_mode,
-        body.email ?? null,
+        body.email,
         commandMetadata(req, res),
       );
       res.json(tenantResponse(tenant));

@@ -30,6 +30,7 @@ const PageQuery = t.partial({
   date_from: IsoDate,
   date_to: IsoDate,
   search: t.string,
+  customer_peppol_id: t.string,
   sort_by: keyof(SORT_FIELDS),
   sort_order: t.keyof({ asc: null, desc: null }),
 });
@@ -42,6 +43,7 @@ function listQuery(q: PageQuery): DocumentListQuery {
     receiver: q.receiver,
     sender: q.sender,
     search: q.search,
+    customerPeppolId: q.customer_peppol_id,
     dateFrom: q.date_from?.slice(0, 10),
     dateTo: q.date_to?.slice(0, 10),
     sortBy: q.sort_by as DocumentListQuery['sortBy'],

@@ -1,9 +1,10 @@
 import * as t from 'io-ts';
-import type { SendDocument } from '../../../application/delivery/sendDocument.js';
+import type { SendDocument, SendOptions } from '../../../application/delivery/sendDocument.js';
 import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
 import { documentResponse } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { decode, Email } from '../../codecs.js';
+import { HttpError } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 
@@ -17,6 +18,29 @@ const SendQuery = t.partial({
   email: Email,
 });
 
+/** The send options: the query's, and the same fields in an optional JSON body; the two may not disagree. */
+function sendOptions(query: unknown, body: unknown): SendOptions {
+  const fromQuery = decode(SendQuery, query, 'query');
+  const fromBody = decode(SendQuery, body ?? {}, 'body');
+  const merged: SendOptions = { ...fromQuery };
+  for (const field of Object.keys(fromBody) as Array<keyof SendOptions>) {
+    const inBody = fromBody[field];
+    if (inBody === undefined) continue;
+    const inQuery = fromQuery[field];
+    if (inQuery !== undefined && inQuery !== inBody) {
+      throw new HttpError(422, [
+        {
+          loc: ['body', field],
+          msg: `${field} is given in the query (${JSON.stringify(inQuery)}) and in the body (${JSON.stringify(inBody)}) with different values: give it once, or the same in both`,
+          type: 'value_error.conflict',
+        },
+      ]);
+    }
+    merged[field] = inBody;
+  }
+  return merged;
+}
+
 /** Sending a document and the audit views of what happened to it. */
 export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, history: DocumentHistory): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
@@ -29,16 +53,35 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     tag: 'documents',
     auth: 'tenant',
     query: SendQuery,
+    body: SendQuery,
+    bodyOptional: true,
     responses: {
       200: 'The document, now in TRANSIT',
       404: 'Not found',
       409: 'Not sendable in its state',
-      422: 'No receiver, or a bad override',
+      422: 'No receiver, a bad override, or an option given in the query and the body with different values',
     },
     idempotent: true,
     handler: async (req, res) => {
-      const options = decode(SendQuery, req.query, 'query');
+      const options = sendOptions(req.query, req.body);
       const record = await sending.send(tenantOf(res).tenant, id(req.params), options, commandMetadata(req, res));
+      res.json(await documentResponse(record));
+    },
+  });
+  routes.add({
+    method: 'post',
+    path: '/api/documents/:documentId/cancel',
+    summary:
+      'Cancel a delivery that waits for a retry: the document becomes FAILED with the reason "cancelled" (it may be sent again)',
+    tag: 'documents',
+    auth: 'tenant',
+    responses: {
+      200: 'The document, now FAILED',
+      404: 'Not found',
+      409: 'Not in TRANSIT, or an attempt is due or under way',
+    },
+    handler: async (req, res) => {
+      const record = await sending.cancel(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
       res.json(await documentResponse(record));
     },
   });
@@ -66,6 +109,18 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
       const { part } = decode(EvidenceQuery, req.query, 'query');
       const evidence = await history.evidence(tenantOf(res).tenantId, id(req.params), part ?? 'receipt');
       res.set('Content-Type', part === 'message' ? evidence.mediaType : 'application/xml').send(evidence.bytes);
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/documents/:documentId/timeline',
+    summary:
+      "The document's lifecycle, oldest first: {document_id, state, items: [{type, at, actor, details}]} with type one of created, validated, attachment_added, attachment_removed, send_requested, delivery_attempted, sent, failed, received, accepted, rejected, response_received, response_delivery_attempted, deleted",
+    tag: 'documents',
+    auth: 'tenant',
+    responses: { 200: 'The timeline', 404: 'Not found' },
+    handler: async (req, res) => {
+      res.json(await history.timeline(tenantOf(res).tenantId, id(req.params)));
     },
   });
   routes.add({

@@ -1,7 +1,11 @@
-import type { HealthProbe } from '../../../application/ports/healthProbe.js';
+import type { OperationsStatus } from '../../../application/operations/operationsStatus.js';
+import type { OperationalMetrics } from '../../../application/ports/operationalMetrics.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 
-export function healthRoutes(routes: RouteRegistry, health: HealthProbe): void {
+export function healthRoutes(
+  routes: RouteRegistry,
+  operations: { status: OperationsStatus; metrics: OperationalMetrics },
+): void {
   routes.add({
     method: 'get',
     path: '/healthz',
@@ -13,17 +17,41 @@ export function healthRoutes(routes: RouteRegistry, health: HealthProbe): void {
   routes.add({
     method: 'get',
     path: '/readyz',
-    summary: 'Readiness: the database answers',
+    summary:
+      'Readiness: the database answers and the projections follow the event log (each with its position and lag behind the head)',
     tag: 'health',
     auth: 'none',
-    responses: { 200: 'Ready', 503: 'Database unreachable' },
+    responses: {
+      200: 'Ready: {status: "ready", database: "ok", projections: {status, items: [{name, position, lag}]}}',
+      503: 'Not ready: the database is unreachable or the projections do not run (same shape, status "not_ready", and detail)',
+    },
     handler: async (_req, res) => {
-      try {
-        await health.checkDatabase();
-        res.json({ status: 'ready', database: 'ok' });
-      } catch {
-        res.status(503).json({ detail: 'Database unreachable' });
-      }
+      const readiness = await operations.status.readiness();
+      const body = {
+        status: readiness.ready ? 'ready' : 'not_ready',
+        database: readiness.database,
+        projections: readiness.projections,
+      };
+      if (readiness.ready) res.json(body);
+      else
+        res.status(503).json({
+          detail:
+            readiness.database === 'ok' ? 'The projections are not following the event log' : 'Database unreachable',
+          ...body,
+        });
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/metrics',
+    summary:
+      'Prometheus metrics: requests per route (latency histogram), delivery attempts by transport and outcome, the delivery queue, projection lag, the process',
+    tag: 'health',
+    auth: 'none',
+    responses: { 200: 'The metrics in the Prometheus text format' },
+    handler: async (_req, res) => {
+      const { contentType, body } = await operations.metrics.exposition();
+      res.set('Content-Type', contentType).send(body);
     },
   });
 }

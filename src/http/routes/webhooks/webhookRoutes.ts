@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { webhookResponse, type WebhookCommands } from '../../../application/webhooks/webhookCommands.js';
+import type { WebhookDispatch } from '../../../application/webhooks/webhookDispatch.js';
 import { tenantOf } from '../../auth.js';
 import { decode, Nullable, PAGE_FIELDS } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
@@ -24,6 +25,7 @@ export function webhookRoutes(
   routes: RouteRegistry,
   webhooks: WebhookCommands,
   readYourWrites: () => Promise<void>,
+  testing: Pick<WebhookDispatch, 'sendTest'>,
 ): void {
   const id = (params: Record<string, unknown>) => String(params.webhookId);
 
@@ -114,6 +116,33 @@ export function webhookRoutes(
       const q = decode(PageQuery, req.query, 'query');
       await readYourWrites();
       res.json(await webhooks.deliveries(tenantOf(res).tenantId, id(req.params), q.page ?? 1, q.page_size ?? 20));
+    },
+  });
+  routes.add({
+    method: 'get',
+    path: '/api/webhooks/:webhookId/history',
+    summary:
+      "The subscription's delivery history, newest first (page, page_size): each notification's status (pending, retrying, delivered, failed, cancelled), attempt_count, the last response_code and error, and every call",
+    tag: 'webhooks',
+    auth: 'tenant',
+    query: PageQuery,
+    responses: { 200: 'A page: items, total, page, page_size, pages, has_next_page', 404: 'Not found' },
+    handler: async (req, res) => {
+      const q = decode(PageQuery, req.query, 'query');
+      await readYourWrites();
+      res.json(await webhooks.history(tenantOf(res).tenantId, id(req.params), q.page ?? 1, q.page_size ?? 20));
+    },
+  });
+  routes.add({
+    method: 'post',
+    path: '/api/webhooks/:webhookId/test',
+    summary:
+      'Post a signed webhook.test notification to the subscription now and answer the outcome: {event_id, url, delivered, status_code, error, duration_ms} (not recorded in the history, not retried)',
+    tag: 'webhooks',
+    auth: 'tenant',
+    responses: { 200: 'The outcome (delivered false when the subscriber failed or did not answer)', 404: 'Not found' },
+    handler: async (req, res) => {
+      res.json(await testing.sendTest(tenantOf(res).tenantId, id(req.params)));
     },
   });
 }
