@@ -72,7 +72,10 @@ export function jsonSchemaOf(codec: t.Any): Schema {
       return { anyOf: members };
     }
     case 'RecordType':
+    case 'DictionaryType':
       return { type: 'object', additionalProperties: jsonSchemaOf(type.codomain as t.Any) };
+    case 'UnknownRecordType':
+      return { type: 'object' };
     default:
       // Custom codecs (e.g. query integers) document themselves by name.
       return { description: codec.name };

@@ -26,6 +26,11 @@ export interface RouteDefinition {
   /** Status → description of the successful answer. */
   responses?: Record<number, string>;
   /**
+   * The JSON shape of the 200 answer, for the OpenAPI document (src/http/codecs/answerCodecs.ts):
+   * the handler types its answer by it, so the two cannot drift apart.
+   */
+  answer?: t.Any;
+  /**
    * Narrows a pattern the path syntax cannot express (e.g. a parameter that must start with a
    * scheme): a request it refuses goes on to the next routes as if this one did not exist.
    */
@@ -126,7 +131,10 @@ export class RouteRegistry {
         : [];
       const responses: Record<string, object> = {};
       for (const [status, description] of Object.entries(route.responses ?? { 200: 'OK' })) {
-        responses[status] = { description };
+        responses[status] =
+          status === '200' && route.answer
+            ? { description, content: { 'application/json': { schema: jsonSchemaOf(route.answer) } } }
+            : { description };
       }
       if (route.auth !== 'none')
         responses['401'] = { description: 'Missing or invalid credentials', content: errorContent };

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { OrganizationAnswer, OrganizationsAnswer } from '../../codecs/answerCodecs.js';
 import type { AccountCommands } from '../../../application/accounts/accountCommands.js';
 import type { OperatorQueries } from '../../../application/accounts/operatorQueries.js';
 import { decode, Email, NonEmptyString, Nullable, PAGE_FIELDS } from '../../codecs.js';
@@ -30,10 +31,12 @@ export function operatorRoutes(
     auth: 'operator',
     query: OrganizationsQuery,
     responses: { 200: 'A page: items, total, page, page_size, pages, has_next_page' },
+    answer: OrganizationsAnswer,
     handler: async (req, res) => {
       const q = decode(OrganizationsQuery, req.query, 'query');
       await readYourWrites();
-      res.json(await queries.organizations(q.page ?? 1, q.page_size ?? 20));
+      const answer: t.TypeOf<typeof OrganizationsAnswer> = await queries.organizations(q.page ?? 1, q.page_size ?? 20);
+      res.json(answer);
     },
   });
   routes.add({
@@ -43,13 +46,15 @@ export function operatorRoutes(
     tag: 'operator',
     auth: 'operator',
     responses: { 200: 'The organization, its usage and its tenants', 404: 'Not found' },
+    answer: OrganizationAnswer,
     handler: async (req, res) => {
       await readYourWrites();
       const organization = await queries.organization(String(req.params.organizationId));
-      res.json({
+      const answer: t.TypeOf<typeof OrganizationAnswer> = {
         ...organization,
         tenants: organization.tenants.map(({ tenant, usage }) => ({ ...tenantResponse(tenant), usage })),
-      });
+      };
+      res.json(answer);
     },
   });
   routes.add({

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { TimelineAnswer } from '../../codecs/answerCodecs.js';
 import type { SendDocument, SendOptions } from '../../../application/delivery/sendDocument.js';
 import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
 import { documentResponse } from '../../../application/readModels/documentView.js';
@@ -119,8 +120,10 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'The timeline', 404: 'Not found' },
+    answer: TimelineAnswer,
     handler: async (req, res) => {
-      res.json(await history.timeline(tenantOf(res).tenantId, id(req.params)));
+      const answer: t.TypeOf<typeof TimelineAnswer> = await history.timeline(tenantOf(res).tenantId, id(req.params));
+      res.json(answer);
     },
   });
   routes.add({

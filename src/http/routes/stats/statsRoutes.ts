@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { StatsAnswer } from '../../codecs/answerCodecs.js';
 import type { DocumentStats } from '../../../application/documents/documentStats.js';
 import { tenantOf } from '../../auth.js';
 import { decode } from '../../codecs.js';
@@ -21,10 +22,17 @@ export function statsRoutes(routes: RouteRegistry, stats: DocumentStats, readYou
     auth: 'tenant',
     query: StatsQuery,
     responses: { 200: 'The counts and amounts', 422: 'A bad date, or from after to' },
+    answer: StatsAnswer,
     handler: async (req, res) => {
       const q = decode(StatsQuery, req.query, 'query');
       await readYourWrites();
-      res.json(await stats.stats(tenantOf(res).tenantId, q.from, q.to, q.group_by ?? 'month'));
+      const answer: t.TypeOf<typeof StatsAnswer> = await stats.stats(
+        tenantOf(res).tenantId,
+        q.from,
+        q.to,
+        q.group_by ?? 'month',
+      );
+      res.json(answer);
     },
   });
 }

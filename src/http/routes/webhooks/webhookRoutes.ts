@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { WebhookHistoryAnswer, WebhookTestAnswer } from '../../codecs/answerCodecs.js';
 import { webhookResponse, type WebhookCommands } from '../../../application/webhooks/webhookCommands.js';
 import type { WebhookDispatch } from '../../../application/webhooks/webhookDispatch.js';
 import { tenantOf } from '../../auth.js';
@@ -127,10 +128,17 @@ export function webhookRoutes(
     auth: 'tenant',
     query: PageQuery,
     responses: { 200: 'A page: items, total, page, page_size, pages, has_next_page', 404: 'Not found' },
+    answer: WebhookHistoryAnswer,
     handler: async (req, res) => {
       const q = decode(PageQuery, req.query, 'query');
       await readYourWrites();
-      res.json(await webhooks.history(tenantOf(res).tenantId, id(req.params), q.page ?? 1, q.page_size ?? 20));
+      const answer: t.TypeOf<typeof WebhookHistoryAnswer> = await webhooks.history(
+        tenantOf(res).tenantId,
+        id(req.params),
+        q.page ?? 1,
+        q.page_size ?? 20,
+      );
+      res.json(answer);
     },
   });
   routes.add({
@@ -141,8 +149,10 @@ export function webhookRoutes(
     tag: 'webhooks',
     auth: 'tenant',
     responses: { 200: 'The outcome (delivered false when the subscriber failed or did not answer)', 404: 'Not found' },
+    answer: WebhookTestAnswer,
     handler: async (req, res) => {
-      res.json(await testing.sendTest(tenantOf(res).tenantId, id(req.params)));
+      const answer: t.TypeOf<typeof WebhookTestAnswer> = await testing.sendTest(tenantOf(res).tenantId, id(req.params));
+      res.json(answer);
     },
   });
 }
