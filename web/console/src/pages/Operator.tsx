@@ -325,6 +325,12 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
     request<PeppolStatus>(session.key, 'GET', `${base}/peppol/status`).then(setStatus).catch(setError);
   }, [session.key, base]);
   useEffect(load, [load]);
+  // The list leaves the registration numbers out: the tenant itself names the Peppol id to register.
+  useEffect(() => {
+    request<Tenant>(session.key, 'GET', base)
+      .then((t) => setPeppolId((current) => current || t.peppol_ids?.[0] || ''))
+      .catch(setError);
+  }, [session.key, base]);
 
   const run = async (f: () => Promise<void>) => {
     setError(null);
