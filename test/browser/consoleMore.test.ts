@@ -145,8 +145,14 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
       await page.getByRole('link', { name: number }).click();
       const reject = page.getByRole('button', { name: 'Reject', exact: true });
       expect(await reject.isDisabled(), 'no rejection without a reason').to.equal(true);
-      await page.getByLabel('Reason for rejecting').fill(reason);
-      await reject.click();
+      // By keyboard: type the reason, tab to the button, press Enter.
+      await page.getByLabel('Reason for rejecting').focus();
+      await page.keyboard.type(reason);
+      await page.keyboard.press('Tab');
+      expect(await reject.evaluate((el) => el === document.activeElement), 'Reject is next in tab order').to.equal(
+        true,
+      );
+      await page.keyboard.press('Enter');
       await page.getByText('Rejected. The supplier has been told why.').waitFor();
       await page.locator('.head-status').getByText('rejected', { exact: true }).waitFor();
       await shot(page, 'inbox-rejected');
@@ -176,8 +182,9 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
       await page.getByText('No subscriptions yet.').waitFor();
 
       for (const hook of ['/hooks/erp', '/hooks/down']) {
+        // Enter in the URL field subscribes.
         await page.getByLabel('URL').fill(receiver.url(hook));
-        await page.getByRole('button', { name: 'Subscribe' }).click();
+        await page.getByLabel('URL').press('Enter');
         await page.getByText(`Subscribed ${receiver.url(hook)}.`).waitFor();
       }
       const card = (hook: string) => page.locator('.card').filter({ hasText: receiver.url(hook) });
@@ -274,8 +281,9 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
     await withPage(async (page) => {
       await signIn(page, world.adminKey);
       await page.getByRole('heading', { name: 'Operator' }).waitFor();
-      const row = page.locator('.card').filter({ hasText: 'kaasmakerij-vermeulen' });
-      await row.getByRole('button', { name: 'Manage' }).click();
+      const card = page.locator('.card').filter({ hasText: 'kaasmakerij-vermeulen' });
+      await card.getByRole('button', { name: 'Manage' }).click();
+      const row = card.getByRole('form', { name: 'Peppol registration' });
       await row.getByText('not registered').waitFor();
       // The Peppol id the tenant was made with is filled in.
       await row.locator(`input[value="${peppolId}"]`).waitFor();
@@ -284,6 +292,7 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
       await row.getByRole('button', { name: 'Register' }).click();
       await row.getByRole('button', { name: 'Unregister' }).waitFor();
       expect(await row.innerText()).to.contain(peppolId);
+      expect(await card.getByRole('button', { name: 'Manage' }).count(), 'Manage became Close').to.equal(0);
     });
     const status = await call('GET', `/api/admin/tenants/${fresh.id}/peppol/status`, world.adminKey);
     expect(status.body.registered).to.equal(true);

@@ -344,6 +344,7 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
   return (
     <div className="two panel">
       <form
+        aria-labelledby={`keys-${tenant.id}`}
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
@@ -353,7 +354,7 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
           });
         }}
       >
-        <h3>API keys</h3>
+        <h3 id={`keys-${tenant.id}`}>API keys</h3>
         <label htmlFor={`key-${tenant.id}`}>New key name</label>
         <input id={`key-${tenant.id}`} value={keyName} required onChange={(e) => setKeyName(e.target.value)} />
         <button type="submit" disabled={keyName.trim() === ''}>
@@ -366,6 +367,7 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
         ) : null}
       </form>
       <form
+        aria-labelledby={`peppol-${tenant.id}`}
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
@@ -377,7 +379,7 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
           });
         }}
       >
-        <h3>Peppol registration</h3>
+        <h3 id={`peppol-${tenant.id}`}>Peppol registration</h3>
         <p>
           {status ? (
             status.registered ? (
