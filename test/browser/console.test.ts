@@ -1,27 +1,18 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { describeRequiring, type ServerTarget } from '../support/helperServer.js';
-import { freePort } from '../support/postgres.js';
-import { api, startServiceProcess, type ServiceProcess } from '../support/serviceProcess.js';
+import type { Page } from 'playwright-core';
+import { describeRequiring } from '../support/helperServer.js';
+import {
+  BUYER_VAT,
+  SELLER_VAT,
+  chromiumBinary,
+  shot,
+  signIn as signInAt,
+  signOut,
+  startConsoleWorld,
+  type ConsoleWorld,
+} from '../support/console.js';
+import { api, type ServiceProcess } from '../support/serviceProcess.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const SCREENSHOTS = path.join(repoRoot, 'docs', 'screenshots');
-
-/** Debian's chromium (`.ci/run` installs it), or CHROMIUM_PATH. */
-function chromiumBinary(): ServerTarget<{ kind: 'binary'; bin: string }> {
-  const bin = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (existsSync(bin)) return { kind: 'binary', bin };
-  return { kind: 'none', why: `no chromium at ${bin} (apt-get install -y chromium, or set CHROMIUM_PATH)` };
-}
-
-const SELLER_VAT = 'BE0403013026';
-const BUYER_VAT = 'BE0451234595';
-const BUYER_PEPPOL = '0208:0451234595';
 const NUMBER = 'ACME-2026-0042';
 
 const target = chromiumBinary();
@@ -32,87 +23,27 @@ const target = chromiumBinary();
  * inbox and accepts it with a note. Screenshots at desktop and phone widths go to docs/screenshots.
  */
 describeRequiring('Web console in chromium (create, send, receive, accept)', 'chromium', target, () => {
-  let dataDir: string;
+  let world: ConsoleWorld;
   let service: ServiceProcess;
-  let browser: Browser;
-  const operatorKey = 'op_console_browser_key_0123456789abcdef';
+  let browser: ConsoleWorld['browser'];
+  let operatorKey: string;
   let adminKey: string;
   let sellerKey: string;
   let buyerKey: string;
 
   before(async function () {
     this.timeout(180_000);
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-console-'));
-    service = await startServiceProcess(
-      { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), OPERATOR_KEY: operatorKey },
-      await freePort(),
-    );
-    const org = await api(service.baseUrl, 'POST', '/api/operator/organizations', operatorKey, {
-      name: 'Console reseller',
-    });
-    expect(org.status, JSON.stringify(org.body)).to.equal(201);
-    adminKey = org.body.admin_key.key;
-    const tenant = async (body: Record<string, unknown>) => {
-      const created = await api(service.baseUrl, 'POST', '/api/admin/tenants', adminKey, body);
-      expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      const key = await api(service.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, {
-        name: 'console',
-      });
-      return { id: created.body.id as string, key: key.body.key as string };
-    };
-    const seller = await tenant({
-      name: 'acme-solutions',
-      description: 'Acme Solutions BV',
-      company_tax_id: SELLER_VAT,
-      peppol_ids: ['0208:0403013026'],
-    });
-    const buyer = await tenant({
-      name: 'brouwerij-de-zwaan',
-      description: 'Brouwerij De Zwaan NV',
-      company_tax_id: BUYER_VAT,
-      peppol_ids: [BUYER_PEPPOL],
-    });
-    sellerKey = seller.key;
-    buyerKey = buyer.key;
-    for (const [t, name] of [
-      [seller, 'Acme Solutions BV'],
-      [buyer, 'Brouwerij De Zwaan NV'],
-    ] as const) {
-      const registered = await api(service.baseUrl, 'POST', `/api/admin/tenants/${t.id}/peppol/register`, adminKey, {
-        peppol_id: t === seller ? '0208:0403013026' : BUYER_PEPPOL,
-        company_name: name,
-      });
-      expect(registered.status, JSON.stringify(registered.body)).to.equal(200);
-    }
-    await mkdir(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: (target as { bin: string }).bin,
-      args: ['--no-sandbox', '--disable-dev-shm-usage'],
-    });
+    world = await startConsoleWorld((target as { bin: string }).bin);
+    ({ service, browser, operatorKey, adminKey } = world);
+    sellerKey = world.seller.key;
+    buyerKey = world.buyer.key;
   });
 
   after(async () => {
-    await browser?.close();
-    if (service) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await world?.stop();
   });
 
-  const shot = (page: Page, name: string) =>
-    page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-
-  async function signIn(page: Page, key: string) {
-    await page.goto(`${service.baseUrl}/app/`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  async function signOut(page: Page) {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('API key').waitFor();
-  }
+  const signIn = (page: Page, key: string) => signInAt(page, service.baseUrl, key);
 
   it('the seller creates an invoice with live validation and sends it; the buyer accepts it with a note', async function () {
     this.timeout(240_000);

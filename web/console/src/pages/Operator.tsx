@@ -325,6 +325,12 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
     request<PeppolStatus>(session.key, 'GET', `${base}/peppol/status`).then(setStatus).catch(setError);
   }, [session.key, base]);
   useEffect(load, [load]);
+  // The list leaves the registration numbers out: the tenant itself names the Peppol id to register.
+  useEffect(() => {
+    request<Tenant>(session.key, 'GET', base)
+      .then((t) => setPeppolId((current) => current || t.peppol_ids?.[0] || ''))
+      .catch(setError);
+  }, [session.key, base]);
 
   const run = async (f: () => Promise<void>) => {
     setError(null);
@@ -338,6 +344,7 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
   return (
     <div className="two panel">
       <form
+        aria-labelledby={`keys-${tenant.id}`}
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
@@ -347,7 +354,7 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
           });
         }}
       >
-        <h3>API keys</h3>
+        <h3 id={`keys-${tenant.id}`}>API keys</h3>
         <label htmlFor={`key-${tenant.id}`}>New key name</label>
         <input id={`key-${tenant.id}`} value={keyName} required onChange={(e) => setKeyName(e.target.value)} />
         <button type="submit" disabled={keyName.trim() === ''}>
@@ -360,6 +367,7 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
         ) : null}
       </form>
       <form
+        aria-labelledby={`peppol-${tenant.id}`}
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
@@ -371,7 +379,7 @@ function TenantPanel({ session, tenant }: { session: Session; tenant: Tenant }) 
           });
         }}
       >
-        <h3>Peppol registration</h3>
+        <h3 id={`peppol-${tenant.id}`}>Peppol registration</h3>
         <p>
           {status ? (
             status.registered ? (

@@ -21,11 +21,21 @@ interface WebhookDelivery {
   attempts: DeliveryAttempt[];
 }
 
+/** The answer of POST /api/webhooks/{id}/test. */
+interface WebhookTestOutcome {
+  event_id?: string;
+  url?: string;
+  delivered?: boolean;
+  status_code?: number | null;
+  error?: string | null;
+  duration_ms?: number;
+}
+
 function History({ session, webhook }: { session: Session; webhook: Webhook }) {
   const [page, setPage] = useState<Page<WebhookDelivery> | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [canTest, setCanTest] = useState(false);
-  const [testResult, setTestResult] = useState<string | null>(null);
+  const [testResult, setTestResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(() => {
@@ -55,15 +65,22 @@ function History({ session, webhook }: { session: Session; webhook: Webhook }) {
               setTestResult(null);
               setError(null);
               try {
-                const r = await request<Record<string, unknown>>(
+                const r = await request<WebhookTestOutcome>(
                   session.key,
                   'POST',
                   `/api/webhooks/${encodeURIComponent(webhook.id)}/test`,
                 );
-                const code = r.status_code ?? r.response_code ?? r.status;
-                setTestResult(
-                  `Test event sent${code !== undefined ? `: ${String(code)}` : ''}${r.error ? ` (${String(r.error)})` : ''}.`,
-                );
+                const detail = [
+                  r.status_code !== null && r.status_code !== undefined ? `HTTP ${r.status_code}` : null,
+                  r.error ?? null,
+                  r.duration_ms !== undefined ? `${r.duration_ms} ms` : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ');
+                setTestResult({
+                  ok: r.delivered !== false,
+                  text: `Test event ${r.delivered === false ? 'not delivered' : 'delivered'}${detail ? `: ${detail}` : ''}.`,
+                });
                 load();
               } catch (e) {
                 setError(e);
@@ -79,7 +96,12 @@ function History({ session, webhook }: { session: Session; webhook: Webhook }) {
           Refresh
         </button>
       </div>
-      {testResult ? <Notice>{testResult}</Notice> : null}
+      {testResult?.ok ? <Notice>{testResult.text}</Notice> : null}
+      {testResult && !testResult.ok ? (
+        <div className="alert alert-error" role="alert">
+          {testResult.text}
+        </div>
+      ) : null}
       <ErrorMessage error={error} />
       {page && page.items.length === 0 ? <p className="muted">No notifications yet.</p> : null}
       {page && page.items.length > 0 ? (
