@@ -221,7 +221,12 @@ export function Webhooks({ session }: { session: Session }) {
                 <div className="muted small">{h.events.join(', ')}</div>
               </div>
               <Chip value={h.enabled ? 'sent' : 'neutral'} label={h.enabled ? 'enabled' : 'paused'} />
-              <button type="button" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+              <button
+                type="button"
+                aria-expanded={open === h.id}
+                aria-label={`${open === h.id ? 'Hide the history' : 'Delivery history'} of ${h.url}`}
+                onClick={() => setOpen(open === h.id ? null : h.id)}
+              >
                 {open === h.id ? 'Hide history' : 'History'}
               </button>
               <button
