@@ -209,14 +209,8 @@ export interface Webhook {
   secret?: string;
 }
 
-export const DOCUMENT_TYPES = [
-  'INVOICE',
-  'CREDIT_NOTE',
-  'DEBIT_NOTE',
-  'SELFBILLING_INVOICE',
-  'SELFBILLING_CREDIT_NOTE',
-];
-export const STATES = ['DRAFT', 'TRANSIT', 'FAILED', 'SENT', 'RECEIVED'];
+// The code lists are the service's own (its domain modules, bundled): one copy of each.
+export { DOCUMENT_TYPES, DOCUMENT_STATES as STATES } from '../../../src/domain/document/invoice/documentModel.js';
 export const SORT_FIELDS = [
   'created_at',
   'invoice_date',
@@ -226,33 +220,8 @@ export const SORT_FIELDS = [
   'vendor_name',
   'invoice_id',
 ];
-export const CURRENCIES = [
-  'EUR',
-  'USD',
-  'GBP',
-  'JPY',
-  'CHF',
-  'CAD',
-  'AUD',
-  'NZD',
-  'CNY',
-  'INR',
-  'SEK',
-  'NOK',
-  'DKK',
-  'SGD',
-  'HKD',
-];
-export const WEBHOOK_EVENTS = [
-  'document.created',
-  'document.transit',
-  'document.sent',
-  'document.failed',
-  'document.received',
-  'document.accepted',
-  'document.rejected',
-  'document.deleted',
-];
+export { CURRENCIES } from '../../../src/domain/document/invoice/codeLists.js';
+export { WEBHOOK_EVENT_KINDS as WEBHOOK_EVENTS } from '../../../src/domain/webhook/webhook.js';
 
 /** An amount as the API returns it (a decimal string), shown with its currency; no float arithmetic. */
 export function money(amount: string | number | null | undefined, currency: string): string {
