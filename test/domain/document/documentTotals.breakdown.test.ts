@@ -54,6 +54,7 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
 
     it('Given one 0% entry without category and 0% lines of two categories, Then the entry is matched once, by the first, and the second keeps its own figures', () => {
       const r = complete({
+        vatex_note: 'Exempt under art. 44 of the VAT code',
         items: [item(100, '0.00', { tax_code: 'E' }), item(50, '0.00')],
         tax_details: [{ rate: 0, taxable_amount: 100, amount: 0 }],
       });
@@ -66,6 +67,7 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
 
     it('Given 0% entries naming their categories, Then each is matched to its own category, not merely by rate', () => {
       const r = complete({
+        vatex_note: 'Exempt under art. 44 of the VAT code',
         items: [item(100, '0.00', { tax_code: 'E' }), item(50, '0.00')],
         tax_details: [
           { tax_code: 'Z', rate: 0, taxable_amount: 50, amount: 0 },
@@ -81,6 +83,7 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
 
     it('Given a category O (outside scope) entry with a VAT rate, Then it is refused: no line is outside scope at that rate', () => {
       const r = complete({
+        vatex: 'VATEX-EU-O',
         items: [item(100, null, { tax_code: 'O' })],
         tax_details: [{ tax_code: 'O', rate: '21.00', taxable_amount: 100 }],
       });
@@ -210,6 +213,7 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
 
     it('Given VAT on a category O entry, Then it is refused as computed for no rate', () => {
       const r = complete({
+        vatex: 'VATEX-EU-O',
         items: [item(100, null, { tax_code: 'O' })],
         tax_details: [{ tax_code: 'O', taxable_amount: 100, amount: 5 }],
       });
@@ -460,7 +464,9 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
         items: [item(100, '0.00', { tax_code: 'E' }), item(200, '0.00', { tax_code: 'K' })],
       });
       const [e, k] = r.totals.breakdown;
-      expect([e!.tax_code, e!.exemption_reason_code]).to.deep.equal(['E', null]);
+      expect([e!.tax_code, e!.exemption_reason_code, e!.exemption_reason]).to.deep.equal(['E', null, null]);
+      // The E lines' reason cannot be stated next to K's in one document: refused, naming the first E line.
+      expect(r.problems.map((p) => [p.field, p.rule_id])).to.deep.equal([['items[0].tax_code', 'BR-E-10']]);
       expect([k!.tax_code, k!.exemption_reason_code, k!.exemption_reason]).to.deep.equal([
         'K',
         'VATEX-EU-IC',
@@ -476,7 +482,8 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
         items: [item(100, '0.00', { tax_code: 'E' }), item(200, '0.00')],
       });
       const [e, ae] = r.totals.breakdown;
-      expect([e!.tax_code, e!.exemption_reason_code]).to.deep.equal(['E', null]);
+      expect([e!.tax_code, e!.exemption_reason_code, e!.exemption_reason]).to.deep.equal(['E', null, null]);
+      expect(r.problems.map((p) => [p.field, p.rule_id])).to.deep.equal([['items[0].tax_code', 'BR-E-10']]);
       expect([ae!.tax_code, ae!.exemption_reason_code, ae!.exemption_reason]).to.deep.equal([
         'AE',
         'VATEX-EU-G',
@@ -484,14 +491,64 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
       ]);
     });
 
-    // Current behaviour: standard reasons are filled in when the caller gives none (these defaults
-    // are to be removed by a later issue, which will change this test).
-    it('Given exempt entries and no vatex nor note, Then each gets the standard reason of its category', () => {
+    // The reason is a legal statement of the seller's: nothing is filled in on their behalf.
+    const CASES: Array<{ code: string; rule: string; vatex: string; rate: string | null }> = [
+      { code: 'E', rule: 'BR-E-10', vatex: 'VATEX-EU-132-1I', rate: '0.00' },
+      { code: 'AE', rule: 'BR-AE-10', vatex: 'VATEX-EU-AE', rate: '0.00' },
+      { code: 'K', rule: 'BR-IC-10', vatex: 'VATEX-EU-IC', rate: '0.00' },
+      { code: 'G', rule: 'BR-G-10', vatex: 'VATEX-EU-G', rate: '0.00' },
+      { code: 'O', rule: 'BR-O-10', vatex: 'VATEX-EU-O', rate: null },
+    ];
+    for (const c of CASES) {
+      it(`Given a category ${c.code} line and neither vatex nor vatex_note, Then vatex is refused as missing (${c.rule}) and the entry has no reason`, () => {
+        const r = complete({ tax_code: c.code, items: [item(100, c.rate, { tax_code: c.code })] });
+        expect(r.problems.map((p) => [p.field, p.type, p.rule_id])).to.deep.equal([['vatex', 'missing', c.rule]]);
+        expect(r.problems[0]!.message).to.contain(`VAT category ${c.code}`).and.to.contain('vatex');
+        const [entry] = r.totals.breakdown;
+        expect([entry!.tax_code, entry!.exemption_reason_code, entry!.exemption_reason]).to.deep.equal([
+          c.code,
+          null,
+          null,
+        ]);
+      });
+
+      it(`Given a category ${c.code} line with a vatex code only, Then the entry states that code and no text`, () => {
+        const r = complete({ tax_code: c.code, vatex: c.vatex, items: [item(100, c.rate, { tax_code: c.code })] });
+        expect(r.problems).to.deep.equal([]);
+        const [entry] = r.totals.breakdown;
+        expect([entry!.exemption_reason_code, entry!.exemption_reason]).to.deep.equal([c.vatex, null]);
+      });
+
+      it(`Given a category ${c.code} line with a vatex_note only, Then the entry states that text exactly and no code`, () => {
+        const note = `Reason stated for ${c.code}, art. 9`;
+        const r = complete({ tax_code: c.code, vatex_note: note, items: [item(100, c.rate, { tax_code: c.code })] });
+        expect(r.problems).to.deep.equal([]);
+        const [entry] = r.totals.breakdown;
+        expect([entry!.exemption_reason_code, entry!.exemption_reason]).to.deep.equal([null, note]);
+      });
+    }
+
+    it('Given a blank vatex_note and no vatex, Then vatex is refused as missing: blank is no reason', () => {
+      const r = complete({ tax_code: 'E', vatex_note: '   ', items: [item(100, '0.00', { tax_code: 'E' })] });
+      expect(r.problems.map((p) => [p.field, p.rule_id])).to.deep.equal([['vatex', 'BR-E-10']]);
+    });
+
+    it('Given exempt entries of two categories and no vatex nor note, Then both are refused, each naming its field, and no entry gets a reason', () => {
       const r = complete({ items: [item(100, '0.00', { tax_code: 'AE' }), item(50, '0.00', { tax_code: 'E' })] });
       expect(r.totals.breakdown.map((b) => [b.tax_code, b.exemption_reason_code, b.exemption_reason])).to.deep.equal([
-        ['AE', 'VATEX-EU-AE', null],
-        ['E', null, 'Exempt from VAT'],
+        ['AE', null, null],
+        ['E', null, null],
       ]);
+      expect(r.problems.map((p) => [p.field, p.rule_id])).to.deep.equal([
+        ['vatex', 'BR-AE-10'],
+        ['items[1].tax_code', 'BR-E-10'],
+      ]);
+    });
+
+    it('Given a document read from UBL (rules mode) with an exempt entry and no reason, Then no field problem: the rule engine reports what its sender wrote', () => {
+      const r = complete({ items: [item(100, '0.00', { tax_code: 'E' })] }, 'rules');
+      expect(r.problems).to.deep.equal([]);
+      expect(r.totals.breakdown[0]!.exemption_reason).to.equal(null);
     });
   });
 });

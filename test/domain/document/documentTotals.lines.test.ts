@@ -43,9 +43,9 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
     });
 
     it('Given an exempt line (E) with a 21% rate, When completed, Then the rate is refused: the category requires 0.00', () => {
-      expect(problemsOf({ items: [item({ tax_code: 'E', tax_rate: '21.00' })] })).to.deep.equal([
-        ['items[0].tax_rate', 'invalid', 'category E requires a 0.00 tax rate'],
-      ]);
+      expect(
+        problemsOf({ vatex: 'VATEX-EU-132-1I', items: [item({ tax_code: 'E', tax_rate: '21.00' })] }),
+      ).to.deep.equal([['items[0].tax_rate', 'invalid', 'category E requires a 0.00 tax rate']]);
     });
 
     it('Given an exempt document and a line without tax_rate, When completed, Then the line is exempt at 0.00 and nothing is missing', () => {
@@ -174,6 +174,7 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
     it('Given a document not subject to VAT (O) with a charge in O without a rate, When completed, Then nothing is missing: O has no rate', () => {
       const doc = decode({
         tax_code: 'O',
+        vatex: 'VATEX-EU-O',
         items: [item({ tax_rate: null })],
         charges: [{ reason: 'fee', amount: 10, tax_code: 'O' }],
       });
@@ -256,17 +257,22 @@ describe('EN 16931 totals: lines, allowances and charges', () => {
       });
     }
 
-    it('Given exempt lines and no vatex, When completed, Then each exempt entry gets the current standard code or text', () => {
+    it('Given exempt lines of four categories and no vatex, When completed, Then no entry gets a reason and each category is refused, naming its field', () => {
       const doc = decode({
         items: ['E', 'K', 'G', 'O'].map((c) => item({ tax_code: c, tax_rate: c === 'O' ? null : '0.00' })),
       });
-      expect(
-        completeDocument(doc).totals.breakdown.map((b) => [b.tax_code, b.exemption_reason_code, b.exemption_reason]),
-      ).to.deep.equal([
-        ['E', null, 'Exempt from VAT'],
-        ['K', 'VATEX-EU-IC', null],
-        ['G', 'VATEX-EU-G', null],
-        ['O', 'VATEX-EU-O', null],
+      const { totals, problems } = completeDocument(doc);
+      expect(totals.breakdown.map((b) => [b.tax_code, b.exemption_reason_code, b.exemption_reason])).to.deep.equal([
+        ['E', null, null],
+        ['K', null, null],
+        ['G', null, null],
+        ['O', null, null],
+      ]);
+      expect(problems.map((p) => [p.field, p.type, p.rule_id])).to.deep.equal([
+        ['vatex', 'missing', 'BR-E-10'],
+        ['items[1].tax_code', 'invalid', 'BR-IC-10'],
+        ['items[2].tax_code', 'invalid', 'BR-G-10'],
+        ['items[3].tax_code', 'invalid', 'BR-O-10'],
       ]);
     });
   });

@@ -195,8 +195,8 @@ describe('EN 16931 totals', () => {
     expect(completeDocument(decode({ items: [line(0.99)] })).problems).to.deep.equal([]);
   });
 
-  it('Given exempt, reverse-charge and zero-rated lines, Then there is one 0% entry per category with exemption reasons', () => {
-    const { totals } = completeDocument(
+  it('Given exempt, reverse-charge and zero-rated lines, Then there is one 0% entry per category, the stated reason on its own category only', () => {
+    const { totals, problems } = completeDocument(
       decode({
         vatex: 'VATEX-EU-132-1I',
         vatex_note: 'Training',
@@ -218,9 +218,11 @@ describe('EN 16931 totals', () => {
       ]),
     ).to.deep.equal([
       ['E', '100.00', '0.00', 'VATEX-EU-132-1I', 'Training'],
-      ['AE', '200.00', '0.00', 'VATEX-EU-AE', null],
+      ['AE', '200.00', '0.00', null, null],
       ['Z', '9.00', '0.00', null, null],
     ]);
+    // No VATEX-EU-AE is stated for the seller: the reverse-charge lines need their own document.
+    expect(problems.map((p) => [p.field, p.rule_id])).to.deep.equal([['items[1].tax_code', 'BR-AE-10']]);
   });
 
   it('Given amount_due below the total, Then the difference is the prepaid amount; a previous balance raises the amount due', () => {

@@ -222,14 +222,17 @@ const palette: fc.Arbitrary<Group[]> = weighted<Group[]>(
     fc
       .record({
         s: fc.uniqueArray(positiveRate, { minLength: 0, maxLength: 3 }),
-        zeroCats: fc.subarray<Cat>(['Z', 'E', 'AE', 'K', 'G']),
+        // A document states one exemption reason (vatex / vatex_note), so it has at most one exempt category.
+        zero: fc.boolean(),
+        exemptCat: fc.option(fc.constantFrom<Cat>('E', 'AE', 'K', 'G'), { nil: null }),
         l: fc.uniqueArray(canaryRate, { maxLength: 2 }),
         m: fc.uniqueArray(canaryRate, { maxLength: 2 }),
         canary: fc.integer({ min: 0, max: 4 }),
       })
-      .map(({ s, zeroCats, l, m, canary }): Group[] => [
+      .map(({ s, zero, exemptCat, l, m, canary }): Group[] => [
         ...s.map((rate) => ({ cat: 'S' as Cat, rate })),
-        ...zeroCats.map((cat) => ({ cat, rate: '0.00' })),
+        ...(zero ? [{ cat: 'Z' as Cat, rate: '0.00' }] : []),
+        ...(exemptCat ? [{ cat: exemptCat, rate: '0.00' }] : []),
         // L and M are rarer (Canary Islands, Ceuta and Melilla).
         ...(canary === 0 ? l.map((rate) => ({ cat: 'L' as Cat, rate })) : []),
         ...(canary === 1 ? m.map((rate) => ({ cat: 'M' as Cat, rate })) : []),
@@ -274,6 +277,8 @@ const allowanceCharge = (kind: 'allowance' | 'charge'): fc.Arbitrary<Ac> =>
       reason: fc.option(fc.constantFrom('Discount', 'Volume rebate', 'Freight', 'Handling', 'Promo'), { nil: null }),
       reasonCode: fc.option(fc.constantFrom(...reasonCodes[kind]), { nil: null, freq: 3 }),
     })
+    // The reason is the seller's to state (BR-33/38/42/44): the API writes none for them.
+    .filter(({ reason, reasonCode }) => reason !== null || reasonCode !== null)
     .map(({ form, amount, bf, offset, reason, reasonCode }): Ac => {
       if (form === 'amount') return { amount, base: null, factor: null, reason, reasonCode };
       if (form === 'base') return { amount: null, base: bf.base, factor: bf.factor, reason, reasonCode };
@@ -412,58 +417,67 @@ const invoiceOf = (size: Size): fc.Arbitrary<Invoice> =>
         const usedCats = new Set(used.map((g) => g.cat));
         // An exemption reason code names a category the invoice uses (P0104-P0111: a code of another category is refused).
         const exempt = [...usedCats].filter((c) => VATEX_FOR[c] !== undefined);
-        return fc.record({
-          documentType: weighted(
-            [6, fc.constant('INVOICE' as const)],
-            [
-              1,
-              fc.constantFrom(
-                'CREDIT_NOTE' as const,
-                'DEBIT_NOTE' as const,
-                'SELFBILLING_INVOICE' as const,
-                'SELFBILLING_CREDIT_NOTE' as const,
+        return (
+          fc
+            .record({
+              documentType: weighted(
+                [6, fc.constant('INVOICE' as const)],
+                [
+                  1,
+                  fc.constantFrom(
+                    'CREDIT_NOTE' as const,
+                    'DEBIT_NOTE' as const,
+                    'SELFBILLING_INVOICE' as const,
+                    'SELFBILLING_CREDIT_NOTE' as const,
+                  ),
+                ],
               ),
-            ],
-          ),
-          currency: weighted([4, fc.constant('EUR')], [1, fc.constantFrom('USD', 'GBP', 'SEK', 'CHF', 'DKK')]),
-          // Category O leaves VAT numbers out (BR-O-02..04): the seller is then identified by its
-          // registration or a participant id of an ICD scheme (BR-CO-26), e.g. a Belgian enterprise number.
-          vendor: fc.constantFrom(
-            ...(usedCats.has('O')
-              ? VENDORS.filter((v) => v.company_id !== undefined || v.tax_id.startsWith('BE'))
-              : VENDORS),
-          ),
-          customer: fc.constantFrom(...CUSTOMERS),
-          taxCode: fc.constant(taxCode),
-          vatex:
-            exempt.length > 0
-              ? fc.option(fc.constantFrom(...exempt.flatMap((c) => VATEX_FOR[c]!)), { nil: null })
-              : fc.constant(null),
-          vatexNote:
-            exempt.length > 0
-              ? fc.option(
-                  fc.constantFrom('Exempt under the VAT code', 'Autoliquidation', 'Intra-community supply, art. 138'),
-                  { nil: null },
-                )
-              : fc.constant(null),
-          lines: fc.constant(lines),
-          allowances: weighted(
-            [3, fc.constant([] as DocAc[])],
-            [2, fc.array(docAcOf('allowance', used, taxCode), { minLength: 1, maxLength: 3 })],
-          ),
-          charges: weighted(
-            [3, fc.constant([] as DocAc[])],
-            [2, fc.array(docAcOf('charge', used, taxCode), { minLength: 1, maxLength: 2 })],
-          ),
-          payment: weighted<Invoice['payment']>(
-            [4, fc.constant({ kind: 'none' as const })],
-            [1, fc.integer({ min: 0, max: 500_000 }).map((c) => ({ kind: 'prepaid' as const, cents: c }))],
-            [1, fc.integer({ min: 0, max: 500_000 }).map((c) => ({ kind: 'balance' as const, cents: c }))],
-          ),
-          statesTotals: fc.boolean(),
-          // Intra-community supplies need a delivery country and date or period (BR-IC-11, BR-IC-12).
-          delivery: usedCats.has('K') ? fc.constant(true) : fc.boolean(),
-        });
+              currency: weighted([4, fc.constant('EUR')], [1, fc.constantFrom('USD', 'GBP', 'SEK', 'CHF', 'DKK')]),
+              // Category O leaves VAT numbers out (BR-O-02..04): the seller is then identified by its
+              // registration or a participant id of an ICD scheme (BR-CO-26), e.g. a Belgian enterprise number.
+              vendor: fc.constantFrom(
+                ...(usedCats.has('O')
+                  ? VENDORS.filter((v) => v.company_id !== undefined || v.tax_id.startsWith('BE'))
+                  : VENDORS),
+              ),
+              customer: fc.constantFrom(...CUSTOMERS),
+              taxCode: fc.constant(taxCode),
+              vatex:
+                exempt.length > 0
+                  ? fc.option(fc.constantFrom(...exempt.flatMap((c) => VATEX_FOR[c]!)), { nil: null })
+                  : fc.constant(null),
+              vatexNote:
+                exempt.length > 0
+                  ? fc.option(
+                      fc.constantFrom(
+                        'Exempt under the VAT code',
+                        'Autoliquidation',
+                        'Intra-community supply, art. 138',
+                      ),
+                      { nil: null },
+                    )
+                  : fc.constant(null),
+              lines: fc.constant(lines),
+              allowances: weighted(
+                [3, fc.constant([] as DocAc[])],
+                [2, fc.array(docAcOf('allowance', used, taxCode), { minLength: 1, maxLength: 3 })],
+              ),
+              charges: weighted(
+                [3, fc.constant([] as DocAc[])],
+                [2, fc.array(docAcOf('charge', used, taxCode), { minLength: 1, maxLength: 2 })],
+              ),
+              payment: weighted<Invoice['payment']>(
+                [4, fc.constant({ kind: 'none' as const })],
+                [1, fc.integer({ min: 0, max: 500_000 }).map((c) => ({ kind: 'prepaid' as const, cents: c }))],
+                [1, fc.integer({ min: 0, max: 500_000 }).map((c) => ({ kind: 'balance' as const, cents: c }))],
+              ),
+              statesTotals: fc.boolean(),
+              // Intra-community supplies need a delivery country and date or period (BR-IC-11, BR-IC-12).
+              delivery: usedCats.has('K') ? fc.constant(true) : fc.boolean(),
+            })
+            // The exemption reason is the seller's to state (BR-E-10 ...): an exempt invoice gives a code or a text.
+            .filter((inv) => exempt.length === 0 || inv.vatex !== null || inv.vatexNote !== null)
+        );
       }),
     );
   });

@@ -9,6 +9,8 @@ export interface FieldProblem {
   field: string;
   message: string;
   type: 'mismatch' | 'missing' | 'invalid';
+  /** The EN 16931 rule this problem is (the rule engine's report of it is then redundant). */
+  rule_id?: string;
 }
 
 /** One VAT breakdown entry (BG-23) as it goes into UBL. */
@@ -106,14 +108,14 @@ export const computeLineNet = (line: LineItem): Decimal => lineNets(line).net;
 const keyOf = (code: TaxCode, rate: Decimal | null): string =>
   isZeroRateCategory(code) ? code : `${code}|${rate === null ? '-' : rate.toFixed(4)}`;
 
-const DEFAULT_EXEMPTION_CODE: Partial<Record<TaxCode, string>> = {
-  AE: 'VATEX-EU-AE',
-  K: 'VATEX-EU-IC',
-  G: 'VATEX-EU-G',
-  O: 'VATEX-EU-O',
+/** The rule that requires an exemption reason in each exempt category's VAT breakdown entry. */
+export const EXEMPTION_REASON_RULE: Partial<Record<TaxCode, string>> = {
+  E: 'BR-E-10',
+  AE: 'BR-AE-10',
+  K: 'BR-IC-10',
+  G: 'BR-G-10',
+  O: 'BR-O-10',
 };
-/** Only E lacks a standard code above, so only E can need a text. */
-const DEFAULT_EXEMPTION_TEXT: Partial<Record<TaxCode, string>> = { E: 'Exempt from VAT' };
 
 /** The category a vatex code belongs to (the Peppol P0104-P0111 mapping; everything else is an E code). */
 export const vatexCategory = (vatex: string): TaxCode => {
@@ -361,7 +363,7 @@ export const completeDocument = (input: Document, mode: ToleranceMode = 'strict'
     }
   }
 
-  assignExemptionReasons(input, breakdown);
+  assignExemptionReasons(input, breakdown, lines, allowances, charges, mode === 'strict' ? problems : []);
 
   // --- document totals (BG-22)
   const line_total = sum(lines.map((l) => l.net));
@@ -470,11 +472,23 @@ const checkMultiplier = (
 };
 
 /**
- * Exempt categories need a reason (BR-E-10, BR-AE-10, BR-IC-10, BR-G-10, BR-O-10). The document's
- * vatex/vatex_note go on the category they belong to; other exempt entries get the standard code or text.
+ * Exempt categories need a reason (BR-E-10, BR-AE-10, BR-IC-10, BR-G-10, BR-O-10), and the reason is a
+ * legal statement only the seller can make: it is never filled in for them. The document's vatex /
+ * vatex_note go on the category they belong to; an exempt category without a stated reason is a
+ * problem naming the field to fill (vatex, or the line of a second exempt category, which a document
+ * that carries one reason cannot state). A document read from UBL ('rules') keeps what its sender
+ * wrote: a missing reason there is the rule engine's to report.
  */
-const assignExemptionReasons = (doc: Document, breakdown: VatBreakdownEntry[]): void => {
+const assignExemptionReasons = (
+  doc: Document,
+  breakdown: VatBreakdownEntry[],
+  lines: LineTotals[],
+  allowances: DocumentAllowanceChargeTotals[],
+  charges: DocumentAllowanceChargeTotals[],
+  problems: FieldProblem[],
+): void => {
   const exempt = breakdown.filter((b) => EXEMPT_TAX_CODES.includes(b.tax_code));
+  if (exempt.length === 0) return;
   const preferred: TaxCode | null = doc.vatex
     ? vatexCategory(doc.vatex)
     : EXEMPT_TAX_CODES.includes(doc.tax_code)
@@ -482,13 +496,36 @@ const assignExemptionReasons = (doc: Document, breakdown: VatBreakdownEntry[]): 
       : null;
   const target =
     exempt.find((b) => b.tax_code === preferred) ?? exempt.find((b) => b.tax_code === doc.tax_code) ?? exempt[0]!;
+  const stated = (doc.vatex ?? '').trim() !== '' || (doc.vatex_note ?? '').trim() !== '';
+  /** Where the category comes from: its first line, else its first document allowance or charge. */
+  const sourceOf = (code: TaxCode): string => {
+    const line = lines.findIndex((l) => l.tax_code === code);
+    if (line >= 0) return `items[${line}]`;
+    const allowance = allowances.findIndex((a) => a.tax_code === code);
+    if (allowance >= 0) return `allowances[${allowance}]`;
+    const charge = charges.findIndex((c) => c.tax_code === code);
+    return charge >= 0 ? `charges[${charge}]` : 'tax_details';
+  };
   for (const b of exempt) {
-    if (b === target && (doc.vatex !== null || doc.vatex_note !== null)) {
+    const rule = EXEMPTION_REASON_RULE[b.tax_code]!;
+    if (b === target && stated) {
       b.exemption_reason_code = doc.vatex;
       b.exemption_reason = doc.vatex_note;
+    } else if (b === target) {
+      problems.push({
+        field: 'vatex',
+        type: 'missing',
+        rule_id: rule,
+        message: `VAT category ${b.tax_code} (${sourceOf(b.tax_code)}) requires an exemption reason: give vatex (a VATEX code) or vatex_note (the reason text); none is filled in for you`,
+      });
     } else {
-      b.exemption_reason_code = DEFAULT_EXEMPTION_CODE[b.tax_code] ?? null;
-      b.exemption_reason = b.exemption_reason_code ? null : (DEFAULT_EXEMPTION_TEXT[b.tax_code] ?? null);
+      const source = sourceOf(b.tax_code);
+      problems.push({
+        field: source === 'tax_details' ? 'tax_details' : `${source}.tax_code`,
+        type: 'invalid',
+        rule_id: rule,
+        message: `VAT category ${b.tax_code} requires its own exemption reason, but a document states one (vatex / vatex_note), which is for category ${target.tax_code}: put the category ${b.tax_code} lines in a separate document with their vatex or vatex_note`,
+      });
     }
   }
 };

@@ -23,6 +23,14 @@ export interface DocumentCheck {
   isValid: boolean;
 }
 
+/** Rules that state the same requirement as another (the allowance/charge reason twice over). */
+const SAME_RULE: Readonly<Record<string, string[]>> = {
+  'BR-33': ['BR-CO-21'],
+  'BR-38': ['BR-CO-22'],
+  'BR-42': ['BR-CO-23'],
+  'BR-44': ['BR-CO-24'],
+};
+
 const NATIONAL = /^(DE|DK|GR|IT|NL|NO|SE|IS|AUNZ|SG|JP)-/;
 
 export function schematronOf(ruleId: string): string {
@@ -50,15 +58,22 @@ export function checkDocument(input: Document): DocumentCheck {
   const completed = completeDocument(input, 'strict');
   const tree = writeUblTree(completed.document);
   const ubl = serializeUbl(tree);
-  const fieldIssues: ValidationResultIssue[] = [...missingRequiredFields(input), ...completed.problems].map((p) => ({
+  const fieldProblems = [...missingRequiredFields(input), ...completed.problems];
+  const fieldIssues: ValidationResultIssue[] = fieldProblems.map((p) => ({
     message: `${p.field}: ${p.message}`,
     type: 'error',
     flag: 'fatal',
-    rule_id: null,
+    rule_id: p.rule_id ?? null,
     location: p.field,
     schematron: 'JSON',
   }));
-  const ruleIssues = validateUblTree(tree).map(issueFromRule);
+  // A rule a field check already reported (naming the field to fill) is not repeated by the engine.
+  const covered = new Set(
+    fieldProblems.flatMap((p) => (p.rule_id ? [p.rule_id, ...(SAME_RULE[p.rule_id] ?? [])] : [])),
+  );
+  const ruleIssues = validateUblTree(tree)
+    .filter((issue) => !covered.has(issue.rule_id))
+    .map(issueFromRule);
   const issues = [...fieldIssues, ...ruleIssues];
   return { document: completed.document, ubl, issues, isValid: !issues.some((i) => i.flag === 'fatal') };
 }

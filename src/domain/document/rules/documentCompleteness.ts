@@ -1,4 +1,4 @@
-import type { Document } from '../invoice/documentModel.js';
+import type { AllowanceCharge, Document } from '../invoice/documentModel.js';
 import { isCreditNote } from '../invoice/documentModel.js';
 import type { FieldProblem } from '../invoice/documentTotals.js';
 
@@ -32,6 +32,25 @@ export const missingRequiredFields = (doc: Document): FieldProblem[] => {
     need(`items[${i}].quantity`, item.quantity, 'quantity');
     need(`items[${i}].unit_price`, item.unit_price, 'unit price');
     if (item.tax_code !== 'O') need(`items[${i}].tax_rate`, item.tax_rate, 'tax rate');
+  });
+  // BR-33/BR-38 (document level), BR-42/BR-44 (line level): why the amount is allowed or charged is
+  // the seller's to say; no "Discount" or "Charge" is written for them.
+  const reasonOf = (list: AllowanceCharge[], field: string, rule: string) =>
+    list.forEach((a, i) => {
+      if ((a.reason ?? '').trim() === '' && (a.reason_code ?? '').trim() === '') {
+        problems.push({
+          field: `${field}[${i}].reason`,
+          type: 'missing',
+          rule_id: rule,
+          message: 'a reason (reason text or reason_code) is required',
+        });
+      }
+    });
+  reasonOf(doc.allowances, 'allowances', 'BR-33');
+  reasonOf(doc.charges, 'charges', 'BR-38');
+  doc.items.forEach((item, i) => {
+    reasonOf(item.allowances, `items[${i}].allowances`, 'BR-42');
+    reasonOf(item.charges, `items[${i}].charges`, 'BR-44');
   });
   if (!isCreditNote(doc.document_type) && doc.due_date === null && (doc.payment_term ?? '').trim() === '') {
     problems.push({

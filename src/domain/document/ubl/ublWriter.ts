@@ -230,12 +230,11 @@ const allowanceChargeNode = (
 ): XNode | null => {
   // R041/R042: factor and base amount go together or not at all.
   const withBase = a.base_amount !== null && a.multiplier_factor !== null;
-  const reason = a.reason ?? (a.reason_code ? null : charge ? 'Charge' : 'Discount');
   return agg(
     'cac:AllowanceCharge',
     leaf('cbc:ChargeIndicator', charge ? 'true' : 'false'),
     leaf('cbc:AllowanceChargeReasonCode', a.reason_code),
-    leaf('cbc:AllowanceChargeReason', reason),
+    leaf('cbc:AllowanceChargeReason', a.reason),
     withBase && leaf('cbc:MultiplierFactorNumeric', plain(a.multiplier_factor!)),
     amt('cbc:Amount', amount, ctx),
     withBase && amt('cbc:BaseAmount', a.base_amount!, ctx),
