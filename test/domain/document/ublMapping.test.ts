@@ -40,6 +40,38 @@ const rootChildren = (xml: string): string[] =>
     .map((n) => (n as { name(): string }).name());
 
 describe('UBL mapping', () => {
+  describe('no statement the caller did not make (issue 17)', () => {
+    it('Given exempt lines of each category and no reason, Then the UBL has no exemption reason code nor text', () => {
+      for (const code of ['E', 'AE', 'K', 'G', 'O']) {
+        const rate = code === 'O' ? {} : { tax_rate: '0.00' };
+        const r = decodeDocumentInput({
+          ...base,
+          tax_code: code,
+          items: [{ description: 'Widget', quantity: 2, unit_price: 10, tax_code: code, ...rate }],
+        });
+        if (!r.ok) throw new Error(JSON.stringify(r.errors));
+        const xml = writeUbl(r.value);
+        expect(xpath(xml, '//cbc:TaxExemptionReasonCode'), code).to.deep.equal([]);
+        expect(xpath(xml, '//cbc:TaxExemptionReason'), code).to.deep.equal([]);
+        expect(xml, code).not.to.contain('Exempt from VAT');
+      }
+    });
+
+    it('Given allowances and charges without a reason, Then the UBL has no AllowanceChargeReason (no "Discount", no "Charge")', () => {
+      const xml = writeUbl(
+        make({
+          allowances: [{ amount: 1, tax_rate: '21.00' }],
+          charges: [{ amount: 2, reason_code: 'FC', tax_rate: '21.00' }],
+          items: [
+            { description: 'Widget', quantity: 2, unit_price: 10, tax_rate: '21.00', allowances: [{ amount: 1 }] },
+          ],
+        }),
+      );
+      expect(xpath(xml, '//cac:AllowanceCharge/cbc:AllowanceChargeReason')).to.deep.equal([]);
+      expect(xpath(xml, '//cac:AllowanceCharge/cbc:AllowanceChargeReasonCode')).to.deep.equal(['FC']);
+    });
+  });
+
   it('Given an invoice, Then it is a Peppol BIS billing Invoice 380 with BuyerReference and OrderReference from purchase_order', () => {
     const xml = writeUbl(make({ purchase_order: 'PO-9' }));
     expect(xpath(xml, '/*/cbc:CustomizationID')).to.deep.equal([
