@@ -57,6 +57,13 @@ describe('UBL mapping', () => {
       }
     });
 
+    it('Given a line without a description (as read from elsewhere), Then the UBL has no item name: no "Item" is made up', () => {
+      const r = decodeDocumentInput({ ...base, items: [{ quantity: 2, unit_price: 10, tax_rate: '21.00' }] });
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      const xml = writeUbl(r.value);
+      expect(xpath(xml, '//cac:InvoiceLine/cac:Item/cbc:Name')).to.deep.equal([]);
+    });
+
     it('Given allowances and charges without a reason, Then the UBL has no AllowanceChargeReason (no "Discount", no "Charge")', () => {
       const xml = writeUbl(
         make({

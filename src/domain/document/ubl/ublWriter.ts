@@ -288,7 +288,8 @@ const lineNode = (line: LineItem, i: number, ctx: Ctx): XNode | null => {
     line.charges.map((c, j) => allowanceChargeNode(c, true, lt.charges[j]!, ctx, null)),
     agg(
       'cac:Item',
-      leaf('cbc:Name', line.description && line.description.trim() !== '' ? line.description : 'Item'),
+      // BR-25: the item name is the seller's description of what was supplied; none is made up for them.
+      leaf('cbc:Name', line.description && line.description.trim() !== '' ? line.description : null),
       agg('cac:SellersItemIdentification', leaf('cbc:ID', line.product_code)),
       taxCategory('cac:ClassifiedTaxCategory', lt.tax_code, lt.rate),
     ),
