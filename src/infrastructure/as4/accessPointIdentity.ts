@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { PeppolConfig } from '../peppolConfig.js';
-import { readCertificates } from '../peppol/certificates.js';
+import { commonNameOf, readCertificates } from '../peppol/certificates.js';
 import { isPeppolSeatId } from '../../domain/peppol/as4/peppolProfile.js';
 import type { SigningKey } from './wsSecuritySignature.js';
 
@@ -21,15 +21,6 @@ export interface AccessPointIdentity {
 
 export const ACCESS_POINT_IDENTITY = Symbol('AccessPointIdentity');
 
-/** The subject CN of a certificate, or null. */
-export function commonName(certificate: X509Certificate): string | null {
-  for (const line of certificate.subject.split('\n')) {
-    const match = /^CN=(.*)$/.exec(line.trim());
-    if (match) return match[1]!;
-  }
-  return null;
-}
-
 /** Reads the configured key and certificate; null when neither is configured, an Error when they are wrong. */
 export function loadAccessPointIdentity(config: PeppolConfig): AccessPointIdentity | null {
   const keyPem = config.as4KeyPem ?? (config.as4KeyFile ? fs.readFileSync(config.as4KeyFile, 'utf8') : null);
@@ -39,7 +30,7 @@ export function loadAccessPointIdentity(config: PeppolConfig): AccessPointIdenti
     : new X509Certificate(fs.readFileSync(config.as4CertificateFile!));
   const privateKey = createPrivateKey(keyPem);
   if (!certificate.checkPrivateKey(privateKey)) throw new Error('AS4_KEY_FILE is not the key of AS4_CERTIFICATE_FILE');
-  const seatId = commonName(certificate);
+  const seatId = commonNameOf(certificate);
   if (!seatId || !isPeppolSeatId(seatId)) {
     // phase4 and the Peppol AS4 profile take the CN as the party id and refuse other forms.
     throw new Error(

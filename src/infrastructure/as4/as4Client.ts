@@ -15,7 +15,8 @@ import type { Sbdh } from '../../domain/peppol/as4/sbdh.js';
 import { documentTypeParts } from '../../domain/peppol/peppolDocumentTypes.js';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol/participantId.js';
 import type { AccessPointTrust } from '../peppol/accessPointTrust.js';
-import { commonName, type AccessPointIdentity } from './accessPointIdentity.js';
+import type { AccessPointIdentity } from './accessPointIdentity.js';
+import { commonNameOf, oneLineName } from '../peppol/certificates.js';
 import { buildUserMessage } from './as4Outbound.js';
 import { readSignalResponse } from './as4Signals.js';
 import { writeSbdh } from './sbdhXml.js';
@@ -49,12 +50,11 @@ function isLoopback(host: string): boolean {
 }
 
 export function remoteAccessPoint(certificate: X509Certificate): RemoteAccessPoint {
-  const oneLine = (name: string) => name.split('\n').filter(Boolean).join(', ');
   return {
-    seat_id: commonName(certificate),
-    subject: oneLine(certificate.subject),
+    seat_id: commonNameOf(certificate),
+    subject: oneLineName(certificate.subject),
     serial: certificate.serialNumber,
-    issuer: oneLine(certificate.issuer),
+    issuer: oneLineName(certificate.issuer),
     valid_from: new Date(certificate.validFrom).toISOString(),
     valid_to: new Date(certificate.validTo).toISOString(),
   };

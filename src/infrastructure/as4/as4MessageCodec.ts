@@ -15,7 +15,8 @@ import {
 } from '../../domain/peppol/as4/peppolProfile.js';
 import { INVOICE_RESPONSE_DOCUMENT_TYPE } from '../../domain/peppol/smpDocuments.js';
 import { parseUntrustedXml } from '../xml/xmlParser.js';
-import { commonName, type AccessPointIdentity } from './accessPointIdentity.js';
+import type { AccessPointIdentity } from './accessPointIdentity.js';
+import { commonNameOf, oneLineName } from '../peppol/certificates.js';
 import { openMessage, type InboundLimits } from './as4Inbound.js';
 import { buildErrorSignal, buildReceipt } from './as4Signals.js';
 import { readSbdh, type SbdhRead } from './sbdhXml.js';
@@ -39,8 +40,8 @@ const refused = (errors: EbmsError[], messageId: string | null): OpenedAs4Messag
 });
 
 const signerFacts = (certificate: X509Certificate): As4SignerFacts => ({
-  subject: certificate.subject.split('\n').join(', '),
-  issuer: certificate.issuer.split('\n').join(', '),
+  subject: oneLineName(certificate.subject),
+  issuer: oneLineName(certificate.issuer),
   serialNumber: certificate.serialNumber,
   validFrom: new Date(certificate.validFrom).toISOString(),
   validTo: new Date(certificate.validTo).toISOString(),
@@ -92,7 +93,7 @@ export class As4MessageCodecAdapter implements As4MessageCodec {
     const id = message.messageInfo.messageId;
     const header = checkPeppolHeader(message, this.identity.seatId);
     if (header.length > 0) return refused(header, id);
-    const senderAp = commonName(content.signer);
+    const senderAp = commonNameOf(content.signer);
     const notSigner = checkSenderIsSigner(message, senderAp);
     if (notSigner) return refused([notSigner], id);
     const payload = content.payloads[0]!.bytes;

@@ -157,9 +157,3 @@ export const SIGNATURE_ALGORITHMS = {
   digest: ALGORITHM.sha256,
   c14n: ALGORITHM.excC14n,
 } as const;
-
-/** The subject CN of a certificate (for a Peppol AP: its seat id), or null when it has none. */
-export function commonNameOf(certificate: X509Certificate): string | null {
-  const line = certificate.subject.split('\n').find((l) => l.startsWith('CN='));
-  return line ? line.slice(3) : null;
-}

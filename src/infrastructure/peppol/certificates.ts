@@ -20,7 +20,14 @@ export function readCertificates(file: string): X509Certificate[] {
 export const base64Der = (certificate: X509Certificate): string => certificate.raw.toString('base64');
 
 const iso = (date: string) => new Date(date).toISOString();
-const oneLine = (name: string) => name.split('\n').filter(Boolean).join(', ');
+/** A distinguished name as node:crypto gives it (one attribute a line) on one line: `C=BE, O=…, CN=…`. */
+export const oneLineName = (name: string): string => name.split('\n').filter(Boolean).join(', ');
+
+/** The subject CN of a certificate (for a Peppol AP: its seat id), or null when it has none. */
+export function commonNameOf(certificate: X509Certificate): string | null {
+  const line = certificate.subject.split('\n').find((l) => l.startsWith('CN='));
+  return line ? line.slice(3) : null;
+}
 
 /**
  * Checks a certificate at `now`: within its validity, and, when trust anchors are configured
@@ -36,14 +43,14 @@ export function checkCertificate(
   const issuer = anchors.find((ca) => certificate.checkIssued(ca) && certificate.verify(ca.publicKey)) ?? null;
   const details = {
     purpose,
-    subject: oneLine(certificate.subject),
-    issuer: oneLine(certificate.issuer),
+    subject: oneLineName(certificate.subject),
+    issuer: oneLineName(certificate.issuer),
     serial_number: certificate.serialNumber,
     valid_from: iso(certificate.validFrom),
     valid_to: iso(certificate.validTo),
     fingerprint_sha256: certificate.fingerprint256,
     trusted: anchors.length === 0 ? null : issuer !== null,
-    trusted_issuer: issuer ? oneLine(issuer.subject) : null,
+    trusted_issuer: issuer ? oneLineName(issuer.subject) : null,
   };
   const problems: string[] = [];
   if (now < new Date(certificate.validFrom)) problems.push(`not valid before ${details.valid_from}`);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { verify, X509Certificate } from 'node:crypto';
 import { DerCursor, DerError, integerHex, readDer, readTime, TAG, type Der } from './derReader.js';
+import { commonNameOf, oneLineName } from './certificates.js';
 
 /**
  * X.509 CRLs (RFC 5280 CertificateList) of the Peppol AP CAs, read by a strict DER reader (node:crypto
@@ -217,11 +218,6 @@ const subjectDer = (certificate: X509Certificate): Buffer => certificateFields(c
  */
 export const serialOf = (certificate: X509Certificate): string => integerHex(certificateFields(certificate).serial);
 
-function commonNameOf(certificate: X509Certificate): string {
-  const line = certificate.subject.split('\n').find((l) => l.startsWith('CN='));
-  return line ? line.slice(3) : certificate.subject.replace(/\n/g, ', ');
-}
-
 /** The DER CRLs of a file: PEM blocks ("X509 CRL"), else the file as one DER CRL. */
 export function crlsOfFile(bytes: Buffer): Buffer[] {
   const text = bytes.toString('latin1');
@@ -307,7 +303,12 @@ export class RevocationLists {
                 ? 'its signature does not verify with its issuer’s key'
                 : 'its issuer is none of them'),
           );
-        lists.push({ ...crl, source: name, ca: signer.ca, caName: commonNameOf(signer.ca) });
+        lists.push({
+          ...crl,
+          source: name,
+          ca: signer.ca,
+          caName: commonNameOf(signer.ca) ?? oneLineName(signer.ca.subject),
+        });
       }
     }
     return new RevocationLists(lists, onStale);

@@ -29,7 +29,7 @@ import { readMultipartRelated, writeMultipartRelated } from '../../../src/infras
 import { readSbdh, writeSbdh } from '../../../src/infrastructure/as4/sbdhXml.js';
 import { encryptAttachments } from '../../../src/infrastructure/as4/wsSecurityEncryption.js';
 import { signEnvelope, type AttachmentContent } from '../../../src/infrastructure/as4/wsSecuritySignature.js';
-import { commonNameOf } from '../../../src/infrastructure/as4/wsSecurityTokens.js';
+import { commonNameOf } from '../../../src/infrastructure/peppol/certificates.js';
 import { checkCertificate } from '../../../src/infrastructure/peppol/certificates.js';
 import { makeTestAs4Pki, type TestAs4Pki } from '../../support/as4TestKeys.js';
 
