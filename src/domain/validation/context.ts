@@ -1,4 +1,5 @@
 import { decOf } from './decimal.js';
+import { compareVersions, LATEST_RULE_SET, type RuleSet } from './ruleSets.js';
 import type { RuleFlag, ValidationIssue } from './types.js';
 import { all, attr, kid, kids, locationOf, normSpace, str, type XNode } from '../xml/xmlTree.js';
 
@@ -32,6 +33,7 @@ export class Ctx {
   constructor(
     readonly root: XNode,
     readonly kind: 'Invoice' | 'CreditNote',
+    readonly ruleSet: RuleSet = LATEST_RULE_SET,
   ) {
     this.lineName = kind === 'Invoice' ? 'cac:InvoiceLine' : 'cac:CreditNoteLine';
     this.qtyName = kind === 'Invoice' ? 'cbc:InvoicedQuantity' : 'cbc:CreditedQuantity';
@@ -41,6 +43,16 @@ export class Ctx {
     this.buyer = kid(kid(root, 'cac:AccountingCustomerParty'), 'cac:Party');
     this.taxRep = kid(root, 'cac:TaxRepresentativeParty');
     this.lmt = kid(root, 'cac:LegalMonetaryTotal');
+  }
+
+  /** The set's CEN artefacts are this version or later: a rule changed in that version applies. */
+  cenFrom(version: string): boolean {
+    return compareVersions(this.ruleSet.cen, version) >= 0;
+  }
+
+  /** The set's Peppol BIS release is this version or later. */
+  peppolFrom(version: string): boolean {
+    return compareVersions(this.ruleSet.peppol, version) >= 0;
   }
 
   /** Firings of each rule so far, listed or not. */
