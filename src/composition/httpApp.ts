@@ -27,6 +27,7 @@ import { ParticipantSearch } from '../application/peppol/participantSearch.js';
 import { As4Inbox } from '../application/inbox/as4Inbox.js';
 import { OperationsStatus } from '../application/operations/operationsStatus.js';
 import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
+import { RULE_SET_CLOCK, type RuleSetClock } from '../application/documents/ruleSetChoice.js';
 
 export function rateLimitsFrom(config: Config): RateLimits {
   return {
@@ -71,6 +72,7 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     jsonBodyLimit: config.jsonBodyLimit,
     jsonOtherBodyLimit: config.jsonOtherBodyLimit,
     uploadBodyLimit: config.uploadBodyLimit,
+    ruleSetClock: container.resolve<RuleSetClock>(RULE_SET_CLOCK),
     hygiene: config.text,
     idempotencyStore: container.resolve(IDEMPOTENCY_STORE),
     version,

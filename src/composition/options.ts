@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../infrastructure/config.js';
+import type { RuleSetClock } from '../application/documents/ruleSetChoice.js';
 import type { ResolveHost } from '../infrastructure/webhooks/httpWebhookClient.js';
 
 /** What one service instance is composed from: its settings, its logger, and what tests adjust. */
@@ -16,6 +17,8 @@ export interface CompositionOptions {
   webhookTimeoutMs?: number;
   /** How webhook host names are resolved: the system resolver unless a test gives its own answers. */
   webhookResolveHost?: ResolveHost;
+  /** Which day it is for the rules: today (or RULES_DATE) unless a test moves it. */
+  ruleSetClock?: RuleSetClock;
 }
 
 /**

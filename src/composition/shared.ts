@@ -81,6 +81,7 @@ import { EVENT_STORE } from '../application/ports/eventStore.js';
 import { DocumentContent } from '../application/documents/documentContent.js';
 import { DocumentUpcaster } from '../application/documents/documentUpcaster.js';
 import { UPCASTER, UpcastingEventStore } from '../application/upcastingEventStore.js';
+import { RULE_SET_CLOCK, systemRuleSetClock } from '../application/documents/ruleSetChoice.js';
 
 /** The worker processes' entry: their own composition root. */
 const TASK_PROCESS = fileURLToPath(new URL('./taskProcess.js', import.meta.url));
@@ -168,7 +169,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(DocumentContent);
   container.registerSingleton(UPCASTER, DocumentUpcaster);
   container.registerSingleton(EVENT_STORE, UpcastingEventStore);
-  registerDocuments(container, config);
+  registerDocuments(container, config, options);
   registerDelivery(container, options);
   registerWebhooks(container, options);
   container.registerSingleton(AccountCommands);
@@ -202,7 +203,8 @@ export async function registerService(container: DependencyContainer, options: C
 }
 
 /** The document use cases, and the task pool and PDF reader their heavy steps run on. */
-function registerDocuments(container: DependencyContainer, config: Config): void {
+function registerDocuments(container: DependencyContainer, config: Config, options: CompositionOptions): void {
+  container.register(RULE_SET_CLOCK, { useValue: options.ruleSetClock ?? systemRuleSetClock(config.rulesDate) });
   container.register(TASK_POOL_OPTIONS, {
     useValue: {
       workers: config.work.workers,

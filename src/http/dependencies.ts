@@ -25,6 +25,7 @@ import type { RateLimitStore } from '../application/ports/rateLimitStore.js';
 import type { As4Inbox } from '../application/inbox/as4Inbox.js';
 import type { HygieneLimits } from './inputHygiene.js';
 import type { RateLimits } from './rateLimit.js';
+import type { RuleSetClock } from '../application/documents/ruleSetChoice.js';
 
 /** What the HTTP interface talks to: application handlers, queries and ports, and its own limits. */
 export interface HttpDependencies {
@@ -64,6 +65,8 @@ export interface HttpDependencies {
   /** Largest JSON body of a route that takes no document. */
   jsonOtherBodyLimit: number;
   uploadBodyLimit: number;
+  /** Which day it is for the rules (the rule set in force). */
+  ruleSetClock: RuleSetClock;
   hygiene: HygieneLimits;
   idempotencyStore: IdempotencyStore;
   version: string;

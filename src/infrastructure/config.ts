@@ -50,6 +50,11 @@ export interface Config {
    * in it. Tests and demos of faults shorten it.
    */
   deliveryRetryUnitMs: number;
+  /**
+   * The day (YYYY-MM-DD) that decides which rule set is in force (RULES_DATE), instead of today: to
+   * run an instance as of a release's first day ahead of time, or as of a past day.
+   */
+  rulesDate: string | null;
   /** Webhook calls one process runs at once. */
   webhookConcurrency: number;
   /** How long a claimed job stays locked: after a crash, another process takes it over after this. */
@@ -86,6 +91,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return value;
 }
 
+/** A calendar day, YYYY-MM-DD (a real date), or null when unset. */
+function day(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = optional(env[name]);
+  if (raw === null) return null;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) !== raw)
+    throw new Error(`${name} must be a date YYYY-MM-DD, got "${raw}"`);
+  return raw;
+}
+
 const optional = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -114,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 30),
     deliveryConcurrency: integer(env, 'DELIVERY_CONCURRENCY', 20),
     deliveryRetryUnitMs: integer(env, 'DELIVERY_RETRY_UNIT_MS', 60_000),
+    rulesDate: day(env, 'RULES_DATE'),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 20),
     jobLockLifetimeMs: integer(env, 'JOB_LOCK_LIFETIME_MS', 60_000),
     webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',

@@ -24,7 +24,10 @@ export interface TestService {
 export async function startTestService(
   overrides: Partial<Config> = {},
   databaseUrl?: string,
-  wiring: Pick<CompositionOptions, 'deliveryRetryUnitMs' | 'webhookTimeoutMs' | 'webhookResolveHost'> & {
+  wiring: Pick<
+    CompositionOptions,
+    'deliveryRetryUnitMs' | 'webhookTimeoutMs' | 'webhookResolveHost' | 'ruleSetClock'
+  > & {
     /** Where the service logs (tests that read the log give one); silent by default. */
     logger?: CompositionOptions['logger'];
   } = {},

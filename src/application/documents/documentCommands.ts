@@ -26,6 +26,8 @@ import { inject, injectable } from '../injection.js';
 import { EVENT_STORE } from '../ports/eventStore.js';
 import { DOCUMENT_LIMITS, DOCUMENT_WORK } from './documentTokens.js';
 import { DocumentContent, type DocumentWithContent } from './documentContent.js';
+import { chooseRuleSet, RULE_SET_CLOCK, systemRuleSetClock, type RuleSetClock } from './ruleSetChoice.js';
+import type { RuleSetId } from '../../domain/validation/index.js';
 
 export interface ValidationResult {
   id: string;
@@ -33,6 +35,8 @@ export interface ValidationResult {
   is_valid: boolean;
   issues: ValidationResultIssue[];
   ubl_document?: string | null;
+  /** The rule set the document was checked by (ruleSets.ts): the one in force, or the one asked for. */
+  rule_set: RuleSetId;
 }
 
 /** The document's content did not pass validation: nothing was recorded. */
@@ -84,12 +88,21 @@ export class DocumentCommands {
     @inject(DocumentContent) private readonly content: DocumentContent,
     @inject(DOCUMENT_LIMITS)
     private readonly limits: DocumentSizeLimits & { text?: HygieneLimits } = DEFAULT_DOCUMENT_SIZE_LIMITS,
+    /** Which day it is for the rules: the set in force on it checks documents. */
+    @inject(RULE_SET_CLOCK) private readonly clock: RuleSetClock = systemRuleSetClock(),
   ) {}
 
-  /** Validates a JSON document without recording anything. */
-  async validateJson(tenantId: string, body: unknown): Promise<ValidationResult> {
+  /** The rule set documents are checked by now, unless a validation names another (`rule_set`). */
+  ruleSet(requested?: string): RuleSetId {
+    return chooseRuleSet(this.clock, requested).id;
+  }
+
+  /** Validates a JSON document without recording anything, by the set in force or the one named. */
+  async validateJson(tenantId: string, body: unknown, requestedRuleSet?: string): Promise<ValidationResult> {
+    const ruleSet = this.ruleSet(requestedRuleSet);
     const check = await this.work.checkJson({ tenantId }, body, {
       renderPdf: false,
+      ruleSet,
       limits: this.limits,
       text: this.limits.text,
     });
@@ -100,13 +113,23 @@ export class DocumentCommands {
       is_valid: check.isValid,
       issues: check.issues,
       ubl_document: check.isValid ? check.ubl : null,
+      rule_set: ruleSet,
     };
   }
 
-  /** Validates UBL without recording anything. XmlInputError for XML that is not acceptable. */
-  async validateUbl(tenantId: string, xml: Uint8Array | string, fileName: string | null): Promise<ValidationResult> {
-    const { issues } = await this.work.checkUbl({ tenantId }, xml, { read: false });
-    return { id: randomUUID(), file_name: fileName, is_valid: !issues.some(isFatal), issues };
+  /**
+   * Validates UBL without recording anything, by the set in force or the one named. XmlInputError
+   * for XML that is not acceptable.
+   */
+  async validateUbl(
+    tenantId: string,
+    xml: Uint8Array | string,
+    fileName: string | null,
+    requestedRuleSet?: string,
+  ): Promise<ValidationResult> {
+    const ruleSet = this.ruleSet(requestedRuleSet);
+    const { issues } = await this.work.checkUbl({ tenantId }, xml, { read: false, ruleSet });
+    return { id: randomUUID(), file_name: fileName, is_valid: !issues.some(isFatal), issues, rule_set: ruleSet };
   }
 
   /** Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in the UBL. */
@@ -118,6 +141,7 @@ export class DocumentCommands {
   ): Promise<DocumentWithContent> {
     const check = await this.work.checkJson({ tenantId }, body, {
       ...options,
+      ruleSet: this.ruleSet(),
       limits: this.limits,
       text: this.limits.text,
     });
@@ -133,7 +157,7 @@ export class DocumentCommands {
     fileName: string | null,
     metadata: EventMetadata,
   ): Promise<DocumentWithContent> {
-    const check = await this.work.checkUbl({ tenantId }, xml, { read: true });
+    const check = await this.work.checkUbl({ tenantId }, xml, { read: true, ruleSet: this.ruleSet() });
     if (check.issues.some(isFatal) || !check.document) throw new DocumentRejected(check.issues.filter(isFatal));
     if (check.document.items.length > this.limits.maxLines) {
       throw new DocumentInputRejected([

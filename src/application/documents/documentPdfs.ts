@@ -86,6 +86,7 @@ export class DocumentPdfs {
   ): Promise<PdfCreation> {
     const owner = { tenantId };
     const pdf = { fileName: file.fileName, bytes: file.bytes };
+    const ruleSet = this.documents.ruleSet();
     let result: PdfDraftResult = { kind: 'needs_text', warnings: [] };
     // The text layer is only read when there is no structured data to read instead; the embedded
     // files go to a worker only when one of them may be an invoice.
@@ -93,7 +94,7 @@ export class DocumentPdfs {
       file.bytes,
       async (files) => {
         if (!hasXmlFile(files)) return true;
-        result = await this.work.pdfDraft(owner, { files, pages: [], textRead: false, hints, pdf });
+        result = await this.work.pdfDraft(owner, { files, pages: [], textRead: false, hints, pdf, ruleSet });
         return result.kind === 'needs_text';
       },
       owner,
@@ -106,6 +107,7 @@ export class DocumentPdfs {
         warnings: result.warnings,
         hints,
         pdf,
+        ruleSet,
       });
     }
     const extraction = (method: ExtractionMethod, embeddedFile: string | null, warnings: string[]): Extraction => ({

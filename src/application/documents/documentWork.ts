@@ -3,6 +3,7 @@ import type { DocumentSizeLimits } from '../../domain/document/invoice/documentL
 import type { HygieneLimits, InputProblem } from '../../domain/inputText.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
 import type { ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
+import type { RuleSetId } from '../../domain/validation/index.js';
 import type { EmbeddedFile } from './pdfPorts.js';
 import type { TextPage } from '../../domain/document/pdf-text/textLayout.js';
 import type { TextHints } from '../../domain/document/pdf-text/recoverDocument.js';
@@ -59,6 +60,8 @@ export interface PdfDraftInput {
   hints: TextHints;
   /** The uploaded PDF, attached to the draft as its human-readable original. */
   pdf: { fileName: string | null; bytes: Uint8Array };
+  /** The rule set the draft is checked by (the latest when not given). */
+  ruleSet?: RuleSetId;
 }
 
 /** Who a task is done for: tasks of one tenant queue behind each other, not behind other tenants'. */
@@ -74,7 +77,7 @@ export interface DocumentWork {
    */
   checkJson(owner: WorkOwner, body: unknown, options: JsonCheckOptions): Promise<JsonCheckResult>;
   /** Decodes (UTF-8 or UTF-16), parses and checks uploaded or stored UBL; `read` also reads the document from it when valid. */
-  checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult>;
+  checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: UblCheckOptions): Promise<UblCheckResult>;
   /**
    * The document a UBL holds (UblReadError when it cannot be read). The UBL must have passed the
    * untrusted-XML gate before: a stored document's (checked when it was uploaded or written), or the
@@ -93,8 +96,16 @@ export interface DocumentWork {
   pdfDraft(owner: WorkOwner, input: PdfDraftInput): Promise<PdfDraftResult>;
 }
 
+export interface UblCheckOptions {
+  read: boolean;
+  /** The rule set to check by (the latest when not given). */
+  ruleSet?: RuleSetId;
+}
+
 export interface JsonCheckOptions {
   renderPdf: boolean;
+  /** The rule set to check by (the latest when not given). */
+  ruleSet?: RuleSetId;
   limits?: DocumentSizeLimits;
   /** For a body given as bytes: the checks a parsed body had at the edge. */
   text?: HygieneLimits;

@@ -13,7 +13,15 @@ export type { RuleFlag, RuleLayer, ValidationIssue } from './types.js';
 export { XmlEncodingError, XmlInputError, XmlLimitExceeded } from './errors.js';
 export { DEFAULT_XML_LIMITS, XML_LIMIT_SETTINGS, useXmlLimits, xmlLimits, type XmlLimits } from './xml/limits.js';
 export { ublTreeOf, type UblTree } from './ublTree.js';
-export { LATEST_RULE_SET, RULE_SETS, ruleSetById, ruleSetInForce, type RuleSet, type RuleSetId } from './ruleSets.js';
+export {
+  compareVersions,
+  LATEST_RULE_SET,
+  RULE_SETS,
+  ruleSetById,
+  ruleSetInForce,
+  type RuleSet,
+  type RuleSetId,
+} from './ruleSets.js';
 
 const ALL_LAYERS: RuleLayer[] = ['cen', 'peppol'];
 

@@ -55,7 +55,7 @@ export function registerRoutes(
   ublRoutes(routes, deps.documents);
   attachmentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
   documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
-  validateRoutes(routes, deps.documents, deps.uploadBodyLimit);
+  validateRoutes(routes, deps.documents, deps.uploadBodyLimit, deps.ruleSetClock);
   sendingRoutes(routes, deps.sending, deps.documentHistory);
 
   // The outbox and the inbox: paged lists of documents, and the buyer's answers.

@@ -5,6 +5,7 @@ import {
   type JsonCheckResult,
   type PdfDraftInput,
   type PdfDraftResult,
+  type UblCheckOptions,
   type UblCheckResult,
 } from '../../application/documents/documentWork.js';
 import { DEFAULT_HYGIENE_LIMITS, jsonProblems, type InputProblem } from '../../domain/inputText.js';
@@ -29,7 +30,16 @@ import { ublWithAttachments } from '../../domain/document/rules/documentAttachme
 import { recoverFromText } from '../../domain/document/pdf-text/recoverDocument.js';
 import { readUbl } from '../../domain/document/ubl/ublReader.js';
 import { serializeUbl, writeUblTree } from '../../domain/document/ubl/ublWriter.js';
-import { validateUblTree } from '../../domain/validation/index.js';
+import {
+  LATEST_RULE_SET,
+  ruleSetById,
+  validateUblTree,
+  type RuleSet,
+  type RuleSetId,
+} from '../../domain/validation/index.js';
+
+/** A task's rule set, named by id (tasks cross threads as plain data). */
+const ruleSetOf = (id: RuleSetId | undefined): RuleSet => (id && ruleSetById(id)) || LATEST_RULE_SET;
 import { PdfmakeRenderer, renderDocumentPdf } from '../pdf/invoicePdf.js';
 import { readEmbeddedDocument } from '../xml/embeddedXml.js';
 import { schemaIssuesOf } from '../xml/schemaValidator.js';
@@ -116,17 +126,21 @@ export async function checkJson(input: unknown, options: JsonCheckOptions): Prom
     };
   }
   const document = { ...decoded.value, attachments: withIds(decoded.value.attachments) };
-  if (!options.renderPdf) return checked(checkDocument(document));
-  const before = checkDocument(document);
+  const ruleSet = ruleSetOf(options.ruleSet);
+  if (!options.renderPdf) return checked(checkDocument(document, ruleSet));
+  const before = checkDocument(document, ruleSet);
   if (!before.isValid) throw new DocumentRejected(before.issues.filter(isFatal));
   const pdf = await renderer.render(before.document, [
     { fileName: fileNameOf(before.document), mimeType: 'application/xml', content: Buffer.from(before.ubl) },
   ]);
   return checked(
-    checkDocument({
-      ...document,
-      attachments: [...document.attachments, pdfAttachment(fileNameOf(before.document, 'pdf'), pdf)],
-    }),
+    checkDocument(
+      {
+        ...document,
+        attachments: [...document.attachments, pdfAttachment(fileNameOf(before.document, 'pdf'), pdf)],
+      },
+      ruleSet,
+    ),
   );
 }
 
@@ -154,11 +168,11 @@ const schemaIssues = (native: Parameters<typeof schemaIssuesOf>[0]): ValidationR
  * write ourselves is not run through the XSD on every request: the writer emits the schema's
  * element order by construction, and the suite proves its output schema-valid.
  */
-export function checkUbl(xml: Uint8Array | string, options: { read: boolean }): UblCheckResult {
+export function checkUbl(xml: Uint8Array | string, options: UblCheckOptions): UblCheckResult {
   // Bytes (an upload) are decoded strictly once, so UTF-8 and UTF-16 give the same result and the
   // same stored text (declared UTF-8, which is what it is stored as).
   const { text, tree, schema } = parsedWithSchema(xml);
-  const rules = validateUblTree(tree).map(issueFromRule);
+  const rules = validateUblTree(tree, { ruleSet: ruleSetOf(options.ruleSet) }).map(issueFromRule);
   const issues = [...schema, ...rules];
   const document = options.read && !issues.some(isFatal) ? toDocumentJson(readUbl(tree.root)) : null;
   return { text: typeof xml === 'string' ? xml : text, issues, document };
@@ -201,10 +215,10 @@ const pdfIssue = (ruleId: string, message: string): ValidationResultIssue => ({
  * with their tolerances, as POST /api/documents/ubl holds uploaded UBL, not to the minimum the JSON
  * API asks of callers (category O documents, for one, carry no VAT numbers at all).
  */
-function checkEmbedded(document: Document): DocumentCheck {
+function checkEmbedded(document: Document, ruleSet: RuleSet): DocumentCheck {
   const { document: completed } = completeDocument(document, 'rules');
   const tree = writeUblTree(completed);
-  const issues = validateUblTree(tree).map(issueFromRule);
+  const issues = validateUblTree(tree, { ruleSet }).map(issueFromRule);
   return { document: completed, ubl: serializeUbl(tree), issues, isValid: !issues.some(isFatal) };
 }
 
@@ -269,7 +283,8 @@ export function pdfDraft(input: PdfDraftInput): PdfDraftResult {
     direction: 'OUTBOUND',
     attachments: [...withIds(document.attachments), pdfAttachment(fileName, input.pdf.bytes)],
   };
-  const check = embedded.found ? checkEmbedded(document) : checkDocument(document);
+  const ruleSet = ruleSetOf(input.ruleSet);
+  const check = embedded.found ? checkEmbedded(document, ruleSet) : checkDocument(document, ruleSet);
   // A compliant document is kept with every total computed; one that is not keeps what the PDF said.
   const kept = check.isValid ? check.document : document;
   return {

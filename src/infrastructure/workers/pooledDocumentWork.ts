@@ -4,6 +4,7 @@ import type {
   JsonCheckResult,
   PdfDraftInput,
   PdfDraftResult,
+  UblCheckOptions,
   UblCheckResult,
   WorkOwner,
 } from '../../application/documents/documentWork.js';
@@ -70,7 +71,7 @@ export class PooledDocumentWork implements DocumentWork {
     });
   }
 
-  async checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: { read: boolean }): Promise<UblCheckResult> {
+  async checkUbl(owner: WorkOwner, xml: Uint8Array | string, options: UblCheckOptions): Promise<UblCheckResult> {
     if (xml.length <= this.sizes.inlineBytes) return tasks.checkUbl(xml, options);
     return this.pool.run(owner, 'checkUbl', [xml, options], { large: xml.length > this.sizes.largeBytes });
   }

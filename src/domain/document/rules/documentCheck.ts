@@ -1,4 +1,4 @@
-import { validateUblTree, type ValidationIssue } from '../../validation/index.js';
+import { LATEST_RULE_SET, validateUblTree, type RuleSet, type ValidationIssue } from '../../validation/index.js';
 import type { Document } from '../invoice/documentModel.js';
 import { completeDocument } from '../invoice/documentTotals.js';
 import { missingRequiredFields } from './documentCompleteness.js';
@@ -54,11 +54,11 @@ export function issueFromRule(issue: ValidationIssue): ValidationResultIssue {
  * valid when neither our field checks nor any fatal rule object. The rules check the tree the
  * writer built, the one its text is serialised from: our own UBL is never parsed back.
  */
-export function checkDocument(input: Document): DocumentCheck {
+export function checkDocument(input: Document, ruleSet: RuleSet = LATEST_RULE_SET): DocumentCheck {
   const completed = completeDocument(input, 'strict');
   const tree = writeUblTree(completed.document);
   const ubl = serializeUbl(tree);
-  const fieldProblems = [...missingRequiredFields(input), ...completed.problems];
+  const fieldProblems = [...missingRequiredFields(input, ruleSet), ...completed.problems];
   const fieldIssues: ValidationResultIssue[] = fieldProblems.map((p) => ({
     message: `${p.field}: ${p.message}`,
     type: 'error',
@@ -71,7 +71,7 @@ export function checkDocument(input: Document): DocumentCheck {
   const covered = new Set(
     fieldProblems.flatMap((p) => (p.rule_id ? [p.rule_id, ...(SAME_RULE[p.rule_id] ?? [])] : [])),
   );
-  const ruleIssues = validateUblTree(tree)
+  const ruleIssues = validateUblTree(tree, { ruleSet })
     .filter((issue) => !covered.has(issue.rule_id))
     .map(issueFromRule);
   const issues = [...fieldIssues, ...ruleIssues];

@@ -1,15 +1,16 @@
 import type { AllowanceCharge, Document } from '../invoice/documentModel.js';
 import { isCreditNote } from '../invoice/documentModel.js';
 import type { FieldProblem } from '../invoice/documentTotals.js';
+import { compareVersions, LATEST_RULE_SET, type RuleSet } from '../../validation/index.js';
 
 /**
  * The spec's JSON validation minimum (what a document needs before it can become Peppol UBL):
  * vendor and customer name, tax id and address; invoice id, date and currency; at least one item
- * with description, quantity, unit price and tax rate. Invoices also need a due date or payment
- * terms when something is payable (BR-CO-25). Codec errors (422) are separate: these are content
- * problems reported in a validation result.
+ * with description, quantity, unit price and tax rate. Under the rule sets that have BR-CO-25 (EN 16931
+ * UBL before 1.3.16), invoices also need a due date or payment terms when something is payable.
+ * Codec errors (422) are separate: these are content problems reported in a validation result.
  */
-export const missingRequiredFields = (doc: Document): FieldProblem[] => {
+export const missingRequiredFields = (doc: Document, ruleSet: RuleSet = LATEST_RULE_SET): FieldProblem[] => {
   const problems: FieldProblem[] = [];
   const need = (field: string, value: unknown, what: string) => {
     if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) {
@@ -52,7 +53,13 @@ export const missingRequiredFields = (doc: Document): FieldProblem[] => {
     reasonOf(item.allowances, `items[${i}].allowances`, 'BR-42');
     reasonOf(item.charges, `items[${i}].charges`, 'BR-44');
   });
-  if (!isCreditNote(doc.document_type) && doc.due_date === null && (doc.payment_term ?? '').trim() === '') {
+  const dueDateRequired = compareVersions(ruleSet.cen, '1.3.16') < 0;
+  if (
+    dueDateRequired &&
+    !isCreditNote(doc.document_type) &&
+    doc.due_date === null &&
+    (doc.payment_term ?? '').trim() === ''
+  ) {
     problems.push({
       field: 'due_date',
       type: 'missing',
