@@ -165,6 +165,8 @@ export interface ValidationIssue {
 export interface ValidationResult {
   is_valid: boolean;
   issues: ValidationIssue[];
+  /** The release of the rules it was checked by (the one in force today). */
+  rule_set: string;
 }
 
 export interface Attempt {

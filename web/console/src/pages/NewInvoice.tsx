@@ -157,6 +157,7 @@ export function NewInvoice({ session }: { session: Session }) {
   const [showAll, setShowAll] = useState(false);
   const [issues, setIssues] = useState<ValidationIssue[]>([]);
   const [valid, setValid] = useState<boolean | null>(null);
+  const [ruleSet, setRuleSet] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -185,6 +186,7 @@ export function NewInvoice({ session }: { session: Session }) {
         if (run !== sequence.current) return;
         setIssues(result.issues.filter((i) => i.flag === 'fatal' || i.type === 'error'));
         setValid(result.is_valid);
+        setRuleSet(result.rule_set);
       } catch (e) {
         if (run !== sequence.current) return;
         if (e instanceof ApiError && Array.isArray(e.detail)) {
@@ -314,6 +316,7 @@ export function NewInvoice({ session }: { session: Session }) {
           <h1 id="new-title">New invoice</h1>
           <p className="muted">
             Every rule of EN 16931 and Peppol is checked as you type; messages appear next to their field.
+            {ruleSet ? <> Rules in force: {ruleSet}.</> : null}
           </p>
         </div>
         <div className="validity" role="status" aria-live="polite">
