@@ -258,12 +258,16 @@ describe('EN 16931 totals', () => {
 });
 
 import { missingRequiredFields } from '../../../src/domain/document/rules/documentCompleteness.js';
+import { ruleSetById } from '../../../src/domain/validation/index.js';
 
 describe('Required fields for UBL (spec: JSON validation minimum)', () => {
-  it('Given only items, Then every missing party, identity and item field is listed by path', () => {
+  it('Given only items, Then every missing party, identity and item field is listed by path (3.0.19: and the due date)', () => {
     const r = decodeDocumentInput({ items: [{ quantity: 1 }] });
     if (!r.ok) throw new Error('decode');
-    expect(missingRequiredFields(r.value).map((p) => p.field)).to.deep.equal([
+    const missing = (id: string) => missingRequiredFields(r.value, ruleSetById(id)).map((p) => p.field);
+    // EN 16931 UBL 1.3.16 (Peppol 3.0.21) removed BR-CO-25: no due date or payment terms needed.
+    expect(missing('peppol-bis-3.0.21')).to.deep.equal(missing('peppol-bis-3.0.19').slice(0, -1));
+    expect(missing('peppol-bis-3.0.19')).to.deep.equal([
       'vendor_name',
       'vendor_tax_id',
       'vendor_address',
