@@ -6,7 +6,7 @@ import {
   type PeppolExchange,
   type ReportPeriod,
 } from '../../../src/domain/reporting/peppolReporting.js';
-import { endUserStatisticsXml, transactionStatisticsXml } from '../../../src/infrastructure/xml/peppolReportXml.js';
+import { endUserStatisticsXml, transactionStatisticsXml } from '../../../src/domain/reporting/peppolReportXml.js';
 import { OfficialReportingRules } from '../../support/officialReportingRules.js';
 
 const INVOICE = {

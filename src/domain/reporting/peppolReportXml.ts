@@ -7,8 +7,8 @@ import {
   type ReportKey,
   type ReportPeriod,
   type TransactionStatistics,
-} from '../../domain/reporting/peppolReporting.js';
-import { writeXml, xmlBuilder } from '../../domain/xml/xmlWriter.js';
+} from './peppolReporting.js';
+import { writeXml, xmlBuilder } from '../xml/xmlWriter.js';
 
 /**
  * The XML of the OpenPeppol reports (TSR 1.0, EUSR 1.1), in the element order of their schemas.
