@@ -9,6 +9,7 @@ import { realisticDocuments } from '../domain/document/fixtures/realisticDocumen
 import { OfficialReportingRules } from '../support/officialReportingRules.js';
 import { loadConfig } from '../../src/infrastructure/config.js';
 import { PeppolReporting, peppolReportStream } from '../../src/application/reporting/peppolReports.js';
+import { parseArgs, peppolReport } from '../../scripts/peppol-report.js';
 
 const BUYER_ID = '0208:0451234595';
 const SELLER_ID = '0208:0403013026';
@@ -145,5 +146,52 @@ describe('Peppol Reporting: GET /api/operator/reports/peppol and the monthly job
     expect(again.eusr_sha256).to.equal(prepared.eusr_sha256);
     const res = await operator(`/api/operator/reports/peppol?month=${month}`);
     expect(res.body.prepared).to.include({ tsr_sha256: prepared.tsr_sha256 });
+  });
+
+  it("scripts/peppol-report prints them from the running instance's API", async () => {
+    const server = t.service.app.listen(0, '127.0.0.1');
+    await new Promise((ready) => server.once('listening', ready));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const args = parseArgs(['--month', month, '--report', 'eusr'], { PORT: String(port) })!;
+      let out = '';
+      expect(
+        await peppolReport(
+          args,
+          t.operatorKey,
+          (x) => (out += x),
+          () => {},
+        ),
+      ).to.equal(0);
+      expect(out).to.contain('<EndUserStatisticsReport');
+      expect(await official.check('eusr', out)).to.deep.equal({ schema: [], rules: [] });
+      let both = '';
+      let digest = '';
+      const all = parseArgs(['--month', month], { PORT: String(port) })!;
+      expect(
+        await peppolReport(
+          all,
+          t.operatorKey,
+          (x) => (both += x),
+          (x) => (digest += x),
+        ),
+      ).to.equal(0);
+      expect(both).to.contain('<TransactionStatisticsReport').and.to.contain('<EndUserStatisticsReport');
+      expect(digest).to.match(/TSR sha256 [0-9a-f]{64}/);
+      let error = '';
+      const bad = parseArgs(['--month', '2026-13'], { PORT: String(port) })!;
+      expect(
+        await peppolReport(
+          bad,
+          t.operatorKey,
+          () => {},
+          (x) => (error += x),
+        ),
+      ).to.equal(1);
+      expect(error).to.match(/^422/);
+      expect(parseArgs([], {})).to.equal(null);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 });
