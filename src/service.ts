@@ -20,6 +20,7 @@ import { JOB_SCHEDULER, type JobScheduler } from './application/ports/jobSchedul
 import { LOGGER } from './application/ports/logger.js';
 import { DeliveryProcess } from './application/delivery/deliveryProcess.js';
 import { AccountCommands } from './application/accounts/accountCommands.js';
+import { PeppolReporting } from './application/reporting/peppolReports.js';
 import type { RouteRegistry } from './http/routeRegistry.js';
 
 export const VERSION = '0.1.0';
@@ -67,6 +68,8 @@ export class Service {
     await this.projections.start();
     await this.resolve<JobScheduler>(JOB_SCHEDULER).start();
     this.resolve(DeliveryProcess).startRecovery();
+    // The monthly Peppol reports: this month's is prepared on the 1st of the next (one job per month).
+    await this.resolve(PeppolReporting).scheduleFor(new Date());
   }
 
   /** Serves HTTP on the port; requests Node's parser refuses still get the spec's error body. */

@@ -20,6 +20,7 @@ import { InboxCommands } from '../application/inbox/inboxCommands.js';
 import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
 import { DocumentStats } from '../application/documents/documentStats.js';
+import { PeppolReporting } from '../application/reporting/peppolReports.js';
 import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
 import { SmpPublication } from '../application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
@@ -57,6 +58,7 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     webhooks: container.resolve(WebhookCommands),
     webhookTests: container.resolve(WebhookDispatch),
     documentStats: container.resolve(DocumentStats),
+    peppolReporting: container.resolve(PeppolReporting),
     peppol: {
       registrations: container.resolve(PeppolRegistrations),
       smp: container.resolve(SmpPublication),

@@ -39,6 +39,7 @@ import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js'
 import { OperationsStatus } from '../application/operations/operationsStatus.js';
 import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentStats } from '../application/documents/documentStats.js';
+import { PeppolReporting } from '../application/reporting/peppolReports.js';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheusMetrics.js';
 import { OPERATOR_KEY, OperatorKey } from '../application/accounts/operatorKey.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
@@ -189,6 +190,7 @@ export async function registerService(container: DependencyContainer, options: C
   });
   container.registerSingleton(ResponseRouter);
   container.registerSingleton(ResponseDelivery);
+  container.registerSingleton(PeppolReporting);
   container.registerSingleton(ProjectionRunner);
   container.register(READ_MODEL_PROGRESS, { useToken: ProjectionRunner });
   container.register(PROJECTION_STATUS, { useToken: ProjectionRunner });
@@ -199,6 +201,7 @@ export async function registerService(container: DependencyContainer, options: C
   // Their jobs are defined on the scheduler before it starts (Service.start).
   container.resolve(DeliveryProcess).register();
   container.resolve(ResponseDelivery).register();
+  container.resolve(PeppolReporting).register();
   container.resolve(WebhookDispatch).register();
 }
 

@@ -71,6 +71,11 @@ export class As4Delivery {
       endpoint: { url: endpoint.url, certificate: endpoint.certificate },
     });
     const as4 = await this.evidence(shipment.messageId, endpoint.url, result);
+    as4.envelope = {
+      document_type: { scheme: shipment.kind.documentType.scheme, value: shipment.kind.documentType.value },
+      process: { scheme: shipment.kind.process.scheme, value: shipment.kind.process.value },
+      country_c1: shipment.countryC1,
+    };
     this.logger.info(
       {
         receiver,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Event } from '../../domain/decider.js';
 import type { ContentRef } from '../../domain/document/lifecycle/documentContent.js';
+import type { As4EnvelopeFacts } from '../../domain/document/lifecycle/documentAggregate.js';
 
 /**
  * One AS4 message this access point received, stored and acknowledged: the only event of the
@@ -24,6 +25,11 @@ export type As4MessageReceived = Event<
     receipt_ref: ContentRef;
     receipt_content_type: string;
     received_at: string;
+    /**
+     * What its envelope (SBDH) said: sender and receiver participants, document type, process,
+     * COUNTRY_C1; for the Peppol Reporting. Absent on events recorded before it was kept.
+     */
+    envelope?: As4EnvelopeFacts & { sender: string; receiver: string };
   }
 >;
 

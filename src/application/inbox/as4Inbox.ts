@@ -182,6 +182,13 @@ export class As4Inbox {
         receipt_ref: refs.receipt,
         receipt_content_type: receipt.contentType,
         received_at: receivedAt,
+        envelope: {
+          sender: message.sbdh.sender.value,
+          receiver: message.sbdh.receiver.value,
+          document_type: { scheme: message.sbdh.documentType.scheme, value: message.sbdh.documentType.value },
+          process: { scheme: message.sbdh.process.scheme, value: message.sbdh.process.value },
+          country_c1: message.sbdh.countryC1,
+        },
       } satisfies As4MessageReceived['data'],
       metadata: { actor: 'as4-inbox', tenantId, correlationId: message.messageId },
     });

@@ -20,6 +20,7 @@ import { outboxRoutes } from './outbox/outboxRoutes.js';
 import { inboxRoutes } from './inbox/inboxRoutes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
 import { statsRoutes } from './stats/statsRoutes.js';
+import { peppolReportRoutes } from './reporting/peppolReportRoutes.js';
 
 /**
  * Every route of the API, by resource (one folder each). Express tries routes in this order, so
@@ -65,4 +66,5 @@ export function registerRoutes(
 
   webhookRoutes(routes, deps.webhooks, readYourWrites, deps.webhookTests);
   statsRoutes(routes, deps.documentStats, readYourWrites);
+  peppolReportRoutes(routes, deps.peppolReporting);
 }

@@ -125,9 +125,21 @@ export interface As4AttemptEvidence {
   message_ref: ContentRef | null;
   /** Its HTTP Content-Type (multipart/related with the boundary), to read it again. */
   message_content_type: string | null;
+  /**
+   * What the envelope (SBDH) said: the document type, process and COUNTRY_C1 sent, for the
+   * Peppol Reporting. Absent on events recorded before it was kept.
+   */
+  envelope?: As4EnvelopeFacts;
   /** The ebMS error codes of an Error signal, and the signal itself. */
   error_codes?: string[];
   signal_ref?: ContentRef;
+}
+
+/** The envelope of one AS4 exchange as the Peppol Reporting counts it. */
+export interface As4EnvelopeFacts {
+  document_type: { scheme: string; value: string };
+  process: { scheme: string; value: string };
+  country_c1: string;
 }
 
 /** One attempt to hand something to a receiver, as a delivery and a response delivery record it. */
