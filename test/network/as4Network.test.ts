@@ -6,6 +6,7 @@ import {
   type PeppolNetwork,
 } from '../support/peppolNetwork.js';
 import { belgianNumber } from '../support/peppol.js';
+import { OfficialReportingRules } from '../support/officialReportingRules.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 
 async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
@@ -115,6 +116,39 @@ describe('Two instances, one Peppol network (AS4 over loopback, SML and SMP)', f
     expect(onB.response_deliveries[0].remote_ap.seat_id).to.equal('POP000001');
     const history = (await a.call('GET', `/api/documents/${id}/history`, seller.key)).body;
     expect(history.events.map((e: { type: string }) => e.type)).to.include('ResponseReceived');
+  });
+
+  it("the month's Peppol reports of both access points count that exchange both ways and pass the official XSD and Schematron", async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    const rules = await OfficialReportingRules.start();
+    try {
+      const reportsOf = async (instance: NetworkInstance) => {
+        const res = await instance.call('GET', `/api/operator/reports/peppol?month=${month}`, instance.operatorKey);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body as { tsr: string; eusr: string; incoming: number; outgoing: number; end_users: number };
+      };
+      // A sent the invoice and received B's Invoice Response; B the other way round. Each counts
+      // the other as its service provider, and one end user of its own.
+      for (const [instance, other] of [
+        [a, 'POP000002'],
+        [b, 'POP000001'],
+      ] as const) {
+        const r = await reportsOf(instance);
+        expect(r.incoming, `${other}'s peer incoming`).to.be.at.least(1);
+        expect(r.outgoing, `${other}'s peer outgoing`).to.be.at.least(1);
+        expect(r.end_users).to.equal(1);
+        expect(r.tsr).to.contain(other);
+        expect(r.tsr).to.contain('urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice');
+        expect(r.tsr).to.contain('urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2');
+        for (const kind of ['tsr', 'eusr'] as const)
+          expect(await rules.check(kind, r[kind]), `${kind} of the AP other than ${other}`).to.deep.equal({
+            schema: [],
+            rules: [],
+          });
+      }
+    } finally {
+      rules.close();
+    }
   });
 
   it('B down: A retries on the schedule and delivers once B is back, exactly one copy', async () => {
