@@ -55,12 +55,14 @@ export interface OfficialLayerVerdict {
   fatal: string[];
   warning: string[];
   counts: Record<string, number>;
+  /** Set when this Schematron stopped with an error on the document (no verdict). */
+  failure?: string;
 }
 
 export interface OfficialVerdict {
   cen: OfficialLayerVerdict;
   peppol: OfficialLayerVerdict;
-  /** Set when the harness could not run a Schematron on the document (not well-formed, …). */
+  /** Set when a Schematron could not judge the document (not well-formed, a dynamic error, …). */
   failure?: string;
 }
 
@@ -88,7 +90,12 @@ function layerVerdict(answer: Answer): OfficialLayerVerdict {
     (a.flag === 'fatal' || a.flag === 'error' ? fatal : warning).add(a.id);
     counts[a.id] = (counts[a.id] ?? 0) + 1;
   }
-  return { fatal: [...fatal].sort(), warning: [...warning].sort(), counts };
+  return {
+    fatal: [...fatal].sort(),
+    warning: [...warning].sort(),
+    counts,
+    ...(answer.failure !== undefined ? { failure: answer.failure } : {}),
+  };
 }
 
 /** Starts the harness for `release` (compiles both Schematrons once; ~2 s). */
