@@ -71,9 +71,14 @@ public final class OfficialRules {
       File file = new File(request[1]);
       StringBuilder json = new StringBuilder("{\"name\":").append(quote(name)).append(",\"file\":").append(quote(file.getPath()));
       try {
-        if (stylesheets.containsKey(name)) json.append(",\"asserts\":").append(schematron(saxon, stylesheets.get(name), file));
-        else if (schemas.containsKey(name)) json.append(",\"errors\":").append(xsd(schemas.get(name), file));
-        else throw new IllegalArgumentException("no artefact named " + name);
+        // The answer is computed before anything is appended: a failure leaves no half-written member.
+        if (stylesheets.containsKey(name)) {
+          String asserts = schematron(saxon, stylesheets.get(name), file);
+          json.append(",\"asserts\":").append(asserts);
+        } else if (schemas.containsKey(name)) {
+          String errors = xsd(schemas.get(name), file);
+          json.append(",\"errors\":").append(errors);
+        } else throw new IllegalArgumentException("no artefact named " + name);
       } catch (Exception e) {
         json.append(",\"failure\":").append(quote(String.valueOf(e.getMessage())));
       }
