@@ -142,12 +142,14 @@ export function codeRules(ctx: Ctx): void {
   }
 
   const profile = profileOf(ctx);
+  // From 3.0.21 the type-code lists also bind profile 02 (billing with invoice response).
+  const typed = profile === '01' || (profile === '02' && ctx.peppolFrom('3.0.21'));
   for (const t of kids(root, 'cbc:InvoiceTypeCode')) {
     const code = normSpace(str(t));
-    if (profile === '01') ctx.check(R.P0100, t, CL.peppolInvoiceTypes.has(code));
+    if (typed) ctx.check(R.P0100, t, CL.peppolInvoiceTypes.has(code));
     if (code === '326' || code === '384')
       ctx.check(R.P0112, t, sellerCountry(ctx) === 'DE' && buyerCountry(ctx) === 'DE');
   }
   for (const t of kids(root, 'cbc:CreditNoteTypeCode'))
-    if (profile === '01') ctx.check(R.P0101, t, CL.peppolCreditNoteTypes.has(normSpace(str(t))));
+    if (typed) ctx.check(R.P0101, t, CL.peppolCreditNoteTypes.has(normSpace(str(t))));
 }
