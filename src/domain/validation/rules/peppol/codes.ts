@@ -1,6 +1,5 @@
 // Peppol code-list, date-format and profile/type-code rules (CL*, F001, P01xx).
 import { Ctx, rule } from '../../context.js';
-import * as CL from '../../codelists/index.js';
 import { attr, kid, kids, normSpace, str } from '../../../xml/xmlTree.js';
 import { buyerCountry, profileOf, sellerCountry } from './shared.js';
 
@@ -89,6 +88,7 @@ export function isCalendarDate(s: string): boolean {
 
 export function codeRules(ctx: Ctx): void {
   const { root } = ctx;
+  const CL = ctx.lists;
   const docCurrency = kid(root, 'cbc:DocumentCurrencyCode');
   const docCur = docCurrency ? str(docCurrency) : undefined;
   for (const el of ctx.elements()) {
@@ -116,12 +116,13 @@ export function codeRules(ctx: Ctx): void {
       }
       case 'cbc:AllowanceChargeReasonCode': {
         const ci = el.parent?.name === 'cac:AllowanceCharge' ? str(kid(el.parent, 'cbc:ChargeIndicator')) : '';
-        if (ci === 'false') ctx.check(R.CL002, el, CL.uncl5189.has(normSpace(str(el))));
-        else if (ci === 'true') ctx.check(R.CL003, el, CL.uncl7161.has(normSpace(str(el))));
+        if (ci === 'false') ctx.check(R.CL002, el, CL.uncl5189Peppol.has(normSpace(str(el))));
+        else if (ci === 'true') ctx.check(R.CL003, el, CL.uncl7161Peppol.has(normSpace(str(el))));
         break;
       }
       case 'cbc:DescriptionCode':
-        if (el.parent?.name === 'cac:InvoicePeriod') ctx.check(R.CL006, el, CL.untdid2005.has(normSpace(str(el))));
+        if (el.parent?.name === 'cac:InvoicePeriod')
+          ctx.check(R.CL006, el, CL.untdid2005Peppol.has(normSpace(str(el))));
         break;
       case 'cbc:EndpointID': {
         const s = attr(el, 'schemeID');
