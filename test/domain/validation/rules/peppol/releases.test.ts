@@ -191,4 +191,33 @@ describe('Peppol rules per release (BIS 3.0.19 and 3.0.21)', () => {
       expect(firings(xml, V21)).to.have.property('PEPPOL-EN16931-CL008', 'fatal');
     });
   });
+
+  describe('Icelandic rules (the same in both releases)', () => {
+    const iceland = domestic('IS')
+      .replace('<cbc:CompanyID>GB983294</cbc:CompanyID>', '<cbc:CompanyID schemeID="0196">1234567890</cbc:CompanyID>')
+      .replace('schemeID="0183">39937423947', 'schemeID="0196">0987654321');
+    const finalDue = (id: string, xml = iceland) =>
+      xml.replace(
+        '<cac:PaymentMeans>',
+        `<cac:AdditionalDocumentReference><cbc:ID>${id}</cbc:ID><cbc:DocumentDescription>EINDAGI</cbc:DocumentDescription></cac:AdditionalDocumentReference><cac:PaymentMeans>`,
+      );
+
+    for (const set of [V19, V21]) {
+      it(`Given Icelandic seller and buyer with their kennitala, when validated under ${set.peppol}, then no rule fires`, () => {
+        expect(firings(iceland, set)).to.deep.equal({});
+        expect(firings(finalDue('2017-12-05'), set)).to.deep.equal({});
+      });
+
+      it(`Given legal identifiers of another scheme, when validated under ${set.peppol}, then IS-R-002 and IS-R-004 fire`, () => {
+        expect(firings(domestic('IS'), set)).to.include({ 'IS-R-002': 'fatal', 'IS-R-004': 'fatal' });
+      });
+
+      it(`Given a final due date before the due date or not a date, when validated under ${set.peppol}, then IS-R-010 / IS-R-008 fire`, () => {
+        expect(firings(finalDue('2017-11-05'), set)).to.deep.equal({ 'IS-R-010': 'fatal' });
+        expect(firings(finalDue('05.12.2017'), set)).to.have.property('IS-R-008', 'fatal');
+        const noDueDate = finalDue('2017-12-05').replace(/<cbc:DueDate>[^<]*<\/cbc:DueDate>/, '');
+        expect(firings(noDueDate, set)).to.have.property('IS-R-009', 'fatal');
+      });
+    }
+  });
 });
