@@ -233,8 +233,9 @@ function codesIn(expr: string, pick = 0): string[] {
   return singles;
 }
 
-function sorted(codes: string[]): string[] {
-  return [...new Set(codes)].sort();
+/** The codes once each, in the order the official list has them. */
+function distinct(codes: string[]): string[] {
+  return [...new Set(codes)];
 }
 
 function main(): void {
@@ -257,7 +258,7 @@ function main(): void {
       const text = read(release, spec.artefact);
       const expr =
         'assert' in spec.from ? assertTest(text, spec.from.assert) : variableSelect(text, spec.from.variable);
-      return { release, codes: sorted(codesIn(expr, 'assert' in spec.from ? spec.from.pick : 0)) };
+      return { release, codes: distinct(codesIn(expr, 'assert' in spec.from ? spec.from.pick : 0)) };
     });
     const source = 'assert' in spec.from ? `assert ${spec.from.assert}` : `variable ${spec.from.variable}`;
     const lines = [

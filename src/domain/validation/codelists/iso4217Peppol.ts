@@ -177,11 +177,11 @@ const r2025_5: ReadonlySet<string> = new Set([
   'XSU',
   'XTS',
   'XUA',
-  'XXX',
   'YER',
   'ZAR',
   'ZMW',
   'ZWG',
+  'XXX',
 ]);
 const r2026_5: ReadonlySet<string> = new Set([
   'AED',
@@ -215,7 +215,6 @@ const r2026_5: ReadonlySet<string> = new Set([
   'CHW',
   'CLF',
   'CLP',
-  'CNH',
   'CNY',
   'COP',
   'COU',
@@ -348,7 +347,6 @@ const r2026_5: ReadonlySet<string> = new Set([
   'XBC',
   'XBD',
   'XCD',
-  'XCG',
   'XDR',
   'XOF',
   'XPD',
@@ -357,11 +355,13 @@ const r2026_5: ReadonlySet<string> = new Set([
   'XSU',
   'XTS',
   'XUA',
-  'XXX',
   'YER',
   'ZAR',
   'ZMW',
   'ZWG',
+  'XXX',
+  'CNH',
+  'XCG',
 ]);
 
 export const iso4217Peppol: CodeList = {

@@ -5,11 +5,11 @@ import type { CodeList } from './codeList.js';
 
 const r2025_5: ReadonlySet<string> = new Set([
   'application/pdf',
-  'application/vnd.oasis.opendocument.spreadsheet',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'image/jpeg',
   'image/png',
+  'image/jpeg',
   'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.oasis.opendocument.spreadsheet',
 ]);
 
 export const mimeTypesCen: CodeList = {

@@ -3,7 +3,7 @@
 // Credit note type codes allowed in the Peppol profiles (P0101)
 import type { CodeList } from './codeList.js';
 
-const r2025_5: ReadonlySet<string> = new Set(['381', '396', '532', '81', '83']);
+const r2025_5: ReadonlySet<string> = new Set(['381', '396', '81', '83', '532']);
 
 export const peppolCreditNoteTypes: CodeList = {
   '2025.5': r2025_5,

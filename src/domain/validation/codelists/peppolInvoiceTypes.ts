@@ -4,6 +4,10 @@
 import type { CodeList } from './codeList.js';
 
 const r2025_5: ReadonlySet<string> = new Set([
+  '71',
+  '80',
+  '82',
+  '84',
   '102',
   '218',
   '219',
@@ -20,12 +24,8 @@ const r2025_5: ReadonlySet<string> = new Set([
   '553',
   '575',
   '623',
-  '71',
   '780',
-  '80',
   '817',
-  '82',
-  '84',
   '870',
   '875',
   '876',

@@ -4,11 +4,6 @@
 import type { CodeList } from './codeList.js';
 
 const r2025_5: ReadonlySet<string> = new Set([
-  '100',
-  '102',
-  '103',
-  '104',
-  '105',
   '41',
   '42',
   '60',
@@ -23,6 +18,11 @@ const r2025_5: ReadonlySet<string> = new Set([
   '71',
   '88',
   '95',
+  '100',
+  '102',
+  '103',
+  '104',
+  '105',
 ]);
 
 export const uncl5189Peppol: CodeList = {

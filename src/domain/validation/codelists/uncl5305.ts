@@ -3,7 +3,7 @@
 // UNCL 5305 VAT category codes, EN 16931 subset (BR-CL-17/18)
 import type { CodeList } from './codeList.js';
 
-const r2025_5: ReadonlySet<string> = new Set(['AE', 'B', 'E', 'G', 'K', 'L', 'M', 'O', 'S', 'Z']);
+const r2025_5: ReadonlySet<string> = new Set(['AE', 'L', 'M', 'E', 'S', 'Z', 'G', 'O', 'K', 'B']);
 
 export const uncl5305: CodeList = {
   '2025.5': r2025_5,

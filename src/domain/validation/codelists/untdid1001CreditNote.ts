@@ -4,6 +4,8 @@
 import type { CodeList } from './codeList.js';
 
 const r2025_5: ReadonlySet<string> = new Set([
+  '81',
+  '83',
   '261',
   '262',
   '296',
@@ -13,10 +15,10 @@ const r2025_5: ReadonlySet<string> = new Set([
   '420',
   '458',
   '532',
-  '81',
-  '83',
 ]);
 const r2026_5: ReadonlySet<string> = new Set([
+  '81',
+  '83',
   '261',
   '262',
   '296',
@@ -28,8 +30,6 @@ const r2026_5: ReadonlySet<string> = new Set([
   '502',
   '503',
   '532',
-  '81',
-  '83',
 ]);
 
 export const untdid1001CreditNote: CodeList = {
