@@ -1,3 +1,4 @@
+import { codeListsOf, type CodeLists } from './codelists/index.js';
 import { decOf } from './decimal.js';
 import { compareVersions, LATEST_RULE_SET, type RuleSet } from './ruleSets.js';
 import type { RuleFlag, ValidationIssue } from './types.js';
@@ -43,6 +44,11 @@ export class Ctx {
     this.buyer = kid(kid(root, 'cac:AccountingCustomerParty'), 'cac:Party');
     this.taxRep = kid(root, 'cac:TaxRepresentativeParty');
     this.lmt = kid(root, 'cac:LegalMonetaryTotal');
+  }
+
+  /** The code lists of the set's release. */
+  get lists(): CodeLists {
+    return codeListsOf(this.ruleSet);
   }
 
   /** The set's CEN artefacts are this version or later: a rule changed in that version applies. */

@@ -1,8 +1,9 @@
 // Code lists the document model is restricted to. Values come from the API spec (currencies,
-// tax codes, vatex) and from the Peppol BIS 3.0.19 code lists (EAS, ISO 3166), which the rule
-// engine owns: one copy of each list.
-import { easPeppol } from '../../validation/codelists/easPeppol.js';
-import { iso3166 } from '../../validation/codelists/iso3166.js';
+// tax codes, vatex) and from the code lists of the latest Peppol release (EAS, ISO 3166), which the
+// rule engine owns: one copy of each list.
+import { LATEST_CODE_LISTS } from '../../validation/codelists/index.js';
+
+const { easPeppol, iso3166 } = LATEST_CODE_LISTS;
 
 export const CURRENCIES = [
   'EUR',

@@ -1,11 +1,14 @@
 import { invalid } from '../../errors.js';
-import { mimeTypes } from '../../validation/codelists/mimeTypes.js';
+import { LATEST_CODE_LISTS } from '../../validation/codelists/index.js';
 import { XML_LIMIT_SETTINGS, validateUblTree, xmlLimits, type UblTree } from '../../validation/index.js';
 import { fatalRuleSummary } from './documentCheck.js';
 import { fromDocumentJson, type DocumentJson } from '../invoice/documentJson.js';
 import type { Attachment } from '../invoice/documentModel.js';
 import { serializeUbl, writeUblTree } from '../ubl/ublWriter.js';
 import { ownEntry } from '../../ownEntry.js';
+
+/** Attachment types Peppol accepts (the latest release's list). */
+const { mimeTypes } = LATEST_CODE_LISTS;
 
 /** Where a refused attachment is reported: the upload's `file` field. */
 const FILE = ['body', 'file'];

@@ -1,7 +1,6 @@
 // EN 16931 calculation and consistency rules BR-CO-*.
 import { Ctx, cenChargeIndicator, isVatScheme, rule, vatIds } from '../../context.js';
 import { Decimal, dec, round0, round2, sum } from '../../decimal.js';
-import { vatIdPrefixes } from '../../codelists/index.js';
 import { all, attr, has, kid, kids, nonBlank, str, type XNode } from '../../../xml/xmlTree.js';
 import { hasReason } from './core.js';
 
@@ -125,7 +124,8 @@ export function calculationRules(ctx: Ctx): void {
   }
   for (const pts of ctx.desc('cac:PartyTaxScheme')) {
     if (!isVatScheme(pts)) continue;
-    for (const id of kids(pts, 'cbc:CompanyID')) ctx.check(R.CO09, id, vatIdPrefixes.has(str(id).slice(0, 2)));
+    for (const id of kids(pts, 'cbc:CompanyID'))
+      ctx.check(R.CO09, id, ctx.lists.vatIdPrefixes.has(str(id).slice(0, 2)));
   }
 
   const lea = dec(kid(lmt, 'cbc:LineExtensionAmount'));

@@ -1,6 +1,5 @@
 // EN 16931 code list rules BR-CL-*. One firing per offending element or attribute.
 import { Ctx, cenChargeIndicator, rule } from '../../context.js';
-import * as CL from '../../codelists/index.js';
 import { attr, hasAncestor, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 
 const R = {
@@ -84,6 +83,7 @@ const CURRENCY_AMOUNTS = new Set([
 const inList = (list: ReadonlySet<string>, v: string | undefined) => v !== undefined && list.has(normSpace(v));
 
 export function codeListRules(ctx: Ctx): void {
+  const CL = ctx.lists;
   const { root } = ctx;
   const typeList = ctx.kind === 'Invoice' ? CL.untdid1001Invoice : CL.untdid1001CreditNote;
   for (const t of kids(root, ctx.typeCodeName)) ctx.check(R.CL01, t, inList(typeList, str(t)));
@@ -159,7 +159,7 @@ export function codeListRules(ctx: Ctx): void {
         if (attr(el, 'unitCode') !== undefined) ctx.check(R.CL23, el, inList(CL.unitCodes, attr(el, 'unitCode')));
         break;
       case 'cbc:EmbeddedDocumentBinaryObject':
-        if (attr(el, 'mimeCode') !== undefined) ctx.check(R.CL24, el, CL.mimeTypes.has(attr(el, 'mimeCode')!));
+        if (attr(el, 'mimeCode') !== undefined) ctx.check(R.CL24, el, CL.mimeTypesCen.has(attr(el, 'mimeCode')!));
         break;
       case 'cbc:EndpointID':
         if (attr(el, 'schemeID') !== undefined) ctx.check(R.CL25, el, inList(CL.easCen, attr(el, 'schemeID')));

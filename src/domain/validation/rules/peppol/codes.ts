@@ -1,6 +1,5 @@
 // Peppol code-list, date-format and profile/type-code rules (CL*, F001, P01xx).
 import { Ctx, rule } from '../../context.js';
-import * as CL from '../../codelists/index.js';
 import { attr, kid, kids, normSpace, str } from '../../../xml/xmlTree.js';
 import { buyerCountry, profileOf, sellerCountry } from './shared.js';
 
@@ -89,6 +88,7 @@ export function isCalendarDate(s: string): boolean {
 
 export function codeRules(ctx: Ctx): void {
   const { root } = ctx;
+  const CL = ctx.lists;
   const docCurrency = kid(root, 'cbc:DocumentCurrencyCode');
   const docCur = docCurrency ? str(docCurrency) : undefined;
   for (const el of ctx.elements()) {
@@ -116,12 +116,13 @@ export function codeRules(ctx: Ctx): void {
       }
       case 'cbc:AllowanceChargeReasonCode': {
         const ci = el.parent?.name === 'cac:AllowanceCharge' ? str(kid(el.parent, 'cbc:ChargeIndicator')) : '';
-        if (ci === 'false') ctx.check(R.CL002, el, CL.uncl5189.has(normSpace(str(el))));
-        else if (ci === 'true') ctx.check(R.CL003, el, CL.uncl7161.has(normSpace(str(el))));
+        if (ci === 'false') ctx.check(R.CL002, el, CL.uncl5189Peppol.has(normSpace(str(el))));
+        else if (ci === 'true') ctx.check(R.CL003, el, CL.uncl7161Peppol.has(normSpace(str(el))));
         break;
       }
       case 'cbc:DescriptionCode':
-        if (el.parent?.name === 'cac:InvoicePeriod') ctx.check(R.CL006, el, CL.untdid2005.has(normSpace(str(el))));
+        if (el.parent?.name === 'cac:InvoicePeriod')
+          ctx.check(R.CL006, el, CL.untdid2005Peppol.has(normSpace(str(el))));
         break;
       case 'cbc:EndpointID': {
         const s = attr(el, 'schemeID');
@@ -142,12 +143,14 @@ export function codeRules(ctx: Ctx): void {
   }
 
   const profile = profileOf(ctx);
+  // From 3.0.21 the type-code lists also bind profile 02 (billing with invoice response).
+  const typed = profile === '01' || (profile === '02' && ctx.peppolFrom('3.0.21'));
   for (const t of kids(root, 'cbc:InvoiceTypeCode')) {
     const code = normSpace(str(t));
-    if (profile === '01') ctx.check(R.P0100, t, CL.peppolInvoiceTypes.has(code));
+    if (typed) ctx.check(R.P0100, t, CL.peppolInvoiceTypes.has(code));
     if (code === '326' || code === '384')
       ctx.check(R.P0112, t, sellerCountry(ctx) === 'DE' && buyerCountry(ctx) === 'DE');
   }
   for (const t of kids(root, 'cbc:CreditNoteTypeCode'))
-    if (profile === '01') ctx.check(R.P0101, t, CL.peppolCreditNoteTypes.has(normSpace(str(t))));
+    if (typed) ctx.check(R.P0101, t, CL.peppolCreditNoteTypes.has(normSpace(str(t))));
 }

@@ -2,7 +2,7 @@
 import { Ctx, dateOf, rule } from '../../context.js';
 import { dec } from '../../decimal.js';
 import { all, attr, has, kid, kids, normSpace, str } from '../../../xml/xmlTree.js';
-import { buyerCountry, PROFILE_LOOSE_RE, sellerCountry } from './shared.js';
+import { buyerCountry, PROFILE_LOOSE_RE, profileOf, sellerCountry } from './shared.js';
 
 const R = {
   R001: rule('PEPPOL-EN16931-R001', 'fatal', 'Business process MUST be provided.'),
@@ -26,6 +26,12 @@ const R = {
     'PEPPOL-EN16931-R007',
     'fatal',
     "Business process MUST be in the format 'urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0' where NN indicates the process number.",
+  ),
+  /** From 3.0.21: the process must be one of the approved profile identifiers. */
+  R007_LISTED: rule(
+    'PEPPOL-EN16931-R007',
+    'fatal',
+    'Business process (ProfileID) must be one of the approved profile identifiers, e.g. urn:fdc:peppol.eu:2017:poacc:billing:01:1.0.',
   ),
   R008: rule('PEPPOL-EN16931-R008', 'fatal', 'Document MUST not contain empty elements.'),
   R010: rule('PEPPOL-EN16931-R010', 'fatal', 'Buyer electronic address MUST be provided'),
@@ -72,16 +78,26 @@ export function documentRules(ctx: Ctx): void {
     customizations.length > 0 && customizations.every((c) => c.startsWith(SELFBILLING_CUSTOMIZATION_PREFIX));
   const customizationPrefix = selfBilling ? SELFBILLING_CUSTOMIZATION_PREFIX : CUSTOMIZATION_PREFIX;
   const profilePattern = selfBilling ? SELFBILLING_PROFILE_RE : PROFILE_LOOSE_RE;
-  for (const c of kids(root, 'cbc:CustomizationID'))
-    ctx.check(R.R004, c, normSpace(str(c)).startsWith(customizationPrefix));
-  const docCur = kids(root, 'cbc:DocumentCurrencyCode').map((n) => normSpace(n.text));
-  for (const t of kids(root, 'cbc:TaxCurrencyCode')) ctx.check(R.R005, t, !docCur.includes(normSpace(t.text)));
-  // R007 is evaluated on the document: a missing ProfileID also fails it (the profile is then 'Unknown').
+  // R004 is evaluated on the document: a missing CustomizationID fails it too. From 3.0.21 the
+  // identifier carries no version suffix ('::').
+  const customization = customizations[0] ?? '';
   ctx.check(
-    R.R007,
+    R.R004,
     root,
-    kids(root, 'cbc:ProfileID').some((p) => profilePattern.test(normSpace(str(p)))),
+    customization.startsWith(customizationPrefix) && !(ctx.peppolFrom('3.0.21') && customization.includes('::')),
   );
+  // An absent invoice currency reads as '': an empty tax currency then equals it.
+  const docCur = normSpace(str(kids(root, 'cbc:DocumentCurrencyCode')[0]));
+  for (const t of kids(root, 'cbc:TaxCurrencyCode')) ctx.check(R.R005, t, normSpace(str(t)) !== docCur);
+  // R007 is evaluated on the document: a missing ProfileID also fails it (the profile is then 'Unknown').
+  // From 3.0.21 only the listed profiles are accepted.
+  if (ctx.peppolFrom('3.0.21')) ctx.check(R.R007_LISTED, root, profileOf(ctx, selfBilling) !== 'Unknown');
+  else
+    ctx.check(
+      R.R007,
+      root,
+      kids(root, 'cbc:ProfileID').some((p) => profilePattern.test(normSpace(str(p)))),
+    );
 
   for (const el of ctx.elements()) if (el.children.length === 0 && normSpace(el.text) === '') ctx.fail(R.R008, el);
 

@@ -1,6 +1,6 @@
 // PEPPOL-COMMON-R0xx: syntax and check digits of national identifiers, keyed by schemeID (ICD / EAS code).
 import { Ctx, rule, type Rule } from '../../context.js';
-import { attr, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
+import { attr, kid, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 
 const digits = (s: string) => [...s].map((c) => c.charCodeAt(0) - 48);
 
@@ -80,31 +80,65 @@ export function abnOk(v: string): boolean {
 
 interface IdRule {
   rule: Rule;
-  scheme: string;
-  endpointOnly?: boolean;
+  /** The scheme identifier (schemeID) the rule checks; for R056-2, the Dutch VAT identifiers. */
+  applies: (n: XNode, kind: 'endpoint' | 'other') => boolean;
   ok: (raw: string) => boolean;
+  /** First Peppol release with the rule. */
+  from?: string;
 }
 
 const T = (raw: string) => normSpace(raw);
+const scheme =
+  (code: string, endpointOnly = false) =>
+  (n: XNode, kind: 'endpoint' | 'other') =>
+    attr(n, 'schemeID') === code && (!endpointOnly || kind === 'endpoint');
+/** A VAT identifier (PartyTaxScheme of the VAT scheme) that begins with NL. */
+const dutchVat = (n: XNode) =>
+  n.name === 'cbc:CompanyID' &&
+  n.parent?.name === 'cac:PartyTaxScheme' &&
+  normSpace(str(kid(kid(n.parent, 'cac:TaxScheme'), 'cbc:ID'))) === 'VAT' &&
+  normSpace(str(n)).startsWith('NL');
+const DUTCH_VAT_RE = /^NL[0-9]{9}B[0-9]{2}$/;
+
+/**
+ * In the order the official rules try them: an identifier is checked by the first rule that applies
+ * to it (only R056-2 can overlap another, for a Dutch VAT identifier that also has a schemeID).
+ */
 const ID_RULES: IdRule[] = [
   {
     rule: rule('PEPPOL-COMMON-R040', 'fatal', 'GLN must have a valid format according to GS1 rules.'),
-    scheme: '0088',
+    applies: scheme('0088'),
     ok: (r) => glnOk(T(r)),
   },
   {
     rule: rule('PEPPOL-COMMON-R041', 'fatal', 'Norwegian organization number MUST be stated in the correct format.'),
-    scheme: '0192',
+    applies: scheme('0192'),
     ok: (r) => noOrgOk(T(r)),
   },
   {
     rule: rule('PEPPOL-COMMON-R042', 'fatal', 'Danish organization number (CVR) MUST be stated in the correct format.'),
-    scheme: '0184',
+    applies: scheme('0184'),
     ok: (r) => /^[0-9]{8}$/.test(r) || /^DK[0-9]{8}$/.test(r),
   },
   {
+    rule: rule('PEPPOL-COMMON-R052', 'fatal', 'A Danish P-number (scheme 0096) must be exactly ten digits.'),
+    applies: scheme('0096'),
+    ok: (r) => /^[0-9]{10}$/.test(r),
+    from: '3.0.21',
+  },
+  {
+    rule: rule(
+      'PEPPOL-COMMON-R053',
+      'fatal',
+      'A Danish SE number (scheme 0198) must be the letters DK followed by eight digits.',
+    ),
+    applies: scheme('0198'),
+    ok: (r) => /^DK[0-9]{8}$/.test(r),
+    from: '3.0.21',
+  },
+  {
     rule: rule('PEPPOL-COMMON-R043', 'fatal', 'Belgian enterprise number MUST be stated in the correct format.'),
-    scheme: '0208',
+    applies: scheme('0208'),
     ok: (r) => beEnterpriseOk(T(r)),
   },
   {
@@ -113,37 +147,74 @@ const ID_RULES: IdRule[] = [
       'warning',
       'IPA Code (Codice Univoco Unità Organizzativa) must be stated in the correct format',
     ),
-    scheme: '0201',
+    applies: scheme('0201'),
     ok: (r) => /^[a-zA-Z0-9]{6}$/.test(T(r)),
   },
   {
     rule: rule('PEPPOL-COMMON-R045', 'warning', 'Tax Code (Codice Fiscale) must be stated in the correct format'),
-    scheme: '0210',
+    applies: scheme('0210'),
     ok: (r) => itFiscalCodeOk(T(r)),
   },
   {
     rule: rule('PEPPOL-COMMON-R046', 'warning', 'Tax Code (Codice Fiscale) must be stated in the correct format'),
-    scheme: '9907',
-    endpointOnly: true,
+    applies: scheme('9907', true),
     ok: (r) => itFiscalCodeOk(T(r)),
   },
   {
     rule: rule('PEPPOL-COMMON-R047', 'warning', 'Italian VAT Code (Partita Iva) must be stated in the correct format'),
-    scheme: '0211',
+    applies: scheme('0211'),
     ok: (r) => itVatOk(T(r)),
   },
   {
     rule: rule('PEPPOL-COMMON-R049', 'fatal', 'Swedish organization number MUST be stated in the correct format.'),
-    scheme: '0007',
+    applies: scheme('0007'),
     ok: (r) => seOrgOk(T(r)),
   },
   {
     rule: rule('PEPPOL-COMMON-R050', 'fatal', 'Australian Business Number (ABN) MUST be stated in the correct format.'),
-    scheme: '0151',
+    applies: scheme('0151'),
     ok: (r) => abnOk(T(r)),
   },
+  {
+    rule: rule('PEPPOL-COMMON-R054', 'warning', 'A Dutch KVK number (scheme 0106) should be eight digits.'),
+    applies: scheme('0106'),
+    ok: (r) => /^[0-9]{8}$/.test(T(r)),
+    from: '3.0.21',
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R055', 'warning', 'A Dutch OIN (scheme 0190) should be twenty digits.'),
+    applies: scheme('0190'),
+    ok: (r) => /^[0-9]{20}$/.test(T(r)),
+    from: '3.0.21',
+  },
+  {
+    rule: rule(
+      'PEPPOL-COMMON-R056-1',
+      'warning',
+      'A Dutch VAT number (scheme 9944) should be NL, nine digits, the letter B and two digits.',
+    ),
+    applies: scheme('9944'),
+    ok: (r) => DUTCH_VAT_RE.test(T(r)),
+    from: '3.0.21',
+  },
+  {
+    rule: rule(
+      'PEPPOL-COMMON-R056-2',
+      'warning',
+      'A VAT identifier beginning with NL should be NL, nine digits, the letter B and two digits.',
+    ),
+    applies: dutchVat,
+    ok: (r) => DUTCH_VAT_RE.test(T(r)),
+    from: '3.0.21',
+  },
+  {
+    rule: rule('PEPPOL-COMMON-R057', 'warning', 'An identifier of scheme 0217 should be twelve digits.'),
+    applies: scheme('0217'),
+    ok: (r) => /^[0-9]{12}$/.test(T(r)),
+    from: '3.0.21',
+  },
 ];
-// PEPPOL-COMMON-R048 (scheme 9906) is disabled in Peppol 3.0.19.
+// PEPPOL-COMMON-R048 (scheme 9906) is disabled in Peppol 3.0.19 and 3.0.21.
 
 function isIdentifier(n: XNode): 'endpoint' | 'other' | undefined {
   if (n.name === 'cbc:EndpointID') return 'endpoint';
@@ -153,14 +224,11 @@ function isIdentifier(n: XNode): 'endpoint' | 'other' | undefined {
 }
 
 export function identifierRules(ctx: Ctx): void {
+  const rules = ID_RULES.filter((r) => r.from === undefined || ctx.peppolFrom(r.from));
   for (const el of ctx.elements()) {
-    const scheme = attr(el, 'schemeID');
-    if (scheme === undefined) continue;
     const kind = isIdentifier(el);
     if (!kind) continue;
-    for (const r of ID_RULES) {
-      if (r.scheme !== scheme || (r.endpointOnly && kind !== 'endpoint')) continue;
-      ctx.check(r.rule, el, r.ok(str(el)));
-    }
+    const r = rules.find((x) => x.applies(el, kind));
+    if (r) ctx.check(r.rule, el, r.ok(str(el)));
   }
 }

@@ -23,6 +23,15 @@ export function supplierCountryByVat(ctx: Ctx): string {
   return 'XX';
 }
 
+/** Seller country for the Greek endpoint rule: the seller's VAT identifier, else its postal country (no tax representative). */
+export function accountingSupplierCountry(ctx: Ctx): string {
+  const seller = vatCompanyIds(ctx.seller)[0];
+  if (seller && str(seller).slice(0, 2) !== '') return normSpace(str(seller).slice(0, 2)).toUpperCase();
+  const postal = all(ctx.seller, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode')[0];
+  if (postal) return normSpace(str(postal)).toUpperCase();
+  return 'XX';
+}
+
 export function customerCountryByVat(ctx: Ctx): string {
   const buyer = vatCompanyIds(ctx.buyer)[0];
   if (buyer && str(buyer).slice(0, 2) !== '') return normSpace(str(buyer).slice(0, 2)).toUpperCase();

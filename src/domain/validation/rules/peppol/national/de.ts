@@ -112,10 +112,29 @@ const R = {
     'fatal',
     'If the group "DIRECT DEBIT" (BG-19) is delivered, the element "Debited account identifier" (BT-91) shall be provided.',
   ),
+  T02: r(
+    'DE-R-T02',
+    'warning',
+    'The "External document location" (BT-124) should be an absolute URL, starting with a scheme such as https:.',
+  ),
 };
+
+/** An absolute URL: a scheme (a letter, then at least one letter, digit, '+', '.' or '-') and a colon. */
+const ABSOLUTE_URL_RE = /^[a-zA-Z][a-zA-Z0-9+.-]+:/;
 
 const TYPE_CODES = new Set(['326', '380', '384', '389', '381', '875', '876', '877']);
 const VAT_CODES = new Set(['S', 'Z', 'E', 'AE', 'K', 'G', 'L', 'M']);
+
+/** A code compared as a number: its value in canonical form ('058' → '58'), or the text when not a number. */
+function numericCode(raw: string): string {
+  const t = raw.trim();
+  if (t === '' || !/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(t)) return normSpace(raw);
+  return String(Number(t));
+}
+
+function numberIs(raw: string, n: number): boolean {
+  return numericCode(raw) === String(n);
+}
 
 /** IBAN: shape check plus ISO 7064 mod 97-10. */
 export function ibanOk(raw: string): boolean {
@@ -142,9 +161,12 @@ export function deRules(ctx: Ctx): void {
   ctx.check(R.R002, root, has(seller, 'cac:Contact'));
   ctx.check(R.R003, root, all(seller, 'cac:PostalAddress/cbc:CityName').some(nonBlank));
   ctx.check(R.R004, root, all(seller, 'cac:PostalAddress/cbc:PostalZone').some(nonBlank));
-  ctx.check(R.R005, root, all(seller, 'cac:Contact/cbc:Name').some(nonBlank));
-  ctx.check(R.R006, root, all(seller, 'cac:Contact/cbc:Telephone').some(nonBlank));
-  ctx.check(R.R007, root, all(seller, 'cac:Contact/cbc:ElectronicMail').some(nonBlank));
+  // Checked on each seller contact (DE-R-002 reports a seller without one).
+  for (const contact of kids(seller, 'cac:Contact')) {
+    ctx.check(R.R005, contact, kids(contact, 'cbc:Name').some(nonBlank));
+    ctx.check(R.R006, contact, kids(contact, 'cbc:Telephone').some(nonBlank));
+    ctx.check(R.R007, contact, kids(contact, 'cbc:ElectronicMail').some(nonBlank));
+  }
   ctx.check(R.R008, root, all(buyer, 'cac:PostalAddress/cbc:CityName').some(nonBlank));
   ctx.check(R.R009, root, all(buyer, 'cac:PostalAddress/cbc:PostalZone').some(nonBlank));
   for (const a of all(root, 'cac:Delivery/cac:DeliveryLocation/cac:Address')) {
@@ -159,11 +181,17 @@ export function deRules(ctx: Ctx): void {
   if (cats.some((tc) => VAT_CODES.has(catId(tc))))
     ctx.check(R.R016, root, has(seller, 'cac:PartyTaxScheme/cbc:CompanyID') || has(root, 'cac:TaxRepresentativeParty'));
 
-  for (const t of kids(root, ctx.typeCodeName)) {
-    ctx.check(R.R017, t, TYPE_CODES.has(normSpace(str(t))));
-    if (normSpace(str(t)) === '384')
-      ctx.check(R.R026, t, has(root, 'cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID'));
-  }
+  // From 3.0.21 the type code is read with its whitespace normalised; before, as written (DE-R-017) or
+  // as a number (DE-R-026).
+  const spaced = ctx.peppolFrom('3.0.21');
+  const typeCodes = kids(root, ctx.typeCodeName);
+  ctx.check(
+    R.R017,
+    root,
+    typeCodes.some((t) => TYPE_CODES.has(spaced ? normSpace(str(t)) : str(t))),
+  );
+  if (typeCodes.some((t) => (spaced ? normSpace(str(t)) === '384' : numberIs(str(t), 384))))
+    ctx.check(R.R026, root, has(root, 'cac:BillingReference/cac:InvoiceDocumentReference'));
   // Every '#' line must be a well-formed SKONTO statement terminated by a line break (so the text after
   // the last line break must not be a statement).
   for (const note of all(root, 'cac:PaymentTerms/cbc:Note')) {
@@ -176,15 +204,19 @@ export function deRules(ctx: Ctx): void {
   }
 
   for (const pm of kids(root, 'cac:PaymentMeans')) {
-    const code = normSpace(str(kid(pm, 'cbc:PaymentMeansCode')));
+    const codeNode = kid(pm, 'cbc:PaymentMeansCode');
+    // Which payment-means group applies: from 3.0.21 by the code with whitespace normalised, before by
+    // its numeric value.
+    const code = spaced ? normSpace(str(codeNode)) : numericCode(str(codeNode));
     const transfer = has(pm, 'cac:PayeeFinancialAccount');
     const card = has(pm, 'cac:CardAccount');
     const mandate = has(pm, 'cac:PaymentMandate');
-    if (code === '58')
-      for (const id of all(pm, 'cac:PayeeFinancialAccount/cbc:ID')) ctx.check(R.R019, id, ibanOk(normSpace(str(id))));
-    if (code === '59')
-      for (const id of all(pm, 'cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID'))
-        ctx.check(R.R020, id, ibanOk(normSpace(str(id))));
+    // The IBAN warnings apply to the (first) account of a SEPA payment means: a missing account is no IBAN.
+    const codeText = spaced ? normSpace(str(codeNode)) : str(codeNode);
+    if ((code === '30' || code === '58') && codeText === '58')
+      ctx.check(R.R019, pm, ibanOk(str(all(pm, 'cac:PayeeFinancialAccount/cbc:ID')[0])));
+    if (code === '59' && codeText === '59')
+      ctx.check(R.R020, pm, ibanOk(str(all(pm, 'cac:PaymentMandate/cac:PayerFinancialAccount/cbc:ID')[0])));
     if (code === '30' || code === '58') {
       ctx.check(R.R023_1, pm, transfer);
       ctx.check(R.R023_2, pm, !card && !mandate);
@@ -209,6 +241,10 @@ export function deRules(ctx: Ctx): void {
     .map((b) => attr(b, 'filename'))
     .filter((f): f is string => f !== undefined);
   ctx.check(R.R022, root, new Set(names.map((n) => n.toLowerCase())).size === names.length);
+
+  if (spaced)
+    for (const ext of all(root, 'cac:AdditionalDocumentReference/cac:Attachment/cac:ExternalReference'))
+      ctx.check(R.T02, ext, ABSOLUTE_URL_RE.test(str(kid(ext, 'cbc:URI'))));
 
   // Evaluated per seller contact: a missing telephone / e-mail also fails these checks.
   for (const contact of kids(seller, 'cac:Contact')) {

@@ -11,6 +11,17 @@ const R = {
     'warning',
     'If ItemClassification is provided from Danish suppliers, UNSPSC version 19.05.01 or 26.08.01 should be used',
   ),
+  /** From 3.0.21 the UNSPSC version rule is fatal. */
+  R003_FATAL: rule(
+    'DK-R-003',
+    'fatal',
+    'If ItemClassification is provided from Danish suppliers, UNSPSC version 19.05.01 or 26.08.01 must be used',
+  ),
+  R017: rule(
+    'DK-R-017',
+    'fatal',
+    'For Danish buyers, a buyer legal registration identifier (PartyLegalEntity/CompanyID) must have schemeID "0184" (DK CVR-number)',
+  ),
   R004: rule(
     'DK-R-004',
     'fatal',
@@ -91,14 +102,20 @@ export function dkRules(ctx: Ctx): void {
     const hashed = reason.includes('#') && !reason.startsWith('#') && !reason.endsWith('#');
     ctx.check(R.R004, ac, fourDigits || hashed);
   }
-  for (const line of ctx.lines)
-    for (const cc of all(line, 'cac:Item/cac:CommodityClassification')) {
-      // UNSPSC is listID 'TST' (UNTDID 7143); the versions are accepted with or without the second dot.
-      const codes = kids(cc, 'cbc:ItemClassificationCode');
-      const unspsc = codes.some((c) => attr(c, 'listID') === 'TST');
-      const versionOk = codes.some((c) => UNSPSC_VERSIONS.has(attr(c, 'listVersionID') ?? ''));
-      ctx.check(R.R003, cc, !(unspsc && !versionOk));
+  if (ctx.peppolFrom('3.0.21'))
+    for (const party of kids(kid(root, 'cac:AccountingCustomerParty'), 'cac:Party')) {
+      const buyerLegal = all(party, 'cac:PartyLegalEntity/cbc:CompanyID');
+      ctx.check(R.R017, party, !(buyerLegal.length > 0 && normSpace(attr(buyerLegal[0], 'schemeID') ?? '') !== '0184'));
     }
+  const r003 = ctx.peppolFrom('3.0.21') ? R.R003_FATAL : R.R003;
+  for (const line of ctx.lines) {
+    // Per line: a UNSPSC classification (listID 'TST', UNTDID 7143) needs an accepted version on one
+    // of the line's classification codes; versions are accepted with or without the second dot.
+    const codes = all(line, 'cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode');
+    const unspsc = codes.some((c) => attr(c, 'listID') === 'TST');
+    const versionOk = codes.some((c) => UNSPSC_VERSIONS.has(attr(c, 'listVersionID') ?? ''));
+    ctx.check(r003, line, !(unspsc && !versionOk));
+  }
   for (const pm of kids(root, 'cac:PaymentMeans')) {
     const code = str(kid(pm, 'cbc:PaymentMeansCode'));
     const paymentId = str(kid(pm, 'cbc:PaymentID'));

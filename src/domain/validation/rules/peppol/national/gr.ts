@@ -3,7 +3,13 @@
 // invoice-mark / invoice-URL and endpoint rules use the seller postal country; buyer rules need both Greek.
 import { Ctx, rule } from '../../../context.js';
 import { all, attr, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
-import { customerCountryByVat, postalCountry, supplierCountryByVat, vatCompanyIds } from './countries.js';
+import {
+  accountingSupplierCountry,
+  customerCountryByVat,
+  postalCountry,
+  supplierCountryByVat,
+  vatCompanyIds,
+} from './countries.js';
 
 const R = {
   R001_1: rule('GR-R-001-1', 'fatal', 'When the Supplier is Greek, the Invoice Id should consist of 6 segments'),
@@ -116,7 +122,10 @@ export function grRules(ctx: Ctx): void {
   const { root, seller, buyer } = ctx;
   const greekSender = isGreek(supplierCountryByVat(ctx));
   const greekReceiver = isGreek(customerCountryByVat(ctx));
-  const greekPostalSender = isGreek(normSpace(postalCountry(seller)).toUpperCase());
+  // The MARK rules apply to a Greek seller (by VAT identifier) whose postal country is literally 'GR';
+  // the document URL presence and the seller endpoint rule read the seller's own country.
+  const greekMarkSender = greekSender && postalCountry(seller) === 'GR';
+  const greekAccountingSupplier = isGreek(accountingSupplierCountry(ctx));
 
   if (greekSender) {
     for (const id of kids(root, 'cbc:ID')) documentNumber(ctx, id);
@@ -129,24 +138,26 @@ export function grRules(ctx: Ctx): void {
       // Checked on each seller VAT identifier (a seller represented by a tax representative may have none).
       for (const vat of vatCompanyIds(party))
         ctx.check(R.R003, vat, str(vat).slice(0, 2) === 'EL' && greekTinOk(str(vat).slice(2)));
-      ctx.check(R.S011, party, vatCompanyIds(party).length > 0);
+      ctx.check(R.S011, party, greekVatOk(party));
     }
   }
-  if (greekPostalSender) {
-    const adrs = kids(root, 'cac:AdditionalDocumentReference');
-    const marks = adrs.filter((a) => kids(a, 'cbc:DocumentDescription').some((d) => str(d) === '##M.AR.K##'));
-    const urls = adrs.filter((a) => kids(a, 'cbc:DocumentDescription').some((d) => str(d) === '##INVOICE|URL##'));
+  const adrs = kids(root, 'cac:AdditionalDocumentReference');
+  const described = (a: XNode, d: string) => kids(a, 'cbc:DocumentDescription').some((n) => str(n) === d);
+  if (greekMarkSender) {
+    const marks = adrs.filter((a) => described(a, '##M.AR.K##'));
+    const urls = adrs.filter((a) => described(a, '##INVOICE|URL##'));
     ctx.check(R.R004_1, root, marks.length === 1);
-    for (const m of marks) ctx.check(R.R004_2, m, /^[1-9]([0-9]*)/.test(str(kids(m, 'cbc:ID')[0])));
+    for (const m of marks) for (const id of kids(m, 'cbc:ID')) ctx.check(R.R004_2, id, /^[1-9]([0-9]*)/.test(str(id)));
     ctx.check(R.S008_1, root, urls.length === 1);
     ctx.check(R.R008_2, root, urls.length <= 1);
-    for (const u of urls)
-      ctx.check(R.R008_3, u, normSpace(str(all(u, 'cac:Attachment/cac:ExternalReference/cbc:URI')[0])).length > 0);
-    for (const party of all(root, 'cac:AccountingSupplierParty/cac:Party')) {
-      const ep = kids(party, 'cbc:EndpointID')[0];
-      ctx.check(R.R009, party, ep !== undefined && attr(ep, 'schemeID') === '9933' && greekTinOk(ep.text));
-    }
   }
+  if (greekSender)
+    for (const u of adrs.filter((a) => described(a, '##INVOICE|URL##')))
+      ctx.check(R.R008_3, u, normSpace(str(all(u, 'cac:Attachment/cac:ExternalReference/cbc:URI')[0])).length > 0);
+  // Evaluated on each seller endpoint: a seller without one is not checked here.
+  if (greekAccountingSupplier)
+    for (const ep of all(root, 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID'))
+      ctx.check(R.R009, ep, attr(ep, 'schemeID') === '9933' && greekTinOk(ep.text));
   if (greekSender)
     for (const acp of kids(root, 'cac:AccountingCustomerParty'))
       ctx.check(
@@ -157,8 +168,8 @@ export function grRules(ctx: Ctx): void {
   if (greekSender && greekReceiver) {
     for (const acp of kids(root, 'cac:AccountingCustomerParty')) {
       ctx.check(R.R006, acp, greekVatOk(kids(acp, 'cac:Party')[0]));
-      const ep = all(acp, 'cac:Party/cbc:EndpointID')[0];
-      ctx.check(R.R010, acp, ep !== undefined && attr(ep, 'schemeID') === '9933' && greekTinOk(ep.text));
+      for (const ep of all(acp, 'cac:Party/cbc:EndpointID'))
+        ctx.check(R.R010, ep, attr(ep, 'schemeID') === '9933' && greekTinOk(ep.text));
     }
   }
   void buyer;
