@@ -11,7 +11,8 @@ import path from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { expect } from 'chai';
 import { RULE_SETS, type RuleLayer, type RuleSet } from '../../src/domain/validation/index.js';
-import { validateUbl } from '../../src/infrastructure/xml/ublText.js';
+import { parseUbl, validateUbl } from '../../src/infrastructure/xml/ublText.js';
+import { schemaIssuesOf } from '../../src/infrastructure/xml/schemaValidator.js';
 import {
   describeWithOfficialRules,
   startOfficialRules,
@@ -64,6 +65,15 @@ function fatalIds(xml: string, ruleSet: RuleSet, layers?: RuleLayer[]): string[]
   }
 }
 
+/** Our schema check (the UBL XSD every upload meets before the rules) refuses the document. */
+function schemaRefuses(xml: string): boolean {
+  try {
+    return schemaIssuesOf(parseUbl(xml).native).length > 0;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * The rule ids in one side only. When the official XSLT of a layer stopped with an error (no verdict),
  * that layer is one difference, OFFICIAL_FAILURE (explained only when listed and we refuse the
@@ -85,7 +95,9 @@ function compare(doc: GeneratedDocument, ruleSet: RuleSet, ours: string[], offic
     document: doc.name,
     rule: OFFICIAL_FAILURE,
     side: 'official',
-    explained: explanationOf(where, ruleSet.id, OFFICIAL_FAILURE) !== undefined && ours.length > 0,
+    // We refuse it too: a fatal rule, or (as the service does before the rules) the schema.
+    explained:
+      explanationOf(where, ruleSet.id, OFFICIAL_FAILURE) !== undefined && (ours.length > 0 || schemaRefuses(doc.xml)),
   };
   if (judged.length === 0) return [failure];
   const mine = fatalIds(doc.xml, ruleSet, [...judged]);

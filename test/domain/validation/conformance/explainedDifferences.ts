@@ -35,7 +35,7 @@ export const EXPLAINED_DIFFERENCES: readonly ExplainedDifference[] = [
     release: '*',
     rule: OFFICIAL_FAILURE,
     reason:
-      'a mutated value that is not a number/date (empty, text, 2026-13-01) makes the official XSLT stop with a type error: it refuses without a rule list; we refuse with a fatal',
+      'a mutated value that is not a number/date (empty, text, 2026-13-01) or a duplicated single element makes the official XSLT stop with a type error: it refuses without a rule list; we refuse with a fatal rule or our UBL schema check',
   },
 ];
 
