@@ -8,6 +8,7 @@ import {
   ublTreeOf,
   validateUblTree,
   type RuleLayer,
+  type RuleSet,
   type UblTree,
   type ValidationIssue,
   type XmlLimits,
@@ -40,9 +41,12 @@ export function parseUbl(input: string | Uint8Array, limits?: XmlLimits): Parsed
 /** Every EN 16931 and Peppol rule on untrusted UBL (errors as parseUbl's). */
 export function validateUbl(
   input: string | Uint8Array,
-  options?: { layers?: RuleLayer[]; limits?: XmlLimits },
+  options?: { layers?: RuleLayer[]; limits?: XmlLimits; ruleSet?: RuleSet },
 ): ValidationIssue[] {
-  return validateUblTree(parseUbl(input, options?.limits).tree, { layers: options?.layers });
+  return validateUblTree(parseUbl(input, options?.limits).tree, {
+    layers: options?.layers,
+    ruleSet: options?.ruleSet,
+  });
 }
 
 /** UBL this service wrote and stored: no gate for untrusted input (xmlParser.parseOwnXml). */

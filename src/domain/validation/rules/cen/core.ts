@@ -221,12 +221,14 @@ export function coreRules(ctx: Ctx): void {
     ctx.check(R.BR21, line, anyNonBlank(kids(line, 'cbc:ID')));
     const qty = kid(line, ctx.qtyName);
     ctx.check(R.BR22, line, qty !== undefined);
-    if (qty)
-      ctx.check(
-        R.BR23,
-        line,
-        kids(line, ctx.qtyName).some((q) => attr(q, 'unitCode') !== undefined),
-      );
+    // The unit code is required on the line as such: a line without a quantity lacks it too.
+    ctx.check(
+      R.BR23,
+      line,
+      [...kids(line, 'cbc:InvoicedQuantity'), ...kids(line, 'cbc:CreditedQuantity')].some(
+        (q) => attr(q, 'unitCode') !== undefined,
+      ),
+    );
     ctx.check(R.BR24, line, has(line, 'cbc:LineExtensionAmount'));
     ctx.check(R.BR25, line, anyNonBlank(all(line, 'cac:Item/cbc:Name')));
     ctx.check(R.BR26, line, has(line, 'cac:Price/cbc:PriceAmount'));
@@ -318,7 +320,10 @@ export function coreRules(ctx: Ctx): void {
       ctx.check(R.BR57, a, has(a, 'cac:Country/cbc:IdentificationCode'));
   for (const e of kids(seller, 'cbc:EndpointID')) ctx.check(R.BR62, e, attr(e, 'schemeID') !== undefined);
   for (const e of kids(buyer, 'cbc:EndpointID')) ctx.check(R.BR63, e, attr(e, 'schemeID') !== undefined);
-  ctx.check(R.BR66, root, all(root, 'cac:PaymentMeans/cac:CardAccount').length <= 1);
-  ctx.check(R.BR67, root, all(root, 'cac:PaymentMeans/cac:PaymentMandate').length <= 1);
+  // CEN 1.3.15 moved these two to UBL-SR-54/55 (syntax.ts).
+  if (!ctx.cenFrom('1.3.15')) {
+    ctx.check(R.BR66, root, all(root, 'cac:PaymentMeans/cac:CardAccount').length <= 1);
+    ctx.check(R.BR67, root, all(root, 'cac:PaymentMeans/cac:PaymentMandate').length <= 1);
+  }
   void one;
 }

@@ -392,20 +392,23 @@ function categoryRules(ctx: Ctx, c: Category, f: Facts): void {
 }
 
 function splitPayment(ctx: Ctx): void {
-  const isB = (tc: XNode) => catId(tc) === 'B';
-  const usesB = ctx.desc('cac:TaxCategory').some(isB) || ctx.desc('cac:ClassifiedTaxCategory').some(isB);
-  if (!usesB) return;
-  ctx.check(
-    B01,
-    ctx.root,
-    ctx.desc('cbc:IdentificationCode').every((n) => str(n) === 'IT'),
-  );
-  // In 1.3.14.1 only document allowances/charges and lines are checked for S (the breakdown side is a no-op).
-  const docS = kids(ctx.root, 'cac:AllowanceCharge').some((ac) =>
-    kids(ac, 'cac:TaxCategory').some((t) => catId(t) === 'S'),
-  );
-  const lineS = ctx.lines.some((l) => all(l, 'cac:Item/cac:ClassifiedTaxCategory').some((t) => catId(t) === 'S'));
-  ctx.check(B02, ctx.root, !docS && !lineS);
+  // Codes compared as written (no whitespace trimming), as the EN 16931 artefacts do.
+  const raw = (code: string) => (tc: XNode) => kids(tc, 'cbc:ID').some((id) => str(id) === code);
+  const usesB = ctx.desc('cac:TaxCategory').some(raw('B')) || ctx.desc('cac:ClassifiedTaxCategory').some(raw('B'));
+  if (usesB)
+    ctx.check(
+      B01,
+      ctx.root,
+      ctx.desc('cbc:IdentificationCode').every((n) => str(n) === 'IT'),
+    );
+  // BR-B-02 looks at the breakdown, the document allowances and charges and every item category.
+  // Until CEN 1.3.15 the breakdown side of the S test named a path that does not exist (no S was seen there).
+  const breakdown = all(ctx.root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory');
+  const docAc = all(ctx.root, 'cac:AllowanceCharge/cac:TaxCategory');
+  const classified = ctx.desc('cac:ClassifiedTaxCategory');
+  const b = breakdown.some(raw('B')) || docAc.some(raw('B')) || classified.some(raw('B'));
+  const s = (ctx.cenFrom('1.3.16') && breakdown.some(raw('S'))) || docAc.some(raw('S')) || classified.some(raw('S'));
+  ctx.check(B02, ctx.root, !(b && s));
 }
 
 export function vatCategoryRules(ctx: Ctx): void {
