@@ -2,8 +2,8 @@
 import { Ctx, cenChargeIndicator, isVatScheme, rule, vatIds } from '../../context.js';
 import { Decimal, dec, round0, round2, sum } from '../../decimal.js';
 import { vatIdPrefixes } from '../../codelists/index.js';
-import { all, attr, has, kid, kids, nonBlank, str, type XNode } from '../../../xml/xmlTree.js';
-import { hasReason } from './core.js';
+import { all, attr, has, kid, kids, str, type XNode } from '../../../xml/xmlTree.js';
+import { anyLines, hasReason } from './core.js';
 
 const R = {
   CO03: rule(
@@ -106,7 +106,7 @@ export function docAllowanceCharges(ctx: Ctx, charge: boolean): XNode[] {
   return kids(ctx.root, 'cac:AllowanceCharge').filter((ac) => cenChargeIndicator(ac) === charge);
 }
 
-/** The checks made inside cac:LegalMonetaryTotal (`lmt`). */
+/** BR-CO-10 … 13, inside cac:LegalMonetaryTotal (`lmt`). */
 function monetaryTotalRules(ctx: Ctx, lmt: XNode): void {
   // Every invoice and credit note line of the document counts.
   const allLines = [...ctx.desc('cac:InvoiceLine'), ...ctx.desc('cac:CreditNoteLine')];
@@ -145,7 +145,10 @@ function monetaryTotalRules(ctx: Ctx, lmt: XNode): void {
     }
   }
   ctx.check(R.CO13, lmt, co13);
+}
 
+/** BR-CO-16, inside cac:LegalMonetaryTotal (`lmt`). */
+function amountDueRule(ctx: Ctx, lmt: XNode): void {
   {
     const payable = dec(kid(lmt, 'cbc:PayableAmount'));
     const taxIncl = dec(kid(lmt, 'cbc:TaxInclusiveAmount'));
@@ -169,7 +172,7 @@ function monetaryTotalRules(ctx: Ctx, lmt: XNode): void {
 export function calculationRules(ctx: Ctx): void {
   const { root, lmt } = ctx;
   ctx.check(R.CO03, root, !(has(root, 'cbc:TaxPointDate') && has(root, 'cac:InvoicePeriod/cbc:DescriptionCode')));
-  for (const line of ctx.lines) {
+  for (const line of anyLines(ctx)) {
     ctx.check(
       R.CO04,
       line,
@@ -188,7 +191,7 @@ export function calculationRules(ctx: Ctx): void {
     for (const id of kids(pts, 'cbc:CompanyID')) ctx.check(R.CO09, id, vatIdPrefixes.has(str(id).slice(0, 2)));
   }
 
-  // BR-CO-10 … 13 and 16 are checks of the monetary totals: without them there is nothing to check
+  // BR-CO-10 … 13 (and 16 below) are checks of the monetary totals: without them there is nothing to check
   // (BR-12 … BR-15 report what is missing).
   for (const totals of ctx.desc('cac:LegalMonetaryTotal')) monetaryTotalRules(ctx, totals);
 
@@ -208,6 +211,8 @@ export function calculationRules(ctx: Ctx): void {
     const ta = amounts.length === 1 ? dec(amounts[0]) : null;
     ctx.check(R.CO15, root, taxExcl !== null && ta !== null && eq(taxIncl, round2(taxExcl.plus(ta))));
   }
+
+  for (const totals of ctx.desc('cac:LegalMonetaryTotal')) amountDueRule(ctx, totals);
 
   for (const st of ctx.desc('cac:TaxSubtotal')) {
     if (st.parent?.name !== 'cac:TaxTotal') continue;

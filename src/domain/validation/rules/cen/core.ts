@@ -158,6 +158,16 @@ const R = {
   BR67: rule('BR-67', 'fatal', 'An Invoice shall contain maximum one Payment Mandate (BG-19).'),
 };
 
+/**
+ * Invoice and credit note lines at any depth, whatever the document kind: the EN 16931 line rules apply
+ * to either element (a credit note with invoice lines is checked line by line, not reported as lineless).
+ */
+export function anyLines(ctx: Ctx): XNode[] {
+  const inv = ctx.desc('cac:InvoiceLine');
+  const cn = ctx.desc('cac:CreditNoteLine');
+  return cn.length === 0 ? inv : inv.length === 0 ? cn : [...inv, ...cn];
+}
+
 /** A reason text or reason code is present (BR-33/38/42/44 and BR-CO-21…24). */
 export function hasReason(ac: XNode): boolean {
   return has(ac, 'cbc:AllowanceChargeReason') || has(ac, 'cbc:AllowanceChargeReasonCode');
@@ -194,7 +204,7 @@ export function coreRules(ctx: Ctx): void {
     ctx.check(R.BR14, lmt, has(lmt, 'cbc:TaxInclusiveAmount'));
     ctx.check(R.BR15, lmt, has(lmt, 'cbc:PayableAmount'));
   }
-  ctx.check(R.BR16, root, ctx.lines.length > 0);
+  ctx.check(R.BR16, root, has(root, 'cac:InvoiceLine') || has(root, 'cac:CreditNoteLine'));
 
   const sellerNames = all(seller, 'cac:PartyName/cbc:Name').map(str);
   const sellerIds = all(seller, 'cac:PartyIdentification/cbc:ID').map(str);
@@ -217,10 +227,9 @@ export function coreRules(ctx: Ctx): void {
     );
   }
 
-  for (const line of ctx.lines) {
+  for (const line of anyLines(ctx)) {
     ctx.check(R.BR21, line, anyNonBlank(kids(line, 'cbc:ID')));
-    const qty = kid(line, ctx.qtyName);
-    ctx.check(R.BR22, line, qty !== undefined);
+    ctx.check(R.BR22, line, has(line, 'cbc:InvoicedQuantity') || has(line, 'cbc:CreditedQuantity'));
     // The unit code is required on the line as such: a line without a quantity lacks it too.
     ctx.check(
       R.BR23,

@@ -1,6 +1,7 @@
 // UBL syntax binding cardinality rules UBL-SR-* (EN 16931 restricts UBL repetitions).
 import { Ctx, cenChargeIndicator, isVatScheme, rule, type Rule } from '../../context.js';
 import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
+import { anyLines } from './core.js';
 
 const sr = (n: string, what: string) => rule(`UBL-SR-${n}`, 'fatal', what);
 
@@ -116,7 +117,7 @@ function payeeNameDiffers(ctx: Ctx, payee: XNode): boolean {
 export function syntaxRules(ctx: Ctx): void {
   const { root, seller, buyer } = ctx;
   for (const [r, path] of ROOT_MAX_ONE) ctx.check(r, root, all(root, path).length <= 1);
-  for (const line of ctx.lines) {
+  for (const line of anyLines(ctx)) {
     for (const [r, path] of LINE_MAX_ONE) ctx.check(r, line, all(line, path).length <= 1);
     // Counted over every cac:Item of the line, and also on a line without an item (count 0).
     ctx.check(R.SR48, line, all(line, 'cac:Item/cac:ClassifiedTaxCategory').length === 1);

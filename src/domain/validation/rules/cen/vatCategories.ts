@@ -271,14 +271,18 @@ function categoryRules(ctx: Ctx, c: Category, f: Facts): void {
 
   // -01: presence of the category in the breakdown.
   if (c.presence === 'atLeastOneIfUsed') {
+    // As the EN 16931 artefacts test it: for S without looking at the tax scheme at all; for L and M
+    // the "used" side counts VAT categories only, and the breakdown is matched on the code as written
+    // (L: of any scheme) when the category is used, trimmed and of the VAT scheme when it is not.
+    const vat = c.code !== 'S';
+    const ofCat = (tc: XNode) => is(tc) && (!vat || isVatScheme(tc));
     const used =
-      f.lineCats.some((l) => is(l.tc)) ||
-      f.acCats.some((a) => is(a.tc)) ||
-      ctx.desc('cac:ClassifiedTaxCategory').some((tc) => is(tc) && isVatScheme(tc));
-    const usedAny =
-      used ||
-      ctx.desc('cac:AllowanceCharge').some((ac) => kids(ac, 'cac:TaxCategory').some((tc) => is(tc) && isVatScheme(tc)));
-    ctx.check(r1, ctx.root, usedAny ? breakdown.length > 0 : breakdown.length === 0);
+      ctx.desc('cac:AllowanceCharge').some((ac) => kids(ac, 'cac:TaxCategory').some(ofCat)) ||
+      ctx.desc('cac:ClassifiedTaxCategory').some(ofCat);
+    const rootBreakdown = all(ctx.root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory');
+    const asWritten = (tc: XNode) =>
+      kids(tc, 'cbc:ID').some((id) => str(id) === c.code) && (c.code !== 'M' || isVatScheme(tc));
+    ctx.check(r1, ctx.root, used ? rootBreakdown.some(vat ? asWritten : ofCat) : !rootBreakdown.some(ofCat));
   } else {
     const occurs = f.allTaxCats.some(is) || f.allClassified.some(is);
     if (occurs) ctx.check(r1, ctx.root, breakdown.length === 1);
@@ -287,10 +291,18 @@ function categoryRules(ctx: Ctx, c: Category, f: Facts): void {
   // -02 … -04: identifiers required (or forbidden) when the category is used.
   const idsFine = idsOk(f, c.ids);
   for (const l of f.lineCats) if (is(l.tc)) ctx.check(r2, l.line, idsFine);
+  // BR-S-02 as the artefacts test it: an S item category outside the VAT scheme, with no S item
+  // category of the VAT scheme, fails too.
+  if (c.code === 'S' && !f.allClassified.some(is) && ctx.desc('cac:ClassifiedTaxCategory').some(is))
+    ctx.fail(r2, ctx.root);
+  // BR-AF-04 as the artefacts test it: only an L charge category written exactly 'L' requires the identifiers.
+  const chargeIdsFine =
+    idsFine ||
+    (c.code === 'L' && !f.acCats.some((a) => a.charge === true && kids(a.tc, 'cbc:ID').some((id) => str(id) === 'L')));
   for (const a of f.acCats) {
     if (!is(a.tc)) continue;
     if (a.charge === false) ctx.check(r3, a.ac, idsFine);
-    else if (a.charge === true) ctx.check(r4, a.ac, idsFine);
+    else if (a.charge === true) ctx.check(r4, a.ac, chargeIdsFine);
   }
 
   // -05 … -07: the rate.
@@ -358,22 +370,14 @@ function categoryRules(ctx: Ctx, c: Category, f: Facts): void {
   }
 
   if (c.code === 'O' && breakdown.length > 0) {
+    // Only categories of the VAT scheme count against O.
     ctx.check(
       O_EXTRA.O11,
       ctx.root,
-      f.subtotalCats.every((s) => is(s.tc)) &&
-        all(ctx.root, 'cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory').every((t) => catId(t) === 'O'),
+      f.subtotalCats.every((s) => is(s.tc)),
     );
-    ctx.check(
-      O_EXTRA.O12,
-      ctx.root,
-      ctx.lines.every((l) => lineCat(l).every((t) => catId(t) === 'O')),
-    );
-    const acsO = (charge: boolean) =>
-      ctx
-        .desc('cac:AllowanceCharge')
-        .filter((ac) => cenChargeIndicator(ac) === charge)
-        .every((ac) => acCat(ac).every((t) => catId(t) === 'O'));
+    ctx.check(O_EXTRA.O12, ctx.root, f.allClassified.every(is));
+    const acsO = (charge: boolean) => f.acCats.filter((a) => a.charge === charge).every((a) => is(a.tc));
     ctx.check(O_EXTRA.O13, ctx.root, acsO(false));
     ctx.check(O_EXTRA.O14, ctx.root, acsO(true));
   }
