@@ -68,7 +68,13 @@ async function main(): Promise<void> {
   let ready!: () => void;
   const isReady = new Promise<void>((r) => (ready = r));
   lines.on('line', (l) => {
-    const msg = JSON.parse(l) as Answer & { ready?: boolean };
+    let msg: Answer & { ready?: boolean };
+    try {
+      msg = JSON.parse(l) as Answer & { ready?: boolean };
+    } catch {
+      // The harness writes a broken line when the XSLT stops on a dynamic error: count it as a failure.
+      msg = { name: '', file: '', failure: l };
+    }
     if (msg.ready) ready();
     else pending.shift()?.(msg);
   });

@@ -4,7 +4,7 @@ import { Decimal, dec, round0, round2, sum } from '../../decimal.js';
 import { vatIdPrefixes } from '../../codelists/index.js';
 import { all, attr, has, kid, kids, str, type XNode } from '../../../xml/xmlTree.js';
 import { anyLines, hasReason } from './core.js';
-import { untypedDouble } from './untypedNumbers.js';
+import { untypedPositive } from './untypedNumbers.js';
 
 const R = {
   CO03: rule(
@@ -246,7 +246,7 @@ export function calculationRules(ctx: Ctx): void {
     const dueOrTerms =
       ctx.desc('cbc:DueDate').length > 0 || ctx.desc('cbc:Note').some((n) => n.parent?.name === 'cac:PaymentTerms');
     for (const payable of kids(lmt, 'cbc:PayableAmount'))
-      if ((untypedDouble(str(payable)) ?? NaN) > 0) ctx.check(R.CO25, payable, dueOrTerms);
+      if (untypedPositive(str(payable))) ctx.check(R.CO25, payable, dueOrTerms);
   }
 
   for (const asp of kids(root, 'cac:AccountingSupplierParty')) {

@@ -1,6 +1,6 @@
 // EN 16931 core business rules BR-01 … BR-67 (presence and basic consistency).
 import { Ctx, cenChargeIndicator, dateOf, isVatScheme, normSpaceEq, rule } from '../../context.js';
-import { untypedDouble } from './untypedNumbers.js';
+import { untypedNotNegative } from './untypedNumbers.js';
 import { all, attr, has, kid, kids, nonBlank, norm, one, str, type XNode } from '../../../xml/xmlTree.js';
 
 const R = {
@@ -242,7 +242,7 @@ export function coreRules(ctx: Ctx): void {
     ctx.check(R.BR25, line, anyNonBlank(all(line, 'cac:Item/cbc:Name')));
     ctx.check(R.BR26, line, has(line, 'cac:Price/cbc:PriceAmount'));
     // Compared as doubles, as the artefacts do: one price not below zero is enough.
-    const notNegative = (n: XNode) => (untypedDouble(str(n)) ?? NaN) >= 0;
+    const notNegative = (n: XNode) => untypedNotNegative(str(n));
     ctx.check(R.BR27, line, all(line, 'cac:Price/cbc:PriceAmount').some(notNegative));
     const bases = all(line, 'cac:Price/cac:AllowanceCharge/cbc:BaseAmount');
     ctx.check(R.BR28, line, bases.length === 0 || bases.some(notNegative));

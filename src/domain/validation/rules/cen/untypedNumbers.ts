@@ -16,6 +16,24 @@ export function untypedDouble(text: string): number | undefined {
   return DOUBLE_RE.test(t) ? Number(t) : undefined;
 }
 
+/**
+ * The sign of the text read as a double, compared with zero as the official validator's engine orders
+ * doubles: NaN above every number, and -0 below 0. Undefined if the text is not a number.
+ */
+export function signOfUntyped(text: string): -1 | 0 | 1 | undefined {
+  const x = untypedDouble(text);
+  if (x === undefined) return undefined;
+  if (Number.isNaN(x) || x > 0) return 1;
+  if (x < 0 || Object.is(x, -0)) return -1;
+  return 0;
+}
+
+/** The text compared with zero as by `(value) >= 0` in the artefacts. */
+export const untypedNotNegative = (text: string): boolean => (signOfUntyped(text) ?? -1) >= 0;
+
+/** The text compared with zero as by `(value) > 0` in the artefacts. */
+export const untypedPositive = (text: string): boolean => signOfUntyped(text) === 1;
+
 /** The exact decimal value of a finite double. */
 function exactDecimal(x: number): Decimal {
   if (x === 0) return new Decimal(0);

@@ -3,7 +3,7 @@
 import { Ctx, catId, cenChargeIndicator, isVatScheme, rule, vatIds, type Rule } from '../../context.js';
 import { Decimal, dec, round2, sum } from '../../decimal.js';
 import { all, has, kid, kids, str, type XNode } from '../../../xml/xmlTree.js';
-import { shiftedInDouble, untypedDouble } from './untypedNumbers.js';
+import { shiftedInDouble, untypedNotNegative, untypedPositive } from './untypedNumbers.js';
 
 type Presence = 'atLeastOneIfUsed' | 'exactlyOneIfOccurs';
 type SellerIds =
@@ -244,8 +244,8 @@ function rateOk(tc: XNode, rr: RateRule): boolean {
   if (rr === 'absent') return p === undefined;
   if (rr === 'zero') return dec(p)?.isZero() ?? false;
   // "Positive" and "not negative" are compared as doubles, as the artefacts do (any rate given will do).
-  const rates = kids(tc, 'cbc:Percent').map((n) => untypedDouble(str(n)) ?? NaN);
-  return rr === 'positive' ? rates.some((r) => r > 0) : rates.some((r) => r >= 0);
+  const rates = kids(tc, 'cbc:Percent').map(str);
+  return rates.some(rr === 'positive' ? untypedPositive : untypedNotNegative);
 }
 
 /** Percent values of a category node (for per-rate matching). */
