@@ -5,6 +5,12 @@ export { Decimal };
 
 const DEC_RE = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 
+/**
+ * The rules' decimals compute exactly, as xs:decimal does: decimal.js rounds results to 20 significant
+ * digits by default, which an amount of 21 digits already exceeds.
+ */
+const Exact = Decimal.clone({ precision: 1000 });
+
 /** xs:decimal value of an element (whitespace-trimmed), or null if absent or not a decimal. */
 export function dec(n: XNode | undefined): Decimal | null {
   if (!n) return null;
@@ -15,12 +21,12 @@ export function decOf(s: string | undefined): Decimal | null {
   if (s === undefined) return null;
   const t = s.trim();
   if (!DEC_RE.test(t)) return null;
-  return new Decimal(t);
+  return new Exact(t);
 }
 
 /** Sum of the decimal values of the nodes; unparseable values are skipped (the XSD reports them). */
 export function sum(nodes: Iterable<XNode | undefined>): Decimal {
-  let s = new Decimal(0);
+  let s = new Exact(0);
   for (const n of nodes) {
     const d = dec(n);
     if (d) s = s.plus(d);

@@ -2,7 +2,8 @@
 import { Ctx, cenChargeIndicator, isVatScheme, rule, vatIds } from '../../context.js';
 import { Decimal, dec, round0, round2, sum } from '../../decimal.js';
 import { all, attr, has, kid, kids, nonBlank, str, type XNode } from '../../../xml/xmlTree.js';
-import { hasReason } from './core.js';
+import { anyLines, hasReason } from './core.js';
+import { untypedPositive } from './untypedNumbers.js';
 
 const R = {
   CO03: rule(
@@ -105,10 +106,73 @@ export function docAllowanceCharges(ctx: Ctx, charge: boolean): XNode[] {
   return kids(ctx.root, 'cac:AllowanceCharge').filter((ac) => cenChargeIndicator(ac) === charge);
 }
 
+/** BR-CO-10 … 13, inside cac:LegalMonetaryTotal (`lmt`). */
+function monetaryTotalRules(ctx: Ctx, lmt: XNode): void {
+  // Every invoice and credit note line of the document counts.
+  const allLines = [...ctx.desc('cac:InvoiceLine'), ...ctx.desc('cac:CreditNoteLine')];
+  const lea = dec(kid(lmt, 'cbc:LineExtensionAmount'));
+  ctx.check(R.CO10, lmt, eq(lea, round2(sum(allLines.map((l) => kid(l, 'cbc:LineExtensionAmount'))))));
+
+  const allowances = docAllowanceCharges(ctx, false);
+  const charges = docAllowanceCharges(ctx, true);
+  const allowTotalNode = kid(lmt, 'cbc:AllowanceTotalAmount');
+  const chargeTotalNode = kid(lmt, 'cbc:ChargeTotalAmount');
+  const allowTotal = dec(allowTotalNode);
+  const chargeTotal = dec(chargeTotalNode);
+  ctx.check(
+    R.CO11,
+    lmt,
+    allowTotalNode ? eq(allowTotal, round2(sum(allowances.map((a) => kid(a, 'cbc:Amount'))))) : allowances.length === 0,
+  );
+  ctx.check(
+    R.CO12,
+    lmt,
+    chargeTotalNode ? eq(chargeTotal, round2(sum(charges.map((a) => kid(a, 'cbc:Amount'))))) : charges.length === 0,
+  );
+
+  const taxExcl = dec(kid(lmt, 'cbc:TaxExclusiveAmount'));
+  let co13 = false;
+  if (lea && taxExcl) {
+    if (!chargeTotalNode && !allowTotalNode) co13 = taxExcl.eq(lea);
+    else {
+      let expected = lea;
+      if (chargeTotal) expected = expected.plus(chargeTotal);
+      if (allowTotal) expected = expected.minus(allowTotal);
+      co13 =
+        (!chargeTotalNode || chargeTotal !== null) &&
+        (!allowTotalNode || allowTotal !== null) &&
+        taxExcl.eq(round2(expected));
+    }
+  }
+  ctx.check(R.CO13, lmt, co13);
+}
+
+/** BR-CO-16, inside cac:LegalMonetaryTotal (`lmt`). */
+function amountDueRule(ctx: Ctx, lmt: XNode): void {
+  {
+    const payable = dec(kid(lmt, 'cbc:PayableAmount'));
+    const taxIncl = dec(kid(lmt, 'cbc:TaxInclusiveAmount'));
+    const prepaidNode = kid(lmt, 'cbc:PrepaidAmount');
+    const roundingNode = kid(lmt, 'cbc:PayableRoundingAmount');
+    let ok = false;
+    if (payable && taxIncl) {
+      // With neither PrepaidAmount nor PayableRoundingAmount this is payable = taxIncl, unrounded.
+      const prepaid = dec(prepaidNode);
+      const rounding = dec(roundingNode);
+      if ((!prepaidNode || prepaid) && (!roundingNode || rounding)) {
+        const left = rounding ? round2(payable.minus(rounding)) : payable;
+        const right = prepaid ? round2(taxIncl.minus(prepaid)) : taxIncl;
+        ok = left.eq(right);
+      }
+    }
+    ctx.check(R.CO16, lmt, ok);
+  }
+}
+
 export function calculationRules(ctx: Ctx): void {
   const { root, lmt } = ctx;
   ctx.check(R.CO03, root, !(has(root, 'cbc:TaxPointDate') && has(root, 'cac:InvoicePeriod/cbc:DescriptionCode')));
-  for (const line of ctx.lines) {
+  for (const line of anyLines(ctx)) {
     ctx.check(
       R.CO04,
       line,
@@ -128,42 +192,11 @@ export function calculationRules(ctx: Ctx): void {
       ctx.check(R.CO09, id, ctx.lists.vatIdPrefixes.has(str(id).slice(0, 2)));
   }
 
-  const lea = dec(kid(lmt, 'cbc:LineExtensionAmount'));
-  ctx.check(R.CO10, root, eq(lea, round2(sum(ctx.lines.map((l) => kid(l, 'cbc:LineExtensionAmount'))))));
-
-  const allowances = docAllowanceCharges(ctx, false);
-  const charges = docAllowanceCharges(ctx, true);
-  const allowTotalNode = kid(lmt, 'cbc:AllowanceTotalAmount');
-  const chargeTotalNode = kid(lmt, 'cbc:ChargeTotalAmount');
-  const allowTotal = dec(allowTotalNode);
-  const chargeTotal = dec(chargeTotalNode);
-  ctx.check(
-    R.CO11,
-    root,
-    allowTotalNode ? eq(allowTotal, round2(sum(allowances.map((a) => kid(a, 'cbc:Amount'))))) : allowances.length === 0,
-  );
-  ctx.check(
-    R.CO12,
-    root,
-    chargeTotalNode ? eq(chargeTotal, round2(sum(charges.map((a) => kid(a, 'cbc:Amount'))))) : charges.length === 0,
-  );
+  // BR-CO-10 … 13 (and 16 below) are checks of the monetary totals: without them there is nothing to check
+  // (BR-12 … BR-15 report what is missing).
+  for (const totals of ctx.desc('cac:LegalMonetaryTotal')) monetaryTotalRules(ctx, totals);
 
   const taxExcl = dec(kid(lmt, 'cbc:TaxExclusiveAmount'));
-  let co13 = false;
-  if (lea && taxExcl) {
-    if (!chargeTotalNode && !allowTotalNode) co13 = taxExcl.eq(lea);
-    else {
-      let expected = lea;
-      if (chargeTotal) expected = expected.plus(chargeTotal);
-      if (allowTotal) expected = expected.minus(allowTotal);
-      co13 =
-        (!chargeTotalNode || chargeTotal !== null) &&
-        (!allowTotalNode || allowTotal !== null) &&
-        taxExcl.eq(round2(expected));
-    }
-  }
-  ctx.check(R.CO13, root, co13);
-
   for (const tt of ctx.desc('cac:TaxTotal')) {
     const subs = kids(tt, 'cac:TaxSubtotal');
     if (subs.length === 0) continue;
@@ -180,24 +213,7 @@ export function calculationRules(ctx: Ctx): void {
     ctx.check(R.CO15, root, taxExcl !== null && ta !== null && eq(taxIncl, round2(taxExcl.plus(ta))));
   }
 
-  {
-    const payable = dec(kid(lmt, 'cbc:PayableAmount'));
-    const taxIncl = dec(kid(lmt, 'cbc:TaxInclusiveAmount'));
-    const prepaidNode = kid(lmt, 'cbc:PrepaidAmount');
-    const roundingNode = kid(lmt, 'cbc:PayableRoundingAmount');
-    let ok = false;
-    if (payable && taxIncl) {
-      // With neither PrepaidAmount nor PayableRoundingAmount this is payable = taxIncl, unrounded.
-      const prepaid = dec(prepaidNode);
-      const rounding = dec(roundingNode);
-      if ((!prepaidNode || prepaid) && (!roundingNode || rounding)) {
-        const left = rounding ? round2(payable.minus(rounding)) : payable;
-        const right = prepaid ? round2(taxIncl.minus(prepaid)) : taxIncl;
-        ok = left.eq(right);
-      }
-    }
-    ctx.check(R.CO16, root, ok);
-  }
+  for (const totals of ctx.desc('cac:LegalMonetaryTotal')) amountDueRule(ctx, totals);
 
   for (const st of ctx.desc('cac:TaxSubtotal')) {
     if (st.parent?.name !== 'cac:TaxTotal') continue;
@@ -221,13 +237,16 @@ export function calculationRules(ctx: Ctx): void {
   ctx.check(R.CO18, root, has(root, 'cac:TaxTotal/cac:TaxSubtotal'));
   for (const p of kids(root, 'cac:InvoicePeriod'))
     ctx.check(R.CO19, p, has(p, 'cbc:StartDate') || has(p, 'cbc:EndDate') || has(p, 'cbc:DescriptionCode'));
-  for (const ac of allowances) ctx.check(R.CO21, ac, hasReason(ac));
-  for (const ac of charges) ctx.check(R.CO22, ac, hasReason(ac));
+  for (const ac of docAllowanceCharges(ctx, false)) ctx.check(R.CO21, ac, hasReason(ac));
+  for (const ac of docAllowanceCharges(ctx, true)) ctx.check(R.CO22, ac, hasReason(ac));
 
-  if (ctx.kind === 'Invoice') {
-    const payablePositive = all(lmt, 'cbc:PayableAmount').some((p) => dec(p)?.gt(0) ?? false);
-    if (payablePositive)
-      ctx.check(R.CO25, root, has(root, 'cbc:DueDate') || all(root, 'cac:PaymentTerms/cbc:Note').some(nonBlank));
+  // BR-CO-25 (a positive amount due needs a due date or payment terms) was withdrawn in CEN 1.3.16.
+  // Until then: a due date or a payment terms note anywhere in the invoice, even an empty one.
+  if (ctx.kind === 'Invoice' && !ctx.cenFrom('1.3.16')) {
+    const dueOrTerms =
+      ctx.desc('cbc:DueDate').length > 0 || ctx.desc('cbc:Note').some((n) => n.parent?.name === 'cac:PaymentTerms');
+    for (const payable of kids(lmt, 'cbc:PayableAmount'))
+      if (untypedPositive(str(payable))) ctx.check(R.CO25, payable, dueOrTerms);
   }
 
   for (const asp of kids(root, 'cac:AccountingSupplierParty')) {
@@ -236,7 +255,10 @@ export function calculationRules(ctx: Ctx): void {
       R.CO26,
       asp,
       vatIds(party).length > 0 ||
-        has(party, 'cac:PartyIdentification/cbc:ID') ||
+        // From CEN 1.3.16 a SEPA creditor identifier is not a seller identifier.
+        all(party, 'cac:PartyIdentification/cbc:ID').some(
+          (id) => !ctx.cenFrom('1.3.16') || attr(id, 'schemeID') !== 'SEPA',
+        ) ||
         has(party, 'cac:PartyLegalEntity/cbc:CompanyID'),
     );
   }

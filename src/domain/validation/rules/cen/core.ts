@@ -1,6 +1,6 @@
 // EN 16931 core business rules BR-01 … BR-67 (presence and basic consistency).
 import { Ctx, cenChargeIndicator, dateOf, isVatScheme, normSpaceEq, rule } from '../../context.js';
-import { dec } from '../../decimal.js';
+import { untypedNotNegative } from './untypedNumbers.js';
 import { all, attr, has, kid, kids, nonBlank, norm, one, str, type XNode } from '../../../xml/xmlTree.js';
 
 const R = {
@@ -158,6 +158,16 @@ const R = {
   BR67: rule('BR-67', 'fatal', 'An Invoice shall contain maximum one Payment Mandate (BG-19).'),
 };
 
+/**
+ * Invoice and credit note lines at any depth, whatever the document kind: the EN 16931 line rules apply
+ * to either element (a credit note with invoice lines is checked line by line, not reported as lineless).
+ */
+export function anyLines(ctx: Ctx): XNode[] {
+  const inv = ctx.desc('cac:InvoiceLine');
+  const cn = ctx.desc('cac:CreditNoteLine');
+  return cn.length === 0 ? inv : inv.length === 0 ? cn : [...inv, ...cn];
+}
+
 /** A reason text or reason code is present (BR-33/38/42/44 and BR-CO-21…24). */
 export function hasReason(ac: XNode): boolean {
   return has(ac, 'cbc:AllowanceChargeReason') || has(ac, 'cbc:AllowanceChargeReasonCode');
@@ -194,7 +204,7 @@ export function coreRules(ctx: Ctx): void {
     ctx.check(R.BR14, lmt, has(lmt, 'cbc:TaxInclusiveAmount'));
     ctx.check(R.BR15, lmt, has(lmt, 'cbc:PayableAmount'));
   }
-  ctx.check(R.BR16, root, ctx.lines.length > 0);
+  ctx.check(R.BR16, root, has(root, 'cac:InvoiceLine') || has(root, 'cac:CreditNoteLine'));
 
   const sellerNames = all(seller, 'cac:PartyName/cbc:Name').map(str);
   const sellerIds = all(seller, 'cac:PartyIdentification/cbc:ID').map(str);
@@ -217,29 +227,25 @@ export function coreRules(ctx: Ctx): void {
     );
   }
 
-  for (const line of ctx.lines) {
+  for (const line of anyLines(ctx)) {
     ctx.check(R.BR21, line, anyNonBlank(kids(line, 'cbc:ID')));
-    const qty = kid(line, ctx.qtyName);
-    ctx.check(R.BR22, line, qty !== undefined);
-    if (qty)
-      ctx.check(
-        R.BR23,
-        line,
-        kids(line, ctx.qtyName).some((q) => attr(q, 'unitCode') !== undefined),
-      );
+    ctx.check(R.BR22, line, has(line, 'cbc:InvoicedQuantity') || has(line, 'cbc:CreditedQuantity'));
+    // The unit code is required on the line as such: a line without a quantity lacks it too.
+    ctx.check(
+      R.BR23,
+      line,
+      [...kids(line, 'cbc:InvoicedQuantity'), ...kids(line, 'cbc:CreditedQuantity')].some(
+        (q) => attr(q, 'unitCode') !== undefined,
+      ),
+    );
     ctx.check(R.BR24, line, has(line, 'cbc:LineExtensionAmount'));
     ctx.check(R.BR25, line, anyNonBlank(all(line, 'cac:Item/cbc:Name')));
     ctx.check(R.BR26, line, has(line, 'cac:Price/cbc:PriceAmount'));
-    ctx.check(
-      R.BR27,
-      line,
-      all(line, 'cac:Price/cbc:PriceAmount').some((p) => dec(p)?.gte(0) ?? false),
-    );
-    ctx.check(
-      R.BR28,
-      line,
-      !all(line, 'cac:Price/cac:AllowanceCharge/cbc:BaseAmount').some((b) => dec(b)?.lt(0) ?? false),
-    );
+    // Compared as doubles, as the artefacts do: one price not below zero is enough.
+    const notNegative = (n: XNode) => untypedNotNegative(str(n));
+    ctx.check(R.BR27, line, all(line, 'cac:Price/cbc:PriceAmount').some(notNegative));
+    const bases = all(line, 'cac:Price/cac:AllowanceCharge/cbc:BaseAmount');
+    ctx.check(R.BR28, line, bases.length === 0 || bases.some(notNegative));
     for (const p of kids(line, 'cac:InvoicePeriod')) periodOrder(ctx, R.BR30, p);
     for (const ac of kids(line, 'cac:AllowanceCharge')) {
       const ci = cenChargeIndicator(ac);
@@ -318,7 +324,10 @@ export function coreRules(ctx: Ctx): void {
       ctx.check(R.BR57, a, has(a, 'cac:Country/cbc:IdentificationCode'));
   for (const e of kids(seller, 'cbc:EndpointID')) ctx.check(R.BR62, e, attr(e, 'schemeID') !== undefined);
   for (const e of kids(buyer, 'cbc:EndpointID')) ctx.check(R.BR63, e, attr(e, 'schemeID') !== undefined);
-  ctx.check(R.BR66, root, all(root, 'cac:PaymentMeans/cac:CardAccount').length <= 1);
-  ctx.check(R.BR67, root, all(root, 'cac:PaymentMeans/cac:PaymentMandate').length <= 1);
+  // CEN 1.3.15 moved these two to UBL-SR-54/55 (syntax.ts).
+  if (!ctx.cenFrom('1.3.15')) {
+    ctx.check(R.BR66, root, all(root, 'cac:PaymentMeans/cac:CardAccount').length <= 1);
+    ctx.check(R.BR67, root, all(root, 'cac:PaymentMeans/cac:PaymentMandate').length <= 1);
+  }
   void one;
 }

@@ -2,6 +2,7 @@
 import { Ctx, cenChargeIndicator, rule, type Rule } from '../../context.js';
 import { decimalsInText } from '../../decimal.js';
 import { kids, type XNode } from '../../../xml/xmlTree.js';
+import { anyLines } from './core.js';
 
 const r = (id: string, bt: string) => rule(id, 'fatal', `The allowed maximum number of decimals for ${bt} is 2.`);
 
@@ -44,7 +45,7 @@ function checkAc(ctx: Ctx, acs: XNode[], table: [boolean, string, Rule][]): void
 
 export function decimalRules(ctx: Ctx): void {
   checkAc(ctx, kids(ctx.root, 'cac:AllowanceCharge'), DOC_AC);
-  for (const line of ctx.lines) {
+  for (const line of anyLines(ctx)) {
     checkAc(ctx, kids(line, 'cac:AllowanceCharge'), LINE_AC);
     for (const n of kids(line, 'cbc:LineExtensionAmount')) ctx.check(DEC23, n, decimalsInText(n) <= 2);
   }

@@ -8,7 +8,7 @@ import { restrictedRules } from './restricted.js';
 import { syntaxRules } from './syntax.js';
 import { vatCategoryRules } from './vatCategories.js';
 
-/** EN 16931 core rules for UBL (CEN artefacts 1.3.14.1). */
+/** EN 16931 rules for UBL: CEN artefacts 1.3.14.1 or 1.3.16, as the context's rule set says (ctx.cenFrom). */
 export function cenRules(ctx: Ctx): void {
   coreRules(ctx);
   calculationRules(ctx);

@@ -44,7 +44,9 @@ const CR673 = rule(
   'fatal',
   'A UBL invoice shall not include an AdditionalDocumentReference simultaneously referring an Invoice Object Identifier and an Document Description',
 );
-// UBL-CR-674 never fires in CEN 1.3.14.1 (it names cbc:PrimaryAccountNumber, which UBL does not have).
+// UBL-CR-674 never fires in CEN 1.3.14.1 and 1.3.15 (it names cbc:PrimaryAccountNumber, which UBL does not
+// have); CEN 1.3.16 checks the card number's scheme identifier.
+const CR674 = rule('UBL-CR-674', 'warning', 'A UBL invoice should not include the PrimaryAccountNumberID @schemeID');
 
 /** Does `n` (matched on the last step) have the earlier steps as its ancestors? */
 function endsWithPath(n: XNode, steps: string[]): boolean {
@@ -86,6 +88,8 @@ export function restrictedRules(ctx: Ctx): void {
   const rootPaths = pathsBelow(root, ctx.lineName);
   const linePaths = ctx.lines.map((l) => pathsBelow(l, undefined));
   for (const c of COMPILED) {
+    // CEN 1.3.15 dropped UBL-CR-631 (a repetition of UBL-CR-628).
+    if (c.rule.id === 'UBL-CR-631' && ctx.cenFrom('1.3.15')) continue;
     if (c.scope === 'root') {
       if (present(rootPaths, c)) ctx.fail(c.rule, root);
     } else if (c.scope === 'line') {
@@ -102,6 +106,8 @@ export function restrictedRules(ctx: Ctx): void {
       if (hit) ctx.fail(c.rule, root);
     }
   }
+  if (ctx.cenFrom('1.3.16') && ctx.desc('cbc:PrimaryAccountNumberID').some((n) => attr(n, 'schemeID') !== undefined))
+    ctx.fail(CR674, root);
   const v = kids(root, 'cbc:UBLVersionID');
   if (v.length > 0 && !v.every((n) => str(n) === '2.1')) ctx.fail(CR002, root);
   if (ctx.kind === 'Invoice' && all(root, 'cac:PaymentMeans/cbc:PaymentDueDate').length > 0) ctx.fail(CR412, root);

@@ -1,6 +1,7 @@
 // UBL syntax binding cardinality rules UBL-SR-* (EN 16931 restricts UBL repetitions).
 import { Ctx, cenChargeIndicator, isVatScheme, rule, type Rule } from '../../context.js';
 import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
+import { anyLines } from './core.js';
 
 const sr = (n: string, what: string) => rule(`UBL-SR-${n}`, 'fatal', what);
 
@@ -99,6 +100,11 @@ const R = {
   SR48: sr('48', 'Invoice lines shall have one and only one classified tax category.'),
   SR51: sr('51', 'An address can only have one third line.'),
   SR53: sr('53', 'A party tax scheme shall contain both the tax scheme identifier and the company identifier'),
+  // CEN 1.3.15: BR-66/BR-67 became these two (same checks).
+  SR54: sr('54', 'An Invoice shall contain at most one Payment Card account (BG-18).'),
+  SR55: sr('55', 'An Invoice shall contain at most one Payment Mandate (BG-19).'),
+  // CEN 1.3.16.
+  SR56: sr('56', 'An Invoice shall contain at most one Originator document reference identifier (BT-17).'),
 };
 
 function payeeNameDiffers(ctx: Ctx, payee: XNode): boolean {
@@ -111,11 +117,16 @@ function payeeNameDiffers(ctx: Ctx, payee: XNode): boolean {
 export function syntaxRules(ctx: Ctx): void {
   const { root, seller, buyer } = ctx;
   for (const [r, path] of ROOT_MAX_ONE) ctx.check(r, root, all(root, path).length <= 1);
-  for (const line of ctx.lines) {
+  for (const line of anyLines(ctx)) {
     for (const [r, path] of LINE_MAX_ONE) ctx.check(r, line, all(line, path).length <= 1);
-    for (const item of kids(line, 'cac:Item'))
-      ctx.check(R.SR48, line, kids(item, 'cac:ClassifiedTaxCategory').length === 1);
+    // Counted over every cac:Item of the line, and also on a line without an item (count 0).
+    ctx.check(R.SR48, line, all(line, 'cac:Item/cac:ClassifiedTaxCategory').length === 1);
   }
+  if (ctx.cenFrom('1.3.15')) {
+    ctx.check(R.SR54, root, all(root, 'cac:PaymentMeans/cac:CardAccount').length <= 1);
+    ctx.check(R.SR55, root, all(root, 'cac:PaymentMeans/cac:PaymentMandate').length <= 1);
+  }
+  if (ctx.cenFrom('1.3.16')) ctx.check(R.SR56, root, all(root, 'cac:OriginatorDocumentReference/cbc:ID').length <= 1);
 
   ctx.check(
     R.SR04,
@@ -154,7 +165,11 @@ export function syntaxRules(ctx: Ctx): void {
     ctx.check(R.SR20, payee, nonSepa.length <= 1 && differs);
     ctx.check(R.SR21, payee, all(payee, 'cac:PartyLegalEntity/cbc:CompanyID').length <= 1 && differs);
   }
-  // UBL-SR-23 never fires in CEN 1.3.14.1 (it counts one level too deep); intentionally not evaluated.
+  // UBL-SR-23: until CEN 1.3.15 the check counted one level too deep and never fired; 1.3.16 counts the
+  // representative's own tax schemes.
+  if (ctx.cenFrom('1.3.16'))
+    for (const rep of ctx.desc('cac:TaxRepresentativeParty'))
+      ctx.check(R.SR23, rep, all(rep, 'cac:PartyTaxScheme/cbc:CompanyID').length <= 1);
 
   for (const d of kids(root, 'cac:Delivery'))
     ctx.check(R.SR25, d, all(d, 'cac:DeliveryParty/cac:PartyName/cbc:Name').length <= 1);
