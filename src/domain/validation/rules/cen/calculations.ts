@@ -169,6 +169,16 @@ function amountDueRule(ctx: Ctx, lmt: XNode): void {
   }
 }
 
+/**
+ * BR-CO-09 as the official artefacts test it: the first two characters of the identifier are looked
+ * for in the space-separated list of prefixes as text, so an empty or one-character identifier is
+ * found in it (BR-CO-09 is not what refuses it).
+ */
+function vatPrefixListed(prefixes: ReadonlySet<string>, prefix: string): boolean {
+  if (prefix.length === 2 && !prefix.includes(' ')) return prefixes.has(prefix);
+  return ` ${[...prefixes].join(' ')} `.includes(prefix);
+}
+
 export function calculationRules(ctx: Ctx): void {
   const { root, lmt } = ctx;
   ctx.check(R.CO03, root, !(has(root, 'cbc:TaxPointDate') && has(root, 'cac:InvoicePeriod/cbc:DescriptionCode')));
@@ -189,7 +199,7 @@ export function calculationRules(ctx: Ctx): void {
   for (const pts of ctx.desc('cac:PartyTaxScheme')) {
     if (!isVatScheme(pts)) continue;
     for (const id of kids(pts, 'cbc:CompanyID'))
-      ctx.check(R.CO09, id, ctx.lists.vatIdPrefixes.has(str(id).slice(0, 2)));
+      ctx.check(R.CO09, id, vatPrefixListed(ctx.lists.vatIdPrefixes, str(id).slice(0, 2)));
   }
 
   // BR-CO-10 … 13 (and 16 below) are checks of the monetary totals: without them there is nothing to check
@@ -217,7 +227,10 @@ export function calculationRules(ctx: Ctx): void {
 
   for (const st of ctx.desc('cac:TaxSubtotal')) {
     if (st.parent?.name !== 'cac:TaxTotal') continue;
-    const rateNode = all(st, 'cac:TaxCategory/cbc:Percent')[0];
+    // The rate of the VAT category only: a category without the VAT scheme has none here.
+    const rateNode = kids(st, 'cac:TaxCategory')
+      .filter(isVatScheme)
+      .flatMap((c) => kids(c, 'cbc:Percent'))[0];
     const rate = dec(rateNode);
     const taxAmount = dec(kid(st, 'cbc:TaxAmount'));
     const taxable = dec(kid(st, 'cbc:TaxableAmount'));

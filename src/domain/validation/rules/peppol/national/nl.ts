@@ -76,9 +76,12 @@ export function nlRules(ctx: Ctx): void {
     const customerPays = v !== null && (ctx.kind === 'Invoice' ? v.gt(0) : v.lt(0));
     if (customerPays) ctx.check(R.R007, p, has(root, 'cac:PaymentMeans'));
   }
+  // Each payment means is checked, one without a code too (its code is then the empty string).
   if (customerNL)
-    for (const c of all(root, 'cac:PaymentMeans/cbc:PaymentMeansCode'))
-      ctx.check(R.R008, c, NL_MEANS.has(normSpace(str(c))));
+    for (const pm of ctx.desc('cac:PaymentMeans')) {
+      const codes = kids(pm, 'cbc:PaymentMeansCode');
+      if (codes.length <= 1) ctx.check(R.R008, codes[0] ?? pm, NL_MEANS.has(normSpace(str(codes[0]))));
+    }
   for (const line of ctx.lines)
     for (const l of all(line, 'cac:OrderLineReference/cbc:LineID'))
       ctx.check(R.R009, l, has(root, 'cac:OrderReference/cbc:ID'));

@@ -57,12 +57,22 @@ export function seRules(ctx: Ctx): void {
     ctx.check(R.R004, le, normSpace(str(id)).length === 10);
     ctx.check(R.R013, le, seOrgOk(normSpace(str(id))));
   }
-  for (const pts of kids(seller, 'cac:PartyTaxScheme')) {
-    const scheme = all(pts, 'cac:TaxScheme/cbc:ID');
-    if (scheme.length > 0 && scheme.some((s) => str(s) !== 'VAT'))
-      ctx.check(R.R005, pts, normSpace(str(kid(pts, 'cbc:CompanyID'))).toUpperCase() === 'GODKÄND FÖR F-SKATT');
-  }
-  const cats: XNode[] = [...ctx.desc('cac:TaxCategory'), ...ctx.desc('cac:ClassifiedTaxCategory')];
+  // SE-R-005: a seller with a legal registration number; every tax registration that is not VAT
+  // (a missing scheme id counts as not VAT) must be the F-tax statement.
+  if (all(seller, 'cac:PartyLegalEntity/cbc:CompanyID').length > 0)
+    for (const pts of kids(seller, 'cac:PartyTaxScheme')) {
+      const scheme = all(pts, 'cac:TaxScheme/cbc:ID');
+      if (scheme.length > 1 || normSpace(str(scheme[0]).toUpperCase()) === 'VAT') continue;
+      for (const id of kids(pts, 'cbc:CompanyID'))
+        ctx.check(R.R005, id, normSpace(str(id).toUpperCase()) === 'GODKÄND FÖR F-SKATT');
+    }
+  // SE-R-006 applies to a seller with a Swedish VAT number.
+  const swedishVat = kids(seller, 'cac:PartyTaxScheme').some(
+    (pts) =>
+      all(pts, 'cac:TaxScheme/cbc:ID').some((s) => str(s) === 'VAT') &&
+      kids(pts, 'cbc:CompanyID').some((id) => str(id).slice(0, 2) === 'SE'),
+  );
+  const cats: XNode[] = swedishVat ? [...ctx.desc('cac:TaxCategory'), ...ctx.desc('cac:ClassifiedTaxCategory')] : [];
   for (const tc of cats) {
     if (str(kid(tc, 'cbc:ID')) !== 'S') continue;
     const p = dec(kid(tc, 'cbc:Percent'));
