@@ -1,7 +1,7 @@
 // EN 16931 calculation and consistency rules BR-CO-*.
 import { Ctx, cenChargeIndicator, isVatScheme, rule, vatIds } from '../../context.js';
 import { Decimal, dec, round0, round2, sum } from '../../decimal.js';
-import { all, attr, has, kid, kids, nonBlank, str, type XNode } from '../../../xml/xmlTree.js';
+import { all, attr, has, kid, kids, str, type XNode } from '../../../xml/xmlTree.js';
 import { anyLines, hasReason } from './core.js';
 import { untypedPositive } from './untypedNumbers.js';
 
