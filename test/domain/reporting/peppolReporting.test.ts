@@ -8,6 +8,7 @@ import {
 } from '../../../src/domain/reporting/peppolReporting.js';
 import { endUserStatisticsXml, transactionStatisticsXml } from '../../../src/domain/reporting/peppolReportXml.js';
 import { OfficialReportingRules } from '../../support/officialReportingRules.js';
+import { describeWithHarness } from '../../support/phiveHarness.js';
 
 const INVOICE = {
   scheme: 'busdox-docid-qns',
@@ -145,7 +146,7 @@ describe('Peppol Reporting (TSR 1.0, EUSR 1.1)', () => {
     });
   });
 
-  describe('validated by the official XSD and Schematron', function () {
+  describeWithHarness('validated by the official XSD and Schematron', function () {
     this.timeout(120_000);
     let official: OfficialReportingRules;
     before(async () => (official = await OfficialReportingRules.start()));
