@@ -93,10 +93,12 @@ export function allowanceAndLineRules(ctx: Ctx): void {
     let allowances = new Decimal(0);
     for (const ac of kids(line, 'cac:AllowanceCharge')) {
       const ci = peppolChargeIndicator(ac);
-      const amt = dec(kid(ac, 'cbc:Amount'));
-      if (!amt) continue;
-      if (ci === 'true') charges = charges.plus(amt);
-      else if (ci === 'false') allowances = allowances.plus(amt);
+      // Every amount the allowance or charge carries is summed (a second one too, as the official rule does).
+      for (const amt of kids(ac, 'cbc:Amount').map((a) => dec(a))) {
+        if (!amt) continue;
+        if (ci === 'true') charges = charges.plus(amt);
+        else if (ci === 'false') allowances = allowances.plus(amt);
+      }
     }
     const expected = qty.times(priceAmount.div(baseQty)).plus(round2(charges)).minus(round2(allowances));
     ctx.check(R.R120, line, lea.minus(expected).abs().lte(TOLERANCE));

@@ -70,11 +70,15 @@ export function nlRules(ctx: Ctx): void {
     for (const id of all(buyer, 'cac:PartyLegalEntity/cbc:CompanyID')) ctx.check(R.R005, id, kvkOrOin(id));
   }
   if (country(taxRep) === 'NL') for (const a of kids(taxRep, 'cac:PostalAddress')) ctx.check(R.R006, a, addressOk(a));
-  // Payment from customer to supplier: a positive amount due on an invoice, a negative one on a credit note.
-  for (const p of all(root, 'cac:LegalMonetaryTotal/cbc:PayableAmount')) {
-    const v = dec(p);
-    const customerPays = v !== null && (ctx.kind === 'Invoice' ? v.gt(0) : v.lt(0));
-    if (customerPays) ctx.check(R.R007, p, has(root, 'cac:PaymentMeans'));
+  // Payment means are needed unless nothing is paid by the customer: an amount due of zero or less on
+  // an invoice, zero or more on a credit note. Without an amount due, they are needed.
+  for (const totals of kids(root, 'cac:LegalMonetaryTotal')) {
+    const payable = kids(totals, 'cbc:PayableAmount');
+    const v = dec(payable[0]);
+    // Two amounts, or one that is not a number, stop the official artefacts: no verdict to follow.
+    if (payable.length > 1 || (payable.length === 1 && v === null)) continue;
+    const nothingToPay = v !== null && (ctx.kind === 'Invoice' ? v.lte(0) : v.gte(0));
+    if (!nothingToPay) ctx.check(R.R007, payable[0] ?? totals, has(root, 'cac:PaymentMeans'));
   }
   // Each payment means is checked, one without a code too (its code is then the empty string).
   if (customerNL)
