@@ -12,7 +12,7 @@ import {
   type TestService,
 } from '../support/service.js';
 import { registerPeppol } from '../support/peppol.js';
-import { makeTestPki, type TestAccessPoint, type TestPki } from '../support/testPki.js';
+import { accessPointSettings, makeTestPki, type TestAccessPoint, type TestPki } from '../support/testPki.js';
 import {
   buildAs4,
   buildAs4WithCompressed,
@@ -22,7 +22,6 @@ import {
   type As4Send,
 } from '../support/as4Sender.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
-import { loadConfig } from '../../src/infrastructure/config.js';
 import { readSignalResponse, type SignalOutcome } from '../../src/infrastructure/as4/as4Signals.js';
 import type { BuiltMessage } from '../../src/infrastructure/as4/as4Outbound.js';
 import { PEPPOL_NOT_SERVICED } from '../../src/domain/peppol/as4/ebmsError.js';
@@ -108,17 +107,9 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
   before(async () => {
     pki = await makeTestPki({ instances: 2 });
     ourCertificate = new X509Certificate(readFileSync(pki.instance(1).certificateFile));
-    const base = loadConfig({});
     t = await startTestService({
-      peppol: {
-        ...base.peppol,
-        as4KeyFile: pki.instance(1).keyFile,
-        as4CertificateFile: pki.instance(1).certificateFile,
-        apCaFiles: [pki.apCaCertificateFile],
-        // The AP CA's CRL lists POP999997 only: every other signer here is accepted as before.
-        crlFiles: [pki.apCaCrlFile],
-        as4MaxMessageBytes: MAX_MESSAGE_BYTES,
-      },
+      // The AP CA's CRL lists POP999997 only: every other signer here is accepted as before.
+      peppol: accessPointSettings(pki, 1, { crlFiles: [pki.apCaCrlFile], as4MaxMessageBytes: MAX_MESSAGE_BYTES }),
     });
     adminKey = (await createOrganization(t)).adminKey;
     buyer = await createTenant(t, adminKey, 'the-buyer', { peppol_ids: [BUYER_ID] });
@@ -450,15 +441,7 @@ describe('AS4 receiving without AS4_CRL_FILES', function () {
 
   before(async () => {
     pki = await makeTestPki({ instances: 1 });
-    const base = loadConfig({});
-    t = await startTestService({
-      peppol: {
-        ...base.peppol,
-        as4KeyFile: pki.instance(1).keyFile,
-        as4CertificateFile: pki.instance(1).certificateFile,
-        apCaFiles: [pki.apCaCertificateFile],
-      },
-    });
+    t = await startTestService({ peppol: accessPointSettings(pki, 1) });
   });
   after(async () => {
     await t?.stop();

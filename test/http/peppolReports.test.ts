@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { bearer, createOrganization, createTenant, startTestService, type TestService } from '../support/service.js';
 import { registerPeppol } from '../support/peppol.js';
-import { makeTestPki, type TestPki } from '../support/testPki.js';
+import { accessPointSettings, makeTestPki, type TestPki } from '../support/testPki.js';
 import { buildAs4, invoiceSbdh, signingKeyOf } from '../support/as4Sender.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { OfficialReportingRules } from '../support/officialReportingRules.js';
 import { describeWithHarness } from '../support/phiveHarness.js';
-import { CONFIG, loadConfig, type Config } from '../../src/infrastructure/config.js';
+import { CONFIG, type Config } from '../../src/infrastructure/config.js';
 import { PeppolReporting, peppolReportStream } from '../../src/application/reporting/peppolReports.js';
 import { parseArgs, peppolReport } from '../../scripts/peppol-report.js';
 
@@ -51,16 +51,7 @@ describeWithHarness(
       official = await OfficialReportingRules.start();
       pki = await makeTestPki({ instances: 2 });
       ourCertificate = new X509Certificate(readFileSync(pki.instance(1).certificateFile));
-      const base = loadConfig({});
-      t = await startTestService({
-        peppol: {
-          ...base.peppol,
-          as4KeyFile: pki.instance(1).keyFile,
-          as4CertificateFile: pki.instance(1).certificateFile,
-          apCaFiles: [pki.apCaCertificateFile],
-          crlFiles: [pki.apCaCrlFile],
-        },
-      });
+      t = await startTestService({ peppol: accessPointSettings(pki, 1, { crlFiles: [pki.apCaCrlFile] }) });
       const adminKey = (await createOrganization(t)).adminKey;
       const buyer = await createTenant(t, adminKey, 'the-buyer', { peppol_ids: [BUYER_ID] });
       await registerPeppol(t, adminKey, buyer.id, { peppol_id: BUYER_ID, company_name: 'Brouwerij De Zwaan NV' });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
 import { describeWithPhase4, startPhase4SendService, type Phase4SendService } from '../support/phase4.js';
-import { makeTestPki, repoRoot, type TestPki } from '../support/testPki.js';
+import { accessPointSettings, makeTestPki, repoRoot, type TestPki } from '../support/testPki.js';
 import {
   bearer,
   createOrganization,
@@ -12,7 +12,6 @@ import {
   type TestService,
 } from '../support/service.js';
 import { registerPeppol } from '../support/peppol.js';
-import { loadConfig } from '../../src/infrastructure/config.js';
 import { as4MessageStream } from '../../src/application/documents/as4MessageRecord.js';
 import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../../src/domain/peppol/smpDocuments.js';
 
@@ -39,16 +38,8 @@ describeWithPhase4(
 
     before(async () => {
       pki = await makeTestPki({ instances: 2 });
-      const base = loadConfig({});
       [t, sender] = await Promise.all([
-        startTestService({
-          peppol: {
-            ...base.peppol,
-            as4KeyFile: pki.instance(1).keyFile,
-            as4CertificateFile: pki.instance(1).certificateFile,
-            apCaFiles: [pki.apCaCertificateFile],
-          },
-        }),
+        startTestService({ peppol: accessPointSettings(pki, 1) }),
         startPhase4SendService(),
       ]);
       const { adminKey } = await createOrganization(t);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { loadConfig, type Config } from '../../src/infrastructure/config.js';
 
 /** The repository root, from dist/test/support where this runs. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -88,5 +89,19 @@ export async function makeTestPki(options: { instances?: number; days?: number }
     untrusted: accessPoint(path.join(dir, 'negative', 'untrusted'), 'POP999999'),
     revoked: accessPoint(path.join(dir, 'negative', 'revoked'), 'POP999997'),
     dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The Peppol settings of an access point with instance `i`'s AS4 key and certificate, trusting the
+ * test AP CA (over the defaults; `extra` adds or overrides, e.g. the CRL or a message size limit).
+ */
+export function accessPointSettings(pki: TestPki, i: number, extra: Partial<Config['peppol']> = {}): Config['peppol'] {
+  return {
+    ...loadConfig({}).peppol,
+    as4KeyFile: pki.instance(i).keyFile,
+    as4CertificateFile: pki.instance(i).certificateFile,
+    apCaFiles: [pki.apCaCertificateFile],
+    ...extra,
   };
 }
