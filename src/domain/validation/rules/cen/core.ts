@@ -1,7 +1,7 @@
 // EN 16931 core business rules BR-01 … BR-67 (presence and basic consistency).
 import { Ctx, cenChargeIndicator, dateOf, isVatScheme, normSpaceEq, rule } from '../../context.js';
 import { untypedNotNegative } from './untypedNumbers.js';
-import { all, attr, has, kid, kids, nonBlank, norm, one, str, type XNode } from '../../../xml/xmlTree.js';
+import { all, attr, has, kid, kids, nonBlank, norm, str, type XNode } from '../../../xml/xmlTree.js';
 
 const R = {
   BR01: rule('BR-01', 'fatal', 'An Invoice shall have a Specification identifier (BT-24).'),
@@ -329,5 +329,4 @@ export function coreRules(ctx: Ctx): void {
     ctx.check(R.BR66, root, all(root, 'cac:PaymentMeans/cac:CardAccount').length <= 1);
     ctx.check(R.BR67, root, all(root, 'cac:PaymentMeans/cac:PaymentMandate').length <= 1);
   }
-  void one;
 }

@@ -1,5 +1,5 @@
 // UBL syntax binding cardinality rules UBL-SR-* (EN 16931 restricts UBL repetitions).
-import { Ctx, cenChargeIndicator, isVatScheme, rule, type Rule } from '../../context.js';
+import { Ctx, cenChargeIndicator, rule, type Rule } from '../../context.js';
 import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../xml/xmlTree.js';
 import { anyLines } from './core.js';
 
@@ -221,5 +221,4 @@ export function syntaxRules(ctx: Ctx): void {
   }
   for (const pts of ctx.desc('cac:PartyTaxScheme'))
     ctx.check(R.SR53, pts, has(pts, 'cac:TaxScheme/cbc:ID') && has(pts, 'cbc:CompanyID'));
-  void isVatScheme;
 }

@@ -119,7 +119,7 @@ function documentNumber(ctx: Ctx, id: XNode): void {
 }
 
 export function grRules(ctx: Ctx): void {
-  const { root, seller, buyer } = ctx;
+  const { root, seller } = ctx;
   const greekSender = isGreek(supplierCountryByVat(ctx));
   const greekReceiver = isGreek(customerCountryByVat(ctx));
   // The MARK rules apply to a Greek seller (by VAT identifier) whose postal country is literally 'GR';
@@ -172,5 +172,4 @@ export function grRules(ctx: Ctx): void {
         ctx.check(R.R010, ep, attr(ep, 'schemeID') === '9933' && greekTinOk(ep.text));
     }
   }
-  void buyer;
 }

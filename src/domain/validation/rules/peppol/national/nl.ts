@@ -1,7 +1,7 @@
 // Dutch national rules (NL-R-*): seller postal country NL.
 import { Ctx, rule } from '../../../context.js';
 import { dec } from '../../../decimal.js';
-import { all, attr, has, kid, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
+import { all, attr, has, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
 
 const R = {
   R001: rule(
@@ -89,5 +89,4 @@ export function nlRules(ctx: Ctx): void {
   for (const line of ctx.lines)
     for (const l of all(line, 'cac:OrderLineReference/cbc:LineID'))
       ctx.check(R.R009, l, has(root, 'cac:OrderReference/cbc:ID'));
-  void kid;
 }

@@ -1,7 +1,7 @@
 // Swedish national rules (SE-R-*): seller postal country SE.
 import { Ctx, rule } from '../../../context.js';
 import { dec } from '../../../decimal.js';
-import { all, attr, kid, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
+import { all, kid, kids, normSpace, str, type XNode } from '../../../../xml/xmlTree.js';
 import { seOrgOk } from '../identifiers.js';
 import { postalCountry, vatCompanyIds } from './countries.js';
 
@@ -43,7 +43,7 @@ function isNumber(s: string): boolean {
 }
 
 export function seRules(ctx: Ctx): void {
-  const { root, seller, buyer } = ctx;
+  const { seller, buyer } = ctx;
   if (postalCountry(seller) !== 'SE') return;
   const vat = vatCompanyIds(seller);
   if (vat.length > 0 && str(vat[0]).slice(0, 2) === 'SE') {
@@ -97,6 +97,4 @@ export function seRules(ctx: Ctx): void {
     if (rawCode === '50' || rawCode === '56') ctx.fail(R.R011, pm);
     if (postalCountry(buyer) === 'SE' && rawCode === '31') ctx.fail(R.R012, pm);
   }
-  void attr;
-  void root;
 }
