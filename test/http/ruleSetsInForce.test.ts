@@ -89,6 +89,25 @@ describe('Rule sets in force by date (real app, real PostgreSQL)', function () {
     expect(created.body).to.include({ state: 'DRAFT', due_date: null, payment_term: null });
   });
 
+  it('validating a stored document again records the set it was validated by, for its history', async () => {
+    clock.day = '2026-08-24';
+    const created = await t.http.post('/api/documents').set(bearer(key)).send(withoutDueDate());
+    expect(created.status).to.equal(200);
+    const now = await t.http.post(`/api/documents/${created.body.id}/validate`).set(bearer(key));
+    expect(now.body).to.include({ is_valid: true, rule_set: 'peppol-bis-3.0.21' });
+    clock.day = '2026-08-23';
+    const before = await t.http.post(`/api/documents/${created.body.id}/validate`).set(bearer(key));
+    expect(before.body).to.include({ is_valid: false, rule_set: 'peppol-bis-3.0.19' });
+    const history = await t.http.get(`/api/documents/${created.body.id}/history`).set(bearer(key));
+    const validations = history.body.events
+      .filter((e: { type: string }) => e.type === 'DocumentValidated')
+      .map((e: { data: { is_valid: boolean; rule_set: string } }) => [e.data.is_valid, e.data.rule_set]);
+    expect(validations).to.deep.equal([
+      [true, 'peppol-bis-3.0.21'],
+      [false, 'peppol-bis-3.0.19'],
+    ]);
+  });
+
   it('checks by a named release ahead of its day (rule_set, by id or by version), with the public client', async () => {
     const byId = await t.http
       .post('/api/validate/json?rule_set=peppol-bis-3.0.21')

@@ -272,6 +272,7 @@ export class DocumentCommands {
           is_valid: result.is_valid,
           fatal: result.issues.filter((i) => i.flag === 'fatal').length,
           warnings: result.issues.filter((i) => i.flag === 'warning').length,
+          rule_set: result.rule_set,
           now: now(),
         },
       },

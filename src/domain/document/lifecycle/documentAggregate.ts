@@ -60,6 +60,8 @@ export type DocumentValidated = Event<
     fatal: number;
     warnings: number;
     validated_at: string;
+    /** The rule set it was validated by; absent from validations recorded before rule sets were named. */
+    rule_set?: string;
   }
 >;
 /**
