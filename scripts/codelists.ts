@@ -14,7 +14,8 @@ import path from 'node:path';
 import { RULE_SETS } from '../src/domain/validation/ruleSets.js';
 import { repoRoot } from '../test/domain/validation/conformance/corpus.js';
 
-type Artefact = 'CEN' | 'PEPPOL';
+/** PEPPOL-SB: the separate self-billing Schematron some releases ship (PEPPOL-EN16931-UBL-SB.xslt). */
+type Artefact = 'CEN' | 'PEPPOL' | 'PEPPOL-SB';
 
 interface ListSpec {
   /** Module / export name. */
@@ -74,6 +75,18 @@ const LISTS: ListSpec[] = [
     name: 'peppolInvoiceTypes',
     doc: 'Invoice type codes allowed in the Peppol profiles (P0100)',
     artefact: 'PEPPOL',
+    from: { assert: 'PEPPOL-EN16931-P0100' },
+  },
+  {
+    name: 'peppolSelfBillingCreditNoteTypes',
+    doc: 'Credit note type codes allowed in self-billing profile 01 (P0101 of the self-billing file; none in releases without one)',
+    artefact: 'PEPPOL-SB',
+    from: { assert: 'PEPPOL-EN16931-P0101' },
+  },
+  {
+    name: 'peppolSelfBillingInvoiceTypes',
+    doc: 'Invoice type codes allowed in self-billing profile 01 (P0100 of the self-billing file; none in releases without one)',
+    artefact: 'PEPPOL-SB',
     from: { assert: 'PEPPOL-EN16931-P0100' },
   },
   { name: 'uncl4461', doc: 'UNCL 4461 payment means codes (BR-CL-16)', artefact: 'CEN', from: { assert: 'BR-CL-16' } },
@@ -186,6 +199,7 @@ function findJar(): string {
 }
 
 function entryOf(release: string, artefact: Artefact): string {
+  if (artefact === 'PEPPOL-SB') return `external/schematron/openpeppol/${release}/xslt/PEPPOL-EN16931-UBL-SB.xslt`;
   return `external/schematron/openpeppol/${release}/xslt/${artefact}-EN16931-UBL.xslt`;
 }
 
@@ -228,6 +242,9 @@ function codesIn(expr: string, pick = 0): string[] {
     if (!chosen) throw new Error(`list ${pick} not found in ${expr.slice(0, 80)}`);
     return chosen;
   }
+  // A list of one code, as the argument of tokenize().
+  const tokenized = /tokenize\('([^']*)'/.exec(expr);
+  if (tokenized && tokenized[1]!.trim() !== '') return tokenized[1]!.trim().split(/\s+/);
   const singles = quoted.filter((q) => q.trim() !== '' && !/\s/.test(q.trim()));
   if (singles.length < 2) throw new Error(`no list in ${expr.slice(0, 80)}`);
   return singles;
@@ -245,10 +262,18 @@ function main(): void {
   const xslt = new Map<string, string>();
   const read = (release: string, artefact: Artefact) => {
     const entry = entryOf(release, artefact);
-    if (!xslt.has(entry))
-      xslt.set(entry, execFileSync('unzip', ['-p', jar, entry], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+    if (!xslt.has(entry)) {
+      let text = '';
+      try {
+        text = execFileSync('unzip', ['-p', jar, entry], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: 'pipe' });
+      } catch {
+        // unzip: no such entry (left empty: an error below unless the artefact is optional)
+      }
+      xslt.set(entry, text);
+    }
     const text = xslt.get(entry)!;
-    if (text.length === 0) throw new Error(`${jarName}: no ${entry}`);
+    // Only the self-billing file is optional: releases before 2026.5 have none (their list is empty).
+    if (text.length === 0 && artefact !== 'PEPPOL-SB') throw new Error(`${jarName}: no ${entry}`);
     return text;
   };
   const out = path.join(repoRoot(), 'src/domain/validation/codelists');
@@ -256,6 +281,7 @@ function main(): void {
   for (const spec of LISTS) {
     const perRelease = releases.map((release) => {
       const text = read(release, spec.artefact);
+      if (text.length === 0) return { release, codes: [] as string[] };
       const expr =
         'assert' in spec.from ? assertTest(text, spec.from.assert) : variableSelect(text, spec.from.variable);
       return { release, codes: distinct(codesIn(expr, 'assert' in spec.from ? spec.from.pick : 0)) };
@@ -276,6 +302,8 @@ function main(): void {
       constOf.set(key, constName);
       // One line per release: the official list as it is, space-separated (no code has a space).
       if (codes.some((c) => /\s/.test(c))) throw new Error(`${spec.name}: a code with white space`);
+      if (codes.length === 0)
+        lines.push(`// ${release}: the release has no ${path.basename(entryOf(release, spec.artefact))}.`);
       lines.push(`const ${constName} = codes('${codes.join(' ')}');`);
     }
     lines.push('', `export const ${spec.name}: CodeList = {`);

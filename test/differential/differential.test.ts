@@ -1,7 +1,8 @@
 // Differential suite: our validator and the official XSLT of each release (through the phive harness)
 // on the same few thousand generated and mutated documents (corpus.ts; XSD-invalid ones included:
 // the Schematron layers run regardless). For every document the set of fatal rule ids of both layers
-// must be the same; the suite requires ≥ 99.5 % of documents to agree per release and every
+// must be the same (a self-billing document is compared with the release's self-billing Schematron
+// where it has one, officialRules.ts); the suite requires ≥ 99.5 % of documents to agree per release and every
 // disagreement to be explained (../domain/validation/conformance/explainedDifferences.ts).
 // DIFFERENTIAL_COUNT (default 3000) and DIFFERENTIAL_SEED (default 17) choose the corpus;
 // DIFFERENTIAL_REPORT names a file for the JSON summary.
@@ -14,7 +15,9 @@ import { RULE_SETS, type RuleLayer, type RuleSet } from '../../src/domain/valida
 import { parseUbl, validateUbl } from '../../src/infrastructure/xml/ublText.js';
 import { schemaIssuesOf } from '../../src/infrastructure/xml/schemaValidator.js';
 import {
+  declaresSelfBilling,
   describeWithOfficialRules,
+  officialArtefacts,
   startOfficialRules,
   type OfficialRelease,
   type OfficialRules,
@@ -23,6 +26,7 @@ import {
 import {
   explanationOf,
   OFFICIAL_FAILURE,
+  outsideAgreement,
   symmetricDifference,
 } from '../domain/validation/conformance/explainedDifferences.js';
 import { sharedDir } from '../domain/validation/conformance/corpus.js';
@@ -41,12 +45,15 @@ interface Difference {
 export interface ReleaseSummary {
   ruleSet: string;
   release: string;
+  /** Documents counted in the agreement figure (the corpus less those OUTSIDE_AGREEMENT for the set). */
   documents: number;
   agreed: number;
   agreement: number;
   unexplainedDocuments: number;
   /** Documents on which an official XSLT stopped with an error (counted as agreeing when we refuse too). */
   officialFailures: number;
+  /** Self-billing documents, and how many of them were compared with the official self-billing Schematron. */
+  selfBilling: { documents: number; agreed: number; withSelfBillingSchematron: number };
   /** Per rule id: documents where only we report it, where only the official XSLT does (unexplained). */
   byRule: Record<string, { oursOnly: number; officialOnly: number; examples: string[] }>;
 }
@@ -79,8 +86,12 @@ function schemaRefuses(xml: string): boolean {
  * that layer is one difference, OFFICIAL_FAILURE (explained only when listed and we refuse the
  * document too), and the other layer is compared alone.
  */
+/** The document as explainedDifferences.ts names it: its mutations, marked when it declares self-billing. */
+const whereOf = (doc: GeneratedDocument) =>
+  `differential:${declaresSelfBilling(doc.xml) ? 'self-billing ' : ''}${doc.mutations.join(' ')}`;
+
 function compare(doc: GeneratedDocument, ruleSet: RuleSet, ours: string[], official: OfficialVerdict): Difference[] {
-  const where = `differential:${doc.mutations.join(' ')}`;
+  const where = whereOf(doc);
   const diff = (mine: string[], theirs: string[]): Difference[] =>
     symmetricDifference(mine, theirs).map((rule) => ({
       document: doc.name,
@@ -144,13 +155,24 @@ describeWithOfficialRules(
       RULE_SETS.forEach((set, k) => {
         const diffs: Difference[] = [];
         let agreed = 0;
+        let counted = 0;
         let officialFailures = 0;
+        const selfBilling = { documents: 0, agreed: 0, withSelfBillingSchematron: 0 };
         corpus.forEach((doc, i) => {
           const d = compare(doc, set, ours[k]![i]!, official[k]![i]!);
           // Agreement: the same fatal rule ids; where the official XSLT stopped on a layer (no list),
           // we refuse too and the other layer has the same ids.
-          if (d.every((x) => x.rule === OFFICIAL_FAILURE && x.explained)) agreed++;
+          const same = d.every((x) => x.rule === OFFICIAL_FAILURE && x.explained);
+          if (!outsideAgreement(whereOf(doc), set.id)) {
+            counted++;
+            if (same) agreed++;
+          }
           if (official[k]![i]!.failure) officialFailures++;
+          if (declaresSelfBilling(doc.xml)) {
+            selfBilling.documents++;
+            if (same) selfBilling.agreed++;
+            if (official[k]![i]!.peppolArtefact === 'peppolSb') selfBilling.withSelfBillingSchematron++;
+          }
           diffs.push(...d);
         });
         const byRule: ReleaseSummary['byRule'] = {};
@@ -164,10 +186,11 @@ describeWithOfficialRules(
         summaries.set(set.id, {
           ruleSet: set.id,
           release: set.release,
-          documents: corpus.length,
+          documents: counted,
           agreed,
-          agreement: agreed / corpus.length,
+          agreement: agreed / counted,
           officialFailures,
+          selfBilling,
           unexplainedDocuments: new Set(diffs.filter((x) => !x.explained).map((x) => x.document)).size,
           byRule,
         });
@@ -183,6 +206,9 @@ describeWithOfficialRules(
       for (const s of all) {
         console.log(
           `    ${s.ruleSet} (official ${s.release}): ${s.agreed} / ${s.documents} = ${(100 * s.agreement).toFixed(2)} % (official XSLT stopped on ${s.officialFailures})`,
+        );
+        console.log(
+          `      self-billing: ${s.selfBilling.agreed} / ${s.selfBilling.documents} agree (${s.selfBilling.withSelfBillingSchematron} compared with the self-billing Schematron)`,
         );
         const top = Object.entries(s.byRule)
           .sort((a, b) => b[1].oursOnly + b[1].officialOnly - (a[1].oursOnly + a[1].officialOnly))
@@ -201,9 +227,24 @@ describeWithOfficialRules(
 
     it('generates the corpus it was asked for, deterministically', function () {
       expect(corpus).to.have.length(count);
+      // Every document counts for 3.0.21; 3.0.19 leaves the self-billing ones out (no official file).
+      expect(summaries.get('peppol-bis-3.0.21')?.documents).to.equal(count);
       const again = generateCorpus({ seed, count: Math.min(count, 200) });
       expect(again.map((d) => d.xml)).to.deep.equal(corpus.slice(0, again.length).map((d) => d.xml));
       expect(new Set(corpus.map((d) => d.base)).size, 'base documents').to.be.greaterThan(20);
+      expect(corpus.filter((d) => declaresSelfBilling(d.xml)).length, 'self-billing documents').to.be.greaterThan(
+        count / 10,
+      );
+    });
+
+    it('compares self-billing documents with the self-billing Schematron where the release has one', function () {
+      for (const set of RULE_SETS) {
+        const s = summaries.get(set.id)!;
+        // 2026.5 ships PEPPOL-EN16931-UBL-SB.xslt; 2025.5 has none (its billing file is used).
+        const expected = officialArtefacts(set.release as OfficialRelease).peppolSb ? s.selfBilling.documents : 0;
+        expect(s.selfBilling.withSelfBillingSchematron, set.id).to.equal(expected);
+        expect(s.selfBilling.documents, set.id).to.be.greaterThan(0);
+      }
     });
 
     for (const set of RULE_SETS) {

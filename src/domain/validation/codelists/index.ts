@@ -12,6 +12,8 @@ import { mimeTypes } from './mimeTypes.js';
 import { mimeTypesCen } from './mimeTypesCen.js';
 import { peppolCreditNoteTypes } from './peppolCreditNoteTypes.js';
 import { peppolInvoiceTypes } from './peppolInvoiceTypes.js';
+import { peppolSelfBillingCreditNoteTypes } from './peppolSelfBillingCreditNoteTypes.js';
+import { peppolSelfBillingInvoiceTypes } from './peppolSelfBillingInvoiceTypes.js';
 import { uncl4461 } from './uncl4461.js';
 import { uncl5189 } from './uncl5189.js';
 import { uncl5189Peppol } from './uncl5189Peppol.js';
@@ -42,6 +44,8 @@ const ALL = {
   mimeTypesCen,
   peppolCreditNoteTypes,
   peppolInvoiceTypes,
+  peppolSelfBillingCreditNoteTypes,
+  peppolSelfBillingInvoiceTypes,
   uncl4461,
   uncl5189,
   uncl5189Peppol,

@@ -86,7 +86,12 @@ export function isCalendarDate(s: string): boolean {
   return d <= days;
 }
 
-export function codeRules(ctx: Ctx): void {
+/**
+ * `selfBilling`: the document declares self-billing and the release has a self-billing Schematron
+ * (3.0.21 on): R051 leaves the subtotal tax amounts alone, P0100/P0101 take the self-billing type
+ * codes and bind profile 01 only, and P0112 does not apply.
+ */
+export function codeRules(ctx: Ctx, selfBilling: boolean): void {
   const { root } = ctx;
   const CL = ctx.lists;
   const docCurrency = kid(root, 'cbc:DocumentCurrencyCode');
@@ -96,11 +101,12 @@ export function codeRules(ctx: Ctx): void {
     if (CURRENCY_AMOUNTS.has(name)) {
       const cur = attr(el, 'currencyID');
       ctx.check(R.CL007, el, cur !== undefined && CL.iso4217Peppol.has(cur));
-      // R051: BT-111 (the TaxAmount of a TaxTotal without subtotals) may be in the tax currency.
+      // R051: BT-111 (the TaxAmount of a TaxTotal without subtotals) may be in the tax currency;
+      // the self-billing file does not check the subtotals' TaxAmount either.
       const exempt =
         name === 'cbc:TaxAmount' &&
         !(
-          el.parent?.name === 'cac:TaxSubtotal' ||
+          (el.parent?.name === 'cac:TaxSubtotal' && !selfBilling) ||
           (el.parent?.name === 'cac:TaxTotal' && kid(el.parent, 'cac:TaxSubtotal') !== undefined)
         );
       if (!exempt) ctx.check(R.R051, el, cur !== undefined && cur === docCur);
@@ -142,15 +148,18 @@ export function codeRules(ctx: Ctx): void {
     }
   }
 
-  const profile = profileOf(ctx);
-  // From 3.0.21 the type-code lists also bind profile 02 (billing with invoice response).
-  const typed = profile === '01' || (profile === '02' && ctx.peppolFrom('3.0.21'));
+  const profile = profileOf(ctx, selfBilling);
+  // From 3.0.21 the type-code lists also bind profile 02 (billing with invoice response), but not
+  // in self-billing.
+  const typed = profile === '01' || (profile === '02' && ctx.peppolFrom('3.0.21') && !selfBilling);
+  const invoiceTypes = selfBilling ? CL.peppolSelfBillingInvoiceTypes : CL.peppolInvoiceTypes;
+  const creditNoteTypes = selfBilling ? CL.peppolSelfBillingCreditNoteTypes : CL.peppolCreditNoteTypes;
   for (const t of kids(root, 'cbc:InvoiceTypeCode')) {
     const code = normSpace(str(t));
-    if (typed) ctx.check(R.P0100, t, CL.peppolInvoiceTypes.has(code));
-    if (code === '326' || code === '384')
+    if (typed) ctx.check(R.P0100, t, invoiceTypes.has(code));
+    if ((code === '326' || code === '384') && !selfBilling)
       ctx.check(R.P0112, t, sellerCountry(ctx) === 'DE' && buyerCountry(ctx) === 'DE');
   }
   for (const t of kids(root, 'cbc:CreditNoteTypeCode'))
-    if (typed) ctx.check(R.P0101, t, CL.peppolCreditNoteTypes.has(normSpace(str(t))));
+    if (typed) ctx.check(R.P0101, t, creditNoteTypes.has(normSpace(str(t))));
 }

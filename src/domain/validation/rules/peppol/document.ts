@@ -2,7 +2,13 @@
 import { Ctx, dateOf, rule } from '../../context.js';
 import { dec } from '../../decimal.js';
 import { all, attr, has, kid, kids, normSpace, str } from '../../../xml/xmlTree.js';
-import { buyerCountry, PROFILE_LOOSE_RE, profileOf, sellerCountry } from './shared.js';
+import {
+  buyerCountry,
+  PROFILE_LOOSE_RE,
+  profileOf,
+  SELFBILLING_CUSTOMIZATION_PREFIX,
+  sellerCountry,
+} from './shared.js';
 
 const R = {
   R001: rule('PEPPOL-EN16931-R001', 'fatal', 'Business process MUST be provided.'),
@@ -60,11 +66,10 @@ const CUSTOMIZATION_PREFIX = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.e
  * Peppol BIS Self-Billing 3.0 applies these same rules with its own specification and process
  * identifiers in R004 and R007: a document that declares self-billing is held to those.
  */
-const SELFBILLING_CUSTOMIZATION_PREFIX =
-  'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:selfbilling:3.0';
 const SELFBILLING_PROFILE_RE = /urn:fdc:peppol.eu:2017:poacc:selfbilling:([0-9]{2}):1.0/;
 
-export function documentRules(ctx: Ctx): void {
+/** `selfBilling`: the document declares Peppol BIS Self-Billing (shared.ts declaresSelfBilling), in any release. */
+export function documentRules(ctx: Ctx, selfBilling: boolean): void {
   const { root } = ctx;
   ctx.check(R.R001, root, has(root, 'cbc:ProfileID'));
   ctx.check(
@@ -74,8 +79,6 @@ export function documentRules(ctx: Ctx): void {
   );
   ctx.check(R.R003, root, has(root, 'cbc:BuyerReference') || has(root, 'cac:OrderReference/cbc:ID'));
   const customizations = kids(root, 'cbc:CustomizationID').map((c) => normSpace(str(c)));
-  const selfBilling =
-    customizations.length > 0 && customizations.every((c) => c.startsWith(SELFBILLING_CUSTOMIZATION_PREFIX));
   const customizationPrefix = selfBilling ? SELFBILLING_CUSTOMIZATION_PREFIX : CUSTOMIZATION_PREFIX;
   const profilePattern = selfBilling ? SELFBILLING_PROFILE_RE : PROFILE_LOOSE_RE;
   // R004 is evaluated on the document: a missing CustomizationID fails it too. From 3.0.21 the

@@ -37,6 +37,15 @@ export function profileOf(ctx: Ctx, selfBilling = false): string {
 }
 export { PROFILE_RE, PROFILE_LOOSE_RE };
 
+export const SELFBILLING_CUSTOMIZATION_PREFIX =
+  'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:selfbilling:3.0';
+
+/** The document declares Peppol BIS Self-Billing: it has a CustomizationID and every one starts with its identifier. */
+export function declaresSelfBilling(ctx: Ctx): boolean {
+  const customizations = all(ctx.root, 'cbc:CustomizationID').map((c) => normSpace(str(c)));
+  return customizations.length > 0 && customizations.every((c) => c.startsWith(SELFBILLING_CUSTOMIZATION_PREFIX));
+}
+
 /** Postal-address country code of seller / buyer (trimmed, upper-cased), as used by R002, P0112 and DE-*. */
 export function sellerCountry(ctx: Ctx): string {
   return normSpace(str(all(ctx.seller, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode')[0])).toUpperCase();

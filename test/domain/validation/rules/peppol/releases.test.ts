@@ -220,4 +220,19 @@ describe('Peppol rules per release (BIS 3.0.19 and 3.0.21)', () => {
       });
     }
   });
+  describe('DK and IS rules with two postal countries for one party', () => {
+    for (const country of ['DK', 'IS'])
+      it(`Given a ${country} seller whose address has its country twice, when validated, then no ${country} rule applies (the official match fails on the two codes)`, () => {
+        const xml = domestic(country);
+        const twice = xml.replace(
+          `<cac:Country>\n                    <cbc:IdentificationCode>${country}</cbc:IdentificationCode>\n                </cac:Country>`,
+          (m) => m + m,
+        );
+        expect(twice, 'the seller address has two countries').to.not.equal(xml);
+        const national = (x: string, set: RuleSet) =>
+          Object.keys(firings(x, set)).filter((id) => id.startsWith(`${country}-`));
+        expect(national(xml, V21)).to.not.be.empty;
+        for (const set of [V19, V21]) expect(national(twice, set), set.id).to.deep.equal([]);
+      });
+  });
 });

@@ -45,4 +45,17 @@ export function postalCountry(party: XNode | undefined): string {
   return str(all(party, 'cac:PostalAddress/cac:Country/cbc:IdentificationCode')[0]);
 }
 
+/**
+ * Postal country of the seller or buyer as the DK and IS rules read it: the concatenation of every such
+ * code in the document. Undefined when there is more than one: the official rule file's patterns then
+ * fail to match (a type error, which the XSLT processor reports as a warning), so those rules do not apply.
+ */
+export function concatPostalCountry(
+  ctx: Ctx,
+  party: 'cac:AccountingSupplierParty' | 'cac:AccountingCustomerParty',
+): string | undefined {
+  const codes = all(ctx.root, `${party}/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode`);
+  return codes.length > 1 ? undefined : str(codes[0]);
+}
+
 export { vatCompanyIds };

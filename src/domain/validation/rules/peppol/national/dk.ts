@@ -2,7 +2,7 @@
 import { Ctx, rule } from '../../../context.js';
 import { dec } from '../../../decimal.js';
 import { all, attr, kid, kids, normSpace, str } from '../../../../xml/xmlTree.js';
-import { postalCountry } from './countries.js';
+import { concatPostalCountry } from './countries.js';
 
 const R = {
   R002: rule('DK-R-002', 'fatal', 'Danish suppliers MUST provide legal entity (CVR-number)'),
@@ -80,9 +80,9 @@ const DK_PAYMENT_MEANS = new Set(['1', '10', '31', '42', '48', '49', '50', '58',
 
 export function dkRules(ctx: Ctx): void {
   const { root, seller, buyer } = ctx;
-  const supplierDK = postalCountry(seller) === 'DK';
+  const supplierDK = concatPostalCountry(ctx, 'cac:AccountingSupplierParty') === 'DK';
   if (!supplierDK) return;
-  const customerDK = postalCountry(buyer) === 'DK';
+  const customerDK = concatPostalCountry(ctx, 'cac:AccountingCustomerParty') === 'DK';
   const legal = all(seller, 'cac:PartyLegalEntity/cbc:CompanyID');
   ctx.check(
     R.R002,

@@ -3,7 +3,7 @@
 import { Ctx, rule } from '../../../context.js';
 import { all, attr, kids, str, type XNode } from '../../../../xml/xmlTree.js';
 import { isCalendarDate } from '../codes.js';
-import { postalCountry } from './countries.js';
+import { concatPostalCountry } from './countries.js';
 
 const R = {
   R001: rule(
@@ -93,7 +93,7 @@ function hasLegalId0196(party: XNode | undefined): boolean {
 
 export function isRules(ctx: Ctx): void {
   const { root } = ctx;
-  if (postalCountry(ctx.seller) !== 'IS') return;
+  if (concatPostalCountry(ctx, 'cac:AccountingSupplierParty') !== 'IS') return;
 
   // The type code is read whichever document kind it belongs to: a credit note may carry 380 too.
   const typeCodes = [...kids(root, 'cbc:InvoiceTypeCode'), ...kids(root, 'cbc:CreditNoteTypeCode')];
@@ -145,7 +145,7 @@ export function isRules(ctx: Ctx): void {
     );
   }
 
-  if (postalCountry(ctx.buyer) !== 'IS') return;
+  if (concatPostalCountry(ctx, 'cac:AccountingCustomerParty') !== 'IS') return;
   for (const customer of kids(root, 'cac:AccountingCustomerParty')) {
     const parties = kids(customer, 'cac:Party');
     ctx.check(
