@@ -17,16 +17,7 @@ import {
   type DocumentView,
 } from '../readModels/documentView.js';
 
-export const SORT_FIELDS = [
-  'created_at',
-  'invoice_date',
-  'due_date',
-  'invoice_total',
-  'customer_name',
-  'vendor_name',
-  'invoice_id',
-] as const;
-export type SortField = (typeof SORT_FIELDS)[number];
+import type { SortField } from '../../domain/document/invoice/documentModel.js';
 
 export interface DocumentListQuery {
   direction?: 'OUTBOUND' | 'INBOUND';

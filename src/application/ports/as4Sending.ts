@@ -1,16 +1,10 @@
 import type { PeppolDocumentKind } from '../../domain/peppol/peppolDocumentTypes.js';
 import type { SenderDisposition } from '../../domain/peppol/as4/ebmsError.js';
 
-/** The receiving access point, as its certificate names it (the evidence of whom we sent to). */
-export interface RemoteAccessPoint {
-  /** The certificate's subject CN, the receiving AP's Peppol seat id (the AS4 To party). */
-  seat_id: string | null;
-  subject: string;
-  serial: string;
-  issuer: string;
-  valid_from: string;
-  valid_to: string;
-}
+import type { RemoteAccessPoint } from '../../domain/document/lifecycle/documentAggregate.js';
+
+/** Recorded as it is in the attempt's evidence (the domain's type). */
+export type { RemoteAccessPoint };
 
 export interface As4SendRequest {
   /** The AS4 eb:MessageId: the same for every attempt of one delivery, so the receiver drops repeats. */

@@ -212,16 +212,11 @@ export interface Webhook {
 }
 
 // The code lists are the service's own (its domain modules, bundled): one copy of each.
-export { DOCUMENT_TYPES, DOCUMENT_STATES as STATES } from '../../../src/domain/document/invoice/documentModel.js';
-export const SORT_FIELDS = [
-  'created_at',
-  'invoice_date',
-  'due_date',
-  'invoice_total',
-  'customer_name',
-  'vendor_name',
-  'invoice_id',
-];
+export {
+  DOCUMENT_TYPES,
+  DOCUMENT_STATES as STATES,
+  SORT_FIELDS,
+} from '../../../src/domain/document/invoice/documentModel.js';
 export { CURRENCIES } from '../../../src/domain/document/invoice/codeLists.js';
 export { WEBHOOK_EVENT_KINDS as WEBHOOK_EVENTS } from '../../../src/domain/webhook/webhook.js';
 

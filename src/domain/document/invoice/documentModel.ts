@@ -17,6 +17,18 @@ export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 export const DOCUMENT_STATES = ['DRAFT', 'TRANSIT', 'FAILED', 'SENT', 'RECEIVED'] as const;
 export type DocumentState = (typeof DOCUMENT_STATES)[number];
 
+/** The fields a list of documents can be sorted by (`sort_by`). */
+export const SORT_FIELDS = [
+  'created_at',
+  'invoice_date',
+  'due_date',
+  'invoice_total',
+  'customer_name',
+  'vendor_name',
+  'invoice_id',
+] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
 export const DIRECTIONS = ['OUTBOUND', 'INBOUND'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 

@@ -100,20 +100,24 @@ export type SendRequested = Event<
     requested_at: string;
   }
 >;
+/** The receiving access point, as its certificate names it (the evidence of whom we sent to). */
+export interface RemoteAccessPoint {
+  /** The certificate's subject CN, the receiving AP's Peppol seat id (the AS4 To party). */
+  seat_id: string | null;
+  subject: string;
+  serial: string;
+  issuer: string;
+  valid_from: string;
+  valid_to: string;
+}
+
 /** The evidence of one attempt over Peppol AS4 (blobs by reference, content-addressed). */
 export interface As4AttemptEvidence {
   /** The AS4 eb:MessageId (the delivery's message id). */
   message_id: string;
   endpoint_url: string;
   /** The receiving access point, from the certificate its SMP entry publishes. */
-  remote_ap: {
-    seat_id: string | null;
-    subject: string;
-    serial: string;
-    issuer: string;
-    valid_from: string;
-    valid_to: string;
-  } | null;
+  remote_ap: RemoteAccessPoint | null;
   /** The signed Receipt that answered, when one did. */
   receipt: {
     received_at: string;

@@ -1,9 +1,6 @@
 import * as t from 'io-ts';
-import {
-  SORT_FIELDS,
-  type DocumentListQuery,
-  type DocumentQueries,
-} from '../../../application/documents/documentQueries.js';
+import { SORT_FIELDS } from '../../../domain/document/invoice/documentModel.js';
+import { type DocumentListQuery, type DocumentQueries } from '../../../application/documents/documentQueries.js';
 import { DOCUMENT_STATES, DOCUMENT_TYPES } from '../../../domain/document/invoice/documentModel.js';
 import { tenantOf } from '../../auth.js';
 import { decode, PAGE_FIELDS } from '../../codecs.js';
