@@ -44,7 +44,7 @@ export async function peppolReport(
   });
   const text = await res.text();
   if (!res.ok) {
-    err(`${res.status}: ${text}`);
+    err(`${res.status}: ${text}\n`);
     return 1;
   }
   if (args.report) {
