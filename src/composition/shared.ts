@@ -64,6 +64,9 @@ import { SendDocument } from '../application/delivery/sendDocument.js';
 import { InboxCommands } from '../application/inbox/inboxCommands.js';
 import { ResponseRouter } from '../application/inbox/responseRouter.js';
 import { ResponseDelivery } from '../application/inbox/responseDelivery.js';
+import { MlsResponder } from '../application/inbox/mlsResponder.js';
+import { ReceivedMlsRecorder } from '../application/inbox/receivedMls.js';
+import { NetworkMessages } from '../application/network/networkMessages.js';
 import {
   WEBHOOK_DISPATCH_OPTIONS,
   WebhookDispatch,
@@ -186,9 +189,16 @@ export async function registerService(container: DependencyContainer, options: C
   });
   // Process managers follow the log like projections do (and are not rebuilt with them).
   container.register(PROCESS_MANAGERS, {
-    useFactory: instanceCachingFactory((c) => [c.resolve(ResponseRouter), c.resolve(WebhookDispatch).dispatcher()]),
+    useFactory: instanceCachingFactory((c) => [
+      c.resolve(ResponseRouter),
+      c.resolve(MlsResponder),
+      c.resolve(WebhookDispatch).dispatcher(),
+    ]),
   });
   container.registerSingleton(ResponseRouter);
+  container.registerSingleton(NetworkMessages);
+  container.registerSingleton(ReceivedMlsRecorder);
+  container.registerSingleton(MlsResponder);
   container.registerSingleton(ResponseDelivery);
   container.registerSingleton(PeppolReporting);
   container.registerSingleton(ProjectionRunner);
@@ -201,6 +211,7 @@ export async function registerService(container: DependencyContainer, options: C
   // Their jobs are defined on the scheduler before it starts (Service.start).
   container.resolve(DeliveryProcess).register();
   container.resolve(ResponseDelivery).register();
+  container.resolve(NetworkMessages).register();
   container.resolve(PeppolReporting).register();
   container.resolve(WebhookDispatch).register();
 }

@@ -259,6 +259,8 @@ export class PeppolReporting {
     }
     if (event.type === 'As4MessageReceived') {
       const d = event.data as As4MessageReceived['data'];
+      // Status messages between providers have no end user (nor do the reports, which are never received here).
+      if (d.kind === 'mls') return;
       found.push(() => {
         const doc = d.document_id ? facts(d.document_id) : {};
         const envelope = d.envelope;
