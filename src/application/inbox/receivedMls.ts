@@ -55,7 +55,12 @@ export class ReceivedMlsRecorder {
   /** The document the MLS was recorded on, and its tenant; null when it is about none of ours. */
   async record(message: InboundAs4Message, now: string): Promise<{ tenantId: string; documentId: string } | null> {
     const { says, problems: broken } = message.mls!;
-    const context = { message_id: message.messageId, sender_ap: message.senderAp, about: says.referenceId, code: says.code };
+    const context = {
+      message_id: message.messageId,
+      sender_ap: message.senderAp,
+      about: says.referenceId,
+      code: says.code,
+    };
     const target = says.referenceId ? await this.documentSentAs(says.referenceId) : null;
     if (!target) {
       this.logger.warn(context, 'MLS about no document of ours: acknowledged, not recorded');
@@ -67,9 +72,14 @@ export class ReceivedMlsRecorder {
     const problems = [...broken];
     if (says.receiver && participantKey(says.receiver) !== participantKey(this.provider.participant ?? ''))
       problems.push(`its ReceiverParty ${says.receiver} is not this provider (${this.provider.participant})`);
-    const reached = this.accessPointReached(loaded.events.map(toDomainEvent<DocumentEvent>), state.delivery.delivery_id);
+    const reached = this.accessPointReached(
+      loaded.events.map(toDomainEvent<DocumentEvent>),
+      state.delivery.delivery_id,
+    );
     if (reached && reached !== message.senderAp)
-      problems.push(`it comes from ${message.senderAp}, not from ${reached}, the access point the document was delivered to`);
+      problems.push(
+        `it comes from ${message.senderAp}, not from ${reached}, the access point the document was delivered to`,
+      );
     const mlsRef = await this.content.put(Buffer.from(message.businessDocument, 'utf8'), 'application/xml');
     try {
       await handleCommand(
@@ -122,7 +132,11 @@ export class ReceivedMlsRecorder {
   private accessPointReached(events: DocumentEvent[], deliveryId: string): string | null {
     let seat: string | null = null;
     for (const event of events)
-      if (event.type === 'DeliveryAttempted' && event.data.delivery_id === deliveryId && event.data.as4?.remote_ap?.seat_id)
+      if (
+        event.type === 'DeliveryAttempted' &&
+        event.data.delivery_id === deliveryId &&
+        event.data.as4?.remote_ap?.seat_id
+      )
         seat = event.data.as4.remote_ap.seat_id;
     return seat;
   }

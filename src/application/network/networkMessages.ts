@@ -109,7 +109,10 @@ export class NetworkMessages {
       this.store,
       networkMessageDecider,
       networkMessageStream(id),
-      { type: 'Resend', data: { delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now: now.toISOString() } },
+      {
+        type: 'Resend',
+        data: { delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now: now.toISOString() },
+      },
       metadata,
     );
     await this.ensureScheduled(result.state);
