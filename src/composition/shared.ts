@@ -40,6 +40,7 @@ import { OperationsStatus } from '../application/operations/operationsStatus.js'
 import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentStats } from '../application/documents/documentStats.js';
 import { PeppolReporting } from '../application/reporting/peppolReports.js';
+import { PeppolReportSubmission } from '../application/reporting/peppolReportSubmission.js';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheusMetrics.js';
 import { OPERATOR_KEY, OperatorKey } from '../application/accounts/operatorKey.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
@@ -201,6 +202,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(MlsResponder);
   container.registerSingleton(ResponseDelivery);
   container.registerSingleton(PeppolReporting);
+  container.registerSingleton(PeppolReportSubmission);
   container.registerSingleton(ProjectionRunner);
   container.register(READ_MODEL_PROGRESS, { useToken: ProjectionRunner });
   container.register(PROJECTION_STATUS, { useToken: ProjectionRunner });
