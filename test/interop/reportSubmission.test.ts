@@ -43,7 +43,12 @@ describeWithPhase4(
         signer: pki.instance(2),
         dns,
         entries: [
-          { participant: OPENPEPPOL_REPORTING_RECEIVER, kinds: [PEPPOL_TSR, PEPPOL_EUSR], endpointUrl: receiver.url, ap: pki.instance(2) },
+          {
+            participant: OPENPEPPOL_REPORTING_RECEIVER,
+            kinds: [PEPPOL_TSR, PEPPOL_EUSR],
+            endpointUrl: receiver.url,
+            ap: pki.instance(2),
+          },
         ],
       });
       [us, official] = await Promise.all([
@@ -82,11 +87,15 @@ describeWithPhase4(
     it("sends the month's TSR and EUSR once each, from our SPID to OpenPeppol's id; phase4 receives both and they pass the official rules", async () => {
       const submitted = await operator('post', '/api/operator/reports/peppol/submissions').send({ month: MONTH });
       expect(submitted.status, JSON.stringify(submitted.body)).to.equal(200);
-      const sent = await eventually(async () => {
-        const s = await status();
-        return s.tsr?.status === 'SENT' && s.eusr?.status === 'SENT' && s;
-        // A phase4 receiver's first message waits for its JVM to warm up (20 s here on a busy machine).
-      }, 'both reports SENT', 150_000);
+      const sent = await eventually(
+        async () => {
+          const s = await status();
+          return s.tsr?.status === 'SENT' && s.eusr?.status === 'SENT' && s;
+          // A phase4 receiver's first message waits for its JVM to warm up (20 s here on a busy machine).
+        },
+        'both reports SENT',
+        150_000,
+      );
       for (const report of [sent.tsr, sent.eusr]) {
         expect(report).to.include({ receiver: OPENPEPPOL_REPORTING_RECEIVER, failure_reason: null });
         expect(report.deliveries).to.have.length(1);
@@ -107,7 +116,10 @@ describeWithPhase4(
         const kind = m.sbdh.documentType.value === PEPPOL_TSR.documentType.value ? 'tsr' : 'eusr';
         const verdict = await official.check(kind, m.businessDocument);
         expect(verdict.schema, `${kind} XSD`).to.deep.equal([]);
-        expect(verdict.rules.filter((r) => r.endsWith('(fatal)')), `${kind} Schematron`).to.deep.equal([]);
+        expect(
+          verdict.rules.filter((r) => r.endsWith('(fatal)')),
+          `${kind} Schematron`,
+        ).to.deep.equal([]);
       }
 
       // Asked again (the job run twice, the operator's button pressed twice): nothing more is sent.
@@ -119,18 +131,30 @@ describeWithPhase4(
     it('resends a report as a new transmission on request, and refuses what is not there or malformed', async () => {
       const resent = await operator('post', `/api/operator/reports/peppol/submissions/${MONTH}/tsr/resend`);
       expect(resent.status, JSON.stringify(resent.body)).to.equal(200);
-      const again = await eventually(async () => {
-        const s = await status();
-        return s.tsr.status === 'SENT' && s.tsr.deliveries.length === 2 && s.tsr;
-      }, 'the TSR sent again', 60_000);
+      const again = await eventually(
+        async () => {
+          const s = await status();
+          return s.tsr.status === 'SENT' && s.tsr.deliveries.length === 2 && s.tsr;
+        },
+        'the TSR sent again',
+        60_000,
+      );
       expect(again.deliveries[1].message_id).to.not.equal(again.deliveries[0].message_id);
       expect(again.deliveries[1].requested_by).to.be.a('string');
       await eventually(async () => (await received()).length === 3, 'phase4 has the third message');
 
-      expect((await operator('post', '/api/operator/reports/peppol/submissions/2025-02/eusr/resend')).status).to.equal(404);
-      expect((await operator('post', `/api/operator/reports/peppol/submissions/${MONTH}/xsr/resend`)).status).to.equal(422);
-      expect((await operator('post', '/api/operator/reports/peppol/submissions').send({ month: '2026-13' })).status).to.equal(422);
-      expect((await us.http.post('/api/operator/reports/peppol/submissions').send({ month: MONTH })).status).to.equal(401);
+      expect((await operator('post', '/api/operator/reports/peppol/submissions/2025-02/eusr/resend')).status).to.equal(
+        404,
+      );
+      expect((await operator('post', `/api/operator/reports/peppol/submissions/${MONTH}/xsr/resend`)).status).to.equal(
+        422,
+      );
+      expect(
+        (await operator('post', '/api/operator/reports/peppol/submissions').send({ month: '2026-13' })).status,
+      ).to.equal(422);
+      expect((await us.http.post('/api/operator/reports/peppol/submissions').send({ month: MONTH })).status).to.equal(
+        401,
+      );
     });
   },
   [PHIVE_HARNESS_JAR],

@@ -111,7 +111,9 @@ export class PeppolReportSubmission {
       await this.network.resend(id, metadata);
     } catch (error) {
       if (error instanceof Error && 'kind' in error && error.kind === 'invalid_state')
-        throw invalidState(`The ${report.toUpperCase()} of ${month} is being delivered; send it again once it is SENT or FAILED`);
+        throw invalidState(
+          `The ${report.toUpperCase()} of ${month} is being delivered; send it again once it is SENT or FAILED`,
+        );
       throw error;
     }
     return (await this.view(month, report))!;
@@ -135,10 +137,16 @@ export class PeppolReportSubmission {
       switch (event.type) {
         case 'NetworkMessageQueued':
           queuedAt = event.data.queued_at;
-          deliveries.push({ ...deliveryOf(event.data.delivery_id, event.data.message_id, event.data.queued_at), requested_by: actor });
+          deliveries.push({
+            ...deliveryOf(event.data.delivery_id, event.data.message_id, event.data.queued_at),
+            requested_by: actor,
+          });
           break;
         case 'NetworkMessageResendRequested':
-          deliveries.push({ ...deliveryOf(event.data.delivery_id, event.data.message_id, event.data.requested_at), requested_by: actor });
+          deliveries.push({
+            ...deliveryOf(event.data.delivery_id, event.data.message_id, event.data.requested_at),
+            requested_by: actor,
+          });
           break;
         case 'NetworkMessageAttempted': {
           const a = event.data;

@@ -210,7 +210,11 @@ export class PeppolReporting {
   }
 
   /** `month`'s reports prepared (as of `now` unless they were already) and handed to the submission (once). */
-  async prepareAndSubmit(month: string, now = new Date(), actor = 'peppol-reporting'): Promise<PeppolReportPrepared['data']> {
+  async prepareAndSubmit(
+    month: string,
+    now = new Date(),
+    actor = 'peppol-reporting',
+  ): Promise<PeppolReportPrepared['data']> {
     const prepared = await this.prepare(month, now.toISOString());
     await this.submission.submit(prepared, { actor, correlationId: peppolReportStream(month) });
     return prepared;

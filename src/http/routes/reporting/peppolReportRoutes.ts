@@ -64,7 +64,11 @@ export function peppolReportRoutes(
     },
     handler: async (req, res) => {
       const month = monthOf(decode(MonthBody, req.body, 'body').month, ['body', 'month']);
-      const prepared = await reporting.prepareAndSubmit(month, new Date(), commandMetadata(req, res).actor ?? 'operator');
+      const prepared = await reporting.prepareAndSubmit(
+        month,
+        new Date(),
+        commandMetadata(req, res).actor ?? 'operator',
+      );
       res.json({ month, prepared, ...(await submission.status(month)) });
     },
   });
