@@ -108,7 +108,11 @@ export function PeppolReports({ session }: { session: Session }) {
                 <tr key={report}>
                   <td>{report.toUpperCase()}</td>
                   <td>
-                    {s ? <Chip value={s.status === 'PENDING' ? 'TRANSIT' : s.status} label={s.status} /> : <span className="muted">not submitted</span>}
+                    {s ? (
+                      <Chip value={s.status === 'PENDING' ? 'TRANSIT' : s.status} label={s.status} />
+                    ) : (
+                      <span className="muted">not submitted</span>
+                    )}
                     {s?.delivered_at ? <div className="muted small">{date(s.delivered_at)}</div> : null}
                     {s?.failure_reason ? <div className="small">{s.failure_reason}</div> : null}
                   </td>
