@@ -1,4 +1,5 @@
 import { PEPPOL_PRODUCTION_SML_ZONE } from '../domain/peppol/smlName.js';
+import { spidOf } from '../domain/peppol/mls/serviceProviderId.js';
 
 /** Peppol settings (registration, SMP, lookup, Directory, SML); see the README's Peppol section. */
 export interface PeppolConfig {

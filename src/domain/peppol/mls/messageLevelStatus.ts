@@ -1,24 +1,30 @@
 import { APPLICATION_RESPONSE_NS } from '../../document/ubl/invoiceResponse.js';
+import {
+  MLS_CUSTOMIZATION_ID,
+  MLS_PROFILE_ID,
+  SPIS_ICD,
+  type MlsResponseCode,
+  type MlsStatusReason,
+} from '../../validation/rules/mls/mlsCodes.js';
 import { NS } from '../../document/ubl/ublNames.js';
 import { writeXml, xmlBuilder } from '../../xml/xmlWriter.js';
 import { normSpace, str, type XNode } from '../../xml/xmlTree.js';
-import { SPIS_ICD } from './serviceProviderId.js';
 
 /**
  * Peppol Message Level Status (eDEC MLS 1.0): the receiving provider (C3) tells the sending one (C2)
  * what became of a business document, as a UBL ApplicationResponse between the two providers' SPIDs.
  */
-export const MLS_CUSTOMIZATION_ID = 'urn:peppol:edec:mls:1.0';
-export const MLS_PROFILE_ID = 'urn:peppol:edec:mls';
+export {
+  MLS_CUSTOMIZATION_ID,
+  MLS_PROFILE_ID,
+  MLS_RESPONSE_CODES,
+  MLS_STATUS_REASONS,
+  type MlsResponseCode,
+  type MlsStatusReason,
+} from '../../validation/rules/mls/mlsCodes.js';
 export const MLS_DOCUMENT_TYPE = `${APPLICATION_RESPONSE_NS}::ApplicationResponse##${MLS_CUSTOMIZATION_ID}::2.1`;
 export const MLS_PROCESS = MLS_PROFILE_ID;
 
-/** AP: delivered with a confirmation; AB: delivered without one; RE: rejected, not delivered. */
-export const MLS_RESPONSE_CODES = ['AP', 'AB', 'RE'] as const;
-export type MlsResponseCode = (typeof MLS_RESPONSE_CODES)[number];
-/** BV/BW: a business rule failed (fatal/warning); SV: a syntax violation; FD: failure of delivery. */
-export const MLS_STATUS_REASONS = ['BV', 'BW', 'FD', 'SV'] as const;
-export type MlsStatusReason = (typeof MLS_STATUS_REASONS)[number];
 /** The Issue Location when there is none ("not applicable"). */
 export const MLS_NO_LOCATION = 'NA';
 

@@ -1,16 +1,13 @@
 import { PARTICIPANT_SCHEME } from '../participantId.js';
+import { isSpid, SPIS_ICD } from '../../validation/rules/mls/mlsCodes.js';
+
+export { isSpid, SPIS_ICD };
 
 /**
  * OpenPeppol Service Provider Identification Scheme (SPIS): a service provider is a participant
  * `0242:<SPID>`, its SPID the six digits of its seat id (POP000123 → 000123), optionally with a
  * suffix naming a unit and a sub-unit. MLS travels between SPIDs; the Peppol Reporting is sent from one.
  */
-export const SPIS_ICD = '0242';
-
-/** The SPID pattern of the MLS specification (section 3.4), applied case-insensitively. */
-const SPID = /^[0-9]{6}(-[0-9A-Z_]{3,12}(\.[0-9A-Z\-._~]{3,24})?)?$/i;
-
-export const isSpid = (value: string): boolean => SPID.test(value);
 
 /** `0242:<six digits of the seat>`: where a provider with this seat id receives MLS by default; null for no seat id. */
 export function spidParticipantOfSeat(seatId: string): string | null {

@@ -1,11 +1,12 @@
-import { APPLICATION_RESPONSE_NS } from '../../../document/ubl/invoiceResponse.js';
+import { NS } from '../../../xml/xmlNames.js';
 import {
+  isSpid,
   MLS_CUSTOMIZATION_ID,
   MLS_PROFILE_ID,
   MLS_RESPONSE_CODES,
   MLS_STATUS_REASONS,
-} from '../../../peppol/mls/messageLevelStatus.js';
-import { isSpid, SPIS_ICD } from '../../../peppol/mls/serviceProviderId.js';
+  SPIS_ICD,
+} from './mlsCodes.js';
 import { all, locationOf, norm, type XNode } from '../../../xml/xmlTree.js';
 import type { ValidationIssue } from '../../types.js';
 
@@ -68,7 +69,7 @@ export function validateMls(root: XNode): ValidationIssue[] {
     if (!holds)
       issues.push({ rule_id: id, type: 'error', flag: 'fatal', message: MESSAGES[id]!, location: locationOf(at) });
   };
-  if (root.ns !== APPLICATION_RESPONSE_NS || root.local !== 'ApplicationResponse') return issues;
+  if (root.ns !== NS.applicationResponse || root.local !== 'ApplicationResponse') return issues;
 
   check('SCH-MLS-01', first(root, 'cbc:CustomizationID') === MLS_CUSTOMIZATION_ID, root);
   check('SCH-MLS-02', first(root, 'cbc:ProfileID') === MLS_PROFILE_ID, root);
