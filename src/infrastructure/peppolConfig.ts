@@ -143,10 +143,7 @@ export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolCo
     reportingReceiver: optional(env.PEPPOL_REPORTING_RECEIVER) ?? OPENPEPPOL_REPORTING_RECEIVER,
     reportingSubmit: optional(env.PEPPOL_REPORTING_SUBMIT) === null ? true : flag(env, 'PEPPOL_REPORTING_SUBMIT'),
   };
-  if (
-    config.serviceProviderId !== null &&
-    !/^0242:[0-9]{6}(-[0-9A-Z_]{3,12}(\.[0-9A-Z\-._~]{3,24})?)?$/i.test(config.serviceProviderId)
-  )
+  if (config.serviceProviderId !== null && spidOf(config.serviceProviderId) === null)
     throw new Error(`PEPPOL_SPID must be an SPIS participant id (0242:<SPID>), got "${config.serviceProviderId}"`);
   if (config.serviceProviderCountry !== null && !/^[A-Z]{2}$/.test(config.serviceProviderCountry))
     throw new Error(`PEPPOL_SP_COUNTRY must be an ISO 3166-1 alpha-2 code, got "${config.serviceProviderCountry}"`);
