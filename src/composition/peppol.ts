@@ -43,6 +43,8 @@ import { AS4_CLIENT } from '../application/ports/as4Sending.js';
 import { HttpAs4Client } from '../infrastructure/as4/as4Client.js';
 import { As4EndpointResolver } from '../application/delivery/as4EndpointResolver.js';
 import { As4Delivery } from '../application/delivery/as4Delivery.js';
+import { SERVICE_PROVIDER, type ServiceProvider } from '../application/ports/serviceProvider.js';
+import { spidParticipantOfSeat } from '../domain/peppol/mls/serviceProviderId.js';
 
 /**
  * Peppol registration, SMP, lookup and SML: the network adapters are built from their settings
@@ -89,6 +91,7 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
       : smlPublishingOff;
 
   container.register(SMP_SETTINGS, { useValue: smp });
+  container.register(SERVICE_PROVIDER, { useValue: serviceProvider(config, identity) });
   container.register(ACCESS_POINT_IDENTITY, { useFactory: () => identity });
   const trust = accessPointTrust(config, identity, logger);
   container.register(ACCESS_POINT_TRUST, { useValue: trust });
@@ -121,6 +124,23 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
   container.registerSingleton(PeppolRegistrations);
   container.registerSingleton(As4EndpointResolver);
   container.registerSingleton(As4Delivery);
+}
+
+/**
+ * The provider's SPID and country: as set, or from the AS4 certificate (its seat id's six digits;
+ * its subject C, which Peppol AP certificates carry). Without an AS4 identity it has neither.
+ */
+function serviceProvider(config: PeppolConfig, identity: AccessPointIdentity | null): ServiceProvider {
+  const subjectCountry = identity
+    ? (/^C=([A-Za-z]{2})$/m.exec(identity.key.certificate.subject)?.[1]?.toUpperCase() ?? null)
+    : null;
+  return {
+    participant: identity ? (config.serviceProviderId ?? spidParticipantOfSeat(identity.seatId)) : null,
+    country: config.serviceProviderCountry ?? subjectCountry,
+    mlsType: config.mlsType,
+    mlsSend: config.mlsSend,
+    reporting: { receiver: config.reportingReceiver, submit: config.reportingSubmit },
+  };
 }
 
 /** Below this a received payload's SBDH is read on the event loop (well under a millisecond). */

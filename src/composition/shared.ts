@@ -40,6 +40,7 @@ import { OperationsStatus } from '../application/operations/operationsStatus.js'
 import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentStats } from '../application/documents/documentStats.js';
 import { PeppolReporting } from '../application/reporting/peppolReports.js';
+import { PeppolReportSubmission } from '../application/reporting/peppolReportSubmission.js';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheusMetrics.js';
 import { OPERATOR_KEY, OperatorKey } from '../application/accounts/operatorKey.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
@@ -64,6 +65,9 @@ import { SendDocument } from '../application/delivery/sendDocument.js';
 import { InboxCommands } from '../application/inbox/inboxCommands.js';
 import { ResponseRouter } from '../application/inbox/responseRouter.js';
 import { ResponseDelivery } from '../application/inbox/responseDelivery.js';
+import { MlsResponder } from '../application/inbox/mlsResponder.js';
+import { ReceivedMlsRecorder } from '../application/inbox/receivedMls.js';
+import { NetworkMessages } from '../application/network/networkMessages.js';
 import {
   WEBHOOK_DISPATCH_OPTIONS,
   WebhookDispatch,
@@ -186,11 +190,19 @@ export async function registerService(container: DependencyContainer, options: C
   });
   // Process managers follow the log like projections do (and are not rebuilt with them).
   container.register(PROCESS_MANAGERS, {
-    useFactory: instanceCachingFactory((c) => [c.resolve(ResponseRouter), c.resolve(WebhookDispatch).dispatcher()]),
+    useFactory: instanceCachingFactory((c) => [
+      c.resolve(ResponseRouter),
+      c.resolve(MlsResponder),
+      c.resolve(WebhookDispatch).dispatcher(),
+    ]),
   });
   container.registerSingleton(ResponseRouter);
+  container.registerSingleton(NetworkMessages);
+  container.registerSingleton(ReceivedMlsRecorder);
+  container.registerSingleton(MlsResponder);
   container.registerSingleton(ResponseDelivery);
   container.registerSingleton(PeppolReporting);
+  container.registerSingleton(PeppolReportSubmission);
   container.registerSingleton(ProjectionRunner);
   container.register(READ_MODEL_PROGRESS, { useToken: ProjectionRunner });
   container.register(PROJECTION_STATUS, { useToken: ProjectionRunner });
@@ -201,6 +213,7 @@ export async function registerService(container: DependencyContainer, options: C
   // Their jobs are defined on the scheduler before it starts (Service.start).
   container.resolve(DeliveryProcess).register();
   container.resolve(ResponseDelivery).register();
+  container.resolve(NetworkMessages).register();
   container.resolve(PeppolReporting).register();
   container.resolve(WebhookDispatch).register();
 }

@@ -1,4 +1,5 @@
 import { PEPPOL_PRODUCTION_SML_ZONE } from '../domain/peppol/smlName.js';
+import { spidOf } from '../domain/peppol/mls/serviceProviderId.js';
 
 /** Peppol settings (registration, SMP, lookup, Directory, SML); see the README's Peppol section. */
 export interface PeppolConfig {
@@ -51,6 +52,33 @@ export interface PeppolConfig {
   smlSmpId: string | null;
   smlClientCertificateFile: string | null;
   smlClientKeyFile: string | null;
+  /**
+   * This service provider's SPIS participant id, `0242:<SPID>` (PEPPOL_SPID): where other providers
+   * send MLS (our SBDH's MLS_TO), the sender of our MLS and Peppol reports. Unset: `0242:` and the
+   * six digits of the AS4 certificate's seat id.
+   */
+  serviceProviderId: string | null;
+  /** COUNTRY_C1 of the messages sent as the provider (MLS, reports), PEPPOL_SP_COUNTRY; unset: the AS4 certificate's subject C. */
+  serviceProviderCountry: string | null;
+  /** MLS_TYPE our SBDH asks for (MLS_TYPE: ALWAYS_SEND or FAILURE_ONLY; default ALWAYS_SEND). */
+  mlsType: 'ALWAYS_SEND' | 'FAILURE_ONLY';
+  /** MLS_SEND=false: as the receiving provider, send no MLS (default true; Peppol requires it). */
+  mlsSend: boolean;
+  /** Who the monthly Peppol reports go to (PEPPOL_REPORTING_RECEIVER; default OpenPeppol, 9925:be0848934496). */
+  reportingReceiver: string;
+  /** PEPPOL_REPORTING_SUBMIT=false: prepare the monthly reports but do not send them (default true). */
+  reportingSubmit: boolean;
+}
+
+/** OpenPeppol AISBL, the receiver of the Peppol Reporting (Peppol Reporting specification; peppol-reporting's CPeppolReporting). */
+export const OPENPEPPOL_REPORTING_RECEIVER = '9925:be0848934496';
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = optional(env[name]);
+  if (raw === null) return fallback;
+  if (!(values as readonly string[]).includes(raw))
+    throw new Error(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
 }
 
 const optional = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
@@ -108,7 +136,17 @@ export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolCo
     smlSmpId: optional(env.SML_SMP_ID),
     smlClientCertificateFile: optional(env.SML_CLIENT_CERTIFICATE_FILE),
     smlClientKeyFile: optional(env.SML_CLIENT_KEY_FILE),
+    serviceProviderId: optional(env.PEPPOL_SPID),
+    serviceProviderCountry: optional(env.PEPPOL_SP_COUNTRY)?.toUpperCase() ?? null,
+    mlsType: oneOf(env, 'MLS_TYPE', ['ALWAYS_SEND', 'FAILURE_ONLY'] as const, 'ALWAYS_SEND'),
+    mlsSend: optional(env.MLS_SEND) === null ? true : flag(env, 'MLS_SEND'),
+    reportingReceiver: optional(env.PEPPOL_REPORTING_RECEIVER) ?? OPENPEPPOL_REPORTING_RECEIVER,
+    reportingSubmit: optional(env.PEPPOL_REPORTING_SUBMIT) === null ? true : flag(env, 'PEPPOL_REPORTING_SUBMIT'),
   };
+  if (config.serviceProviderId !== null && spidOf(config.serviceProviderId) === null)
+    throw new Error(`PEPPOL_SPID must be an SPIS participant id (0242:<SPID>), got "${config.serviceProviderId}"`);
+  if (config.serviceProviderCountry !== null && !/^[A-Z]{2}$/.test(config.serviceProviderCountry))
+    throw new Error(`PEPPOL_SP_COUNTRY must be an ISO 3166-1 alpha-2 code, got "${config.serviceProviderCountry}"`);
   if ((config.smpSigningKeyFile === null) !== (config.smpSigningCertificateFile === null)) {
     throw new Error('SMP_SIGNING_KEY_FILE and SMP_SIGNING_CERTIFICATE_FILE are set together');
   }

@@ -95,6 +95,8 @@ export async function makeTestPki(options: { instances?: number; days?: number }
 /**
  * The Peppol settings of an access point with instance `i`'s AS4 key and certificate, trusting the
  * test AP CA (over the defaults; `extra` adds or overrides, e.g. the CRL or a message size limit).
+ * No MLS and no Peppol report goes out (MLS_SEND, PEPPOL_REPORTING_SUBMIT off) unless a suite asks:
+ * these settings name no test SML, and looking up a receiver would query the production SML.
  */
 export function accessPointSettings(pki: TestPki, i: number, extra: Partial<Config['peppol']> = {}): Config['peppol'] {
   return {
@@ -102,6 +104,8 @@ export function accessPointSettings(pki: TestPki, i: number, extra: Partial<Conf
     as4KeyFile: pki.instance(i).keyFile,
     as4CertificateFile: pki.instance(i).certificateFile,
     apCaFiles: [pki.apCaCertificateFile],
+    mlsSend: false,
+    reportingSubmit: false,
     ...extra,
   };
 }

@@ -61,6 +61,7 @@ export class PeppolTransport implements Transport {
       countryC1,
       document: request.ubl,
       createdAt: request.document.delivery?.requested_at ?? new Date().toISOString(),
+      requestMls: true,
     });
   }
 

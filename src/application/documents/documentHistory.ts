@@ -53,6 +53,20 @@ export interface DeliveryReport {
   failure_reason: string | null;
   next_attempt_at: string | null;
   attempts: AttemptReport[];
+  /** The receiving provider's Message Level Status about this delivery; null until one came. */
+  mls: MlsReport | null;
+}
+
+/** An MLS as the transmission report shows it (AP/AB: delivered; RE: rejected, not delivered). */
+export interface MlsReport {
+  code: string | null;
+  description: string | null;
+  issues: Array<{ location: string | null; description: string | null; reason: string | null }>;
+  valid: boolean;
+  problems: string[];
+  mls_id: string | null;
+  sender_ap: string;
+  received_at: string;
 }
 
 /**
@@ -101,6 +115,10 @@ function summary(event: DocumentEvent): Record<string, unknown> {
       const { invoice_response_ref: _xml, ...rest } = event.data;
       return rest;
     }
+    case 'MlsReceived': {
+      const { mls_ref: _xml, ...rest } = event.data;
+      return rest;
+    }
     case 'DeliveryAttempted':
     case 'ResponseDeliveryAttempted': {
       const { as4, ...rest } = event.data;
@@ -129,7 +147,7 @@ function as4Facts(as4: As4AttemptEvidence) {
 
 /** One step of a document's life, as the timeline shows it. */
 export interface TimelineEntry {
-  /** What happened: created, validated, attachment_added, attachment_removed, send_requested, delivery_attempted, sent, failed, received, accepted, rejected, response_received, response_delivery_attempted, deleted. */
+  /** What happened: created, validated, attachment_added, attachment_removed, send_requested, delivery_attempted, sent, failed, received, accepted, rejected, response_received, response_delivery_attempted, mls_received, deleted. */
   type: string;
   /** When it happened (for an attempt: when it started). */
   at: string;
@@ -154,6 +172,7 @@ const TIMELINE_TYPES: Record<DocumentEvent['type'], string> = {
   DocumentRejected: 'rejected',
   ResponseReceived: 'response_received',
   ResponseDeliveryAttempted: 'response_delivery_attempted',
+  MlsReceived: 'mls_received',
 };
 
 /** When an event says it happened: its own time fact, else when it was recorded. */
@@ -292,6 +311,14 @@ export class DocumentHistory {
           }
           break;
         }
+        case 'MlsReceived': {
+          const d = deliveries.find((x) => x.delivery_id === event.data.delivery_id);
+          if (d) {
+            const { code, description, issues, valid, problems, mls_id, sender_ap, received_at } = event.data;
+            d.mls = { code, description, issues, valid, problems, mls_id, sender_ap, received_at };
+          }
+          break;
+        }
         case 'ResponseDeliveryAttempted': {
           const { as4, document_id: _id, ...attempt } = event.data;
           responseDeliveries.push({ ...attempt, ...(as4 ? as4Report(as4) : {}) });
@@ -346,6 +373,7 @@ const deliveryOf = (d: SendRequested['data'], actor: string | null): DeliveryRep
   failure_reason: null,
   next_attempt_at: null,
   attempts: [],
+  mls: null,
 });
 
 const attemptOf = (a: DeliveryAttempted['data']): AttemptReport => ({

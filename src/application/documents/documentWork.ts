@@ -28,6 +28,12 @@ export interface UblCheckResult {
   document: DocumentJson | null;
 }
 
+/** A received document checked: the rules that fired, and the document when none was fatal. */
+export interface ReceivedCheck {
+  issues: ValidationResultIssue[];
+  document: DocumentJson | null;
+}
+
 /** What became of an uploaded PDF's content (see DocumentPdfs.createFromPdf). */
 export type PdfDraftResult =
   /** No structured data: the text is wanted. `warnings` say why embedded XML files were not used. */
@@ -84,6 +90,12 @@ export interface DocumentWork {
    * business document of an AS4 message, which libxml2 took out of the payload it accepted.
    */
   readUbl(owner: WorkOwner, ubl: string): Promise<DocumentJson>;
+  /**
+   * A business document received over AS4 (through the gate like `readUbl`'s): the business rules
+   * of `ruleSet` (the latest when not given), and the document read when none is fatal
+   * (UblReadError when it cannot be read).
+   */
+  readReceived(owner: WorkOwner, ubl: string, ruleSet?: RuleSetId): Promise<ReceivedCheck>;
   /**
    * The document's UBL written again with the attachments it now has (refused when it would stop
    * validating). `extraBytes`: what the UBL grows by once the stand-ins it is written with for

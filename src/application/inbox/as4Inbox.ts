@@ -23,6 +23,9 @@ import { handleCommand, loadState } from '../commandHandler.js';
 import { derivedId } from '../derivedId.js';
 import { DOCUMENT_WORK } from '../documents/documentTokens.js';
 import type { DocumentWork } from '../documents/documentWork.js';
+import { RULE_SET_CLOCK, chooseRuleSet, type RuleSetClock } from '../documents/ruleSetChoice.js';
+import { SERVICE_PROVIDER, type ServiceProvider } from '../ports/serviceProvider.js';
+import { isMlsForUs, ReceivedMlsRecorder } from './receivedMls.js';
 import { DocumentContent } from '../documents/documentContent.js';
 import { fileNameOf } from '../documents/documentCommands.js';
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
@@ -75,8 +78,11 @@ export class As4Inbox {
     @inject(AS4_MESSAGE_CODEC) private readonly codec: As4MessageCodec | null,
     @inject(EVENT_STORE) private readonly store: EventStore,
     @inject(LOCAL_PARTICIPANTS) private readonly participants: LocalParticipants,
-    /** Reading the UBL (large documents off the event loop). */
-    @inject(DOCUMENT_WORK) private readonly work: Pick<DocumentWork, 'readUbl'>,
+    /** Checking and reading the UBL (large documents off the event loop). */
+    @inject(DOCUMENT_WORK) private readonly work: Pick<DocumentWork, 'readReceived'>,
+    @inject(RULE_SET_CLOCK) private readonly ruleSetClock: RuleSetClock,
+    @inject(SERVICE_PROVIDER) private readonly provider: Pick<ServiceProvider, 'participant'>,
+    @inject(ReceivedMlsRecorder) private readonly mls: Pick<ReceivedMlsRecorder, 'record'>,
     @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'storeDocument' | 'storeUbl' | 'put'>,
     @inject(BLOB_STORE) private readonly blobs: Pick<BlobStore, 'get'>,
     @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
@@ -158,23 +164,31 @@ export class As4Inbox {
     const earlier = await this.recorded(stream);
     if (earlier) return this.answerAgain(earlier, message);
 
-    const tenantId = await this.participants.tenantFor(message.sbdh.receiver.value);
+    // Besides our tenants' participants, this access point's SPID receives the MLS other providers send us.
+    const mls = isMlsForUs(message, this.provider);
+    const tenantId = mls ? null : await this.participants.tenantFor(message.sbdh.receiver.value);
     const notServiced = checkServiced(
       message.message,
       message.sbdh,
-      (_participant, documentType) => tenantId !== null && RECEIVED_DOCUMENT_TYPES.includes(documentType),
+      (_participant, documentType) => mls || (tenantId !== null && RECEIVED_DOCUMENT_TYPES.includes(documentType)),
     );
-    if (notServiced || tenantId === null)
+    if (notServiced || (tenantId === null && !mls))
       throw new Refusal([notServiced ?? ebmsError('other', message.messageId, 'no receiver')]);
 
     const receivedAt = new Date().toISOString();
     const receipt = this.requireCodec().receipt(message);
-    const record = (kind: As4MessageReceived['data']['kind'], documentId: string | null, refs: Refs): RecordEvent => ({
+    const record = (
+      kind: As4MessageReceived['data']['kind'],
+      documentId: string | null,
+      refs: Refs,
+      tenant: string | null = tenantId,
+      refusal?: As4MessageReceived['data']['refusal'],
+    ): RecordEvent => ({
       type: 'As4MessageReceived',
       data: {
         message_id: message.messageId,
         sender_ap: message.senderAp,
-        tenant_id: tenantId,
+        tenant_id: tenant,
         document_id: documentId,
         kind,
         message_ref: refs.message,
@@ -189,8 +203,14 @@ export class As4Inbox {
           process: { scheme: message.sbdh.process.scheme, value: message.sbdh.process.value },
           country_c1: message.sbdh.countryC1,
         },
+        sbdh: {
+          instance_id: message.sbdh.document.instanceIdentifier,
+          mls_to: message.sbdh.mlsTo,
+          mls_type: message.sbdh.mlsType,
+        },
+        ...(refusal ? { refusal } : {}),
       } satisfies As4MessageReceived['data'],
-      metadata: { actor: 'as4-inbox', tenantId, correlationId: message.messageId },
+      metadata: { actor: 'as4-inbox', tenantId: tenant ?? undefined, correlationId: message.messageId },
     });
     // The evidence is stored before the event that names it (and after every check that may refuse).
     const storeEvidence = async (): Promise<Refs> => {
@@ -202,18 +222,28 @@ export class As4Inbox {
     };
 
     let appended: boolean;
-    if (message.invoiceResponse) {
-      const documentId = await this.recordInvoiceResponse(message, message.invoiceResponse, tenantId, receivedAt);
+    if (mls) {
+      const on = await this.mls.record(message, receivedAt);
+      appended = await this.appendRecord(
+        stream,
+        record('mls', on?.documentId ?? null, await storeEvidence(), on?.tenantId ?? null),
+      );
+    } else if (message.invoiceResponse) {
+      const documentId = await this.recordInvoiceResponse(message, message.invoiceResponse, tenantId!, receivedAt);
       appended = await this.appendRecord(stream, record('invoice-response', documentId, await storeEvidence()));
     } else {
-      const documentId = derivedId(tenantId, message.messageId);
-      const received = await this.storeDocument(message, tenantId, documentId, receivedAt);
-      appended = await this.appendDocument(
-        stream,
-        received,
-        record('document', documentId, await storeEvidence()),
-        message,
-      );
+      const documentId = derivedId(tenantId!, message.messageId);
+      const received = await this.storeDocument(message, tenantId!, documentId, receivedAt);
+      appended =
+        received.kind === 'refused'
+          ? // Acknowledged (the transfer succeeded) but not delivered: the sender's provider learns why by MLS.
+            await this.appendRecord(stream, record('refused', null, await storeEvidence(), tenantId, received.refusal))
+          : await this.appendDocument(
+              stream,
+              received.events,
+              record('document', documentId, await storeEvidence()),
+              message,
+            );
     }
     // Another request for the same message recorded it first: its receipt is the one.
     if (!appended) return this.answerAgain((await this.recorded(stream))!, message);
@@ -253,22 +283,46 @@ export class As4Inbox {
     return { contentType: first.receipt_content_type, body };
   }
 
-  /** The business document read and its content stored; refused (EBMS:0004) when it cannot be read as UBL. */
-  private async storeDocument(message: InboundAs4Message, tenantId: string, documentId: string, now: string) {
-    let received;
+  /**
+   * The business document checked by the business rules in force and read, and its content stored;
+   * refused (EBMS:0004) when it cannot be read as UBL. One that fails a fatal rule is not delivered:
+   * the refusal says which rules (the sender's provider is told by an MLS RE).
+   */
+  private async storeDocument(
+    message: InboundAs4Message,
+    tenantId: string,
+    documentId: string,
+    now: string,
+  ): Promise<
+    | { kind: 'refused'; refusal: NonNullable<As4MessageReceived['data']['refusal']> }
+    | { kind: 'received'; events: ReturnType<typeof documentDecider.decide> }
+  > {
+    const ruleSet = chooseRuleSet(this.ruleSetClock);
+    let checked;
     try {
       // As internal delivery does: the receiver reads the UBL that travelled, and refuses what it cannot read.
-      received = await this.work.readUbl({ tenantId }, message.businessDocument);
+      checked = await this.work.readReceived({ tenantId }, message.businessDocument, ruleSet.id);
     } catch (error) {
       throw new Refusal([
         ebmsError('other', message.messageId, `the business document cannot be read: ${(error as Error).message}`),
       ]);
     }
+    const received = checked.document;
+    if (!received) {
+      const issues = checked.issues
+        .filter((i) => i.flag === 'fatal')
+        .map((i) => ({ rule_id: i.rule_id, message: i.message, location: i.location }));
+      this.logger.warn(
+        { message_id: message.messageId, tenant: tenantId, rules: issues.map((i) => i.rule_id) },
+        'received document fails its business rules: acknowledged, not delivered',
+      );
+      return { kind: 'refused', refusal: { rule_set: ruleSet.id, issues } };
+    }
     const [stored, ublRef] = await Promise.all([
       this.content.storeDocument({ ...received, direction: 'INBOUND', state: 'RECEIVED' }),
       this.content.storeUbl(message.businessDocument),
     ]);
-    return documentDecider.decide(
+    const events = documentDecider.decide(
       {
         type: 'ReceiveDocument',
         data: {
@@ -290,6 +344,7 @@ export class As4Inbox {
       },
       documentDecider.initialState(),
     );
+    return { kind: 'received', events };
   }
 
   /**

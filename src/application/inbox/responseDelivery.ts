@@ -139,6 +139,7 @@ export class ResponseDelivery {
       countryC1,
       document,
       createdAt: state.response!.responded_at,
+      requestMls: true,
     });
   }
 

@@ -8,6 +8,7 @@ import {
   PROCESS_ID_SCHEME,
 } from './smpDocuments.js';
 import type { ScopedId } from './as4/sbdh.js';
+import { MLS_DOCUMENT_TYPE, MLS_PROCESS } from './mls/messageLevelStatus.js';
 
 /** A document type together with the process it travels in: what an SMP lookup and an SBDH name. */
 export interface PeppolDocumentKind {
@@ -26,6 +27,21 @@ export const PEPPOL_INVOICE = kind(BIS_BILLING_INVOICE, BIS_BILLING_PROCESS);
 export const PEPPOL_CREDIT_NOTE = kind(BIS_BILLING_CREDIT_NOTE, BIS_BILLING_PROCESS);
 /** Peppol BIS Invoice Response 3.0 (T111), the answer to a received invoice. */
 export const PEPPOL_INVOICE_RESPONSE = kind(INVOICE_RESPONSE_DOCUMENT_TYPE, INVOICE_RESPONSE_PROCESS);
+
+/** Peppol Message Level Status 1.0, between service providers. */
+export const PEPPOL_MLS = kind(MLS_DOCUMENT_TYPE, MLS_PROCESS);
+/** The Peppol Reporting process of both monthly reports (peppol-reporting's CPeppolReporting). */
+export const PEPPOL_REPORTING_PROCESS = 'urn:fdc:peppol.eu:edec:bis:reporting:1.0';
+/** Transaction Statistics Report 1.0, monthly to OpenPeppol. */
+export const PEPPOL_TSR = kind(
+  'urn:fdc:peppol:transaction-statistics-report:1.0::TransactionStatisticsReport##urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0::1.0',
+  PEPPOL_REPORTING_PROCESS,
+);
+/** End User Statistics Report 1.1, monthly to OpenPeppol. */
+export const PEPPOL_EUSR = kind(
+  'urn:fdc:peppol:end-user-statistics-report:1.1::EndUserStatisticsReport##urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1::1.1',
+  PEPPOL_REPORTING_PROCESS,
+);
 
 /** The SBDH DocumentIdentification a Peppol document type implies: Standard, Type and TypeVersion. */
 export interface DocumentTypeParts {

@@ -138,8 +138,8 @@ export class HttpAs4Client implements As4Client {
       documentType: request.kind.documentType,
       process: request.kind.process,
       countryC1: request.countryC1,
-      mlsTo: null,
-      mlsType: null,
+      mlsTo: request.mls ? { scheme: PARTICIPANT_SCHEME, value: request.mls.to } : null,
+      mlsType: request.mls?.type ?? null,
       extraScopes: [],
     };
     const newId = stableIds(request.messageId);

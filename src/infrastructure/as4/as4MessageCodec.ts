@@ -15,6 +15,8 @@ import {
 } from '../../domain/peppol/as4/peppolProfile.js';
 import { INVOICE_RESPONSE_DOCUMENT_TYPE } from '../../domain/peppol/smpDocuments.js';
 import { parseUntrustedXml } from '../xml/xmlParser.js';
+import { readMlsText } from '../xml/mlsText.js';
+import { MLS_DOCUMENT_TYPE } from '../../domain/peppol/mls/messageLevelStatus.js';
 import type { AccessPointIdentity } from './accessPointIdentity.js';
 import { commonNameOf, oneLineName } from '../peppol/certificates.js';
 import { openMessage, type InboundLimits } from './as4Inbound.js';
@@ -114,6 +116,7 @@ export class As4MessageCodecAdapter implements As4MessageCodec {
       sbdh: sbdh.sbdh,
       businessDocument: sbdh.businessDocument,
       invoiceResponse,
+      mls: sbdh.sbdh.documentType.value === MLS_DOCUMENT_TYPE ? readMlsText(sbdh.businessDocument) : null,
       senderAp: senderAp!,
       signer: signerFacts(content.signer),
       references: content.references,

@@ -5,6 +5,7 @@ import {
   type JsonCheckResult,
   type PdfDraftInput,
   type PdfDraftResult,
+  type ReceivedCheck,
   type UblCheckOptions,
   type UblCheckResult,
 } from '../../application/documents/documentWork.js';
@@ -192,6 +193,17 @@ export function readDocument(ubl: string): DocumentJson {
   return toDocumentJson(readUbl(parseOwnXml(ubl)));
 }
 
+/**
+ * A business document received over AS4 (it passed the untrusted-XML gate as the payload): the
+ * business rules of `ruleSet` on its tree, then the document read from it when no rule is fatal.
+ * No XSD: that the receiver can read the document is what the reception checks of its syntax.
+ */
+export function readReceivedDocument(ubl: string, ruleSet: RuleSetId | undefined): ReceivedCheck {
+  const tree = parseOwnUbl(ubl);
+  const issues = validateUblTree(tree, { ruleSet: ruleSetOf(ruleSet) }).map(issueFromRule);
+  return { issues, document: issues.some(isFatal) ? null : toDocumentJson(readUbl(tree.root)) };
+}
+
 /** The current UBL is ours (stored): it is parsed only if the new one breaks a rule, to compare. */
 export function attachmentUbl(document: DocumentJson, currentUbl: string, extraBytes = 0): string {
   return ublWithAttachments(document, () => parseOwnUbl(currentUbl), extraBytes);
@@ -309,6 +321,7 @@ export const documentTasks = {
   checkJson,
   checkUbl,
   readDocument,
+  readReceivedDocument,
   attachmentUbl,
   renderPdf,
   pdfDraft,

@@ -28,7 +28,36 @@ describe('Peppol settings', () => {
       smlSmpId: null,
       smlClientCertificateFile: null,
       smlClientKeyFile: null,
+      serviceProviderId: null,
+      serviceProviderCountry: null,
+      mlsType: 'ALWAYS_SEND',
+      mlsSend: true,
+      reportingReceiver: '9925:be0848934496',
+      reportingSubmit: true,
     });
+  });
+
+  it('reads the service provider settings (SPID, country, MLS, reporting) and refuses malformed ones', () => {
+    expect(
+      loadPeppolConfig({
+        PEPPOL_SPID: '0242:000123',
+        PEPPOL_SP_COUNTRY: 'nl',
+        MLS_TYPE: 'FAILURE_ONLY',
+        MLS_SEND: 'false',
+        PEPPOL_REPORTING_RECEIVER: '9915:helger',
+        PEPPOL_REPORTING_SUBMIT: 'false',
+      }),
+    ).to.include({
+      serviceProviderId: '0242:000123',
+      serviceProviderCountry: 'NL',
+      mlsType: 'FAILURE_ONLY',
+      mlsSend: false,
+      reportingReceiver: '9915:helger',
+      reportingSubmit: false,
+    });
+    expect(() => loadPeppolConfig({ PEPPOL_SPID: 'POP000123' })).to.throw(/PEPPOL_SPID must be an SPIS participant id/);
+    expect(() => loadPeppolConfig({ PEPPOL_SP_COUNTRY: 'BEL' })).to.throw(/PEPPOL_SP_COUNTRY/);
+    expect(() => loadPeppolConfig({ MLS_TYPE: 'NEVER' })).to.throw(/MLS_TYPE must be one of ALWAYS_SEND, FAILURE_ONLY/);
   });
 
   it('reads the variables, dropping a trailing slash of URLs and splitting the CA list', () => {

@@ -192,6 +192,16 @@ export interface Delivery {
   failure_reason: string | null;
   next_attempt_at: string | null;
   attempts: Attempt[];
+  /** The receiving provider's Message Level Status about this delivery (AP/AB delivered, RE rejected); null until one came. */
+  mls?: {
+    code: string | null;
+    description: string | null;
+    issues: Array<{ location: string | null; description: string | null; reason: string | null }>;
+    valid: boolean;
+    problems: string[];
+    sender_ap: string;
+    received_at: string;
+  } | null;
 }
 
 export interface TransmissionReport {

@@ -44,7 +44,7 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
     responses: { 200: 'ServiceGroup XML', 404: 'Unknown participant' },
     handler: async (req, res) => {
       const published = await publishedOrNotFound(req);
-      res.type(XML).send(smp.serviceGroupXml(published.id, requestBase(req)));
+      res.type(XML).send(smp.serviceGroupXml(published, requestBase(req)));
     },
   });
   routes.add({
@@ -58,7 +58,7 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
     responses: { 200: 'SignedServiceMetadata XML', 404: 'Unknown participant or document type' },
     handler: async (req, res) => {
       const published = await publishedOrNotFound(req);
-      const documentType = smp.documentType(String(req.params.documentType));
+      const documentType = smp.documentType(published, String(req.params.documentType));
       if (!documentType) throw new HttpError(404, 'The participant does not receive this document type');
       res.type(XML).send(smp.serviceMetadataXml(published.id, documentType, requestBase(req)));
     },

@@ -26,6 +26,30 @@ interface Step {
   tone: 'neutral' | 'info' | 'success' | 'danger';
 }
 
+const MLS_TITLES: Record<string, string> = {
+  AP: 'Receiving provider: delivered to the receiver (MLS AP)',
+  AB: 'Receiving provider: handed on to the receiver (MLS AB)',
+  RE: 'Receiving provider: rejected, not delivered (MLS RE)',
+};
+
+/** The receiving provider's Message Level Status: what it said, or why it does not count. */
+function mlsStep(mls: NonNullable<TransmissionReport['deliveries'][number]['mls']>): Step {
+  if (!mls.valid)
+    return {
+      at: mls.received_at,
+      title: `Invalid status message from ${mls.sender_ap} (ignored)`,
+      detail: mls.problems.join(' · '),
+      tone: 'neutral',
+    };
+  const issues = mls.issues.map((i) => [i.reason, i.description].filter(Boolean).join(' ')).slice(0, 5);
+  return {
+    at: mls.received_at,
+    title: MLS_TITLES[mls.code ?? ''] ?? `Receiving provider: ${mls.code}`,
+    detail: [mls.description, ...issues].filter(Boolean).join(' · ') || undefined,
+    tone: mls.code === 'RE' ? 'danger' : 'success',
+  };
+}
+
 /** The transmission report as steps in time order: requested, each attempt, delivered or failed, received, answered. */
 function steps(report: TransmissionReport): Step[] {
   const out: Step[] = [];
@@ -54,6 +78,7 @@ function steps(report: TransmissionReport): Step[] {
       });
     }
     if (d.status === 'sent' && d.completed_at) out.push({ at: d.completed_at, title: 'Delivered', tone: 'success' });
+    if (d.mls) out.push(mlsStep(d.mls));
     if (d.status === 'failed' && d.completed_at)
       out.push({ at: d.completed_at, title: 'Delivery failed', detail: d.failure_reason ?? undefined, tone: 'danger' });
   }
