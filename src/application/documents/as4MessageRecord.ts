@@ -30,6 +30,11 @@ export type As4MessageReceived = Event<
      * COUNTRY_C1; for the Peppol Reporting. Absent on events recorded before it was kept.
      */
     envelope?: As4EnvelopeFacts & { sender: string; receiver: string };
+    /**
+     * The signed digests of its payloads (`<DigestMethod> <DigestValue>`, sorted): a message with
+     * the same MessageId and other digests is another message. Absent on events recorded before.
+     */
+    payload_digests?: string[];
   }
 >;
 
