@@ -122,6 +122,8 @@ export type FrontMode =
   | { kind: 'forward'; to: string }
   /** Close every connection without an answer (a responder that is down). */
   | { kind: 'down' }
+  /** Take the request and never answer (a responder that hangs). */
+  | { kind: 'silent' }
   /** Answer with this HTTP status and body. */
   | { kind: 'answer'; status: number; body: Buffer }
   /** Forward, and answer what the responder gave as if it were `hours` old. */
@@ -164,6 +166,7 @@ export async function startOcspFront(): Promise<OcspFront> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const mode = front.mode;
+      if (mode.kind === 'silent') return;
       if (mode.kind === 'down') {
         req.socket.destroy();
         return;

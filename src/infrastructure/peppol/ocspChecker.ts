@@ -1,4 +1,6 @@
 import { randomBytes, type X509Certificate } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { DerError } from './derReader.js';
 import { certIdOf, ocspRequest, parseOcspResponse } from './ocspMessages.js';
 import { checkOcspResponse, OcspInvalid } from './ocspResponseCheck.js';
@@ -61,30 +63,48 @@ export type OcspPost = (
   options: { timeoutMs: number; maxBytes: number },
 ) => Promise<{ status: number; body: Buffer }>;
 
-export const postOcspRequest: OcspPost = async (url, body, options) => {
-  const response = await fetch(url, {
-    method: 'POST',
-    body: new Uint8Array(body),
-    headers: { 'Content-Type': 'application/ocsp-request', Accept: 'application/ocsp-response' },
-    redirect: 'manual',
-    signal: AbortSignal.timeout(options.timeoutMs),
+/** Kept-alive connections: the certificates of one CA all name the same responder. */
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 8 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 8 }),
+};
+
+/**
+ * POST over node:http (a third of fetch's CPU per request, measured by scripts/bench-ocsp.ts), no
+ * redirects, at most `maxBytes` read, the whole exchange within `timeoutMs`.
+ */
+export const postOcspRequest: OcspPost = (url, body, options) => {
+  const target = new URL(url);
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      target,
+      {
+        method: 'POST',
+        agent: agents[target.protocol as keyof typeof agents],
+        headers: {
+          'Content-Type': 'application/ocsp-request',
+          Accept: 'application/ocsp-response',
+          'Content-Length': String(body.length),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) request.destroy(new Error(`the answer is larger than ${options.maxBytes} bytes`));
+          else chunks.push(chunk);
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    request.on('close', () => clearTimeout(timer));
+    request.on('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code ?? error.message)));
+    request.end(body);
   });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (response.body) {
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > options.maxBytes) {
-        await reader.cancel();
-        throw new Error(`the answer is larger than ${options.maxBytes} bytes`);
-      }
-      chunks.push(value);
-    }
-  }
-  return { status: response.status, body: Buffer.concat(chunks) };
 };
 
 /** The first http(s) OCSP responder URL of a certificate's Authority Information Access, or null. */
@@ -151,8 +171,7 @@ export class OcspChecker {
         maxBytes: settings.maxResponseBytes,
       });
     } catch (error) {
-      const cause = (error as Error & { cause?: { code?: string } }).cause?.code;
-      return undetermined(`the OCSP responder ${url} did not answer (${cause ?? (error as Error).message})`);
+      return undetermined(`the OCSP responder ${url} did not answer (${(error as Error).message})`);
     }
     if (answer.status !== 200) return undetermined(`the OCSP responder ${url} answered HTTP ${answer.status}`);
     let checked;

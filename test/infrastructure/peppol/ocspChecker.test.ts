@@ -149,7 +149,7 @@ describe('OCSP: OcspChecker and AccessPointTrust against openssl ocsp', function
     );
   });
 
-  it('has no answer from a responder that is down, errs, or answers no OCSP, and asks again only after a while', async () => {
+  it('has no answer from a responder that is down, hangs, errs, or answers no OCSP, and asks again only after a while', async () => {
     const checker = new OcspChecker({ failureCacheMs: MINUTE });
     const now = Date.now();
     front.mode = { kind: 'down' };
@@ -160,6 +160,10 @@ describe('OCSP: OcspChecker and AccessPointTrust against openssl ocsp', function
     await checker.status(good, apCa, new Date(now + MINUTE / 2));
     expect(front.requests - before, 'no request while "no answer" is kept').to.equal(1);
 
+    front.mode = { kind: 'silent' };
+    expect(undetermined(await new OcspChecker({ timeoutMs: 200 }).status(good, apCa, new Date()))).to.equal(
+      `the OCSP responder ${front.url} did not answer (no answer within 200 ms)`,
+    );
     front.mode = { kind: 'answer', status: 500, body: Buffer.from('oops') };
     expect(undetermined(await checker.status(good, apCa, new Date(now + 2 * MINUTE)))).to.equal(
       `the OCSP responder ${front.url} answered HTTP 500`,
