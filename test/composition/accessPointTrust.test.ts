@@ -47,7 +47,9 @@ describe('composition: AS4_CRL_FILES', function () {
       // The AP CA and its root, as ap-trust.pem holds them: the root needs no CRL of its own.
       apCaFiles: [path.join(pki.dir, 'trust', 'ap-trust.pem')],
     });
-    expect((await trust.check(revoked, new Date()))?.reason).to.match(/^revoked on .* \(CRL of Invoicing Test Access Point CA/);
+    expect((await trust.check(revoked, new Date()))?.reason).to.match(
+      /^revoked on .* \(CRL of Invoicing Test Access Point CA/,
+    );
     expect(warnings).to.deep.equal([]);
   });
 

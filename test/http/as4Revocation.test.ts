@@ -200,7 +200,9 @@ describe('AS4 and OCSP: the signer on receipt, the receiver before sending (open
       front.mode = { kind: 'aged', to: responder.url, hours: 2, signerKeyPem };
       const stale = await refusal(pki.instance(4));
       expect(stale.code).to.equal('EBMS:0004');
-      expect(stale.description).to.match(forNow(`the answer of the OCSP responder \\S+ is not usable: it is stale: .*`));
+      expect(stale.description).to.match(
+        forNow(`the answer of the OCSP responder \\S+ is not usable: it is stale: .*`),
+      );
     });
   });
 

@@ -130,7 +130,10 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
   });
 
   it('keeps the CA database (V valid, R revoked) and a delegated OCSP responder of the AP CA, for openssl ocsp', async () => {
-    const index = (await readFile(pki.caIndexFile, 'utf8')).trim().split('\n').map((line) => line.split('\t'));
+    const index = (await readFile(pki.caIndexFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     const status = async (file: string) => {
       const serial = (await certificate(file)).serialNumber;
       return index.find((fields) => fields[3] === serial)?.[0];

@@ -33,7 +33,10 @@ export async function startOpensslResponder(
     extra?: string[];
   } = {},
 ): Promise<OpensslResponder> {
-  const signer = options.signer ?? { certificateFile: pki.ocspResponderCertificateFile, keyFile: pki.ocspResponderKeyFile };
+  const signer = options.signer ?? {
+    certificateFile: pki.ocspResponderCertificateFile,
+    keyFile: pki.ocspResponderKeyFile,
+  };
   const args = [
     'ocsp',
     '-index',
@@ -106,7 +109,14 @@ export function agedResponse(der: Buffer, signerKeyPem: string, hours: number): 
     const text = signed.toString('latin1', i + 2, i + 17);
     if (signed[i] !== 0x18 || signed[i + 1] !== 0x0f || !/^\d{14}Z$/.test(text)) continue;
     const at = new Date(
-      Date.UTC(+text.slice(0, 4), +text.slice(4, 6) - 1, +text.slice(6, 8), +text.slice(8, 10), +text.slice(10, 12), +text.slice(12, 14)) -
+      Date.UTC(
+        +text.slice(0, 4),
+        +text.slice(4, 6) - 1,
+        +text.slice(6, 8),
+        +text.slice(8, 10),
+        +text.slice(10, 12),
+        +text.slice(12, 14),
+      ) -
         hours * 3600_000,
     );
     signed.write(at.toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z', i + 2, 'latin1');
@@ -171,8 +181,7 @@ export async function startOcspFront(): Promise<OcspFront> {
         req.socket.destroy();
         return;
       }
-      const answered =
-        mode.kind === 'answer' ? Promise.resolve(mode) : forward(mode.to, Buffer.concat(chunks));
+      const answered = mode.kind === 'answer' ? Promise.resolve(mode) : forward(mode.to, Buffer.concat(chunks));
       answered.then(
         (answer) => {
           const body = mode.kind === 'aged' ? agedResponse(answer.body, mode.signerKeyPem, mode.hours) : answer.body;

@@ -102,7 +102,9 @@ export class AccessPointTrust {
       this.warned.add(status);
       this.revocation.warn(
         `OCSP gave no revocation status for ${subject}: ${status.why}; accepted ` +
-          (policy === 'crl' ? `because the CRL of ${caName} does not list it` : 'as AS4_OCSP_FAILURE_POLICY=accept says'),
+          (policy === 'crl'
+            ? `because the CRL of ${caName} does not list it`
+            : 'as AS4_OCSP_FAILURE_POLICY=accept says'),
       );
     }
     return null;

@@ -21,6 +21,7 @@ export function certificateFields(certificate: X509Certificate): CertificateFiel
   const spki = DerCursor.of(tbs.next(TAG.sequence, 'subjectPublicKeyInfo'));
   spki.next(TAG.sequence, 'algorithm');
   const bits = spki.next(TAG.bitString, 'subjectPublicKey');
-  if (bits.content.length < 2 || bits.content[0] !== 0) throw new DerError('the public key is not a whole-byte BIT STRING');
+  if (bits.content.length < 2 || bits.content[0] !== 0)
+    throw new DerError('the public key is not a whole-byte BIT STRING');
   return { serial, issuer, subject, publicKeyBits: bits.content.subarray(1) };
 }

@@ -30,7 +30,8 @@ export function oid(dotted: string): Buffer {
   const body: number[] = [];
   for (const arc of [arcs[0]! * 40 + arcs[1]!, ...arcs.slice(2)]) {
     const base128: number[] = [arc % 128];
-    for (let rest = Math.floor(arc / 128); rest > 0; rest = Math.floor(rest / 128)) base128.unshift(0x80 | rest % 128);
+    for (let rest = Math.floor(arc / 128); rest > 0; rest = Math.floor(rest / 128))
+      base128.unshift(0x80 | (rest % 128));
     body.push(...base128);
   }
   return tlv(TAG.oid, Buffer.from(body));

@@ -93,14 +93,18 @@ export const postOcspRequest: OcspPost = (url, body, options) => {
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > options.maxBytes) request.destroy(new Error(`the answer is larger than ${options.maxBytes} bytes`));
+          if (size > options.maxBytes)
+            request.destroy(new Error(`the answer is larger than ${options.maxBytes} bytes`));
           else chunks.push(chunk);
         });
         response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
         response.on('error', reject);
       },
     );
-    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
     request.on('close', () => clearTimeout(timer));
     request.on('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code ?? error.message)));
     request.end(body);
@@ -188,7 +192,8 @@ export class OcspChecker {
     } catch (error) {
       if (error instanceof DerError)
         return undetermined(`the OCSP responder ${url} answered no valid OCSP response: ${error.message}`);
-      if (error instanceof OcspInvalid) return undetermined(`the answer of the OCSP responder ${url} is not usable: ${error.message}`);
+      if (error instanceof OcspInvalid)
+        return undetermined(`the answer of the OCSP responder ${url} is not usable: ${error.message}`);
       throw error;
     }
     const { status, signer, thisUpdate, nextUpdate } = checked;

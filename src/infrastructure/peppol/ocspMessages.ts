@@ -49,9 +49,7 @@ export function ocspRequest(id: CertId, nonce: Buffer | null): Buffer {
 }
 
 export type CertStatus =
-  | { kind: 'good' }
-  | { kind: 'revoked'; revokedAt: Date; reason: string | null }
-  | { kind: 'unknown' };
+  { kind: 'good' } | { kind: 'revoked'; revokedAt: Date; reason: string | null } | { kind: 'unknown' };
 
 export interface SingleResponse {
   certId: CertId;
@@ -91,8 +89,7 @@ const RESPONSE_STATUSES = [
 export type ResponseStatus = Exclude<(typeof RESPONSE_STATUSES)[number], null>;
 
 export type OcspResponse =
-  | { status: 'successful'; basic: BasicResponse }
-  | { status: Exclude<ResponseStatus, 'successful'> };
+  { status: 'successful'; basic: BasicResponse } | { status: Exclude<ResponseStatus, 'successful'> };
 
 /** Extensions: the nonce's value when present; a critical extension other than the nonce is refused. */
 function readExtensions(der: Der, what: string): { nonce: Buffer | null } {

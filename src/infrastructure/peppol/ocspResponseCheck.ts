@@ -1,7 +1,14 @@
 import { verify, type X509Certificate } from 'node:crypto';
 import { certificateFields } from './certificateDer.js';
 import { commonNameOf, oneLineName } from './certificates.js';
-import { keyHashOf, sameCertId, type BasicResponse, type CertId, type CertStatus, type OcspResponse } from './ocspMessages.js';
+import {
+  keyHashOf,
+  sameCertId,
+  type BasicResponse,
+  type CertId,
+  type CertStatus,
+  type OcspResponse,
+} from './ocspMessages.js';
 
 /**
  * What an OCSP response (RFC 6960 section 3.2) says about one certificate, once it is shown to be
@@ -47,7 +54,8 @@ function signerOf(basic: BasicResponse, issuer: X509Certificate, now: Date): X50
       : keyHashOf(candidate).equals(responder.byKey);
   if (named(issuer)) return issuer;
   const delegated = basic.certificates.find(named);
-  if (!delegated) throw new OcspInvalid('it is signed by neither the issuing CA nor a responder certificate it carries');
+  if (!delegated)
+    throw new OcspInvalid('it is signed by neither the issuing CA nor a responder certificate it carries');
   if (!delegated.checkIssued(issuer) || !delegated.verify(issuer.publicKey))
     throw new OcspInvalid(`its responder certificate ${nameOf(delegated)} was not issued by ${nameOf(issuer)}`);
   if (!(delegated.keyUsage ?? []).includes(OCSP_SIGNING))
@@ -76,5 +84,10 @@ export function checkOcspResponse(response: OcspResponse, expected: ResponseExpe
     throw new OcspInvalid(`it is stale: its nextUpdate ${single.nextUpdate.toISOString()} has passed`);
   if (!single.nextUpdate && single.thisUpdate.getTime() + expected.maxAgeMs < now)
     throw new OcspInvalid(`it is stale: its thisUpdate ${single.thisUpdate.toISOString()} is too old`);
-  return { status: single.status, thisUpdate: single.thisUpdate, nextUpdate: single.nextUpdate, signer: nameOf(signer) };
+  return {
+    status: single.status,
+    thisUpdate: single.thisUpdate,
+    nextUpdate: single.nextUpdate,
+    signer: nameOf(signer),
+  };
 }

@@ -43,9 +43,12 @@ describe('OCSP: OcspChecker and AccessPointTrust against openssl ocsp', function
     pki = await makeTestPki({ instances: 1, ocspUrl: front.url });
     work = await mkdtemp(path.join(os.tmpdir(), 'ocsp-'));
     [apCa, good, revoked, unknown] = await Promise.all(
-      [pki.apCaCertificateFile, pki.instance(1).certificateFile, pki.revoked.certificateFile, pki.expired.certificateFile].map(
-        certificateOf,
-      ),
+      [
+        pki.apCaCertificateFile,
+        pki.instance(1).certificateFile,
+        pki.revoked.certificateFile,
+        pki.expired.certificateFile,
+      ].map(certificateOf),
     );
     const index = await indexWithout(pki, [unknown.serialNumber], path.join(work, 'index.txt'));
     [delegated, byCa, notForOcsp, foreign] = await Promise.all([
