@@ -18,6 +18,7 @@ import {
   buildAs4,
   buildAs4WithCompressed,
   invoiceSbdh,
+  postAs4,
   signingKeyOf,
   tamperSoap,
   type As4Send,
@@ -67,19 +68,7 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
     ...overrides,
   });
 
-  const post = async (message: { contentType: string; body: Buffer }) => {
-    const res = await t.http
-      .post('/as4')
-      .set('Content-Type', message.contentType)
-      .send(message.body)
-      .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => done(null, Buffer.concat(chunks)));
-      });
-    return { status: res.status, contentType: String(res.headers['content-type']), body: res.body as Buffer };
-  };
+  const post = (message: { contentType: string; body: Buffer }) => postAs4(t, message);
   /** The answer read as our sender reads it (signature against our AP certificate). */
   const signal = (body: Buffer, built: Pick<BuiltMessage, 'messageId' | 'references'>): SignalOutcome =>
     readSignalResponse(body, { messageId: built.messageId, references: built.references, receiver: ourCertificate });
@@ -504,18 +493,9 @@ describe('AS4 receiving without AS4_CRL_FILES', function () {
       toSeatId: OUR_SEAT,
       receiverCertificate: ourCertificate,
     });
-    const res = await supertest(t.service.app)
-      .post('/as4')
-      .set('Content-Type', built.contentType)
-      .send(built.body)
-      .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+    const res = await postAs4(t, built);
     expect(res.status).to.equal(200);
-    const outcome = readSignalResponse(res.body as Buffer, {
+    const outcome = readSignalResponse(res.body, {
       messageId: built.messageId,
       references: built.references,
       receiver: ourCertificate,

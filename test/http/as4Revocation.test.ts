@@ -1,7 +1,6 @@
 import { randomUUID, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -9,14 +8,19 @@ import {
   bearer,
   createOrganization,
   createTenant,
-  eventually,
   startTestService,
   waitForState,
   type TestService,
 } from '../support/service.js';
 import { belgianNumber, registerPeppol } from '../support/peppol.js';
 import { startDnsServer, type TestDnsServer } from '../support/dnsServer.js';
-import { senderPeppolConfig, startReceiverSmp, urlOf } from '../support/as4Peers.js';
+import {
+  createAndSend,
+  firstAttempt,
+  senderPeppolConfig,
+  startBusyEndpoint,
+  startReceiverSmp,
+} from '../support/as4Peers.js';
 import { makeTestPki, type TestAccessPoint, type TestPki } from '../support/testPki.js';
 import {
   indexWithout,
@@ -25,7 +29,7 @@ import {
   type OcspFront,
   type OpensslResponder,
 } from '../support/ocspResponder.js';
-import { buildAs4, invoiceSbdh, signingKeyOf } from '../support/as4Sender.js';
+import { buildAs4, invoiceSbdh, postAs4, signingKeyOf } from '../support/as4Sender.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { readSignalResponse } from '../../src/infrastructure/as4/as4Signals.js';
 import { as4MessageStream } from '../../src/application/documents/as4MessageRecord.js';
@@ -58,8 +62,7 @@ describe('AS4 and OCSP: the signer on receipt, the receiver before sending (open
   let us: TestService;
   let smp: TestService;
   /** The receiver's AS4 endpoint: counts what reaches it, answers 503. */
-  let endpoint: http.Server;
-  let posts = 0;
+  let endpoint: Awaited<ReturnType<typeof startBusyEndpoint>>;
   let ourCertificate: X509Certificate;
   let invoiceUbl: string;
   let seller: { id: string; key: string };
@@ -80,12 +83,7 @@ describe('AS4 and OCSP: the signer on receipt, the receiver before sending (open
     forward();
     ourCertificate = new X509Certificate(await readFile(pki.instance(1).certificateFile));
     dns = await startDnsServer();
-    endpoint = http.createServer((req, res) => {
-      posts++;
-      req.resume();
-      req.on('end', () => res.writeHead(503).end('maintenance'));
-    });
-    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    endpoint = await startBusyEndpoint();
     // The receiver's SMP publishes the revoked AP certificate as its endpoint's.
     ({ smp } = await startReceiverSmp({
       ap: {
@@ -93,7 +91,7 @@ describe('AS4 and OCSP: the signer on receipt, the receiver before sending (open
         smpKeyFile: pki.instance(2).smpKeyFile,
         smpCertificateFile: pki.instance(2).smpCertificateFile,
       },
-      endpointUrl: `${urlOf(endpoint)}/as4`,
+      endpointUrl: endpoint.url,
       participants: [revokedReceiver],
       dns,
     }));
@@ -113,7 +111,7 @@ describe('AS4 and OCSP: the signer on receipt, the receiver before sending (open
   after(async () => {
     await us?.stop();
     await smp?.stop();
-    if (endpoint) await new Promise((resolve) => endpoint.close(resolve));
+    await endpoint?.close();
     await dns?.close();
     await responder?.stop();
     await front?.close();
@@ -132,18 +130,9 @@ describe('AS4 and OCSP: the signer on receipt, the receiver before sending (open
         toSeatId: 'POP000001',
         receiverCertificate: ourCertificate,
       });
-      const res = await us.http
-        .post('/as4')
-        .set('Content-Type', built.contentType)
-        .send(built.body)
-        .buffer(true)
-        .parse((response, done) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (c: Buffer) => chunks.push(c));
-          response.on('end', () => done(null, Buffer.concat(chunks)));
-        });
+      const res = await postAs4(us, built);
       expect(res.status).to.equal(200);
-      const signal = readSignalResponse(res.body as Buffer, {
+      const signal = readSignalResponse(res.body, {
         messageId: built.messageId,
         references: built.references,
         receiver: ourCertificate,
@@ -208,27 +197,17 @@ describe('AS4 and OCSP: the signer on receipt, the receiver before sending (open
 
   describe('before sending', () => {
     it('fails a delivery to a receiver whose certificate the responder says is revoked: permanent, nothing posted', async () => {
-      const before = posts;
-      const created = await us.http.post('/api/documents/').set(bearer(seller.key)).send(invoiceBody());
-      const [scheme, value] = revokedReceiver.split(':');
-      const sent = await us.http
-        .post(`/api/documents/${created.body.id}/send`)
-        .query({ receiver_peppol_scheme: scheme, receiver_peppol_id: value })
-        .set(bearer(seller.key));
-      expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
-      await waitForState(us, seller.key, created.body.id, ['FAILED']);
-      const attempt = await eventually(async () => {
-        const r = (await us.http.get(`/api/documents/${created.body.id}/transmission-report`).set(bearer(seller.key)))
-          .body;
-        return r.attempts_total > 0 && r.deliveries[0].attempts[0];
-      }, 'the attempt');
+      const before = endpoint.posts();
+      const id = await createAndSend(us, seller.key, invoiceBody(), revokedReceiver);
+      await waitForState(us, seller.key, id, ['FAILED']);
+      const { attempt } = await firstAttempt(us, seller.key, id);
       expect(attempt.outcome).to.equal('permanent');
       expect(attempt.error).to.match(
         new RegExp(
           `the receiver's access point certificate \\(.*CN=POP999997\\) is not acceptable: revoked on \\S+ \\(OCSP responder ${front.url}, reason keyCompromise\\)`,
         ),
       );
-      expect(posts, 'no message left').to.equal(before);
+      expect(endpoint.posts(), 'no message left').to.equal(before);
     });
 
     it('retries later, posting nothing, when the receiver’s status cannot be established: unknown, responder down, stale answer', async () => {
@@ -251,11 +230,11 @@ describe('AS4 and OCSP: the signer on receipt, the receiver before sending (open
           countryC1: 'BE',
           document: Buffer.from(invoiceUbl, 'utf8'),
           endpoint: {
-            url: `${urlOf(endpoint)}/as4`,
+            url: endpoint.url,
             certificate: base64Der(new X509Certificate(readFileSync(ap.certificateFile))),
           },
         });
-      const before = posts;
+      const before = endpoint.posts();
       const results = [await sendTo(pki.instance(3))];
       front.mode = { kind: 'down' };
       results.push(await sendTo(pki.instance(2)));
@@ -274,12 +253,12 @@ describe('AS4 and OCSP: the signer on receipt, the receiver before sending (open
         expect(result.reason).to.match(/^the receiver's access point certificate \(.*\) is not acceptable for now: /);
         expect(result.reason).to.match(whys[i]!);
       });
-      expect(posts, 'no message left').to.equal(before);
+      expect(endpoint.posts(), 'no message left').to.equal(before);
       // With an answer, the same send goes out.
       forward();
       const good = await sendTo(pki.instance(2));
       expect(good).to.include({ outcome: 'transport', retryable: true });
-      expect(posts).to.equal(before + 1);
+      expect(endpoint.posts()).to.equal(before + 1);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import { certificateOfBase64 } from './certificateCache.js';
-import { postMessage } from './as4Post.js';
+import { httpPost } from '../httpPost.js';
 import { isIP } from 'node:net';
 import type {
   As4Client,
@@ -164,7 +164,7 @@ export class HttpAs4Client implements As4Client {
     let answer: Buffer;
     let answerType: string;
     try {
-      const response = await postMessage(
+      const response = await httpPost(
         url,
         built.body,
         { 'Content-Type': built.contentType, 'MIME-Version': '1.0' },
