@@ -22,14 +22,15 @@ export interface OpensslResponder {
 
 /**
  * `openssl ocsp -index … -port 0` answering for the AP CA, signing with `signer` (default the
- * delegated responder certificate); answers are valid for `minutes` (nextUpdate).
+ * delegated responder certificate); answers are valid for `minutes` (nextUpdate; null: answers
+ * without nextUpdate).
  */
 export async function startOpensslResponder(
   pki: TestPki,
   options: {
     index?: string;
     signer?: { certificateFile: string; keyFile: string };
-    minutes?: number;
+    minutes?: number | null;
     extra?: string[];
   } = {},
 ): Promise<OpensslResponder> {
@@ -49,8 +50,7 @@ export async function startOpensslResponder(
     signer.keyFile,
     '-port',
     '0',
-    '-nmin',
-    String(options.minutes ?? 10),
+    ...(options.minutes === null ? [] : ['-nmin', String(options.minutes ?? 10)]),
     // A request it cannot read must not stop it.
     '-ignore_err',
     ...(options.extra ?? []),

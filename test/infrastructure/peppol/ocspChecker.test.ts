@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { OcspChecker, type OcspStatus } from '../../../src/infrastructure/peppol/ocspChecker.js';
+import { parseOcspResponse } from '../../../src/infrastructure/peppol/ocspMessages.js';
 import { AccessPointTrust, type OcspFailurePolicy } from '../../../src/infrastructure/peppol/accessPointTrust.js';
 import { RevocationLists } from '../../../src/infrastructure/peppol/revocationLists.js';
 import {
@@ -33,6 +34,7 @@ describe('OCSP: OcspChecker and AccessPointTrust against openssl ocsp', function
   let byCa: OpensslResponder;
   let notForOcsp: OpensslResponder;
   let foreign: OpensslResponder;
+  let noNextUpdate: OpensslResponder;
   let apCa: X509Certificate;
   let good: X509Certificate;
   let revoked: X509Certificate;
@@ -51,7 +53,7 @@ describe('OCSP: OcspChecker and AccessPointTrust against openssl ocsp', function
       ].map(certificateOf),
     );
     const index = await indexWithout(pki, [unknown.serialNumber], path.join(work, 'index.txt'));
-    [delegated, byCa, notForOcsp, foreign] = await Promise.all([
+    [delegated, byCa, notForOcsp, foreign, noNextUpdate] = await Promise.all([
       startOpensslResponder(pki, { index }),
       // The CA signs its own answers, naming itself by its key hash.
       startOpensslResponder(pki, {
@@ -63,10 +65,11 @@ describe('OCSP: OcspChecker and AccessPointTrust against openssl ocsp', function
       startOpensslResponder(pki, { index, signer: pki.instance(1) }),
       // A certificate of another CA altogether.
       startOpensslResponder(pki, { index, signer: pki.untrusted }),
+      startOpensslResponder(pki, { index, minutes: null }),
     ]);
   });
   after(async () => {
-    await Promise.all([delegated, byCa, notForOcsp, foreign].map((r) => r?.stop()));
+    await Promise.all([delegated, byCa, notForOcsp, foreign, noNextUpdate].map((r) => r?.stop()));
     await front?.close();
     await pki?.dispose();
     if (work) await rm(work, { recursive: true, force: true });
@@ -118,6 +121,45 @@ describe('OCSP: OcspChecker and AccessPointTrust against openssl ocsp', function
     expect(undetermined(await new OcspChecker().status(revoked, apCa, new Date()))).to.match(
       /not usable: its responder certificate POP999999 was not issued by Invoicing Test Access Point CA$/,
     );
+  });
+
+  it('refuses an answer about another certificate, one that does not verify, one from the future, from an expired responder', async () => {
+    await new OcspChecker().status(revoked, apCa, new Date());
+    const aboutRevoked = front.last!;
+    front.mode = { kind: 'answer', status: 200, body: aboutRevoked };
+    expect(undetermined(await new OcspChecker().status(good, apCa, new Date()))).to.match(
+      /is not usable: it is not about this certificate$/,
+    );
+    const tampered = Buffer.from(aboutRevoked);
+    const parsed = parseOcspResponse(tampered);
+    if (parsed.status !== 'successful') throw new Error(parsed.status);
+    parsed.basic.signature[10]! ^= 0x01; // a view into `tampered`
+    front.mode = { kind: 'answer', status: 200, body: tampered };
+    expect(undetermined(await new OcspChecker().status(revoked, apCa, new Date()))).to.match(
+      /is not usable: its signature does not verify with the key of Invoicing Test Access Point CA OCSP Responder$/,
+    );
+    const signerKeyPem = await readFile(pki.ocspResponderKeyFile, 'utf8');
+    front.mode = { kind: 'aged', to: delegated.url, hours: -1, signerKeyPem };
+    expect(undetermined(await new OcspChecker().status(good, apCa, new Date()))).to.match(
+      /is not usable: its thisUpdate \S+ is in the future$/,
+    );
+    // The responder certificate is valid for 30 days, as the PKI's certificates are.
+    front.mode = { kind: 'forward', to: delegated.url };
+    expect(
+      undetermined(await new OcspChecker().status(good, apCa, new Date(Date.now() + 31 * 24 * 60 * MINUTE))),
+    ).to.match(/is not usable: its responder certificate .* is not valid now$/);
+  });
+
+  it('takes an answer without nextUpdate while it is younger than the cache bound', async () => {
+    front.mode = { kind: 'forward', to: noNextUpdate.url };
+    expect(await new OcspChecker({ maxCacheMs: 60 * MINUTE }).status(good, apCa, new Date())).to.include({
+      kind: 'good',
+    });
+    expect(
+      undetermined(
+        await new OcspChecker({ maxCacheMs: 60 * MINUTE }).status(good, apCa, new Date(Date.now() + 61 * MINUTE)),
+      ),
+    ).to.match(/is not usable: it is stale: its thisUpdate \S+ is too old$/);
   });
 
   it('keeps an answer until its nextUpdate (never longer than the cache bound), one request for concurrent checks', async () => {
