@@ -34,6 +34,7 @@ import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js
 import { base64Der, readCertificateFile, readCertificates } from '../infrastructure/peppol/certificates.js';
 import { ACCESS_POINT_TRUST, AccessPointTrust } from '../infrastructure/peppol/accessPointTrust.js';
 import { RevocationLists } from '../infrastructure/peppol/revocationLists.js';
+import { OcspChecker } from '../infrastructure/peppol/ocspChecker.js';
 import { SmpXmlSignatures, SmpXmlSigner } from '../infrastructure/peppol/xmlSignatures.js';
 import { FetchHttpGetter } from '../infrastructure/peppol/httpGetter.js';
 import { DnsSmlLocator } from '../infrastructure/peppol/dnsSmlLocator.js';
@@ -168,7 +169,7 @@ function registerAs4Reception(
       const pool = c.resolve(TaskPool);
       return new As4MessageCodecAdapter(identity, {
         limits: { mime, maxPayloadBytes: Math.max(config.as4MaxMessageBytes, DEFAULT_INBOUND_LIMITS.maxPayloadBytes) },
-        checkSigner: (certificate) => trust.problem(certificate, new Date()),
+        checkSigner: (certificate) => trust.check(certificate, new Date()),
         // Large payloads are parsed in the worker processes, each sending AP its own fair turn.
         readSbdh: async (payload, senderAp) =>
           payload.length <= INLINE_SBDH_BYTES
@@ -184,8 +185,8 @@ function registerAs4Reception(
 }
 
 /**
- * Other access points' certificates are judged on the AP CAs and, when AS4_CRL_FILES is set, on the
- * CRLs, read and verified here once: a CRL that is not one, or that no AP CA signed, stops the start.
+ * Other access points' certificates are judged on the AP CAs, the CRLs of AS4_CRL_FILES (read and
+ * verified here once: a CRL that is not one, or that no AP CA signed, stops the start) and OCSP.
  */
 function accessPointTrust(
   config: PeppolConfig,
@@ -193,13 +194,23 @@ function accessPointTrust(
   logger: Logger,
 ): AccessPointTrust {
   const apCas = identity ? identity.apCas : config.apCaFiles.flatMap(readCertificates);
-  if (config.crlFiles.length === 0) return new AccessPointTrust(apCas, null);
-  const revocation = RevocationLists.load(config.crlFiles, apCas, (message) => logger.warn(message));
-  revocation.checkFreshness(new Date());
-  // Roots issue CAs, not access points: only the CAs under them need a CRL here.
-  for (const ca of revocation.uncovered(apCas.filter((ca) => !ca.checkIssued(ca))))
-    logger.warn(
-      `AS4_CRL_FILES has no CRL of ${ca.subject.replace(/\n/g, ', ')}: its certificates are not checked for revocation`,
-    );
-  return new AccessPointTrust(apCas, revocation);
+  const warn = (message: string) => logger.warn(message);
+  const crls = config.crlFiles.length === 0 ? null : RevocationLists.load(config.crlFiles, apCas, warn);
+  if (crls) {
+    crls.checkFreshness(new Date());
+    // Roots issue CAs, not access points: only the CAs under them need a CRL here.
+    for (const ca of crls.uncovered(apCas.filter((ca) => !ca.checkIssued(ca))))
+      logger.warn(
+        `AS4_CRL_FILES has no CRL of ${ca.subject.replace(/\n/g, ', ')}: its certificates are not checked for revocation` +
+          (config.ocsp ? ' unless they name an OCSP responder' : ''),
+      );
+  }
+  const ocsp = config.ocsp
+    ? new OcspChecker({
+        timeoutMs: config.ocspTimeoutMs,
+        maxCacheMs: config.ocspCacheMaxSeconds * 1000,
+        nonce: config.ocspNonce,
+      })
+    : null;
+  return new AccessPointTrust(apCas, { crls, ocsp, failurePolicy: config.ocspFailurePolicy, warn });
 }

@@ -1,5 +1,6 @@
 import { PEPPOL_PRODUCTION_SML_ZONE } from '../domain/peppol/smlName.js';
 import { spidOf } from '../domain/peppol/mls/serviceProviderId.js';
+import { OCSP_FAILURE_POLICIES, type OcspFailurePolicy } from './peppol/accessPointTrust.js';
 
 /** Peppol settings (registration, SMP, lookup, Directory, SML); see the README's Peppol section. */
 export interface PeppolConfig {
@@ -21,6 +22,19 @@ export interface PeppolConfig {
   apCaFiles: string[];
   /** CRLs (PEM or DER files, AS4_CRL_FILES) against which AS4 signers are checked for revocation; none: not checked. */
   crlFiles: string[];
+  /**
+   * Other access points' certificates that name an OCSP responder are checked by it (AS4_OCSP,
+   * default true), on receipt (the signer) and before sending (the receiver's SMP certificate).
+   */
+  ocsp: boolean;
+  /** When OCSP gives no status (AS4_OCSP_FAILURE_POLICY): crl (default), accept or refuse; see OcspFailurePolicy. */
+  ocspFailurePolicy: OcspFailurePolicy;
+  /** Time limit of one OCSP request, in ms (AS4_OCSP_TIMEOUT_MS). */
+  ocspTimeoutMs: number;
+  /** Longest time an OCSP answer is kept, in seconds (AS4_OCSP_CACHE_MAX_SECONDS); an answer is never kept past its nextUpdate. */
+  ocspCacheMaxSeconds: number;
+  /** Send a nonce in OCSP requests and require it back (AS4_OCSP_NONCE, default false). */
+  ocspNonce: boolean;
   /**
    * Plain-HTTP AS4 endpoints on loopback addresses are allowed only when this is set
    * (AS4_ALLOW_PLAIN_HTTP_LOOPBACK=true: tests and local demos). Peppol requires HTTPS.
@@ -97,8 +111,8 @@ const list = (value: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = optional(env[name])?.toLowerCase() ?? 'false';
+function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
+  const raw = optional(env[name])?.toLowerCase() ?? String(fallback);
   if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false, got "${raw}"`);
   return raw === 'true';
 }
@@ -108,6 +122,14 @@ function url(env: NodeJS.ProcessEnv, name: string): string | null {
   if (raw === null) return null;
   if (!/^https?:\/\/[^\s]+$/i.test(raw)) throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
   return raw.replace(/\/+$/, '');
+}
+
+function ocspFailurePolicy(env: NodeJS.ProcessEnv): OcspFailurePolicy {
+  const raw = optional(env.AS4_OCSP_FAILURE_POLICY)?.toLowerCase() ?? 'crl';
+  const policy = OCSP_FAILURE_POLICIES.find((p) => p === raw);
+  if (!policy)
+    throw new Error(`AS4_OCSP_FAILURE_POLICY must be one of ${OCSP_FAILURE_POLICIES.join(', ')}, got "${raw}"`);
+  return policy;
 }
 
 export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolConfig {
@@ -120,6 +142,11 @@ export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolCo
     as4KeyPem: optional(env.AS4_KEY_PEM),
     apCaFiles: list(env.PEPPOL_AP_CA_FILES),
     crlFiles: list(env.AS4_CRL_FILES),
+    ocsp: flag(env, 'AS4_OCSP', true),
+    ocspFailurePolicy: ocspFailurePolicy(env),
+    ocspTimeoutMs: positive(env, 'AS4_OCSP_TIMEOUT_MS', 5000),
+    ocspCacheMaxSeconds: positive(env, 'AS4_OCSP_CACHE_MAX_SECONDS', 3600),
+    ocspNonce: flag(env, 'AS4_OCSP_NONCE'),
     as4AllowPlainHttpLoopback: flag(env, 'AS4_ALLOW_PLAIN_HTTP_LOOPBACK'),
     as4MaxMessageBytes: positive(env, 'AS4_MAX_MESSAGE_BYTES', 64 * 1024 * 1024),
     as4SendTimeoutMs: positive(env, 'AS4_SEND_TIMEOUT_MS', 60_000),

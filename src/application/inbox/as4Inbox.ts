@@ -30,6 +30,7 @@ import { DocumentContent } from '../documents/documentContent.js';
 import { fileNameOf } from '../documents/documentCommands.js';
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
 import { as4MessageStream, type As4MessageReceived } from '../documents/as4MessageRecord.js';
+import { payloadDigests, repeatOf } from './as4Repeat.js';
 import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
 import type { ContentRef } from '../../domain/document/lifecycle/documentContent.js';
 import type { ReceivedInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
@@ -65,9 +66,10 @@ class Refusal extends Error {
  * participant of this instance for a document type we publish, and it is stored before the signed
  * receipt is answered: the document enters the receiving tenant's inbox (DocumentReceived, as an
  * internal delivery does), an Invoice Response is recorded on the invoice it answers, and one
- * As4MessageReceived per MessageId keeps the message and the receipt. The same MessageId again (a
- * sender's retry, perhaps after we crashed before answering) gets that receipt again and nothing
- * more is stored. Every refusal is a signed ebMS error and one log line.
+ * As4MessageReceived per MessageId keeps the message and the receipt. The same message again (a
+ * sender's retry, perhaps after we crashed before answering: see as4Repeat) gets that receipt
+ * again and nothing more is stored; the same MessageId with other content is refused. Every
+ * refusal is a signed ebMS error and one log line.
  */
 @injectable()
 export class As4Inbox {
@@ -209,6 +211,7 @@ export class As4Inbox {
           mls_type: message.sbdh.mlsType,
         },
         ...(refusal ? { refusal } : {}),
+        payload_digests: payloadDigests(message.references),
       } satisfies As4MessageReceived['data'],
       metadata: { actor: 'as4-inbox', tenantId: tenant ?? undefined, correlationId: message.messageId },
     });
@@ -268,7 +271,8 @@ export class As4Inbox {
     message: InboundAs4Message,
   ): Promise<As4Answer> {
     const first = earlier.data;
-    if (first.sender_ap !== message.senderAp) {
+    const repeat = repeatOf(first, message);
+    if (repeat.kind === 'other-sender')
       throw new Refusal([
         ebmsError(
           'valueInconsistent',
@@ -276,7 +280,16 @@ export class As4Inbox {
           `MessageId ${message.messageId} was already received from another access point`,
         ),
       ]);
-    }
+    // EBMS:0004, as phase4 answers a MessageId it has seen; nothing of this message is stored.
+    if (repeat.kind === 'other-content')
+      throw new Refusal([
+        ebmsError(
+          'other',
+          message.messageId,
+          `MessageId ${message.messageId} was already used for a message with other content, received ` +
+            `${first.received_at}: this message is not stored; send it with a MessageId of its own`,
+        ),
+      ]);
     const body = await this.blobs.get(first.receipt_ref.sha256);
     if (!body) throw new Error(`the receipt of ${message.messageId} is missing from the blob store`);
     this.logger.info({ message_id: message.messageId, sender_ap: message.senderAp }, 'AS4 message received again');

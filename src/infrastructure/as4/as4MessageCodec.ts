@@ -19,7 +19,7 @@ import { readMlsText } from '../xml/mlsText.js';
 import { MLS_DOCUMENT_TYPE } from '../../domain/peppol/mls/messageLevelStatus.js';
 import type { AccessPointIdentity } from './accessPointIdentity.js';
 import { commonNameOf, oneLineName } from '../peppol/certificates.js';
-import { openMessage, type InboundLimits } from './as4Inbound.js';
+import { openMessage, type InboundLimits, type OpenOptions } from './as4Inbound.js';
 import { buildErrorSignal, buildReceipt } from './as4Signals.js';
 import { readSbdh, type SbdhRead } from './sbdhXml.js';
 
@@ -31,8 +31,8 @@ export interface As4CodecOptions {
    * one part of opening a message whose cost grows with the document in JavaScript).
    */
   readSbdh?: (payload: Buffer, senderAp: string) => Promise<SbdhRead>;
-  /** Judges a signer's certificate (AP CA, validity, revocation): the reason it is refused, or null. */
-  checkSigner: (certificate: X509Certificate) => string | null;
+  /** Judges a signer's certificate (AP CA, validity, revocation): why it is refused, or null. */
+  checkSigner: NonNullable<OpenOptions['checkSigner']>;
 }
 
 const refused = (errors: EbmsError[], messageId: string | null): OpenedAs4Message => ({
