@@ -18,7 +18,7 @@ export const SETTINGS = {
   DATA_DIR: text('DATA_DIR', './var', {
     section: 'service',
     description:
-      'The embedded PostgreSQL cluster (`postgres/`), its generated password, the operator key hash, test-mode `.eml` files, the `fs` blob store by default. Back it up (see [Backup and restore](backup-restore.md)).',
+      'The embedded PostgreSQL cluster (`postgres/`), its generated password, the operator key hash, test-mode `.eml` files, the `fs` blob store by default: with the embedded database, everything the service keeps.',
   }),
   OPERATOR_KEY: optionalText('OPERATOR_KEY', {
     section: 'service',
