@@ -7,7 +7,9 @@ export async function documentationFiles(root: string): Promise<string[]> {
     const entries = await readdir(path.join(root, dir), { withFileTypes: true });
     const nested = await Promise.all(
       entries.map((e) =>
-        e.isDirectory() ? walk(path.join(dir, e.name)) : Promise.resolve(e.name.endsWith('.md') ? [path.join(dir, e.name)] : []),
+        e.isDirectory()
+          ? walk(path.join(dir, e.name))
+          : Promise.resolve(e.name.endsWith('.md') ? [path.join(dir, e.name)] : []),
       ),
     );
     return nested.flat();
