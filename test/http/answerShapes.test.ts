@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { Ajv2020, strictSchema, type OpenApiDocument, type Operation } from '../support/openApiSchemas.js';
-import { bearer, createOrganization, startTestService, type TestService } from '../support/service.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { createPeppolTenant, registerPeppol } from '../support/peppol.js';
 import { accessPointSettings, makeTestPki, type TestPki } from '../support/testPki.js';
