@@ -1,6 +1,6 @@
 /**
  * Runs the conformance runner (official unit tests and examples, per rule set, against the official
- * XSLT of each release) and the differential suite, and prints the README's conformance table: per
+ * XSLT of each release) and the differential suite, and prints the conformance table of docs/internals/conformance.md: per
  * release, the unit tests on the rule under test and on the whole set of fatal rule ids, the example
  * documents, and the differential agreement. `npm run conformance:report` (builds first); needs the
  * shared corpus (../shared or SHARED_DIR) and the phive harness (bash .ci/build-phive). The suites'

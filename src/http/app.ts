@@ -14,6 +14,7 @@ import { documentErrorToHttp, XML_TYPES } from './routes/documents/documentError
 import { peppolErrorToHttp } from './routes/peppol/peppolErrors.js';
 import { isAs4Path } from './routes/peppol/as4Routes.js';
 import { consoleApp } from './console/consoleApp.js';
+import * as t from 'io-ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 /** How long a read waits for the read models to include earlier writes before it answers with what is there. */
@@ -80,7 +81,8 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
     summary: 'This OpenAPI 3.1 description (public: it holds no account data)',
     tag: 'meta',
     auth: 'none',
-    handler: (_req, res) => res.json(openApi),
+    answer: t.UnknownRecord,
+    handler: (_req, _res, answer) => answer(openApi),
   });
   const openApi = routes.openApi({ title: 'Invoicing service', version: deps.version });
 

@@ -7,9 +7,7 @@ import { FairQueue } from '../fairness/fairQueue.js';
 import { processCpuMs } from './processCpu.js';
 import { xmlLimits } from '../../domain/validation/index.js';
 import { inject, injectable } from '../../application/injection.js';
-
-/** How a worker process is told the XML limits in force (taskProcess.ts). */
-export const XML_LIMITS_ENV = 'INVOICING_WORKER_XML_LIMITS';
+import { SETTINGS } from '../settings/catalogue.js';
 
 export interface TaskPoolOptions {
   /** Worker processes. */
@@ -137,7 +135,8 @@ export class TaskPool {
       process: fork(this.options.entry, [], {
         execArgv: [`--max-old-space-size=${this.options.maxHeapMb}`, '--enable-source-maps'],
         serialization: 'advanced',
-        env: { ...process.env, [XML_LIMITS_ENV]: JSON.stringify(xmlLimits()) },
+        // How a worker process is told the XML limits in force (taskProcess.ts).
+        env: { ...process.env, [SETTINGS.INVOICING_WORKER_XML_LIMITS.name]: JSON.stringify(xmlLimits()) },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       }),
       busy: null,

@@ -1,6 +1,7 @@
 import { vatCountry } from '../../../domain/document/invoice/vatNumber.js';
 import { tenantOf } from '../../auth.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { MeAnswer } from '../../codecs/accountAnswers.js';
 
 /**
  * The calling tenant's own account, in the shape of the e-invoice-api client's MeRetrieveResponse.
@@ -15,12 +16,13 @@ export function meRoutes(routes: RouteRegistry): void {
     summary: "The calling tenant's account",
     tag: 'account',
     auth: 'tenant',
-    handler: (_req, res) => {
+    answer: MeAnswer,
+    handler: (_req, res, answer) => {
       const { tenant } = tenantOf(res);
       const registration = tenant.peppol_registration;
       const peppolIds = [...tenant.peppol_ids];
       if (registration && !peppolIds.includes(registration.peppol_id)) peppolIds.push(registration.peppol_id);
-      res.json({
+      answer({
         name: tenant.name,
         description: tenant.description,
         plan: tenant.rate_tier === 'premium' ? 'pro' : 'starter',

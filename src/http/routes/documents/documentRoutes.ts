@@ -9,6 +9,8 @@ import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
 import { DocumentCreateCodec } from '../../codecs/documentCodec.js';
 import { XML_TYPES, XML_UPLOAD_TYPES } from './documentErrors.js';
+import { DocumentAnswer, DocumentListAnswer } from '../../codecs/documentAnswers.js';
+import { DeletedAnswer } from '../../codecs/answerCodecs.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
 
@@ -37,7 +39,8 @@ export function documentRoutes(
     },
     idempotent: true,
     documentBody: true,
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const query = decode(CreateQuery, req.query, 'query');
       // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.
       const record = await documents.createFromJson(
@@ -46,7 +49,7 @@ export function documentRoutes(
         { renderPdf: query.construct_pdf === 'true' },
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(await documentResponse(record));
     },
   });
   routes.add({
@@ -56,10 +59,11 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     query: SkipLimitQuery,
-    handler: async (req, res) => {
+    answer: DocumentListAnswer,
+    handler: async (req, res, answer) => {
       const q = decode(SkipLimitQuery, req.query, 'query');
       await readYourWrites();
-      res.json(await queries.list(tenantOf(res).tenantId, q.skip ?? 0, q.limit ?? 100));
+      answer(await queries.list(tenantOf(res).tenantId, q.skip ?? 0, q.limit ?? 100));
     },
   });
   routes.add({
@@ -71,7 +75,8 @@ export function documentRoutes(
     responses: { 200: 'The created document', 400: 'Not acceptable XML', 413: 'Too large', 422: 'Not compliant' },
     upload: { rawTypes: XML_UPLOAD_TYPES },
     idempotent: true,
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
       const record = await documents.createFromUbl(
         tenantOf(res).tenantId,
@@ -79,7 +84,7 @@ export function documentRoutes(
         file.fileName,
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(await documentResponse(record));
     },
   });
   routes.add({
@@ -89,10 +94,11 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'The document', 404: 'Not found' },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       // From the read model; what this client wrote before is in it (read-your-writes).
       await readYourWrites();
-      res.json(await queries.get(tenantOf(res).tenantId, id(req.params)));
+      answer(await queries.get(tenantOf(res).tenantId, id(req.params)));
     },
   });
   routes.add({
@@ -102,9 +108,10 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: '{"is_deleted": true}', 404: 'Not found', 409: 'Not deletable in its state' },
-    handler: async (req, res) => {
+    answer: DeletedAnswer,
+    handler: async (req, res, answer) => {
       await documents.delete(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
-      res.json({ is_deleted: true });
+      answer({ is_deleted: true });
     },
   });
 }

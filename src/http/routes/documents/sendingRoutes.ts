@@ -8,6 +8,7 @@ import { decode, Email } from '../../codecs.js';
 import { HttpError } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { DocumentAnswer, HistoryAnswer, TransmissionReportAnswer } from '../../codecs/documentAnswers.js';
 
 const EvidenceQuery = t.partial({ part: t.union([t.literal('receipt'), t.literal('message')]) });
 
@@ -63,10 +64,11 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
       422: 'No receiver, a bad override, or an option given in the query and the body with different values',
     },
     idempotent: true,
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const options = sendOptions(req.query, req.body);
       const record = await sending.send(tenantOf(res).tenant, id(req.params), options, commandMetadata(req, res));
-      res.json(await documentResponse(record));
+      answer(await documentResponse(record));
     },
   });
   routes.add({
@@ -81,9 +83,10 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
       404: 'Not found',
       409: 'Not in TRANSIT, or an attempt is due or under way',
     },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const record = await sending.cancel(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
-      res.json(await documentResponse(record));
+      answer(await documentResponse(record));
     },
   });
   routes.add({
@@ -93,8 +96,9 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'The report', 404: 'Not found' },
-    handler: async (req, res) => {
-      res.json(await history.transmissionReport(tenantOf(res).tenantId, id(req.params)));
+    answer: TransmissionReportAnswer,
+    handler: async (req, res, answer) => {
+      answer(await history.transmissionReport(tenantOf(res).tenantId, id(req.params)));
     },
   });
   routes.add({
@@ -106,6 +110,10 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     auth: 'tenant',
     query: EvidenceQuery,
     responses: { 200: 'The receipt (application/xml)', 404: 'Not found, or not sent or received over Peppol AS4' },
+    media: {
+      'application/xml': 'The signed AS4 receipt',
+      'multipart/related': 'With part=message: the AS4 message as posted or received (MIME)',
+    },
     handler: async (req, res) => {
       const { part } = decode(EvidenceQuery, req.query, 'query');
       const evidence = await history.evidence(tenantOf(res).tenantId, id(req.params), part ?? 'receipt');
@@ -121,9 +129,8 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     auth: 'tenant',
     responses: { 200: 'The timeline', 404: 'Not found' },
     answer: TimelineAnswer,
-    handler: async (req, res) => {
-      const answer: t.TypeOf<typeof TimelineAnswer> = await history.timeline(tenantOf(res).tenantId, id(req.params));
-      res.json(answer);
+    handler: async (req, res, answer) => {
+      answer(await history.timeline(tenantOf(res).tenantId, id(req.params)));
     },
   });
   routes.add({
@@ -133,8 +140,9 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'The events', 404: 'Not found' },
-    handler: async (req, res) => {
-      res.json(await history.history(tenantOf(res).tenantId, id(req.params)));
+    answer: HistoryAnswer,
+    handler: async (req, res, answer) => {
+      answer(await history.history(tenantOf(res).tenantId, id(req.params)));
     },
   });
 }

@@ -3,6 +3,7 @@ import { sha256 } from '../../../application/documents/documentCommands.js';
 import { tenantOf } from '../../auth.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { UblAnswer, ValidationAnswer } from '../../codecs/documentAnswers.js';
 
 /** A document's UBL: its metadata or the XML itself, and validating it again. */
 export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): void {
@@ -14,7 +15,9 @@ export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): v
     summary: "The document's UBL: metadata as JSON, or the XML itself with Accept: application/xml (or ?format=xml)",
     tag: 'documents',
     auth: 'tenant',
-    handler: async (req, res) => {
+    answer: UblAnswer,
+    media: { 'application/xml': 'The UBL itself (with Accept: application/xml, or ?format=xml)' },
+    handler: async (req, res, answer) => {
       const { record, ubl } = await documents.ubl(tenantOf(res).tenantId, id(req.params));
       if (
         req.query.format === 'xml' ||
@@ -25,7 +28,7 @@ export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): v
       }
       const [senderScheme, senderId] = splitPeppolId(record.header.vendor_peppol_id);
       const [receiverScheme, receiverId] = splitPeppolId(record.header.customer_peppol_id);
-      res.json({
+      answer({
         id: record.id,
         file_name: record.file_name,
         file_hash: sha256(ubl),
@@ -45,8 +48,9 @@ export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): v
     summary: "Validate a stored document's UBL again (the run is recorded in its history)",
     tag: 'documents',
     auth: 'tenant',
-    handler: async (req, res) => {
-      res.json(await documents.revalidate(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res)));
+    answer: ValidationAnswer,
+    handler: async (req, res, answer) => {
+      answer(await documents.revalidate(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res)));
     },
   });
 }

@@ -7,6 +7,7 @@ import { decode, NonEmptyString, Nullable } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import type { DocumentPageRoute } from '../documents/documentPages.js';
+import { DocumentAnswer } from '../../codecs/documentAnswers.js';
 
 const CREDIT_NOTES = ['CREDIT_NOTE', 'SELFBILLING_CREDIT_NOTE'];
 const INVOICES = ['INVOICE', 'DEBIT_NOTE', 'SELFBILLING_INVOICE'];
@@ -44,9 +45,10 @@ export function inboxRoutes(
     tag: 'inbox',
     auth: 'tenant',
     responses: { 200: 'The document', 404: 'Not found (or not a received document)' },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       await readYourWrites();
-      res.json(await queries.get(tenantOf(res).tenantId, id(req.params), 'INBOUND'));
+      answer(await queries.get(tenantOf(res).tenantId, id(req.params), 'INBOUND'));
     },
   });
   routes.add({
@@ -57,7 +59,8 @@ export function inboxRoutes(
     auth: 'tenant',
     body: AcceptBody,
     responses: { 200: 'The document with its response', 404: 'Not found', 409: 'Already accepted or rejected' },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(AcceptBody, req.body ?? {}, 'body');
       const record = await inbox.accept(
         tenantOf(res).tenantId,
@@ -65,7 +68,7 @@ export function inboxRoutes(
         body.note?.trim() || null,
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(await documentResponse(record));
     },
   });
   routes.add({
@@ -81,7 +84,8 @@ export function inboxRoutes(
       409: 'Already accepted or rejected',
       422: 'No reason',
     },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(RejectBody, req.body ?? {}, 'body');
       const record = await inbox.reject(
         tenantOf(res).tenantId,
@@ -89,7 +93,7 @@ export function inboxRoutes(
         body.reason.trim(),
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(await documentResponse(record));
     },
   });
 }
