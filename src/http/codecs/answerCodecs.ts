@@ -21,6 +21,32 @@ const pageOf = <C extends t.Mixed>(item: C) =>
     has_next_page: t.boolean,
   });
 
+/** Why the calling tenant cannot send a document (domain/peppol/senderIdentity.ts SendBlock). */
+const SendBlockedAnswer = t.type({
+  /** The document's field of the issuer's electronic address: vendor_peppol_id (customer_peppol_id when self-billed). */
+  field: t.string,
+  /** The same in the UBL, as a 422 of the send names it: ['document', 'AccountingSupplierParty', 'EndpointID']. */
+  loc: t.array(t.string),
+  message: t.string,
+  issuer_peppol_id: nullable(t.string),
+  /** The participant ids the tenant may send as; empty when it holds none. */
+  allowed_ids: t.array(t.string),
+});
+
+/**
+ * A Document answer (create, read, send, cancel): the create request's fields with every amount a
+ * string, and these. `send_blocked` is null unless the tenant cannot send the document.
+ */
+export const DocumentAnswer = t.intersection([
+  t.type({
+    document_type: t.string,
+    state: t.string,
+    direction: t.string,
+    send_blocked: nullable(SendBlockedAnswer),
+  }),
+  t.partial({ id: t.string, created_at: t.string }),
+]);
+
 /** `GET /api/documents/{id}/timeline`. */
 export const TimelineAnswer = t.type({
   document_id: t.string,
@@ -31,6 +57,8 @@ export const TimelineAnswer = t.type({
       type: t.string,
       at: t.string,
       actor: nullable(t.string),
+      /** What happened and who did it as whom, in words, e.g. "sent by key app as 0208:0123456749"; null for steps without one. */
+      summary: nullable(t.string),
       details: t.UnknownRecord,
     }),
   ),

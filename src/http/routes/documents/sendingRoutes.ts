@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
-import { TimelineAnswer } from '../../codecs/answerCodecs.js';
+import { DocumentAnswer, TimelineAnswer } from '../../codecs/answerCodecs.js';
 import type { SendDocument, SendOptions } from '../../../application/delivery/sendDocument.js';
 import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { decode, Email } from '../../codecs.js';
 import { HttpError } from '../../errors.js';
@@ -60,13 +60,16 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
       200: 'The document, now in TRANSIT',
       404: 'Not found',
       409: 'Not sendable in its state',
-      422: 'No receiver, a bad override, or an option given in the query and the body with different values',
+      422: "The document's issuer (the seller; the buyer when self-billed) is not one of the tenant's participant ids (loc names the EndpointID, msg the ids it may use), no receiver, a bad override, or an option given in the query and the body with different values",
     },
+    answer: DocumentAnswer,
     idempotent: true,
     handler: async (req, res) => {
       const options = sendOptions(req.query, req.body);
-      const record = await sending.send(tenantOf(res).tenant, id(req.params), options, commandMetadata(req, res));
-      res.json(await documentResponse(record));
+      const { tenant } = tenantOf(res);
+      const record = await sending.send(tenant, id(req.params), options, commandMetadata(req, res));
+      const answer: t.TypeOf<typeof DocumentAnswer> = withSendBlock(await documentResponse(record), tenant);
+      res.json(answer);
     },
   });
   routes.add({
@@ -81,9 +84,12 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
       404: 'Not found',
       409: 'Not in TRANSIT, or an attempt is due or under way',
     },
+    answer: DocumentAnswer,
     handler: async (req, res) => {
-      const record = await sending.cancel(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
-      res.json(await documentResponse(record));
+      const { tenant } = tenantOf(res);
+      const record = await sending.cancel(tenant.id, id(req.params), commandMetadata(req, res));
+      const answer: t.TypeOf<typeof DocumentAnswer> = withSendBlock(await documentResponse(record), tenant);
+      res.json(answer);
     },
   });
   routes.add({

@@ -33,7 +33,7 @@ export function validateRoutes(
     responses: { 200: 'Validation result, with ubl_document when valid and the rule set it was checked by' },
     documentBody: true,
     handler: async (req, res) => {
-      res.json(await documents.validateJson(tenantOf(res).tenantId, req.body, requestedRuleSet(req.query)));
+      res.json(await documents.validateJson(tenantOf(res).tenant, req.body, requestedRuleSet(req.query)));
     },
   });
   routes.add({
