@@ -168,7 +168,7 @@ function senderOf(tenant: Tenant, document: DocumentHeader, override: string | n
   const issuer = issuerIdOf(document)!;
   if (override !== null && !sameParticipant(override, issuer)) {
     throw invalid(
-      `The document is issued by ${issuer} (${issuingPartyOf(document.document_type).role}) and goes as its issuer: sender_peppol_id ${override} is not it`,
+      `The document is issued by ${issuer}, ${issuingPartyOf(document.document_type).role}, and goes as its issuer: sender_peppol_id ${override} is not it`,
       ['query', 'sender_peppol_id'],
     );
   }

@@ -56,7 +56,7 @@ const SELLER: IssuingParty = {
 const SELF_BILLING_BUYER: IssuingParty = {
   element: 'AccountingCustomerParty',
   field: 'customer_peppol_id',
-  role: "the buyer's electronic address (BT-49: in self-billing the buyer issues and sends)",
+  role: "the buyer's electronic address (BT-49; in self-billing the buyer issues and sends)",
 };
 
 export const issuingPartyOf = (type: DocumentType): IssuingParty => (isSelfBilling(type) ? SELF_BILLING_BUYER : SELLER);
@@ -119,12 +119,10 @@ export function sendBlockOf(own: readonly string[], document: IssuerFacts): Send
       'This account holds no Peppol participant id, so it cannot send: its administrator (the reseller) must give it one, after verifying that the business controls it',
     );
   const mayUse = `This account may send as: ${own.join(', ')}`;
-  if (!issuer)
-    return block(
-      `The document names no issuer: ${party.role}, ${party.element}/Party/EndpointID, is missing. ${mayUse}`,
-    );
+  const where = `${party.role} at ${party.element}/Party/EndpointID`;
+  if (!issuer) return block(`The document names no issuer: ${where} is missing. ${mayUse}`);
   return block(
-    `The document is issued by ${issuer} (${party.role}, ${party.element}/Party/EndpointID), which is not a Peppol participant id of this account, so it cannot send it. ${mayUse}`,
+    `The document is issued by ${issuer}, ${where}, which is not a Peppol participant id of this account, so it cannot send it. ${mayUse}`,
   );
 }
 

@@ -122,7 +122,7 @@ describe('Sender identity: a tenant sends only as a participant it holds', () =>
         loc: ['document', 'AccountingCustomerParty', 'EndpointID'],
         issuer_peppol_id: '0208:0451234595',
       });
-      expect(block!.message).to.match(/BT-49: in self-billing the buyer issues and sends/);
+      expect(block!.message).to.match(/BT-49; in self-billing the buyer issues and sends/);
     });
 
     it('no for a document that names no issuer, and for any document of a tenant that holds no id', () => {
