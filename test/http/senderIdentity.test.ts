@@ -14,6 +14,7 @@ import {
 } from '../support/service.js';
 import { registerPeppol } from '../support/peppol.js';
 import { startSmtpServer, type TestSmtp } from '../support/smtp.js';
+import { pdfFixture } from '../support/pdfFiles.js';
 import { belgianNumber, realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { examplesDir } from '../domain/document/sharedDir.js';
 import { loadState } from '../../src/application/commandHandler.js';
@@ -363,6 +364,28 @@ describe('Sender identity: a tenant sends only as a participant it holds (real a
       expect(foreign.status).to.equal(422);
       expect(foreign.body.detail[0].loc).to.deep.equal(['body', 'customer_peppol_id']);
     });
+  });
+
+  it('stores a PDF of another seller as a draft that says why it cannot be sent', async () => {
+    const tenant = await createTenant(t, adminKey, undefined, { peppol_ids: [FIXTURE_SELLER] });
+    const res = await t.http
+      .post('/api/documents/pdf')
+      .set(bearer(tenant.key))
+      .attach('file', await pdfFixture('embedded-ubl-lu.pdf'), { filename: 'lu.pdf', contentType: 'application/pdf' });
+    expect(res.status, JSON.stringify(res.body).slice(0, 400)).to.equal(200);
+    expect(res.body).to.include({ state: 'DRAFT' });
+    expect(res.body.vendor_peppol_id).to.be.a('string').and.not.equal(FIXTURE_SELLER);
+    expect(res.body.send_blocked).to.deep.include({
+      field: 'vendor_peppol_id',
+      loc: ISSUER_LOC,
+      issuer_peppol_id: res.body.vendor_peppol_id,
+      allowed_ids: [FIXTURE_SELLER],
+    });
+    const before = await events(tenant.key, res.body.id);
+    const refused = await t.http.post(`/api/documents/${res.body.id}/send`).set(bearer(tenant.key));
+    expect(refused.status).to.equal(422);
+    expect(refused.body.detail[0].loc).to.deep.equal(ISSUER_LOC);
+    expect(await events(tenant.key, res.body.id)).to.deep.equal(before);
   });
 
   it("gives a tenant an id only through its reseller's admin: a tenant key cannot change peppol_ids or register, another reseller cannot", async () => {
