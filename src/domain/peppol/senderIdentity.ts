@@ -24,13 +24,8 @@ export interface ParticipantHolder {
 /** The ids a tenant may send as, in order (the first is the default), each once (compared as Peppol does). */
 export function ownParticipantIds(holder: ParticipantHolder): string[] {
   const own: string[] = [];
-  const keys = new Set<string>();
-  for (const id of [...holder.peppol_ids, holder.peppol_registration?.peppol_id]) {
-    const key = id ? participantKey(id) : null;
-    if (!id || !key || keys.has(key)) continue;
-    keys.add(key);
-    own.push(id);
-  }
+  for (const id of [...holder.peppol_ids, holder.peppol_registration?.peppol_id])
+    if (id && participantKey(id) !== null && ownIdMatching(own, id) === null) own.push(id);
   return own;
 }
 

@@ -3,7 +3,7 @@ import { conflict, invalid, invalidState, notFound } from '../errors.js';
 import { checkCompanyIdentifiers } from './tenantProfile.js';
 import { formatPeppolId, parsePeppolId } from '../document/invoice/peppolId.js';
 import { isCountryCode } from '../document/invoice/codeLists.js';
-import { participantKey, sameParticipant } from '../peppol/participantId.js';
+import { sameParticipant } from '../peppol/participantId.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../emailAddress.js';
 
 /** A reseller's customer organization: the owner of documents, keys and a Peppol identity. */
