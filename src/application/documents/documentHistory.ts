@@ -137,8 +137,9 @@ export interface TimelineEntry {
   /** Who did it: the API key's actor, or the service (delivery, webhooks, …); null when not recorded. */
   actor: string | null;
   /**
-   * What happened, who did it and as whom, in words: "sent by key app as 0208:0123456749" (the
-   * participant the document went as), "accepted by key app as …"; null for the other steps.
+   * What happened, who did it and as whom, in words: "created by key app", "sent by key app as
+   * 0208:0123456749 to …" (the participant the document went as), "accepted by key app as …";
+   * null for the other steps.
    */
   summary: string | null;
   /** The facts of the step (as in the history, without the document id). */
@@ -162,9 +163,11 @@ const TIMELINE_TYPES: Record<DocumentEvent['type'], string> = {
   ResponseDeliveryAttempted: 'response_delivery_attempted',
 };
 
-/** The steps a person takes, in words: who sent or answered, and as which participant. */
+/** The steps a person takes, in words: who created, sent or answered, and as which participant. */
 function stepSummary(event: DocumentEvent, who: string, addressee: string | null): string | null {
   switch (event.type) {
+    case 'DocumentCreated':
+      return `created by ${who}`;
     case 'SendRequested': {
       const as = event.data.sender_peppol_id ?? '(no participant id)';
       return event.data.transport === 'email'

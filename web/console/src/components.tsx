@@ -41,7 +41,7 @@ export function DocumentStatus({ doc }: { doc: Document }) {
 export function SendBlockedNotice({ blocked, id }: { blocked: NonNullable<Document['send_blocked']>; id?: string }) {
   return (
     <div className="alert alert-error" role="note" id={id}>
-      <strong>This document cannot be sent from this account.</strong> {blocked.message}
+      <strong>This document cannot be sent from this account.</strong> {blocked.message}.
       {blocked.allowed_ids.length === 0 ? null : (
         <>
           {' '}
