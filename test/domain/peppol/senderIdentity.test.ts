@@ -105,7 +105,7 @@ describe('Sender identity: a tenant sends only as a participant it holds', () =>
         issuer_peppol_id: '0088:7300010000001',
         allowed_ids: own,
       });
-      expect(block!.message).to.match(/issued by 0088:7300010000001 .*BT-34.* may send as: 0208:0403013026$/);
+      expect(block!.message).to.match(/issued by 0088:7300010000001, .*BT-34.* may send as: 0208:0403013026$/);
     });
 
     it("no for a self-billed document whose buyer is someone else, naming the buyer's EndpointID", () => {
