@@ -10,7 +10,8 @@ export function commandMetadata(req: Request, res: Response): EventMetadata {
     actor: String(res.locals.actor ?? 'anonymous'),
     requestId,
     correlationId: requestId,
-    ...(principal ? { organizationId: principal.organizationId } : {}),
+    // The key's name as it is now: the history says which key did what by the name it had then.
+    ...(principal ? { organizationId: principal.organizationId, actorName: principal.keyName } : {}),
     ...(principal?.kind === 'tenant' ? { tenantId: principal.tenantId } : {}),
   };
 }

@@ -32,7 +32,8 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
     t = await startTestService({ documentLimits: { maxLines: 40, maxAttachments: 2, maxRenderedLines: 30 } });
     adminKey = (await createOrganization(t)).adminKey;
     tenant = await createTenant(t, adminKey);
-    testMode = await createTenant(t, adminKey);
+    // Sends the fixture seller's documents (BE0403013026): it holds that id.
+    testMode = await createTenant(t, adminKey, undefined, { peppol_ids: ['0208:0403013026'] });
     expect(
       (
         await t.http

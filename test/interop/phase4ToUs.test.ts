@@ -22,7 +22,8 @@ import { invoiceSbdh } from '../support/as4Sender.js';
 
 const SHARED = process.env.SHARED_DIR ?? path.resolve(repoRoot, '..', 'shared');
 const INVOICE = path.join(SHARED, 'conformance', 'examples', 'peppol-bis-3.0.19', 'examples', 'base-example.xml');
-const SENDER = '0088:5790000435951';
+/** base-example.xml's seller (its AccountingSupplierParty EndpointID): the participant that sends it. */
+const SENDER = '0088:9482348239847239874';
 const RECEIVER = '0208:0451234595';
 
 /**
@@ -64,13 +65,13 @@ describeWithPhase4(
       await pki?.dispose();
     });
 
-    const send = (to: string) =>
+    const send = (to: string, from = SENDER) =>
       sender.send({
         ap: pki.instance(2),
         endpoint,
         receiverCertificateFile: pki.instance(1).certificateFile,
         payloadFile: INVOICE,
-        from: SENDER,
+        from,
         to,
         doctype: BIS_BILLING_INVOICE,
         process: BIS_BILLING_PROCESS,
@@ -144,6 +145,21 @@ describeWithPhase4(
       } finally {
         await rm(work, { recursive: true, force: true });
       }
+    });
+
+    it('refuses an invoice sent as another participant than its seller: phase4 reads our EBMS:0004 with the reason, and nothing is stored', async () => {
+      const before = (await t.http.get('/api/inbox/').set(bearer(receiver.key))).body.total as number;
+      // phase4 puts --from in the SBDH and in originalSender alike; the invoice's seller is someone else.
+      const report = await send(RECEIVER, '0088:5790000435951');
+      expect(report).to.include({ ok: false, result: 'as4-error-msg-received', refToMessageId: report.messageId });
+      expect(report.errors!.map((e) => [e.code, e.detail])).to.deep.equal([
+        [
+          'EBMS:0004',
+          `the business document's issuer ${SENDER} (Invoice/AccountingSupplierParty/Party/EndpointID) is not the SBDH sender 0088:5790000435951`,
+        ],
+      ]);
+      expect(await t.service.eventStore.readStream(as4MessageStream(report.messageId))).to.deep.equal([]);
+      expect((await t.http.get('/api/inbox/').set(bearer(receiver.key))).body.total).to.equal(before);
     });
 
     it('refuses a receiver that is not registered here: phase4 reads our EBMS:0004 PEPPOL:NOT_SERVICED', async () => {

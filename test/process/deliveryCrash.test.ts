@@ -143,7 +143,11 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
       name: 'Send crash reseller',
     });
     const adminKey: string = org.body.admin_key.key;
-    const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, { name: 'crash-send' });
+    // Sends the fixture seller's invoices: it holds the seller's id.
+    const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, {
+      name: 'crash-send',
+      peppol_ids: ['0208:0403013026'],
+    });
     const key = (
       await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' })
     ).body.key as string;
@@ -188,7 +192,11 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
       name: 'Webhook crash reseller',
     });
     const adminKey: string = org.body.admin_key.key;
-    const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, { name: 'crash-webhooks' });
+    // Sends the fixture seller's invoices: it holds the seller's id.
+    const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, {
+      name: 'crash-webhooks',
+      peppol_ids: ['0208:0403013026'],
+    });
     const key = (
       await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' })
     ).body.key as string;

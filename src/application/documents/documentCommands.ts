@@ -28,6 +28,7 @@ import { DOCUMENT_LIMITS, DOCUMENT_WORK } from './documentTokens.js';
 import { DocumentContent, type DocumentWithContent } from './documentContent.js';
 import { chooseRuleSet, RULE_SET_CLOCK, systemRuleSetClock, type RuleSetClock } from './ruleSetChoice.js';
 import type { RuleSetId } from '../../domain/validation/index.js';
+import { ownParticipantIds, type ParticipantHolder } from '../../domain/peppol/senderIdentity.js';
 
 export interface ValidationResult {
   id: string;
@@ -69,6 +70,9 @@ const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
 /** A command decided on a state other than the one its prepared content was made from. */
 class StaleContent extends Error {}
 
+/** The tenant a JSON document is written for: its id and the participant ids it holds. */
+export type IssuingTenant = { id: string } & ParticipantHolder;
+
 /** An attachment as uploaded: its facts and its bytes. */
 export interface AttachmentUpload {
   file_name: string;
@@ -97,11 +101,15 @@ export class DocumentCommands {
     return chooseRuleSet(this.clock, requested).id;
   }
 
-  /** Validates a JSON document without recording anything, by the set in force or the one named. */
-  async validateJson(tenantId: string, body: unknown, requestedRuleSet?: string): Promise<ValidationResult> {
+  /**
+   * Validates a JSON document without recording anything, by the set in force or the one named.
+   * The issuer's electronic address is bound to the tenant as on creation (`sender`).
+   */
+  async validateJson(sender: IssuingTenant, body: unknown, requestedRuleSet?: string): Promise<ValidationResult> {
     const ruleSet = this.ruleSet(requestedRuleSet);
-    const check = await this.work.checkJson({ tenantId }, body, {
+    const check = await this.work.checkJson({ tenantId: sender.id }, body, {
       renderPdf: false,
+      ownParticipantIds: ownParticipantIds(sender),
       ruleSet,
       limits: this.limits,
       text: this.limits.text,
@@ -132,15 +140,21 @@ export class DocumentCommands {
     return { id: randomUUID(), file_name: fileName, is_valid: !issues.some(isFatal), issues, rule_set: ruleSet };
   }
 
-  /** Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in the UBL. */
+  /**
+   * Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in
+   * the UBL. Its issuer's electronic address is one of the tenant's participant ids (its first when
+   * the body gives none; another's is refused): senderIdentity.bindIssuer.
+   */
   async createFromJson(
-    tenantId: string,
+    sender: IssuingTenant,
     body: unknown,
     options: { renderPdf: boolean },
     metadata: EventMetadata,
   ): Promise<DocumentWithContent> {
+    const tenantId = sender.id;
     const check = await this.work.checkJson({ tenantId }, body, {
       ...options,
+      ownParticipantIds: ownParticipantIds(sender),
       ruleSet: this.ruleSet(),
       limits: this.limits,
       text: this.limits.text,

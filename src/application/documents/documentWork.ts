@@ -116,6 +116,11 @@ export interface UblCheckOptions {
 
 export interface JsonCheckOptions {
   renderPdf: boolean;
+  /**
+   * The calling tenant's participant ids (senderIdentity.ownParticipantIds): the issuer's
+   * electronic address the document gets when it gives none, and the only ones it may give.
+   */
+  ownParticipantIds?: readonly string[];
   /** The rule set to check by (the latest when not given). */
   ruleSet?: RuleSetId;
   limits?: DocumentSizeLimits;

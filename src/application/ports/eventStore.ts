@@ -8,6 +8,8 @@ export interface EventMetadata {
   organizationId?: string;
   /** Who caused the event: an API key id, 'operator', or a process manager name. */
   actor?: string;
+  /** The API key's name when it caused the event (absent on events recorded before it was kept). */
+  actorName?: string;
   correlationId?: string;
   causationId?: string;
   requestId?: string;

@@ -37,6 +37,8 @@ export const TimelineAnswer = t.type({
       type: t.string,
       at: t.string,
       actor: nullable(t.string),
+      /** What happened and who did it as whom, in words, e.g. "sent by key app as 0208:0123456749"; null for steps without one. */
+      summary: nullable(t.string),
       details: t.UnknownRecord,
     }),
   ),

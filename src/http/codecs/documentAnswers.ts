@@ -112,6 +112,18 @@ const documentFields = {
   charges: t.array(AllowanceCharge),
 };
 
+/** Why the calling tenant cannot send a document (domain/peppol/senderIdentity.ts SendBlock). */
+const SendBlockedAnswer = t.type({
+  /** The document's field of the issuer's electronic address: vendor_peppol_id (customer_peppol_id when self-billed). */
+  field: t.string,
+  /** The same in the UBL, as a 422 of the send names it: ['document', 'AccountingSupplierParty', 'EndpointID']. */
+  loc: t.array(t.string),
+  message: t.string,
+  issuer_peppol_id: nullable(t.string),
+  /** The participant ids the tenant may send as; empty when it holds none. */
+  allowed_ids: t.array(t.string),
+});
+
 /** The buyer's answer: given (inbound) or received from the buyer (outbound); null until then. */
 const InvoiceResponse = nullable(
   t.type({
@@ -127,7 +139,7 @@ const InvoiceResponse = nullable(
  * lines (`items_omitted`, `line_count`).
  */
 export const DocumentAnswer = t.intersection([
-  t.type({ ...documentFields, invoice_response: InvoiceResponse }),
+  t.type({ ...documentFields, invoice_response: InvoiceResponse, send_blocked: nullable(SendBlockedAnswer) }),
   t.partial({ id: t.string, created_at: t.string, items_omitted: t.boolean, line_count: t.number }),
 ]);
 

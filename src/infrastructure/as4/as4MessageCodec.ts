@@ -9,6 +9,7 @@ import type {
 import { readInvoiceResponse, type ReceivedInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
 import { ebmsError, type EbmsError } from '../../domain/peppol/as4/ebmsError.js';
 import {
+  checkIssuerIsSender,
   checkPeppolHeader,
   checkSbdhAgainstHeader,
   checkSenderIsSigner,
@@ -53,7 +54,8 @@ const signerFacts = (certificate: X509Certificate): As4SignerFacts => ({
  * This access point's AS4 wire format on the message core (as4Inbound, as4Signals, sbdhXml): a
  * message is opened (MIME, decryption with our key, signature of a trusted AP), its header checked
  * against the Peppol AS4 profile and against the signer, its SBDH read and checked against the
- * header. Each refusal carries the ebMS errors to answer with.
+ * header and against the business document's issuer (who sends must be who issues). Each refusal
+ * carries the ebMS errors to answer with.
  *
  * An SBDH that breaks the Peppol Envelope Specification is EBMS:0003 ValueInconsistent (a permanent
  * refusal: the same message never becomes valid); an Invoice Response we cannot read is EBMS:0004.
@@ -104,6 +106,8 @@ export class As4MessageCodecAdapter implements As4MessageCodec {
       return refused([ebmsError('valueInconsistent', id, `the SBDH is not valid: ${sbdh.error}: ${sbdh.message}`)], id);
     const mismatch = checkSbdhAgainstHeader(message, sbdh.sbdh);
     if (mismatch.length > 0) return refused(mismatch, id);
+    const notIssuer = checkIssuerIsSender(message, sbdh.sbdh, sbdh.issuer);
+    if (notIssuer) return refused([notIssuer], id);
     let invoiceResponse: ReceivedInvoiceResponse | null = null;
     if (sbdh.sbdh.documentType.value === INVOICE_RESPONSE_DOCUMENT_TYPE) {
       const read = this.readInvoiceResponse(sbdh.businessDocument);

@@ -6,6 +6,7 @@ import { tenantOf } from '../../auth.js';
 import { decode, PAGE_FIELDS } from '../../codecs.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { DocumentPageAnswer } from '../../codecs/documentAnswers.js';
+import { withSendBlock } from '../../../application/readModels/documentView.js';
 
 const keyof = (values: readonly string[]) =>
   t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<string, null>);
@@ -75,9 +76,9 @@ export function documentPageRoute(
       handler: async (req, res, answer) => {
         const q = decode(PageQuery, req.query, 'query');
         await readYourWrites();
-        answer(
-          await queries.page(tenantOf(res).tenantId, { ...listQuery(q), ...base(q) }, q.page ?? 1, q.page_size ?? 20),
-        );
+        const { tenant } = tenantOf(res);
+        const found = await queries.page(tenant.id, { ...listQuery(q), ...base(q) }, q.page ?? 1, q.page_size ?? 20);
+        answer({ ...found, items: found.items.map((d) => withSendBlock(d, tenant)) });
       },
     });
 }

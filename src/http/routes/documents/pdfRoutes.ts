@@ -8,7 +8,8 @@ import { fromDocumentJson } from '../../../domain/document/invoice/documentJson.
 import { vatIdentifierOf } from '../../../domain/document/invoice/partyIdentifiers.js';
 import { vatNumberProblem } from '../../../domain/document/invoice/vatNumber.js';
 import { assertNever } from '../../../domain/decider.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
+import type { ParticipantHolder } from '../../../domain/peppol/senderIdentity.js';
 import { tenantOf } from '../../auth.js';
 import { decode } from '../../codecs.js';
 import { HttpError } from '../../errors.js';
@@ -54,9 +55,12 @@ const statusOf = (reason: PdfUnreadableReason): number => {
 };
 
 /** The PDF creation result: the Document, success, ubl_document, and what was missing or read. */
-async function creationResponse(result: PdfCreation): Promise<t.TypeOf<typeof PdfCreationAnswer>> {
+async function creationResponse(
+  result: PdfCreation,
+  tenant: ParticipantHolder,
+): Promise<t.TypeOf<typeof PdfCreationAnswer>> {
   const document = result.record
-    ? await documentResponse(result.record)
+    ? withSendBlock(await documentResponse(result.record), tenant)
     : toResponse(fromDocumentJson(result.document));
   return {
     ...document,
@@ -112,7 +116,7 @@ export function documentPdfRoutes(
           hints,
           commandMetadata(req, res),
         );
-        answer(await creationResponse(result));
+        answer(await creationResponse(result, tenantOf(res).tenant));
       } catch (error) {
         if (error instanceof PdfUnreadable)
           throw new HttpError(

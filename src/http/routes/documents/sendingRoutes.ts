@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { TimelineAnswer } from '../../codecs/answerCodecs.js';
 import type { SendDocument, SendOptions } from '../../../application/delivery/sendDocument.js';
 import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { decode, Email } from '../../codecs.js';
 import { HttpError } from '../../errors.js';
@@ -61,14 +61,15 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
       200: 'The document, now in TRANSIT',
       404: 'Not found',
       409: 'Not sendable in its state',
-      422: 'No receiver, a bad override, or an option given in the query and the body with different values',
+      422: "The document's issuer (the seller; the buyer when self-billed) is not one of the tenant's participant ids (loc names the EndpointID, msg the ids it may use), no receiver, a bad override, or an option given in the query and the body with different values",
     },
     idempotent: true,
     answer: DocumentAnswer,
     handler: async (req, res, answer) => {
       const options = sendOptions(req.query, req.body);
-      const record = await sending.send(tenantOf(res).tenant, id(req.params), options, commandMetadata(req, res));
-      answer(await documentResponse(record));
+      const { tenant } = tenantOf(res);
+      const record = await sending.send(tenant, id(req.params), options, commandMetadata(req, res));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({
@@ -85,8 +86,9 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     },
     answer: DocumentAnswer,
     handler: async (req, res, answer) => {
-      const record = await sending.cancel(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
-      answer(await documentResponse(record));
+      const { tenant } = tenantOf(res);
+      const record = await sending.cancel(tenant.id, id(req.params), commandMetadata(req, res));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({

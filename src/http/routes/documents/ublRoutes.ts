@@ -1,5 +1,6 @@
 import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
 import { sha256 } from '../../../application/documents/documentCommands.js';
+import { isSelfBilling } from '../../../domain/document/invoice/documentModel.js';
 import { tenantOf } from '../../auth.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
@@ -26,8 +27,14 @@ export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): v
         res.type('application/xml').attachment(record.file_name).send(ubl);
         return;
       }
-      const [senderScheme, senderId] = splitPeppolId(record.header.vendor_peppol_id);
-      const [receiverScheme, receiverId] = splitPeppolId(record.header.customer_peppol_id);
+      // A self-billed document goes from its buyer (who issues it) to its seller.
+      const selfBilled = isSelfBilling(record.header.document_type);
+      const [senderScheme, senderId] = splitPeppolId(
+        selfBilled ? record.header.customer_peppol_id : record.header.vendor_peppol_id,
+      );
+      const [receiverScheme, receiverId] = splitPeppolId(
+        selfBilled ? record.header.vendor_peppol_id : record.header.customer_peppol_id,
+      );
       answer({
         id: record.id,
         file_name: record.file_name,

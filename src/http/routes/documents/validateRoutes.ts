@@ -35,7 +35,7 @@ export function validateRoutes(
     documentBody: true,
     answer: ValidationAnswer,
     handler: async (req, res, answer) => {
-      answer(await documents.validateJson(tenantOf(res).tenantId, req.body, requestedRuleSet(req.query)));
+      answer(await documents.validateJson(tenantOf(res).tenant, req.body, requestedRuleSet(req.query)));
     },
   });
   routes.add({

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { InboxCommands } from '../../../application/inbox/inboxCommands.js';
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { decode, NonEmptyString, Nullable } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
@@ -48,7 +48,8 @@ export function inboxRoutes(
     answer: DocumentAnswer,
     handler: async (req, res, answer) => {
       await readYourWrites();
-      answer(await queries.get(tenantOf(res).tenantId, id(req.params), 'INBOUND'));
+      const { tenant } = tenantOf(res);
+      answer(withSendBlock(await queries.get(tenant.id, id(req.params), 'INBOUND'), tenant));
     },
   });
   routes.add({
@@ -58,17 +59,22 @@ export function inboxRoutes(
     tag: 'inbox',
     auth: 'tenant',
     body: AcceptBody,
-    responses: { 200: 'The document with its response', 404: 'Not found', 409: 'Already accepted or rejected' },
+    responses: {
+      200: 'The document with its response',
+      404: 'Not found',
+      409: 'Already accepted or rejected',
+      422: 'The account no longer holds the participant id the document was addressed to',
+    },
     answer: DocumentAnswer,
     handler: async (req, res, answer) => {
       const body = decode(AcceptBody, req.body ?? {}, 'body');
       const record = await inbox.accept(
-        tenantOf(res).tenantId,
+        tenantOf(res).tenant,
         id(req.params),
         body.note?.trim() || null,
         commandMetadata(req, res),
       );
-      answer(await documentResponse(record));
+      answer(withSendBlock(await documentResponse(record), tenantOf(res).tenant));
     },
   });
   routes.add({
@@ -82,18 +88,18 @@ export function inboxRoutes(
       200: 'The document with its response',
       404: 'Not found',
       409: 'Already accepted or rejected',
-      422: 'No reason',
+      422: 'No reason, or the account no longer holds the participant id the document was addressed to',
     },
     answer: DocumentAnswer,
     handler: async (req, res, answer) => {
       const body = decode(RejectBody, req.body ?? {}, 'body');
       const record = await inbox.reject(
-        tenantOf(res).tenantId,
+        tenantOf(res).tenant,
         id(req.params),
         body.reason.trim(),
         commandMetadata(req, res),
       );
-      answer(await documentResponse(record));
+      answer(withSendBlock(await documentResponse(record), tenantOf(res).tenant));
     },
   });
 }
