@@ -6,10 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, startServiceProcess, type ServiceProcess } from '../support/serviceProcess.js';
 import { freePort } from '../support/postgres.js';
+import { repoRoot } from '../support/repoRoot.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** The repository's root, from this compiled file in dist/test/walkthrough. */
-const ROOT = path.resolve(here, '../../..');
 const DEMO = path.resolve(here, '../../scripts/demo.js');
 
 /** The README's walkthrough: every ```sh block whose first line is `# walkthrough`, in order. */
@@ -64,7 +63,7 @@ describe('Walkthrough: the README path to a first sent invoice, and npm run demo
   });
 
   it("the README's commands, run as written, send an invoice that the buyer receives, accepts and downloads as a PDF", async () => {
-    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
     const blocks = walkthroughBlocks(readme);
     expect(blocks.length, 'the README marks its walkthrough blocks').to.be.greaterThanOrEqual(3);
     const script = blocks.join('\n');
