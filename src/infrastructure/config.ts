@@ -6,6 +6,7 @@ import { DEFAULT_DOCUMENT_SIZE_LIMITS } from '../domain/document/invoice/documen
 import { DEFAULT_HYGIENE_LIMITS, type HygieneLimits } from '../domain/inputText.js';
 import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
 import { loadBlobStoreConfig, type BlobStoreConfig } from './blobs/blobStoreConfig.js';
+import type { LogFormat } from './logger.js';
 
 /** `Config`: every setting, for the composition root and the service's start (the rest get their own settings). */
 export const CONFIG = Symbol('Config');
@@ -23,6 +24,8 @@ export interface Config {
   operatorKey: string | null;
   bootstrapAdminKey: string | null;
   logLevel: string;
+  /** LOG_FORMAT: `pretty` (lines for people), `json` (one object a line); unset: pretty on a terminal, else JSON. */
+  logFormat: LogFormat | null;
   /** Largest accepted JSON document body (create, validate), in bytes. */
   jsonBodyLimit: number;
   /** Largest JSON body of any other route, in bytes. */
@@ -100,6 +103,13 @@ function day(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw;
 }
 
+function logFormat(env: NodeJS.ProcessEnv): LogFormat | null {
+  const raw = optional(env.LOG_FORMAT);
+  if (raw === null) return null;
+  if (raw !== 'json' && raw !== 'pretty') throw new Error(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+  return raw;
+}
+
 const optional = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -115,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorKey: optional(env.OPERATOR_KEY),
     bootstrapAdminKey: optional(env.BOOTSTRAP_ADMIN_KEY),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat(env),
     jsonBodyLimit: integer(env, 'JSON_BODY_LIMIT', 2 * 1024 * 1024),
     jsonOtherBodyLimit: integer(env, 'JSON_OTHER_BODY_LIMIT', 64 * 1024),
     uploadBodyLimit: integer(env, 'UPLOAD_BODY_LIMIT', 20 * 1024 * 1024),
