@@ -58,7 +58,17 @@ const noDynamicPackageImport = {
 
 export default defineConfig(
   {
-    ignores: ['dist/', 'build/', 'test-output/', 'node_modules/', 'coverage/', 'reports/', '.stryker-tmp/', 'var/', '.ci/bin/'],
+    ignores: [
+      'dist/',
+      'build/',
+      'test-output/',
+      'node_modules/',
+      'coverage/',
+      'reports/',
+      '.stryker-tmp/',
+      'var/',
+      '.ci/bin/',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

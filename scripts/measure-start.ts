@@ -57,7 +57,11 @@ const stats = (ms: number[]) => {
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'measure-start-'));
 try {
-  const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), OPERATOR_KEY: 'op_measure_start_0123456789abcdef' };
+  const env = {
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    OPERATOR_KEY: 'op_measure_start_0123456789abcdef',
+  };
   const port = await freePort();
   const npmStart = ['npm', 'start', '--silent'];
   const unit = [process.execPath, path.join(repoRoot, 'build', 'current', 'src', 'main.js')];

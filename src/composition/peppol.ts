@@ -50,11 +50,7 @@ import { As4Delivery } from '../application/delivery/as4Delivery.js';
  * (each is off, or null, unless configured; key and certificate files are read once, here), and
  * the application's Peppol services are constructed by the container around them.
  */
-export function registerPeppol(
-  container: DependencyContainer,
-  config: PeppolConfig,
-  logger: Logger,
-): StartupFact[] {
+export function registerPeppol(container: DependencyContainer, config: PeppolConfig, logger: Logger): StartupFact[] {
   const read = (file: string) => fs.readFileSync(file, 'utf8');
   const signer =
     config.smpSigningKeyFile && config.smpSigningCertificateFile
@@ -145,7 +141,8 @@ function peppolFacts(
     : {
         part: 'SMP signing',
         on: false,
-        detail: 'SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse',
+        detail:
+          'SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse',
       };
   return [as4, smp];
 }

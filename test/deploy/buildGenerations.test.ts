@@ -63,11 +63,22 @@ const FILES: Record<string, string> = {
   }),
   'src/main.ts': SERVER,
   'src/worker.ts': WORKER,
-  'web/console/index.html': '<!doctype html><title>console</title><script type="module" src="./src/main.ts"></script>\n',
+  'web/console/index.html':
+    '<!doctype html><title>console</title><script type="module" src="./src/main.ts"></script>\n',
   'web/console/src/main.ts': "document.title = 'console';\n",
-  'web/console/vite.config.ts': "export default { root: new URL('.', import.meta.url).pathname, base: '/app/', logLevel: 'warn' };\n",
+  'web/console/vite.config.ts':
+    "export default { root: new URL('.', import.meta.url).pathname, base: '/app/', logLevel: 'warn' };\n",
   'web/console/tsconfig.json': JSON.stringify({
-    compilerOptions: { target: 'es2022', lib: ['es2022', 'dom'], module: 'esnext', moduleResolution: 'bundler', noEmit: true, strict: true, skipLibCheck: true, types: [] },
+    compilerOptions: {
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      noEmit: true,
+      strict: true,
+      skipLibCheck: true,
+      types: [],
+    },
     include: ['src', 'vite.config.ts'],
   }),
 };

@@ -43,7 +43,8 @@ function exported(exposition: string): Set<string> {
   const names = new Set<string>();
   for (const [, name, type] of exposition.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
     names.add(name!);
-    if (type === 'histogram' || type === 'summary') for (const part of ['_bucket', '_sum', '_count']) names.add(name + part);
+    if (type === 'histogram' || type === 'summary')
+      for (const part of ['_bucket', '_sum', '_count']) names.add(name + part);
   }
   return names;
 }
@@ -102,7 +103,8 @@ describe('Monitoring: deploy/prometheus and deploy/grafana read metrics the serv
       expect(read, `${where} reads a metric: ${expr}`).to.not.be.empty;
       for (const name of read) {
         used.add(name);
-        if (!PROMETHEUS_OWN.has(name)) expect(names.has(name), `${where} reads ${name}, which /metrics has not`).to.equal(true);
+        if (!PROMETHEUS_OWN.has(name))
+          expect(names.has(name), `${where} reads ${name}, which /metrics has not`).to.equal(true);
       }
     }
     // What the issue asks to watch is watched.
@@ -142,14 +144,18 @@ describe('Monitoring: deploy/prometheus and deploy/grafana read metrics the serv
     const lines = log.records.filter((r) => r.component === 'as4-inbox');
     expect(lines, JSON.stringify(lines)).to.have.length(1);
     expect(lines[0]).to.include({ level: 40 });
-    expect(lines[0]!.msg, String(lines[0]!.msg)).to.match(/^AS4 message \(no readable MessageId\) from \S+ refused: EBMS:0009: InvalidHeader: the root element is not a SOAP Envelope/);
+    expect(lines[0]!.msg, String(lines[0]!.msg)).to.match(
+      /^AS4 message \(no readable MessageId\) from \S+ refused: EBMS:0009: InvalidHeader: the root element is not a SOAP Envelope/,
+    );
   });
 
   const promtool = process.env.PROMTOOL || '/usr/bin/promtool';
   describeRequiring(
     'Monitoring: promtool checks the alert rules and runs their unit tests',
     'promtool (Debian package prometheus)',
-    existsSync(promtool) ? { kind: 'binary' } : { kind: 'none', why: `no promtool at ${promtool} (apt-get install prometheus)` },
+    existsSync(promtool)
+      ? { kind: 'binary' }
+      : { kind: 'none', why: `no promtool at ${promtool} (apt-get install prometheus)` },
     () =>
       describe('promtool', () => {
         it('finds the rules valid and their unit tests passing', async () => {

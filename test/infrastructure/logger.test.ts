@@ -25,7 +25,12 @@ describe('createLogger: readable lines for people, JSON for machines', () => {
   it('LOG_FORMAT=json, and by default when stdout is not a terminal: one JSON object a line', async () => {
     for (const format of ["'json'", 'null']) {
       const line = JSON.parse(await logged(format)) as Record<string, unknown>;
-      expect(line).to.include({ level: 40, service: 'invoicing', document: 'doc-1', msg: 'delivery of document doc-1 failed' });
+      expect(line).to.include({
+        level: 40,
+        service: 'invoicing',
+        document: 'doc-1',
+        msg: 'delivery of document doc-1 failed',
+      });
     }
   });
 });

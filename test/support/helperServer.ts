@@ -15,7 +15,6 @@ export type ServerTarget<T> = T | { kind: 'none'; why: string };
 /** An external server named by `urlEnv`, else our built binary (`binEnv`, else `.ci/bin/<name>`). */
 export type UrlOrBinary = ServerTarget<{ kind: 'url'; url: string } | { kind: 'binary'; bin: string }>;
 
-
 export function urlOrBinary(options: {
   urlEnv: string;
   binEnv: string;
