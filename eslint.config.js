@@ -61,6 +61,8 @@ export default defineConfig(
     // test/openapi-client is compiled by its test, against types generated at run time.
     ignores: [
       'dist/',
+      'build/',
+      'test-output/',
       'node_modules/',
       'coverage/',
       'reports/',

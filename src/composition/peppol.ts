@@ -14,6 +14,7 @@ import { readSbdh } from '../infrastructure/as4/sbdhXml.js';
 import { AS4_MESSAGE_CODEC, AS4_RECEPTION_OPTIONS } from '../application/ports/as4Reception.js';
 import { As4Inbox } from '../application/inbox/as4Inbox.js';
 import type { Logger } from 'pino';
+import type { StartupFact } from './startupReport.js';
 import { instanceCachingFactory, type DependencyContainer } from './container.js';
 import type { PeppolConfig } from '../infrastructure/peppolConfig.js';
 import {
@@ -52,16 +53,12 @@ import { spidParticipantOfSeat } from '../domain/peppol/mls/serviceProviderId.js
  * (each is off, or null, unless configured; key and certificate files are read once, here), and
  * the application's Peppol services are constructed by the container around them.
  */
-export function registerPeppol(container: DependencyContainer, config: PeppolConfig, logger: Logger): void {
+export function registerPeppol(container: DependencyContainer, config: PeppolConfig, logger: Logger): StartupFact[] {
   const read = (file: string) => fs.readFileSync(file, 'utf8');
   const signer =
     config.smpSigningKeyFile && config.smpSigningCertificateFile
       ? new SmpXmlSigner(read(config.smpSigningKeyFile), read(config.smpSigningCertificateFile))
       : null;
-  if (!signer)
-    logger.warn(
-      'SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse',
-    );
   const identity = loadAccessPointIdentity(config);
   const as4Certificate = identity
     ? base64Der(identity.key.certificate)
@@ -70,9 +67,6 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
       : config.as4CertificatePem
         ? base64Der(new X509Certificate(config.as4CertificatePem))
         : null;
-  if (!as4Certificate)
-    logger.warn('AS4_CERTIFICATE_FILE is not set: ServiceMetadata publishes an empty endpoint certificate');
-  if (!identity) logger.warn('AS4_KEY_FILE is not set: this access point neither sends nor receives over AS4');
   const smp: SmpSettings = {
     publicUrl: config.publicUrl,
     as4EndpointUrl: config.as4EndpointUrl,
@@ -125,6 +119,36 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
   container.registerSingleton(PeppolRegistrations);
   container.registerSingleton(As4EndpointResolver);
   container.registerSingleton(As4Delivery);
+  return peppolFacts(config, identity, signer !== null, as4Certificate !== null);
+}
+
+/** What the start-up block says of AS4 and SMP signing: off, as a first start has them, is expected, and says why. */
+function peppolFacts(
+  config: PeppolConfig,
+  identity: AccessPointIdentity | null,
+  signed: boolean,
+  as4CertificatePublished: boolean,
+): StartupFact[] {
+  const as4: StartupFact = identity
+    ? {
+        part: 'AS4',
+        on: true,
+        detail: `seat ${identity.seatId}, endpoint ${config.as4EndpointUrl ?? '(AS4_ENDPOINT_URL not set)'}, ${identity.apCas.length} AP CA(s) trusted, certificate valid until ${new Date(identity.key.certificate.validTo).toISOString().slice(0, 10)}`,
+      }
+    : {
+        part: 'AS4',
+        on: false,
+        detail: `AS4_KEY_FILE is not set: this access point neither sends nor receives over AS4; ServiceMetadata publishes ${as4CertificatePublished ? 'the certificate of AS4_CERTIFICATE_FILE' : 'an empty endpoint certificate (AS4_CERTIFICATE_FILE is not set)'}`,
+      };
+  const smp: StartupFact = signed
+    ? { part: 'SMP signing', on: true, detail: 'ServiceMetadata is signed (SMP_SIGNING_KEY_FILE)' }
+    : {
+        part: 'SMP signing',
+        on: false,
+        detail:
+          'SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse',
+      };
+  return [as4, smp];
 }
 
 /**

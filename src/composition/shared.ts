@@ -5,6 +5,7 @@ import type { AgendaBackend } from 'agenda';
 import { instanceCachingFactory, type DependencyContainer } from './container.js';
 import type { CompositionOptions } from './options.js';
 import { registerPeppol } from './peppol.js';
+import { STARTUP_FACTS } from './startupReport.js';
 import { CONFIG, type Config } from '../infrastructure/config.js';
 import type { Database } from '../infrastructure/postgres/database.js';
 import { DATABASE, DATABASE_URL, PG_POOL } from '../infrastructure/postgres/tokens.js';
@@ -35,7 +36,7 @@ import {
   READ_MODEL_PROGRESS,
   READ_MODEL_PROJECTIONS,
 } from '../application/ports/projection.js';
-import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
+import { OPERATIONAL_METRICS, type OperationalMetrics } from '../application/ports/operationalMetrics.js';
 import { OperationsStatus } from '../application/operations/operationsStatus.js';
 import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentStats } from '../application/documents/documentStats.js';
@@ -183,7 +184,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(DocumentStats);
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
-  registerPeppol(container, config.peppol, logger);
+  container.register(STARTUP_FACTS, { useValue: registerPeppol(container, config.peppol, logger) });
 
   container.register(READ_MODEL_PROJECTIONS, {
     useFactory: instanceCachingFactory((c) => allProjections(c.resolve(DocumentContent))),
@@ -228,6 +229,7 @@ function registerDocuments(container: DependencyContainer, config: Config, optio
       taskTimeoutMs: config.work.taskTimeoutMs,
       maxHeapMb: config.work.heapMb,
       maxWaitingPerTenant: config.work.maxWaitingPerTenant,
+      refused: (reason: string) => container.resolve<OperationalMetrics>(OPERATIONAL_METRICS).workRefused(reason),
     },
   });
   container.register(PDF_READER_LIMITS, { useValue: config.pdfReader });

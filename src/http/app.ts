@@ -49,6 +49,9 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
         return id;
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      // The line a person reads; the JSON record keeps req and res in full.
+      customSuccessMessage: (req, res, ms) => `${req.method} ${urlOf(req)} ${res.statusCode} ${Math.round(ms)} ms`,
+      customErrorMessage: (req, res, error) => `${req.method} ${urlOf(req)} ${res.statusCode} failed: ${error.message}`,
       redact: ['req.headers.authorization'],
     }),
   );
@@ -96,3 +99,6 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   app.use(errorMiddleware);
   return { app, routes };
 }
+
+/** The path as the client sent it (express strips a router's mount point from req.url). */
+const urlOf = (req: { url?: string; originalUrl?: string }): string => req.originalUrl ?? req.url ?? '';

@@ -7,6 +7,7 @@ import type { PdfReaderLimits } from './pdf/pdfContentReader.js';
 import { loadBlobStoreConfig, type BlobStoreConfig } from './blobs/blobStoreConfig.js';
 import { SETTINGS } from './settings/catalogue.js';
 import type { Env } from './settings/setting.js';
+import type { LogFormat } from './logger.js';
 
 /** `Config`: every setting, for the composition root and the service's start (the rest get their own settings). */
 export const CONFIG = Symbol('Config');
@@ -24,6 +25,8 @@ export interface Config {
   operatorKey: string | null;
   bootstrapAdminKey: string | null;
   logLevel: string;
+  /** LOG_FORMAT: `pretty` (lines for people), `json` (one object a line); unset: pretty on a terminal, else JSON. */
+  logFormat: LogFormat | null;
   /** Largest accepted JSON document body (create, validate), in bytes. */
   jsonBodyLimit: number;
   /** Largest JSON body of any other route, in bytes. */
@@ -84,6 +87,9 @@ export interface Config {
   blobCacheBytes: number;
 }
 
+/** LOG_FORMAT `auto` (unset): pretty on a terminal, JSON otherwise (logger.ts decides). */
+const logFormatOf = (format: LogFormat | 'auto'): LogFormat | null => (format === 'auto' ? null : format);
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(SETTINGS.DATA_DIR.read(env));
   const workers = SETTINGS.WORK_PROCESSES.read(env);
@@ -98,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     operatorKey: SETTINGS.OPERATOR_KEY.read(env),
     bootstrapAdminKey: SETTINGS.BOOTSTRAP_ADMIN_KEY.read(env),
     logLevel: SETTINGS.LOG_LEVEL.read(env),
+    logFormat: logFormatOf(SETTINGS.LOG_FORMAT.read(env)),
     jsonBodyLimit: SETTINGS.JSON_BODY_LIMIT.read(env),
     jsonOtherBodyLimit: SETTINGS.JSON_OTHER_BODY_LIMIT.read(env),
     uploadBodyLimit: SETTINGS.UPLOAD_BODY_LIMIT.read(env),

@@ -2,12 +2,11 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { loadConfig, type Config } from '../../src/infrastructure/config.js';
 
-/** The repository root, from dist/test/support where this runs. */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { repoRoot } from './repoRoot.js';
+export { repoRoot };
 
 export const TEST_PKI_SCRIPT = path.join(repoRoot, 'scripts', 'test-pki');
 export const TEST_PKI_PASSWORD = 'test-pki';

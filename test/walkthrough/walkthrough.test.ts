@@ -7,10 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { api, startServiceProcess, type ServiceProcess } from '../support/serviceProcess.js';
 import { freePort } from '../support/postgres.js';
 import { documentationFiles, fencedBlocks } from '../docs/markdown.js';
+import { repoRoot } from '../support/repoRoot.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** The repository's root, from this compiled file in dist/test/walkthrough. */
-const ROOT = path.resolve(here, '../../..');
 const DEMO = path.resolve(here, '../../scripts/demo.js');
 
 /** The README's walkthrough: every ```sh block whose first line is `# walkthrough`, in order. */
@@ -21,8 +20,8 @@ function walkthroughBlocks(readme: string): string[] {
 /** The blocks marked runnable (a ```sh or ```bash block whose first line is `# runnable`), per document, in order. */
 async function runnableBlocks(): Promise<Array<{ file: string; script: string }>> {
   const found: Array<{ file: string; script: string }> = [];
-  for (const file of await documentationFiles(ROOT)) {
-    const blocks = fencedBlocks(await readFile(path.join(ROOT, file), 'utf8')).filter(
+  for (const file of await documentationFiles(repoRoot)) {
+    const blocks = fencedBlocks(await readFile(path.join(repoRoot, file), 'utf8')).filter(
       (b) => (b.info === 'sh' || b.info === 'bash') && b.body.split('\n')[0]!.trim() === '# runnable',
     );
     if (blocks.length > 0) found.push({ file, script: blocks.map((b) => b.body).join('\n') });
@@ -77,7 +76,7 @@ describe('Walkthrough: the README path to a first sent invoice, npm run demo, an
   });
 
   it("the README's commands, run as written, send an invoice that the buyer receives, accepts and downloads as a PDF", async () => {
-    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
     const blocks = walkthroughBlocks(readme);
     expect(blocks.length, 'the README marks its walkthrough blocks').to.be.greaterThanOrEqual(3);
     const script = blocks.join('\n');
@@ -167,7 +166,7 @@ describe('Walkthrough: the README path to a first sent invoice, npm run demo, an
       const work = await mkdtemp(path.join(os.tmpdir(), 'invoicing-docs-example-'));
       try {
         const result = await run('bash', ['-e', '-o', 'pipefail', '-s'], {
-          cwd: ROOT,
+          cwd: repoRoot,
           env: {
             BASE: service.baseUrl,
             OPERATOR_KEY: operatorKey,

@@ -8,6 +8,7 @@ import {
 } from '../ports/eventStore.js';
 import { LOCAL_PARTICIPANTS, type LocalParticipants } from '../ports/localParticipants.js';
 import { LOGGER } from '../ports/logger.js';
+import { OPERATIONAL_METRICS, type OperationalMetrics } from '../ports/operationalMetrics.js';
 import { BLOB_STORE, type BlobStore } from '../ports/blobStore.js';
 import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
 import {
@@ -89,6 +90,7 @@ export class As4Inbox {
     @inject(BLOB_STORE) private readonly blobs: Pick<BlobStore, 'get'>,
     @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
     @inject(AS4_RECEPTION_OPTIONS) private readonly options: As4ReceptionOptions,
+    @inject(OPERATIONAL_METRICS) private readonly metrics: Pick<OperationalMetrics, 'as4Refused'>,
     @inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'as4-inbox' });
@@ -105,12 +107,12 @@ export class As4Inbox {
       opened = await codec.open(request.contentType, request.body);
     } catch (error) {
       // The codec answers every refusal itself; this is a fault of ours, and still no HTTP 500.
-      this.logger.error({ err: error }, 'AS4 message could not be opened');
-      opened = {
-        ok: false as const,
-        errors: [ebmsError('other', null, 'the message could not be processed')],
-        messageId: null,
-      };
+      return this.refuse(
+        [ebmsError('other', null, 'the message could not be processed')],
+        null,
+        request.remoteAddress,
+        error,
+      );
     }
     if (!opened.ok) return this.refuse(opened.errors, opened.messageId, request.remoteAddress);
     const message = opened.message;
@@ -119,11 +121,11 @@ export class As4Inbox {
     } catch (error) {
       if (error instanceof Refusal) return this.refuse(error.errors, message.messageId, request.remoteAddress);
       // Storage failed: nothing was acknowledged, so the sender may (and should) send it again.
-      this.logger.error({ err: error, message_id: message.messageId }, 'AS4 message not stored');
       return this.refuse(
         [ebmsError('other', message.messageId, 'the message could not be stored; send it again later')],
         message.messageId,
         request.remoteAddress,
+        error,
       );
     }
   }
@@ -148,16 +150,22 @@ export class As4Inbox {
     return this.codec;
   }
 
-  private refuse(errors: EbmsError[], messageId: string | null, remoteAddress: string | null): As4Outcome {
-    this.logger.warn(
-      {
-        message_id: messageId,
-        codes: errors.map((e) => e.errorCode),
-        reason: errors.map(describeEbmsError).join('; '),
-        remote: remoteAddress,
-      },
-      'AS4 message refused',
-    );
+  /**
+   * One log line per refused message, naming it and why: a warning when the message is at fault,
+   * an error with `fault` (ours: a bug, storage down) when it is not.
+   */
+  private refuse(
+    errors: EbmsError[],
+    messageId: string | null,
+    remoteAddress: string | null,
+    fault?: unknown,
+  ): As4Outcome {
+    const reason = errors.map(describeEbmsError).join('; ');
+    const fields = { message_id: messageId, codes: errors.map((e) => e.errorCode), reason, remote: remoteAddress };
+    const line = `AS4 message ${messageId ?? '(no readable MessageId)'} from ${remoteAddress ?? 'unknown'} refused: ${reason}`;
+    if (fault === undefined) this.logger.warn(fields, line);
+    else this.logger.error({ ...fields, err: fault }, line);
+    for (const error of errors) this.metrics.as4Refused(error.errorCode);
     return { kind: 'error', answer: this.requireCodec().error(errors, messageId) };
   }
 

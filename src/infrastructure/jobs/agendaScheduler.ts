@@ -52,7 +52,11 @@ export class AgendaScheduler implements JobScheduler {
         try {
           await handler(job.attrs.data);
         } catch (error) {
-          this.options.logger.warn({ err: error, job: name }, 'job failed');
+          const data = job.attrs.data as Record<string, unknown>;
+          this.options.logger.warn(
+            { err: error, job: name, data },
+            `job ${name} for ${subjectOf(data)} failed (${(error as Error).message}); it runs again later`,
+          );
           throw error;
         }
       },
@@ -90,4 +94,16 @@ export class AgendaScheduler implements JobScheduler {
     // their lock expires and run again, as after a crash).
     await this.agenda.drain(graceMs);
   }
+}
+
+/** What a job is about, for its log line: the document, message, webhook delivery or month its data names. */
+function subjectOf(data: Record<string, unknown>): string {
+  for (const [field, what] of [
+    ['document_id', 'document'],
+    ['message_id', 'message'],
+    ['delivery_id', 'delivery'],
+    ['month', 'month'],
+  ] as const)
+    if (typeof data?.[field] === 'string') return `${what} ${data[field] as string}`;
+  return JSON.stringify(data ?? {}).slice(0, 200);
 }

@@ -32,6 +32,11 @@ export const SETTINGS = {
     section: 'service',
     description: 'On start, create an organization holding exactly this admin key, unless one already does.',
   }),
+  LOG_FORMAT: choice('LOG_FORMAT', ['auto', 'pretty', 'json'] as const, 'auto', {
+    section: 'service',
+    description:
+      'How the log is written: `pretty` (lines for people), `json` (one JSON object a line, for collectors); `auto`: pretty on a terminal, JSON otherwise.',
+  }),
   LOG_LEVEL: text('LOG_LEVEL', 'info', {
     section: 'service',
     description: 'pino level: `debug`, `info`, `warn`, `error`, `silent`.',
