@@ -17,6 +17,7 @@ import { ProjectionRunner } from './projections/projectionRunner.js';
 import { EVENT_STORE, type EventStore } from './application/ports/eventStore.js';
 import { READ_MODEL_STORE, type ReadModelStore } from './application/ports/readModelStore.js';
 import { JOB_SCHEDULER, type JobScheduler } from './application/ports/jobScheduler.js';
+import { IDEMPOTENCY_STORE, type IdempotencyStore } from './application/ports/idempotencyStore.js';
 import { LOGGER } from './application/ports/logger.js';
 import { DeliveryProcess } from './application/delivery/deliveryProcess.js';
 import { AccountCommands } from './application/accounts/accountCommands.js';
@@ -114,6 +115,7 @@ export class Service {
     this.resolve(EmailTransport).close();
     await this.resolve(TaskPool).close();
     await this.projections.stop();
+    await this.resolve<IdempotencyStore>(IDEMPOTENCY_STORE).close();
     await this.resolve<ReadModelStore>(READ_MODEL_STORE).close();
     await this.eventStore.close();
     this.resolve<{ close(): void }>(BLOBS).close();

@@ -116,10 +116,7 @@ export async function registerPostgres(
   container.register(DATABASE, { useValue: database });
   container.register(DATABASE_URL, { useValue: database.url });
   container.register(PG_POOL, { useValue: pool });
-  // A claim whose process died is free again after the longest a request may take.
-  container.register(IDEMPOTENCY_RETENTION, {
-    useValue: { ttlHours: config.idempotencyKeyTtlHours, claimLeaseMs: 5 * 60_000 },
-  });
+  container.register(IDEMPOTENCY_RETENTION, { useValue: { ttlHours: config.idempotencyKeyTtlHours } });
   container.registerSingleton(IDEMPOTENCY_STORE, PgIdempotencyStore);
   container.registerSingleton(RATE_LIMIT_STORE, PgRateLimitStore);
   container.registerSingleton(HEALTH_PROBE, PgHealthProbe);
