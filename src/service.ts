@@ -9,6 +9,7 @@ import { createHttpApp } from './composition/httpApp.js';
 import type { CompositionOptions } from './composition/options.js';
 import { CONFIG, type Config } from './infrastructure/config.js';
 import { DATABASE, PG_POOL } from './infrastructure/postgres/tokens.js';
+import { whileStartingAlone } from './infrastructure/postgres/pgSchema.js';
 import { BLOBS } from './infrastructure/blobs/openBlobStore.js';
 import type { Database } from './infrastructure/postgres/database.js';
 import { EmailTransport } from './infrastructure/mail/emailTransport.js';
@@ -66,8 +67,11 @@ export class Service {
       });
       if (created) logger.info('created the bootstrap organization for BOOTSTRAP_ADMIN_KEY');
     }
-    await this.projections.start();
-    await this.resolve<JobScheduler>(JOB_SCHEDULER).start();
+    // Their stores create what they need on a new database; processes starting together take turns.
+    await whileStartingAlone(this.resolve<pg.Pool>(PG_POOL), async () => {
+      await this.projections.start();
+      await this.resolve<JobScheduler>(JOB_SCHEDULER).start();
+    });
     this.resolve(DeliveryProcess).startRecovery();
     // The monthly Peppol reports: this month's is prepared on the 1st of the next (one job per month).
     await this.resolve(PeppolReporting).scheduleFor(new Date());

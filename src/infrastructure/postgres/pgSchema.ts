@@ -154,3 +154,23 @@ export async function applyPostgresSchema(pool: pg.Pool): Promise<void> {
     client.release();
   }
 }
+
+/**
+ * Runs `work` while no other process on this database does: the adapters that create their own
+ * tables and indexes when they start (read-model collections, Agenda's jobs table) race on
+ * `CREATE … IF NOT EXISTS` when several processes start at once on a new database (a unique
+ * violation in pg_type), so their starts take turns.
+ */
+export async function whileStartingAlone<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(74110003)');
+    try {
+      return await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(74110003)');
+    }
+  } finally {
+    client.release();
+  }
+}
