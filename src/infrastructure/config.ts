@@ -41,7 +41,10 @@ export interface Config {
   smtpUrl: string | null;
   /** The From of test-mode mail. */
   mailFrom: string;
-  /** PostgreSQL connections one process keeps (requests, projections and jobs share them). */
+  /**
+   * PostgreSQL connections one process may open for requests, projections and jobs (besides 3 of
+   * its own: two LISTENs and the idempotency claim session); idle ones close after 10 s.
+   */
   databasePoolSize: number;
   /** Deliveries one process runs at once. */
   deliveryConcurrency: number;
@@ -125,7 +128,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitAdminPerHour: integer(env, 'RATE_LIMIT_ADMIN_PER_HOUR', 1000),
     smtpUrl: optional(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'E-invoicing test mode <no-reply@localhost>',
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 30),
+    // The embedded server is this process's alone (it takes 300 connections); a server of one's
+    // own (100 connections as installed) is shared by several processes: 4 × (20 + 3) fit.
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', optional(env.DATABASE_URL) ? 20 : 30),
     deliveryConcurrency: integer(env, 'DELIVERY_CONCURRENCY', 20),
     deliveryRetryUnitMs: integer(env, 'DELIVERY_RETRY_UNIT_MS', 60_000),
     rulesDate: day(env, 'RULES_DATE'),

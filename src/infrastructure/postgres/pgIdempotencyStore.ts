@@ -206,7 +206,7 @@ class ClaimSession {
     // The server drops the session of a host that vanished (no FIN, no RST) after about 25 s of
     // silence, and with it the host's claims; a process that dies on a living host closes its socket at once.
     await client.query(
-      `SELECT set_config('application_name', 'invoicing idempotency claims', false),
+      `SELECT set_config('application_name', left(current_setting('application_name') || ' claims', 63), false),
               set_config('tcp_keepalives_idle', '10', false),
               set_config('tcp_keepalives_interval', '5', false),
               set_config('tcp_keepalives_count', '3', false)`,

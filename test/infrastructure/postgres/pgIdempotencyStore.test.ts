@@ -69,7 +69,7 @@ describe('PgIdempotencyStore: claims that die with their process (real PostgreSQ
       `SELECT pg_terminate_backend(pid) FROM pg_locks
         WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
           AND pid IN (SELECT pid FROM pg_stat_activity
-                       WHERE application_name = 'invoicing idempotency claims' AND datname = current_database())`,
+                       WHERE application_name LIKE '% claims' AND datname = current_database())`,
     );
     expect(rowCount).to.be.greaterThan(0);
     // The server ends the session at once; its lock is gone when the next claim asks.
