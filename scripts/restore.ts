@@ -84,6 +84,9 @@ async function main(): Promise<void> {
     logger,
   });
   const pool = new pg.Pool({ connectionString: database.url, max: 4, application_name: 'invoicing restore' });
+  pool.on('error', (error) => {
+    if (!pool.ending) console.error(`idle database connection failed: ${error.message}`);
+  });
   const blobs = await openBlobStore(config.blobStore, { pool });
   const client = await pool.connect();
   try {

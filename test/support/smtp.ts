@@ -10,10 +10,10 @@ export interface TestSmtp {
 
 /**
  * A real SMTP server on a loopback port that keeps every message it accepts. Recipients at
- * bounce.test are refused permanently (550), at later.test temporarily (451), and every one
- * temporarily while `refusing()` says so.
+ * bounce.test are refused permanently (550), at later.test temporarily (451), and any other
+ * temporarily while `refusing(recipient)` says so.
  */
-export async function startSmtpServer(refusing: () => boolean = () => false): Promise<TestSmtp> {
+export async function startSmtpServer(refusing: (recipient: string) => boolean = () => false): Promise<TestSmtp> {
   const messages: ParsedMail[] = [];
   const server = new SMTPServer({
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -22,7 +22,7 @@ export async function startSmtpServer(refusing: () => boolean = () => false): Pr
     onRcptTo(address, _session, callback) {
       if (address.address.endsWith('@bounce.test'))
         return callback(Object.assign(new Error('Mailbox unknown'), { responseCode: 550 }));
-      if (address.address.endsWith('@later.test') || refusing())
+      if (address.address.endsWith('@later.test') || refusing(address.address))
         return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
       callback();
     },
