@@ -74,7 +74,8 @@ async function main(): Promise<void> {
             `${number}.xml`,
             { actor: 'generate-documents', tenantId: String(tenant.id) },
           );
-          if ((n + 1) % 10_000 === 0) console.log(`${n + 1} documents, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+          if ((n + 1) % 10_000 === 0)
+            console.log(`${n + 1} documents, ${((Date.now() - started) / 1000).toFixed(0)} s`);
         }
       }),
     );

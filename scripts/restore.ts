@@ -111,7 +111,8 @@ async function main(): Promise<void> {
     }
     await Promise.all(inFlight);
     pack.verified();
-    if (count !== manifest.blobs.count) throw new Error(`the blob pack has ${count} blobs, the manifest says ${manifest.blobs.count}`);
+    if (count !== manifest.blobs.count)
+      throw new Error(`the blob pack has ${count} blobs, the manifest says ${manifest.blobs.count}`);
     const blobsDone = Date.now();
 
     // 3. The tables, all or nothing.

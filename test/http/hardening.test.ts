@@ -186,8 +186,9 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
         const resent = await send();
         expect(resent.status, JSON.stringify(resent.body)).to.equal(200);
         expect(resent.body).to.deep.equal(sent.body);
-        const report = (await t.http.get(`/api/documents/${first.body.id}/transmission-report`).set(bearer(testMode.key)))
-          .body;
+        const report = (
+          await t.http.get(`/api/documents/${first.body.id}/transmission-report`).set(bearer(testMode.key))
+        ).body;
         expect(report.deliveries).to.have.length(1);
         // Without the key, sending it again is what it is.
         expect((await t.http.post(`/api/documents/${first.body.id}/send`).set(bearer(testMode.key))).status).to.equal(

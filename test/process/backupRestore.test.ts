@@ -169,7 +169,9 @@ describe('Backup under load and restore into a new instance (real processes)', f
     const sent = (await post('/api/documents/', invoice('BK-SENT'))).body;
     const withPdf = (await post('/api/documents/?construct_pdf=true', invoice('BK-PDF'))).body;
     const ublText = await (
-      await fetch(`${s}/api/documents/${sent.id}/ubl?format=xml`, { headers: { Authorization: `Bearer ${seller.key}` } })
+      await fetch(`${s}/api/documents/${sent.id}/ubl?format=xml`, {
+        headers: { Authorization: `Bearer ${seller.key}` },
+      })
     ).text();
     const fromUbl = (await post('/api/documents/ubl', ublText.replaceAll('BK-SENT', 'BK-UBL'))).body;
     expect(fromUbl.id).to.be.a('string');

@@ -186,7 +186,12 @@ describe('Idempotency-Keys across a process crash (SIGKILL, real processes)', fu
           const number = `${prefix}-${next++}`;
           const create = await clients.post('/api/documents/', `create-${number}`, invoice(number), lane);
           expect(create.status, JSON.stringify(create.body)).to.equal(200);
-          const send = await clients.post(`/api/documents/${create.body.id}/send`, `send-${number}`, undefined, lane + 1);
+          const send = await clients.post(
+            `/api/documents/${create.body.id}/send`,
+            `send-${number}`,
+            undefined,
+            lane + 1,
+          );
           flows.set(number, { create, send });
         }
       }),
@@ -213,14 +218,17 @@ describe('Idempotency-Keys across a process crash (SIGKILL, real processes)', fu
     }, 'the documents listed');
     const byNumber = new Map<string, string[]>();
     for (const d of listed) byNumber.set(d.invoice_id, [...(byNumber.get(d.invoice_id) ?? []), d.id]);
-    for (const number of numbers) expect(byNumber.get(number), `documents numbered ${number}`).to.deep.equal([ids.get(number)]);
+    for (const number of numbers)
+      expect(byNumber.get(number), `documents numbered ${number}`).to.deep.equal([ids.get(number)]);
     expect(listed).to.have.length(numbers.length);
 
     refusing = false;
     const reports = await until(
       async () => {
         const all = await Promise.all(
-          numbers.map(async (n) => (await api(p.baseUrl, 'GET', `/api/documents/${ids.get(n)}/transmission-report`, key)).body),
+          numbers.map(
+            async (n) => (await api(p.baseUrl, 'GET', `/api/documents/${ids.get(n)}/transmission-report`, key)).body,
+          ),
         );
         return all.every((r) => r.state === 'SENT') && all;
       },
@@ -301,16 +309,14 @@ describe('Idempotency-Keys across a process crash (SIGKILL, real processes)', fu
     started.push(first);
     const key = await tenant(first);
     let current: ServiceProcess = first;
-    let restarted: Promise<void> | null = null;
     let diedAt = 0;
-    void first.exited.then(() => {
+    const restarted = first.exited.then(async () => {
       diedAt = Date.now();
       refusing = false;
       // Started again on the same data folder (the orphaned PostgreSQL is shut down and restarted).
-      restarted = startServiceProcess(environment, port).then((p) => {
-        started.push(p);
-        current = p;
-      });
+      const p = await startServiceProcess(environment, port);
+      started.push(p);
+      current = p;
     });
     const clients = new Clients(
       () => [current].filter((p) => p.child.exitCode === null && p.child.signalCode === null),

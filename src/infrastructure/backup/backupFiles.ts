@@ -72,7 +72,9 @@ export function readChecked(folder: string, entry: BackedUpFile): { content: Rea
     verified: () => {
       const sha256 = hash.digest('hex');
       if (bytes !== entry.bytes || sha256 !== entry.sha256)
-        throw new Error(`${entry.file} is damaged: ${bytes} bytes with SHA-256 ${sha256}, the manifest says ${entry.bytes} and ${entry.sha256}`);
+        throw new Error(
+          `${entry.file} is damaged: ${bytes} bytes with SHA-256 ${sha256}, the manifest says ${entry.bytes} and ${entry.sha256}`,
+        );
     },
   };
 }

@@ -37,7 +37,11 @@ export interface DatabaseSnapshot {
  * `tables/<name>.ndjson.gz`; the `blobs` table's rows go to the blob pack instead. Rows are read
  * through a cursor, so memory holds one batch at a time.
  */
-export async function dumpDatabase(client: pg.ClientBase, folder: string, pack: CompressedFile): Promise<DatabaseSnapshot> {
+export async function dumpDatabase(
+  client: pg.ClientBase,
+  folder: string,
+  pack: CompressedFile,
+): Promise<DatabaseSnapshot> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
   try {
     // The snapshot is taken by the first statement of the transaction: this one.
@@ -67,7 +71,8 @@ export async function dumpDatabase(client: pg.ClientBase, folder: string, pack: 
       });
     }
     const head = names.includes('es_global')
-      ? (await client.query<{ position: string }>('SELECT position::text FROM es_global WHERE id = 1')).rows[0]?.position
+      ? (await client.query<{ position: string }>('SELECT position::text FROM es_global WHERE id = 1')).rows[0]
+          ?.position
       : undefined;
     const events = tables.find((t) => t.name === 'es_events')?.rows ?? 0;
     await client.query('COMMIT');
