@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { api, MAIN, startServiceProcess, type ServiceProcess } from '../support/serviceProcess.js';
+import { api, MAIN, startServiceProcess, until, type ServiceProcess } from '../support/serviceProcess.js';
 import { freePort } from '../support/postgres.js';
 import { startSmtpServer, type TestSmtp } from '../support/smtp.js';
 import { makeTestPki, type TestPki } from '../support/testPki.js';
@@ -37,16 +37,6 @@ function script(
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('exit', (code) => resolve({ code, output }));
   });
-}
-
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 /** A rendering's bytes with the moment it was made left out (PDFs rendered on request carry it). */

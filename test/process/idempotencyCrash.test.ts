@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { api, startServiceProcess, type ServiceProcess } from '../support/serviceProcess.js';
+import { api, startServiceProcess, until, type ServiceProcess } from '../support/serviceProcess.js';
 import { freePort, freshDatabase } from '../support/postgres.js';
 import { startSmtpServer, type TestSmtp } from '../support/smtp.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
@@ -88,16 +88,6 @@ const results = (clients: Clients, key: string) =>
   clients.answers
     .get(key)!
     .filter((a) => a.status < 500 && !(a.status === 409 && /still being processed/.test(String(a.body.detail))));
-
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /**
  * Real service processes killed (SIGKILL, from a failpoint: right after a request's work is
