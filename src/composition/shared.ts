@@ -10,6 +10,7 @@ import { CONFIG, type Config } from '../infrastructure/config.js';
 import type { Database } from '../infrastructure/postgres/database.js';
 import { DATABASE, DATABASE_URL, PG_POOL } from '../infrastructure/postgres/tokens.js';
 import { applyPostgresSchema } from '../infrastructure/postgres/pgSchema.js';
+import { checkConnectionBudget, namedConnections } from '../infrastructure/postgres/connectionBudget.js';
 import { IDEMPOTENCY_RETENTION, PgIdempotencyStore } from '../infrastructure/postgres/pgIdempotencyStore.js';
 import { PgRateLimitStore } from '../infrastructure/postgres/pgRateLimitStore.js';
 import { PgHealthProbe } from '../infrastructure/postgres/pgHealthProbe.js';
@@ -112,19 +113,19 @@ export async function registerPostgres(
   database: Database,
 ): Promise<pg.Pool> {
   const { config, logger } = options;
-  const pool = new pg.Pool({ connectionString: database.url, max: config.databasePoolSize });
+  // Every connection of this process says whose it is (pg_stat_activity.application_name).
+  const url = namedConnections(database.url);
+  const pool = new pg.Pool({ connectionString: url, max: config.databasePoolSize });
   // While the pool ends, its closing connections may still report the server going away.
   pool.on('error', (error) => {
     if (!pool.ending) logger.warn({ err: error }, 'idle database connection failed');
   });
   await applyPostgresSchema(pool);
+  await checkConnectionBudget(pool, config.databasePoolSize, logger);
   container.register(DATABASE, { useValue: database });
-  container.register(DATABASE_URL, { useValue: database.url });
+  container.register(DATABASE_URL, { useValue: url });
   container.register(PG_POOL, { useValue: pool });
-  // A claim whose process died is free again after the longest a request may take.
-  container.register(IDEMPOTENCY_RETENTION, {
-    useValue: { ttlHours: config.idempotencyKeyTtlHours, claimLeaseMs: 5 * 60_000 },
-  });
+  container.register(IDEMPOTENCY_RETENTION, { useValue: { ttlHours: config.idempotencyKeyTtlHours } });
   container.registerSingleton(IDEMPOTENCY_STORE, PgIdempotencyStore);
   container.registerSingleton(RATE_LIMIT_STORE, PgRateLimitStore);
   container.registerSingleton(HEALTH_PROBE, PgHealthProbe);

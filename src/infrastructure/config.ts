@@ -45,7 +45,10 @@ export interface Config {
   smtpUrl: string | null;
   /** The From of test-mode mail. */
   mailFrom: string;
-  /** PostgreSQL connections one process keeps (requests, projections and jobs share them). */
+  /**
+   * PostgreSQL connections one process may open for requests, projections and jobs (besides 3 of
+   * its own: two LISTENs and the idempotency claim session); idle ones close after 10 s.
+   */
   databasePoolSize: number;
   /** Deliveries one process runs at once. */
   deliveryConcurrency: number;
@@ -115,7 +118,9 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitAdminPerHour: SETTINGS.RATE_LIMIT_ADMIN_PER_HOUR.read(env),
     smtpUrl: SETTINGS.SMTP_URL.read(env),
     mailFrom: SETTINGS.MAIL_FROM.read(env),
-    databasePoolSize: SETTINGS.DATABASE_POOL_SIZE.read(env),
+    // The embedded server is this process's alone (it takes 300 connections); a server of one's
+    // own (100 connections as installed) is shared by several processes: 4 × (20 + 3) fit.
+    databasePoolSize: SETTINGS.DATABASE_POOL_SIZE.read(env) ?? (SETTINGS.DATABASE_URL.read(env) ? 20 : 30),
     deliveryConcurrency: SETTINGS.DELIVERY_CONCURRENCY.read(env),
     deliveryRetryUnitMs: SETTINGS.DELIVERY_RETRY_UNIT_MS.read(env),
     rulesDate: SETTINGS.RULES_DATE.read(env),

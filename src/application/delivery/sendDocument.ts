@@ -20,6 +20,7 @@ import { sentNumberDecider, type SentNumberState } from '../../domain/document/l
 import { sentNumberStream } from './sentNumberStream.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
 import { presentRecord } from '../documents/documentCommands.js';
+import { effectOf } from '../idempotentEffect.js';
 import {
   documentDecider,
   documentStream,
@@ -226,6 +227,9 @@ export class SendDocument {
     let checkedUbl: UblRef | null = null;
     for (let attempt = 1; ; attempt++) {
       const loaded = await loadStream(this.store, documentDecider, stream);
+      // A retry of a send this request's Idempotency-Key made already: that send's result.
+      const sent = effectOf(documentDecider, loaded.events, eventMetadata);
+      if (sent) return this.content.withContent(presentRecord(sent));
       const document = loaded.state;
       if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
       if (document.source === 'pdf' && (checkedUbl === null || !sameUbl(document.ubl_ref, checkedUbl))) {

@@ -1,6 +1,7 @@
 import { randomUUID, createHash } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
 import { handleCommand, loadState, loadStream } from '../commandHandler.js';
+import { creationId, effectOf } from '../idempotentEffect.js';
 import {
   documentDecider,
   documentStream,
@@ -20,7 +21,7 @@ import {
   type DocumentSizeLimits,
 } from '../../domain/document/invoice/documentLimits.js';
 import type { HygieneLimits, InputProblem } from '../../domain/inputText.js';
-import { invalid, notFound } from '../../domain/errors.js';
+import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import type { DocumentWork } from './documentWork.js';
 import { inject, injectable } from '../injection.js';
 import { EVENT_STORE } from '../ports/eventStore.js';
@@ -212,34 +213,53 @@ export class DocumentCommands {
     fileName: string,
     metadata: EventMetadata,
   ): Promise<DocumentWithContent> {
-    const documentId = randomUUID();
+    const eventMetadata = { ...metadata, tenantId };
+    const documentId = creationId('document', tenantId, eventMetadata);
+    // A retry of a request that created the document already (its Idempotency-Key names it) gets it.
+    const made = await this.madeBy(documentId, eventMetadata);
+    if (made) return made;
     // The content says what the lifecycle will: a draft, outbound (the decider decides it, not this).
     const content = { ...document, state: 'DRAFT', direction: 'OUTBOUND' } as const;
     const [stored, ubl_ref] = await Promise.all([
       this.content.storeDocument(content),
       this.content.storeUbl(ubl, this.content.attachmentKeys(content)),
     ]);
-    // A fresh id names no stream yet: nothing to read.
-    const result = await handleCommand(
-      this.store,
-      documentDecider,
-      documentStream(documentId),
-      {
-        type: 'CreateDraft',
-        data: {
-          document_id: documentId,
-          tenant_id: tenantId,
-          source,
-          file_name: fileName,
-          ...stored,
-          ubl_ref,
-          now: now(),
+    try {
+      // A fresh id names no stream yet: nothing to read.
+      const result = await handleCommand(
+        this.store,
+        documentDecider,
+        documentStream(documentId),
+        {
+          type: 'CreateDraft',
+          data: {
+            document_id: documentId,
+            tenant_id: tenantId,
+            source,
+            file_name: fileName,
+            ...stored,
+            ubl_ref,
+            now: now(),
+          },
         },
-      },
-      { ...metadata, tenantId },
-      [],
-    );
-    return { ...presentRecord(result.state), document: content };
+        eventMetadata,
+        [],
+      );
+      return { ...presentRecord(result.state), document: content };
+    } catch (error) {
+      // A twin of this request (same key) made it meanwhile ('Document already exists'): its
+      // result is this one's.
+      const twin = error instanceof DomainError ? await this.madeBy(documentId, eventMetadata) : null;
+      if (twin) return twin;
+      throw error;
+    }
+  }
+
+  /** The document as the request of `metadata`'s Idempotency-Key created it, if it did. */
+  private async madeBy(documentId: string, metadata: EventMetadata): Promise<DocumentWithContent | null> {
+    if (!metadata.idempotency) return null;
+    const made = effectOf(documentDecider, await this.store.readStream(documentStream(documentId)), metadata);
+    return made ? this.content.withContent(presentRecord(made)) : null;
   }
 
   /** The tenant's document with its content; another tenant's (or a deleted) document is not found. */

@@ -49,6 +49,11 @@ export class AgendaScheduler implements JobScheduler {
     this.agenda.define<Data>(
       name,
       async (job) => {
+        // The lock is renewed while the job runs, so it lapses (and another process takes the job
+        // over) only when this process is gone, not when an attempt is slow: a delivery taken
+        // over while its first runner is still at it would be made twice.
+        const lifetime = this.options.lockLifetimeMs ?? 60_000;
+        const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(100, lifetime / 3));
         try {
           await handler(job.attrs.data);
         } catch (error) {
@@ -58,6 +63,8 @@ export class AgendaScheduler implements JobScheduler {
             `job ${name} for ${subjectOf(data)} failed (${(error as Error).message}); it runs again later`,
           );
           throw error;
+        } finally {
+          clearInterval(renew);
         }
       },
       // A handler that throws (a database outage, a lost race past its retries) has done nothing

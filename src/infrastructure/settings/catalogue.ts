@@ -5,7 +5,19 @@ import { PEPPOL_PRODUCTION_SML_ZONE } from '../../domain/peppol/smlName.js';
 import { OPENPEPPOL_REPORTING_RECEIVER } from '../../domain/reporting/peppolReporting.js';
 import { OCSP_FAILURE_POLICIES } from '../peppol/accessPointTrust.js';
 import { DEFAULT_PDF_READER_LIMITS } from '../pdf/pdfContentReader.js';
-import { choice, day, flag, integer, libraryVariable, list, optionalText, text, url, type Setting } from './setting.js';
+import {
+  choice,
+  day,
+  flag,
+  integer,
+  optionalInteger,
+  libraryVariable,
+  list,
+  optionalText,
+  text,
+  url,
+  type Setting,
+} from './setting.js';
 
 /*
  * Every environment variable the service reads, declared once: its name, section, meaning and
@@ -58,9 +70,12 @@ export const SETTINGS = {
     section: 'storage',
     description: 'Port of the embedded PostgreSQL (it listens on 127.0.0.1 only).',
   }),
-  DATABASE_POOL_SIZE: integer('DATABASE_POOL_SIZE', 30, {
+  DATABASE_POOL_SIZE: optionalInteger('DATABASE_POOL_SIZE', {
     section: 'storage',
-    description: 'PostgreSQL connections per process (requests, projections and jobs share them).',
+    min: 1,
+    defaultText: '`20` with `DATABASE_URL`, `30` on the embedded server',
+    description:
+      'PostgreSQL connections per process (requests, projections and jobs share them); each process also holds two listening connections and one for Idempotency-Key claims. See [several processes](processes.md).',
   }),
   EVENTSTORE_URL: optionalText('EVENTSTORE_URL', {
     section: 'storage',

@@ -73,6 +73,12 @@ export function integer(name: string, fallback: number, declaration: Declaration
   });
 }
 
+/** A whole number ≥ 0 (`min` 1: > 0), or null when unset (the reader then decides the default). */
+export function optionalInteger(name: string, declaration: Declaration & { min?: 0 | 1 }): Setting<number | null> {
+  const whole = integer(name, 0, declaration);
+  return declare(name, declaration, 'unset', (env) => (present(env, name) === null ? null : whole.read(env)));
+}
+
 /** Text with a default. */
 export function text(name: string, fallback: string, declaration: Declaration): Setting<string> {
   return declare(name, declaration, code(fallback), (env) => present(env, name) ?? fallback);
