@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,10 @@ import { generatedDocuments } from './generatedDocuments.js';
  * reference, the events catalogue). `--check` writes nothing and fails when a file differs from
  * what the code gives (test/docs/generatedDocs.test.ts does the same in `npm test`).
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+// The checkout: the first folder above this compiled file with a package.json (it runs from dist/
+// or from a build generation, build/<id>/, at different depths).
+let ROOT = path.dirname(fileURLToPath(import.meta.url));
+while (!existsSync(path.join(ROOT, 'package.json'))) ROOT = path.dirname(ROOT);
 const check = process.argv.includes('--check');
 let stale = 0;
 for (const { file, text } of await generatedDocuments(ROOT)) {

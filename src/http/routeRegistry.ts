@@ -148,8 +148,13 @@ export class RouteRegistry {
             ]),
           ),
         };
+        // Every refusal is the spec's error object ({detail}).
         responses[status] =
-          status === success && Object.keys(content).length > 0 ? { description, content } : { description };
+          status === success && Object.keys(content).length > 0
+            ? { description, content }
+            : Number(status) >= 400
+              ? { description, content: errorContent }
+              : { description };
       }
       if (route.auth !== 'none')
         responses['401'] = { description: 'Missing or invalid credentials', content: errorContent };

@@ -20,8 +20,11 @@ type Answers = Record<string, unknown> & {
   pdf?: { carried?: boolean; content_type?: string; disposition?: string };
 };
 
-/** Fields answers gained after the fixture was recorded, compared apart: see "what answers gained since". */
-const LATER_FIELDS = new Set(['send_blocked', 'actor_name']);
+/**
+ * Fields answers gained after the fixture was recorded, compared apart: see "what answers gained
+ * since" (a delivery's `mls`: the Message Level Status its receiver's provider sent, none then).
+ */
+const LATER_FIELDS = new Set(['send_blocked', 'actor_name', 'mls']);
 const withoutLater = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(withoutLater)
@@ -47,6 +50,8 @@ interface Expected {
  * payloads in the blob store, and every read model and answer is what that service gave.
  */
 describe("A history recorded before payloads left the events, replayed by today's code (real PostgreSQL)", function () {
+  // Every answer about every recorded document, PDFs included: minutes on a busy machine.
+  this.timeout(300_000);
   let recorded: Recorded;
   let expected: Expected;
   let t: TestService;
@@ -122,6 +127,9 @@ describe("A history recorded before payloads left the events, replayed by today'
         sends++;
         expect(step.summary).to.match(new RegExp(`^sent by key app as ${step.details.sender_peppol_id}[ ,]`));
       }
+      const report = await t.http.get(`/api/documents/${id}/transmission-report`).set(bearer(key(tenant)));
+      for (const delivery of (report.body.deliveries ?? []) as Array<{ mls: unknown }>)
+        expect(delivery.mls, 'no MLS was received then').to.equal(null);
       const document = await t.http.get(`/api/documents/${id}`).set(bearer(key(tenant)));
       if (document.status === 200) expect(document.body).to.have.property('send_blocked');
     }

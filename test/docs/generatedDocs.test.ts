@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generatedDocuments } from '../../scripts/docs/generatedDocuments.js';
 import { ALL_SETTINGS } from '../../src/infrastructure/settings/catalogue.js';
 import { CONFIGURATION_REFERENCE } from '../../scripts/docs/configurationReference.js';
 import { EVENTS_CATALOGUE } from '../../scripts/docs/eventsCatalogue.js';
+import { repoRoot } from '../support/repoRoot.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = repoRoot;
 
 /**
  * The configuration reference and the events catalogue are generated from the code; the committed

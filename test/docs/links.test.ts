@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { anchorsOf, documentationFiles, githubSlug, linksOf } from './markdown.js';
+import { repoRoot } from '../support/repoRoot.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = repoRoot;
 
 /** Each broken relative link or anchor of the files, as `file:line: target (why)`. */
 async function brokenLinks(root: string, files: string[]): Promise<string[]> {

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ALL_SETTINGS, SETTINGS } from '../../src/infrastructure/settings/catalogue.js';
 import { choice, flag, integer, url } from '../../src/infrastructure/settings/setting.js';
 import { loadConfig } from '../../src/infrastructure/config.js';
 import { envReadsIn, sourcesOf } from './envReads.js';
+import { repoRoot } from '../support/repoRoot.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = repoRoot;
 const SETTINGS_DIR = 'src/infrastructure/settings';
 
 /**

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import { Ajv2020, strictSchema, type OpenApiDocument, type Operation } from '../support/openApiSchemas.js';
+import { Ajv2020, strictSchema, type OpenApiDocument, type Operation, type Schema } from '../support/openApiSchemas.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { createPeppolTenant, registerPeppol } from '../support/peppol.js';
@@ -61,7 +61,12 @@ describe('Every answer described: each route answers what /api/openapi.json says
     const content = operationOf(method, template).responses[String(status)]?.content ?? {};
     const type = String(res.headers['content-type'] ?? '').split(';')[0]!;
     if (type === 'application/json') {
-      const schema = content['application/json']?.schema;
+      const published = content['application/json']?.schema;
+      // A refusal's schema is the shared Error component.
+      const ref = (published as { $ref?: string } | undefined)?.$ref?.replace('#/components/schemas/', '');
+      const schema = ref
+        ? (openApi as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas[ref]
+        : published;
       expect(schema, `${what} publishes a schema of its JSON answer`).to.not.equal(undefined);
       const validate = ajv.compile(strictSchema(schema!));
       expect(
@@ -417,6 +422,26 @@ describe('Every answer described: each route answers what /api/openapi.json says
       'get',
       '/api/operator/reports/peppol',
       await get(`/api/operator/reports/peppol?month=${month}&report=tsr`, operator),
+    );
+    // Submitted (queued for OpenPeppol, which has no route from here).
+    const submitted = conforms(
+      'post',
+      '/api/operator/reports/peppol/submissions',
+      await t.http.post('/api/operator/reports/peppol/submissions').set(bearer(operator)).send({ month }),
+    );
+    expect(submitted.month).to.equal(month);
+    conforms(
+      'get',
+      '/api/operator/reports/peppol/submissions',
+      await get(`/api/operator/reports/peppol/submissions?month=${month}`, operator),
+    );
+    // A resend answers one submission (the shape GET's tsr and eusr have, checked above); of a month
+    // never submitted, the 404 it publishes.
+    conforms(
+      'post',
+      '/api/operator/reports/peppol/submissions/{month}/{report}/resend',
+      await t.http.post('/api/operator/reports/peppol/submissions/2020-01/eusr/resend').set(bearer(operator)),
+      404,
     );
 
     // Lists, stats, lookups

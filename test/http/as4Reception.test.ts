@@ -246,7 +246,9 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
           'this message is not stored; send it with a MessageId of its own',
       );
       const warnings = log.records.slice(warningsBefore).filter((r) => r.message_id === built.messageId);
-      expect(warnings.map((w) => [w.level, w.msg])).to.deep.equal([[40, 'AS4 message refused']]);
+      expect(warnings.map((w) => [w.level, w.codes])).to.deep.equal([[40, ['EBMS:0004']]]);
+      expect(warnings[0]!.msg).to.match(new RegExp(`^AS4 message \\S+ from \\S+ refused: EBMS:0004: `));
+      expect(warnings[0]!.msg).to.include(errors[0]!.description);
     }
     expect(await recordsOf(built.messageId)).to.have.length(1);
     await t.service.projections.catchUp(10_000);

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { startTestService, type TestService } from '../support/service.js';
 import type { OpenApiDocument } from '../support/openApiSchemas.js';
+import { repoRoot } from '../support/repoRoot.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = repoRoot;
 /** The calls, written against the generated types (not compiled with the project: the types do not exist before this test). */
 const CALLS = path.join(ROOT, 'test/openapi-client/calls.ts');
 /** Inside the repository, so that the compiler finds openapi-fetch in node_modules; dist/ is build output. */

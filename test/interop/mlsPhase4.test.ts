@@ -42,6 +42,12 @@ const PHASE4_BUYER = '0208:0202239951';
 const OUR_SPID = '0242:000001';
 const PHASE4_SPID = '0242:000002';
 const SELLER_ID = '0208:0403013026';
+/** The example's seller endpoint made SELLER_ID's (a document is refused when its issuer is not the SBDH sender). */
+const asSeller = (xml: string) =>
+  xml.replace(
+    /(<cac:AccountingSupplierParty>\s*<cac:Party>\s*)<cbc:EndpointID schemeID="\d{4}">[^<]*<\/cbc:EndpointID>/,
+    '$1<cbc:EndpointID schemeID="0208">0403013026</cbc:EndpointID>',
+  );
 
 /** phase4's own reading of an MLS (ph-ubl21, the UBL 2.1 XSD): what it says. */
 function phase4Reads(file: string): Promise<Record<string, unknown> & { ok: boolean; xsdErrors: string[] }> {
@@ -73,11 +79,17 @@ describeWithPhase4(
     let us: TestService;
     let endpoint: string;
     let seller: { id: string; key: string };
+    /** The official example with SELLER_ID as its seller's endpoint: the SBDH sender and the issuer agree. */
+    let invoiceFile: string;
 
     before(async () => {
       pki = await makeTestPki({ instances: 2 });
       dns = await startDnsServer();
       outDir = await mkdtemp(path.join(os.tmpdir(), 'phase4-mls-'));
+      invoiceFile = path.join(outDir, 'invoice.xml');
+      const bound = asSeller(await readFile(INVOICE, 'utf8'));
+      expect(bound).to.include('<cbc:EndpointID schemeID="0208">0403013026</cbc:EndpointID>');
+      await writeFile(invoiceFile, bound);
       [receiver, sender] = await Promise.all([
         startPhase4Receiver({ ap: pki.instance(2), outDir, serviced: [PHASE4_SPID, PHASE4_BUYER] }),
         startPhase4SendService(),
@@ -154,7 +166,7 @@ describeWithPhase4(
     };
 
     it('phase4 asks ALWAYS_SEND: we deliver and send it one AP; asks FAILURE_ONLY for a broken invoice: one RE; phase4 reads both', async () => {
-      const delivered = await phase4Sends(INVOICE, 'ALWAYS_SEND');
+      const delivered = await phase4Sends(invoiceFile, 'ALWAYS_SEND');
       expect(delivered.kind).to.equal('document');
       expect(delivered.sbdh).to.deep.include({ mls_type: 'ALWAYS_SEND' });
       const ap = await mlsAt(delivered.sbdh!.instance_id);
@@ -171,7 +183,7 @@ describeWithPhase4(
       });
 
       const brokenFile = path.join(outDir, 'broken-invoice.xml');
-      const invoice = await readFile(INVOICE, 'utf8');
+      const invoice = await readFile(invoiceFile, 'utf8');
       await writeFile(brokenFile, invoice.replace(/(<cbc:DocumentCurrencyCode>)[A-Z]{3}</, '$1ZZZ<'));
       const refused = await phase4Sends(brokenFile, 'FAILURE_ONLY');
       expect(refused.kind).to.equal('refused');

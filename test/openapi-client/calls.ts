@@ -187,6 +187,16 @@ export async function administrativeCalls(): Promise<string[]> {
   const reports = await client.GET('/api/operator/reports/peppol', { params: { query: { month: '2026-10' } } });
   const both = typeof reports.data === 'object' ? reports.data : undefined;
   seen.push(both?.tsr_sha256, both?.prepared?.prepared_at);
+  const submissions = await client.GET('/api/operator/reports/peppol/submissions', {
+    params: { query: { month: '2026-10' } },
+  });
+  seen.push(submissions.data?.tsr?.status, submissions.data?.eusr?.deliveries[0]?.attempts[0]?.outcome);
+  const submitted = await client.POST('/api/operator/reports/peppol/submissions', { body: { month: '2026-10' } });
+  seen.push(submitted.data?.prepared?.tsr_sha256);
+  const resent = await client.POST('/api/operator/reports/peppol/submissions/{month}/{report}/resend', {
+    params: { path: { month: '2026-10', report: 'tsr' } },
+  });
+  seen.push(resent.data?.message_id, resent.data?.receiver);
 
   const tenants = await client.GET('/api/admin/tenants');
   seen.push(tenants.data?.total, tenants.data?.tenants[0]?.is_deleted);

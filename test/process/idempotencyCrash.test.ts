@@ -151,7 +151,13 @@ describe('Idempotency-Keys across a process crash (SIGKILL, real processes)', fu
   async function tenant(p: ServiceProcess): Promise<string> {
     const org = await api(p.baseUrl, 'POST', '/api/operator/organizations', operatorKey, { name: 'Idem reseller' });
     const adminKey: string = org.body.admin_key.key;
-    const created = await api(p.baseUrl, 'POST', '/api/admin/tenants', adminKey, { name: `idem-${randomUUID()}` });
+    // A tenant sends only as a participant it holds: the invoices name no seller id, so they are
+    // sent as this one.
+    const created = await api(p.baseUrl, 'POST', '/api/admin/tenants', adminKey, {
+      name: `idem-${randomUUID()}`,
+      peppol_ids: ['0208:0403013026'],
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const key = await api(p.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, {
       name: 'app',
     });

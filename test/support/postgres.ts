@@ -29,10 +29,19 @@ export async function freePort(): Promise<number> {
 
 export async function testPostgres(): Promise<RunningPostgres> {
   starting ??= (async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-test-'));
-    const port = process.env.TEST_PG_PORT ? Number(process.env.TEST_PG_PORT) : await freePort();
-    server = await startEmbeddedPostgres({ dataDir, port, logger: pino({ level: 'warn' }) });
-    return server;
+    // A free port may be taken by another program before PostgreSQL binds it (several test runs
+    // share a machine): then another port, in a new folder.
+    for (let attempt = 1; ; attempt++) {
+      dataDir = await mkdtemp(path.join(os.tmpdir(), 'invoicing-test-'));
+      const port = process.env.TEST_PG_PORT ? Number(process.env.TEST_PG_PORT) : await freePort();
+      try {
+        server = await startEmbeddedPostgres({ dataDir, port, logger: pino({ level: 'warn' }) });
+        return server;
+      } catch (error) {
+        await rm(dataDir, { recursive: true, force: true });
+        if (attempt === 3 || process.env.TEST_PG_PORT || !/Address already in use/.test(String(error))) throw error;
+      }
+    }
   })();
   return starting;
 }

@@ -190,7 +190,13 @@ export const PdfCreationAnswer = t.intersection([
       warnings: t.array(t.string),
     }),
   }),
-  t.partial({ id: t.string, created_at: t.string, invoice_response: InvoiceResponse }),
+  // A stored draft (id) says, as every document does, whether this tenant may send it.
+  t.partial({
+    id: t.string,
+    created_at: t.string,
+    invoice_response: InvoiceResponse,
+    send_blocked: nullable(SendBlockedAnswer),
+  }),
 ]);
 
 /** `GET /api/documents/{id}/ubl` as JSON: the UBL's metadata. */
@@ -235,6 +241,8 @@ export const HistoryAnswer = t.type({
       position: t.string,
       recorded_at: t.string,
       actor: text,
+      /** Who `actor` is in words: the API key's name, the admin, the operator, the job; null when unknown. */
+      actor_name: text,
       request_id: text,
       data: t.UnknownRecord,
     }),
@@ -276,6 +284,19 @@ const AttemptReport = t.intersection([
   }),
 ]);
 
+/** The receiving provider's Message Level Status about a delivery (AP, AB: delivered; RE: rejected). */
+const MlsReport = t.type({
+  code: text,
+  description: text,
+  issues: t.array(t.type({ location: text, description: text, reason: text })),
+  /** Whether the MLS passed the SCH-MLS rules; `problems` names those it broke. */
+  valid: t.boolean,
+  problems: t.array(t.string),
+  mls_id: text,
+  sender_ap: t.string,
+  received_at: t.string,
+});
+
 /** `GET /api/documents/{id}/transmission-report`. */
 export const TransmissionReportAnswer = t.intersection([
   t.type({
@@ -298,6 +319,7 @@ export const TransmissionReportAnswer = t.intersection([
         failure_reason: text,
         next_attempt_at: text,
         attempts: t.array(AttemptReport),
+        mls: nullable(MlsReport),
       }),
     ),
     received: nullable(

@@ -134,6 +134,21 @@ export const ParticipantSearchAnswer = t.intersection([
   t.partial({ directory_error: t.string }),
 ]);
 
+/** What the monthly job kept of a month's reports (their digests, blobs and counts). */
+const PreparedReports = t.type({
+  month: t.string,
+  as_of: t.string,
+  reporter: t.string,
+  tsr_sha256: t.string,
+  eusr_sha256: t.string,
+  tsr_ref: t.type({ sha256: t.string, size: t.number, media_type: t.string }),
+  eusr_ref: t.type({ sha256: t.string, size: t.number, media_type: t.string }),
+  incoming: t.number,
+  outgoing: t.number,
+  end_users: t.number,
+  prepared_at: t.string,
+});
+
 /** `GET /api/operator/reports/peppol` as JSON: both reports, their digests and counts, and what the monthly job kept. */
 export const PeppolReportsAnswer = t.type({
   month: t.string,
@@ -146,21 +161,48 @@ export const PeppolReportsAnswer = t.type({
   incoming: t.number,
   outgoing: t.number,
   end_users: t.number,
-  prepared: nullable(
+  prepared: nullable(PreparedReports),
+});
+
+/** One report's way to OpenPeppol: where it stands and every attempt of every delivery. */
+export const ReportSubmissionAnswer = t.type({
+  report: t.keyof({ tsr: null, eusr: null }),
+  month: t.string,
+  receiver: t.string,
+  status: t.keyof({ PENDING: null, SENT: null, FAILED: null }),
+  message_id: t.string,
+  queued_at: t.string,
+  delivered_at: nullable(t.string),
+  failure_reason: nullable(t.string),
+  next_attempt_at: nullable(t.string),
+  deliveries: t.array(
     t.type({
-      month: t.string,
-      as_of: t.string,
-      reporter: t.string,
-      tsr_sha256: t.string,
-      eusr_sha256: t.string,
-      tsr_ref: t.type({ sha256: t.string, size: t.number, media_type: t.string }),
-      eusr_ref: t.type({ sha256: t.string, size: t.number, media_type: t.string }),
-      incoming: t.number,
-      outgoing: t.number,
-      end_users: t.number,
-      prepared_at: t.string,
+      delivery_id: t.string,
+      message_id: t.string,
+      requested_at: t.string,
+      requested_by: nullable(t.string),
+      attempts: t.array(
+        t.type({
+          attempt: t.number,
+          started_at: t.string,
+          duration_ms: t.number,
+          outcome: t.string,
+          error: nullable(t.string),
+          endpoint_url: nullable(t.string),
+          remote_ap: nullable(t.string),
+          receipt_received_at: nullable(t.string),
+        }),
+      ),
     }),
   ),
+});
+
+/** `GET` and `POST /api/operator/reports/peppol/submissions`: a month's two reports on their way. */
+export const ReportSubmissionsAnswer = t.type({
+  month: t.string,
+  prepared: nullable(PreparedReports),
+  tsr: nullable(ReportSubmissionAnswer),
+  eusr: nullable(ReportSubmissionAnswer),
 });
 
 /** `GET /healthz`. */

@@ -18,11 +18,13 @@ export interface AgendaSchedulerOptions {
 /** Agenda behind the JobScheduler port; the backend is PostgreSQL or MongoDB per profile. */
 export class AgendaScheduler implements JobScheduler {
   private readonly agenda: Agenda;
+  private readonly backend: ConnectedOnStart;
   private stopped = false;
 
   constructor(private readonly options: AgendaSchedulerOptions) {
+    this.backend = new ConnectedOnStart(options.backend);
     this.agenda = new Agenda({
-      backend: options.backend,
+      backend: this.backend,
       processEvery: options.processEveryMs ?? 1000,
       defaultLockLifetime: options.lockLifetimeMs ?? 60_000,
       maxConcurrency: options.maxConcurrency ?? 20,
@@ -87,8 +89,10 @@ export class AgendaScheduler implements JobScheduler {
     await job.save();
   }
 
+  /** Connects (creating the jobs table on a new database) and starts processing jobs. */
   async start(): Promise<void> {
     this.stopped = false;
+    this.backend.connectNow();
     await this.agenda.ready;
     await this.options.afterReady?.();
     await this.agenda.start();
@@ -100,6 +104,43 @@ export class AgendaScheduler implements JobScheduler {
     // No new jobs; the running ones finish (up to graceMs: those still running stay locked until
     // their lock expires and run again, as after a crash).
     await this.agenda.drain(graceMs);
+  }
+}
+
+/**
+ * The backend, connected when the scheduler starts rather than when Agenda is constructed (Agenda
+ * connects in its constructor): connecting creates the jobs table and its indexes with
+ * `CREATE … IF NOT EXISTS`, which races (a unique violation in pg_class) when several processes
+ * start at once on a new database; the service starts the scheduler while no other process starts.
+ */
+class ConnectedOnStart implements AgendaBackend {
+  private readonly started: Promise<void>;
+  connectNow!: () => void;
+
+  constructor(private readonly backend: AgendaBackend) {
+    this.started = new Promise((resolve) => (this.connectNow = resolve));
+  }
+  get name() {
+    return this.backend.name;
+  }
+  get repository() {
+    return this.backend.repository;
+  }
+  get notificationChannel() {
+    return this.backend.notificationChannel;
+  }
+  get logger() {
+    return this.backend.logger;
+  }
+  get ownsConnection() {
+    return this.backend.ownsConnection;
+  }
+  async connect(): Promise<void> {
+    await this.started;
+    await this.backend.connect();
+  }
+  disconnect(): Promise<void> {
+    return this.backend.disconnect();
   }
 }
 

@@ -89,7 +89,7 @@ describe('Peppol settings', () => {
     expect(
       loadPeppolConfig({
         AS4_OCSP: 'false',
-        AS4_OCSP_FAILURE_POLICY: 'Refuse',
+        AS4_OCSP_FAILURE_POLICY: 'refuse',
         AS4_OCSP_TIMEOUT_MS: '2000',
         AS4_OCSP_CACHE_MAX_SECONDS: '600',
         AS4_OCSP_NONCE: 'true',

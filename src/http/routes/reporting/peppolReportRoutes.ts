@@ -10,7 +10,7 @@ import { reportPeriod } from '../../../domain/reporting/peppolReporting.js';
 import { commandMetadata } from '../../requestContext.js';
 import { decode } from '../../codecs.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
-import { PeppolReportsAnswer } from '../../codecs/peppolAnswers.js';
+import { PeppolReportsAnswer, ReportSubmissionAnswer, ReportSubmissionsAnswer } from '../../codecs/peppolAnswers.js';
 
 const ReportQuery = t.intersection([
   t.type({ month: t.string }),
@@ -45,9 +45,10 @@ export function peppolReportRoutes(
     auth: 'operator',
     query: MonthQuery,
     responses: { 200: '{month, prepared, tsr, eusr}', 422: 'A bad month' },
-    handler: async (req, res) => {
+    answer: ReportSubmissionsAnswer,
+    handler: async (req, _res, answer) => {
       const month = monthOf(decode(MonthQuery, req.query, 'query').month, ['query', 'month']);
-      res.json({ month, prepared: await reporting.prepared(month), ...(await submission.status(month)) });
+      answer({ month, prepared: await reporting.prepared(month), ...(await submission.status(month)) });
     },
   });
   routes.add({
@@ -63,14 +64,15 @@ export function peppolReportRoutes(
       409: 'This access point has no AS4 identity',
       422: 'A bad month',
     },
-    handler: async (req, res) => {
+    answer: ReportSubmissionsAnswer,
+    handler: async (req, res, answer) => {
       const month = monthOf(decode(MonthBody, req.body, 'body').month, ['body', 'month']);
       const prepared = await reporting.prepareAndSubmit(
         month,
         new Date(),
         commandMetadata(req, res).actor ?? 'operator',
       );
-      res.json({ month, prepared, ...(await submission.status(month)) });
+      answer({ month, prepared, ...(await submission.status(month)) });
     },
   });
   routes.add({
@@ -86,10 +88,11 @@ export function peppolReportRoutes(
       409: 'It is being delivered',
       422: 'A bad month or report',
     },
-    handler: async (req, res) => {
+    answer: ReportSubmissionAnswer,
+    handler: async (req, res, answer) => {
       const month = monthOf(String(req.params.month), ['path', 'month']);
       const report = reportOf(String(req.params.report));
-      res.json(await submission.resend(month, report, commandMetadata(req, res)));
+      answer(await submission.resend(month, report, commandMetadata(req, res)));
     },
   });
   routes.add({
