@@ -1,5 +1,6 @@
 /** The service's codes as people say them: units, lifecycle steps, who acted. */
 import type { NamedUnitCode } from '../../../src/domain/document/invoice/codeLists.js';
+import type { WebhookEventKind } from '../../../src/domain/webhook/webhook.js';
 
 /** Each named unit (the service's own list: a new code there must be named here), singular and plural. */
 const UNITS: Record<NamedUnitCode, [string, string]> = {
@@ -104,4 +105,22 @@ export function actorWords(actor: string | null | undefined, keyName?: string | 
   if (actor === 'operator') return 'by the operator';
   if (/^[a-z0-9-]+$/.test(actor)) return SERVICE_ACTORS[actor] ?? 'by the service';
   return `by ${actor}`;
+}
+
+/** The webhook event kinds in words (each shown with its code, which is what a receiver reads). */
+const EVENT_KINDS: Record<WebhookEventKind, string> = {
+  'document.created': 'Document created',
+  'document.transit': 'Sending started',
+  'document.sent': 'Delivered',
+  'document.failed': 'Delivery failed',
+  'document.received': 'Document received',
+  'document.accepted': 'Accepted',
+  'document.rejected': 'Rejected',
+  'document.deleted': 'Deleted',
+  'document.mls_received': "Receiving provider's status",
+};
+
+export function eventKindName(kind: string): string {
+  if (kind === '*') return 'Every event';
+  return (EVENT_KINDS as Record<string, string | undefined>)[kind] ?? stepName(kind.replace(/^document\./, ''));
 }
