@@ -4,7 +4,8 @@ import { assertNever } from '../domain/decider.js';
 import { jsonSchemaOf } from './jsonSchema.js';
 import type { RateLimitGates } from './rateLimit.js';
 
-export type AuthKind = 'none' | 'tenant' | 'organization' | 'operator';
+/** `any`: a valid key of any kind (a tenant's, an organization's or the operator's), e.g. to ask which it is. */
+export type AuthKind = 'none' | 'tenant' | 'organization' | 'operator' | 'any';
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
 /** Sends the route's JSON answer, typed by its codec (`answer`), with the route's success status unless told otherwise. */
@@ -91,6 +92,12 @@ export class RouteRegistry {
       case 'tenant':
       case 'organization':
         return (req, res, next) => (this.rateLimits ? this.rateLimits[kind](req, res, next) : next());
+      case 'any':
+        // Limited as the kind of key presented; the operator's key is never limited.
+        return (req, res, next) => {
+          const principal = (res.locals.principal as { kind?: 'tenant' | 'organization' } | undefined)?.kind;
+          return this.rateLimits && principal ? this.rateLimits[principal](req, res, next) : next();
+        };
       case 'operator':
       case 'none':
         return null;
@@ -169,7 +176,7 @@ export class RouteRegistry {
         summary: route.summary,
         tags: [route.tag],
         operationId: `${route.method}_${openApiPath.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
-        ...(route.auth === 'none' ? { security: [] } : { security: [{ [securityScheme(route.auth)]: [] }] }),
+        security: route.auth === 'none' ? [] : security(route.auth),
         parameters: [
           ...pathParams,
           ...queryParams,
@@ -257,6 +264,11 @@ function uploadContent(rawTypes: string[]): Record<string, object> {
 
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
-function securityScheme(kind: Exclude<AuthKind, 'none'>): string {
-  return { tenant: 'tenantKey', organization: 'organizationKey', operator: 'operatorKey' }[kind];
+const SECURITY_SCHEMES = { tenant: 'tenantKey', organization: 'organizationKey', operator: 'operatorKey' } as const;
+
+/** The OpenAPI security requirements of a route: its kind of key, or (for `any`) each kind as an alternative. */
+function security(kind: Exclude<AuthKind, 'none'>): Array<Record<string, never[]>> {
+  return kind === 'any'
+    ? Object.values(SECURITY_SCHEMES).map((scheme) => ({ [scheme]: [] }))
+    : [{ [SECURITY_SCHEMES[kind]]: [] }];
 }

@@ -18,6 +18,27 @@ const NUMBER = 'ACME-2026-0042';
 const target = chromiumBinary();
 
 /**
+ * The contrast ratio (WCAG) of an element's text against its background, the background composed
+ * over the top bar's colour (the Menu button's background is translucent). Runs in the page.
+ */
+function contrastOnTopbar(el: Element): number {
+  const rgba = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
+  const style = getComputedStyle(el);
+  const bar = rgba(getComputedStyle(el.closest('.topbar')!).backgroundColor);
+  const [r, g, b, a = 1] = rgba(style.backgroundColor);
+  const background = [r!, g!, b!].map((c, i) => c * a + bar[i]! * (1 - a));
+  const luminance = (rgb: number[]) => {
+    const [lr, lg, lb] = rgb.map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * lr! + 0.7152 * lg! + 0.0722 * lb!;
+  };
+  const [l1, l2] = [luminance(rgba(style.color).slice(0, 3)), luminance(background)].sort((x, y) => y - x);
+  return (l1! + 0.05) / (l2! + 0.05);
+}
+
+/**
  * The web console in a real browser against the real service process: the seller creates an
  * invoice (seeing a rule's message next to its field first), sends it; the buyer finds it in the
  * inbox and accepts it with a note. Screenshots at desktop and phone widths go to SCREENSHOTS (test/support/console.ts).
@@ -45,15 +66,33 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
 
   const signIn = (page: Page, key: string) => signInAt(page, service.baseUrl, key);
 
+  /** Whether "No report" was ever in the page, watched from before the page's own scripts run. */
+  const watchForNoReport = (page: Page) =>
+    page.addInitScript(() => {
+      const seen = () => document.body?.innerText.includes('No report');
+      new MutationObserver(() => {
+        if (seen()) (window as unknown as { noReportSeen: boolean }).noReportSeen = true;
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+
   it('the seller creates an invoice with live validation and sends it; the buyer accepts it with a note', async function () {
     this.timeout(240_000);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
+    await watchForNoReport(page);
     try {
       await page.goto(`${service.baseUrl}/app/`);
       await shot(page, 'sign-in');
+      // Signing in is one call, answered 200: no probing of routes the key may not open.
+      const calls: string[] = [];
+      page.on('response', (r) => {
+        const url = new URL(r.url());
+        if (url.pathname.startsWith('/api/')) calls.push(`${r.status()} ${r.request().method()} ${url.pathname}`);
+      });
       await signIn(page, sellerKey);
-      await page.getByRole('heading', { name: 'Outbox' }).waitFor();
+      await page.getByRole('heading', { name: 'What needs attention' }).waitFor();
+      expect(calls.filter((c) => !/ \/api\/(outbox|inbox)\/?$/.test(c))).to.deep.equal(['200 GET /api/whoami']);
+      expect(await page.locator('.who').innerText()).to.contain('Acme Solutions BV');
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New invoice' }).click();
       await page.getByRole('heading', { name: 'New invoice' }).waitFor();
@@ -91,7 +130,13 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
       await page.locator('#line-1-quantity').fill('3.5');
       await page.locator('#line-1-unit').selectOption('HUR');
       await page.locator('#line-1-unit_price').fill('85.00');
+      await page.locator('#line-1-tax_rate').fill('6.00');
       await page.getByText('Ready to send').waitFor();
+      // The totals as the form is filled: 2 × 1,250.00 at 21 % and 3.5 × 85.00 at 6 %.
+      const totals = page.getByRole('region', { name: 'Totals' });
+      expect((await totals.innerText()).replace(/\s+/g, ' ')).to.match(
+        /Subtotal EUR 2,797\.50 VAT 21(\.00)?% on EUR 2,500\.00 EUR 525\.00 VAT 6(\.00)?% on EUR 297\.50 EUR 17\.85 Total EUR 3,340\.35/,
+      );
       expect(await page.locator('#vendor_name-errors').count()).to.equal(0);
       await shot(page, 'new-invoice-valid');
 
@@ -103,10 +148,26 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
         .getByText('Delivered', { exact: true })
         .waitFor({ timeout: 60_000 });
       await page.locator('.head-status').getByText('SENT', { exact: true }).waitFor();
-      expect(await page.locator('.head-status').innerText()).to.contain('EUR 3,384.98');
+      expect(await page.locator('.head-status').innerText()).to.contain('EUR 3,340.35');
+      // Units by name; the lifecycle in words, with the key's name, never its id.
+      const lines = await page.locator('table.lines tbody').innerText();
+      expect(lines).to.contain('2 days').and.contain('3.5 hours');
+      expect(lines).not.to.match(/\b(DAY|HUR|C62)\b/);
+      const lifecycle = page.getByRole('list', { name: 'Lifecycle' });
+      await lifecycle.getByText('Sending requested').waitFor();
+      const life = await lifecycle.innerText();
+      expect(life).to.contain('Created').and.contain('by key console');
+      expect(life).not.to.match(/key:[0-9a-f-]{8}|send_requested|delivery attempted\b/);
       await page.locator('iframe.pdf').waitFor();
       await shot(page, 'invoice-sent');
 
+      expect(
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Outbox' })
+          .getAttribute('aria-current'),
+        'the side navigation highlights the list the back link leads to',
+      ).to.equal('page');
       await page.getByRole('link', { name: /Back to outbox/ }).click();
       await page.getByRole('link', { name: NUMBER }).waitFor();
       await shot(page, 'outbox');
@@ -125,6 +186,9 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
       await page.getByRole('list', { name: 'Transmission report' }).getByText('Accepted by the buyer').waitFor();
       await page.locator('iframe.pdf').waitFor();
       await shot(page, 'inbox-accepted');
+      expect(
+        await page.evaluate(() => (window as unknown as { noReportSeen?: boolean }).noReportSeen ?? false),
+      ).to.equal(false);
     } finally {
       await context.close();
     }
@@ -133,7 +197,7 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
     const inbox = await api(service.baseUrl, 'GET', `/api/inbox/?search=${NUMBER}`, buyerKey);
     expect(inbox.body.total).to.equal(1);
     const received = inbox.body.items[0];
-    expect(received.invoice_total).to.equal('3384.98');
+    expect(received.invoice_total).to.equal('3340.35');
     const answered = await api(service.baseUrl, 'GET', `/api/inbox/${received.id}`, buyerKey);
     expect(answered.body.invoice_response.status).to.equal('accepted');
     expect(answered.body.invoice_response.reason).to.equal('Approved for payment, cost centre 4100');
@@ -144,12 +208,31 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     try {
-      await signIn(page, buyerKey);
+      // The seller's outbox: the Status column is on screen, the list fits without sideways scrolling.
+      await signIn(page, sellerKey);
       const nav = page.getByRole('navigation', { name: 'Main' });
-      await page.getByRole('heading', { name: 'Outbox' }).waitFor();
+      await page.getByRole('heading', { name: 'What needs attention' }).waitFor();
+      await page.goto(`${service.baseUrl}/app/outbox`);
+      await page.getByRole('link', { name: NUMBER }).waitFor();
+      const status = await page.getByRole('columnheader', { name: 'Status' }).boundingBox();
+      expect(status!.x + status!.width, 'the Status column on screen').to.be.at.most(390);
+      const card = await page
+        .locator('.table-card')
+        .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(card.scroll, 'the list does not scroll sideways').to.be.at.most(card.client);
+      await page.getByRole('cell', { name: /SENT/ }).first().waitFor();
+      await shot(page, 'phone-outbox');
+      await signOut(page);
+
+      await signIn(page, buyerKey);
+      await page.getByRole('heading', { name: 'What needs attention' }).waitFor();
       expect(await nav.isVisible()).to.equal(false);
-      await page.getByRole('button', { name: 'Menu' }).click();
+      const menu = page.getByRole('button', { name: 'Menu' });
+      await menu.tap();
       expect(await nav.isVisible()).to.equal(true);
+      // After a tap the button is hovered: its text stays readable on its background.
+      await menu.hover();
+      expect(await menu.evaluate(contrastOnTopbar), 'Menu text against its background').to.be.at.least(4.5);
       await shot(page, 'phone-menu');
       await nav.getByRole('link', { name: 'Inbox' }).click();
       await page.getByRole('link', { name: NUMBER }).waitFor();
@@ -176,7 +259,7 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
       await page.getByLabel('API key').focus();
       await page.keyboard.type(sellerKey);
       await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'Outbox' }).waitFor();
+      await page.getByRole('heading', { name: 'What needs attention' }).waitFor();
       const drafts = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Drafts' });
       await drafts.focus();
       await page.keyboard.press('Enter');
@@ -199,6 +282,7 @@ describeRequiring('Web console in chromium (create, send, receive, accept)', 'ch
     try {
       await signIn(page, adminKey);
       await page.getByRole('heading', { name: 'Operator' }).waitFor();
+      expect(await page.locator('.who').innerText()).to.contain('Console reseller');
       await page.getByText('acme-solutions').waitFor();
       await page.getByText('brouwerij-de-zwaan').waitFor();
       await page.getByRole('button', { name: 'Manage' }).first().click();

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Decimal } from 'decimal.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,7 +88,9 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
     expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
     for (;;) {
       const inbox = await call('GET', `/api/inbox/?search=${number}`, world.buyer.key);
-      if (inbox.body.total === 1) return { sent: created.body.id, received: inbox.body.items[0].id };
+      // Counted once its row is projected, listed once its content is too.
+      if (inbox.body.total === 1 && inbox.body.items[0])
+        return { sent: created.body.id, received: inbox.body.items[0].id };
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -115,11 +118,19 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
       await page.getByRole('heading', { name: /UBL-UP-0008/ }).waitFor();
       await page.locator('.head-status').getByText('DRAFT', { exact: true }).waitFor();
       const ublDraft = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+      // Opened from New invoice, a draft: the side navigation highlights Drafts, where the back link leads.
+      await page.getByRole('link', { name: 'Back to drafts' }).waitFor();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      expect(await nav.getByRole('link', { name: 'Drafts' }).getAttribute('aria-current')).to.equal('page');
+      expect(await nav.getByRole('link', { name: 'Outbox' }).getAttribute('aria-current')).to.equal(null);
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New invoice' }).click();
       await page.getByLabel('UBL or PDF file').setInputFiles(pdfFile);
       await page.getByRole('form', { name: 'Or upload a file' }).getByRole('button', { name: 'Upload' }).click();
-      await page.waitForURL((url) => url.pathname.startsWith('/app/documents/') && !url.pathname.endsWith(ublDraft));
+      // Reading a PDF is the slowest upload (its text laid out and parsed): a loaded machine takes a while.
+      await page.waitForURL((url) => url.pathname.startsWith('/app/documents/') && !url.pathname.endsWith(ublDraft), {
+        timeout: 120_000,
+      });
       await page.locator('.head-status').getByText('DRAFT', { exact: true }).waitFor();
       const pdfDraft = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
 
@@ -202,8 +213,24 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
     const number = 'ACME-2026-0100';
     const { sent, received } = await sendToBuyer(number);
     const reason = 'Wrong purchase order: we ordered one workshop day';
+    // Two invoices to a participant no one serves: their deliveries wait for a retry; one is cancelled (FAILED).
+    const unserved = async (number: string): Promise<string> => {
+      const created = await call('POST', '/api/documents/', world.seller.key, {
+        ...invoice(number),
+        customer_peppol_id: '0208:0123456749',
+        customer_tax_id: 'BE0123456749',
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
+      expect((await call('POST', `/api/documents/${created.body.id}/send`, world.seller.key)).status).to.equal(200);
+      return created.body.id as string;
+    };
+    const failed = await unserved('ACME-2026-0404');
+    await unserved('ACME-2026-0405');
+    const home = (page: Page, panel: string) => page.getByRole('region', { name: panel });
     await withPage(async (page) => {
       await signIn(page, world.buyer.key);
+      // Home: the received invoice waits for the buyer's answer.
+      await home(page, 'Received, waiting for your answer').getByRole('link', { name: number }).waitFor();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
       await page.getByRole('link', { name: number }).click();
       const reject = page.getByRole('button', { name: 'Reject', exact: true });
@@ -221,9 +248,26 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
       await shot(page, 'inbox-rejected');
       await signOut(page);
 
+      // Cancelled once its first attempt failed and it waits for the next: FAILED.
+      for (;;) {
+        const cancelled = await call('POST', `/api/documents/${failed}/cancel`, world.seller.key);
+        if (cancelled.status === 200) break;
+        const state = (await call('GET', `/api/documents/${failed}`, world.seller.key)).body.state;
+        expect(state, 'waiting for its first attempt').to.equal('TRANSIT');
+        expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(409);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect((await call('GET', `/api/documents/${failed}`, world.seller.key)).body.state).to.equal('FAILED');
       await signIn(page, world.seller.key);
-      await page.getByRole('heading', { name: 'Outbox' }).waitFor();
-      await page.getByRole('link', { name: number }).click();
+      // Home: the rejection with its reason, and the failed delivery.
+      const rejected = home(page, 'Rejected by the buyer');
+      await rejected.getByRole('link', { name: number }).waitFor();
+      expect(await rejected.innerText()).to.contain(reason);
+      await home(page, 'Deliveries that failed').getByRole('link', { name: 'ACME-2026-0404' }).waitFor();
+      expect(await home(page, 'Deliveries that failed').innerText()).not.to.contain(number);
+      await home(page, 'Deliveries on their way').getByRole('link', { name: 'ACME-2026-0405' }).waitFor();
+      await shot(page, 'home');
+      await rejected.getByRole('link', { name: number }).click();
       const report = page.getByRole('list', { name: 'Transmission report' });
       await report.getByText('Rejected by the buyer').waitFor();
       await report.getByText(reason).waitFor();
@@ -233,6 +277,97 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
     expect(answered.body.invoice_response.reason).to.equal(reason);
     const report = await call('GET', `/api/documents/${sent}/transmission-report`, world.seller.key);
     expect(report.body.response.code).to.equal('RE');
+  });
+
+  it('picks the buyer from earlier documents and from the Peppol directory; a missing name is one issue; the totals agree with the service', async function () {
+    this.timeout(180_000);
+    await withPage(async (page) => {
+      await signIn(page, world.seller.key);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New invoice' }).click();
+      const find = page.getByRole('search', { name: 'Find a buyer' });
+      const directory = find.getByRole('group', { name: 'From the Peppol directory' });
+      const earlier = find.getByRole('group', { name: 'From earlier documents' });
+
+      // By VAT number: the directory finds the participant by its id, and says what it receives.
+      await find.getByLabel('Find a buyer').fill(BUYER_VAT);
+      await find.getByRole('button', { name: 'Search' }).click();
+      const participant = directory.getByRole('button', { name: /Brouwerij De Zwaan NV/ });
+      await participant.waitFor();
+      expect(await participant.innerText())
+        .to.contain(`Peppol ${BUYER_PEPPOL}`)
+        .and.match(/Receives invoices, credit notes/);
+      await shot(page, 'new-invoice-buyer');
+      await participant.click();
+      expect(await page.locator('#inv-customer_name').inputValue()).to.equal('Brouwerij De Zwaan NV');
+      expect(await page.locator('#inv-customer_peppol_id').inputValue()).to.equal(BUYER_PEPPOL);
+      expect(await page.locator('#inv-customer_tax_id').inputValue()).to.equal(BUYER_VAT);
+
+      // By name: the earlier documents give the address too.
+      await find.getByLabel('Find a buyer').fill('zwaan');
+      await find.getByLabel('Find a buyer').press('Enter');
+      // Each buyer as the documents named it, once: the one with this VAT number and Peppol id.
+      await earlier.getByRole('button', { name: `Brouwerij De Zwaan NV ${BUYER_VAT} · ${BUYER_PEPPOL}` }).click();
+      expect(await page.locator('#inv-customer_address').inputValue()).to.equal('Meir 1, 2000 Antwerpen, Belgium');
+
+      await page.locator('#inv-invoice_id').fill('ACME-2026-0300');
+      await page.locator('#inv-vendor_address').fill('Rue de la Loi 16, 1000 Brussels, Belgium');
+      await page.locator('#inv-iban').fill('BE68539007547034');
+      await page.locator('#line-0-description').fill('Hops, Saaz');
+      await page.locator('#line-0-quantity').fill('12.5');
+      await page.locator('#line-0-unit').selectOption('KGM');
+      await page.locator('#line-0-unit_price').fill('7.99');
+      await page.locator('#line-0-tax_rate').fill('6.00');
+      await page.getByRole('button', { name: 'Add line' }).click();
+      await page.locator('#line-1-description').fill('Tasting session');
+      await page.locator('#line-1-unit').selectOption('HUR');
+      await page.locator('#line-1-quantity').fill('3');
+      await page.locator('#line-1-unit_price').fill('95.50');
+      await page.getByText('Ready to send').waitFor();
+
+      // Without the buyer's name: one problem, said once, next to its field, and counted once.
+      await page.locator('#inv-customer_name').fill('');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page.locator('#customer_name-errors').waitFor();
+      await page.locator('.validity .chip-danger').waitFor();
+      const form = page.locator('form.invoice-form');
+      expect((await form.innerText()).match(/BR-07/g), 'BR-07 said once').to.have.length(1);
+      expect(await page.locator('#customer_name-errors li').count()).to.equal(1);
+      const said = await page.locator('.field-errors li, .alert-error li').count();
+      expect(await page.locator('.validity').textContent()).to.equal(`${said} issue${said === 1 ? '' : 's'} to fix`);
+      await page.locator('#inv-customer_name').fill('Brouwerij De Zwaan NV');
+      await page.getByText('Ready to send').waitFor();
+
+      // 12.5 × 7.99 = 99.875 → 99.88 at 6 %, 3 × 95.50 = 286.50 at 21 %.
+      const panel = await page.getByRole('region', { name: 'Totals' }).innerText();
+      // Each row's label and amount, the amount as a decimal string.
+      const rows = await page
+        .locator('.totals > div')
+        .evaluateAll((divs) =>
+          divs.map((d) => [
+            d.querySelector('dt')!.textContent!,
+            d.querySelector('dd')!.textContent!.replace(/[^\d.]/g, ''),
+          ]),
+        );
+      const amount = (label: RegExp) => rows.filter(([l]) => label.test(l!)).map(([, a]) => new Decimal(a!));
+      expect(panel.replace(/\s+/g, ' ')).to.match(
+        /Subtotal EUR 386\.38 VAT 6(\.00)?% on EUR 99\.88 EUR 5\.99 VAT 21(\.00)?% on EUR 286\.50 EUR 60\.17 Total EUR 452\.54/,
+      );
+      await shot(page, 'new-invoice-totals');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page.getByRole('heading', { name: /ACME-2026-0300/ }).waitFor();
+      const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+      const saved = (await call('GET', `/api/documents/${id}`, world.seller.key)).body;
+      expect(
+        [saved.subtotal, saved.total_tax, saved.invoice_total],
+        'the service computes what the panel showed',
+      ).to.deep.equal(
+        [amount(/^Subtotal/)[0]!, Decimal.sum(...amount(/^VAT/)), amount(/^Total/)[0]!].map((d) => d.toFixed(2)),
+      );
+      expect(saved.customer_peppol_id).to.equal(BUYER_PEPPOL);
+      expect(await page.locator('table.lines tbody').innerText())
+        .to.contain('12.5 kilograms')
+        .and.contain('3 hours');
+    });
   });
 
   it('webhooks: subscribes, sends a test to a real receiver and shows the outcome, then the delivery history', async function () {
@@ -284,6 +419,9 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
         await page.waitForTimeout(250);
       }
       expect(await row.innerText()).to.match(/1 · HTTP 200/);
+      // Event kinds in words, each beside the code a receiver reads.
+      expect(await row.innerText()).to.match(/Delivered\s+document\.sent/);
+      expect(await erp.innerText()).to.contain('Delivered, Delivery failed, Document received');
       const notified = receiver.calls.filter((c) => c.path === '/hooks/erp').map((c) => JSON.parse(c.body).type);
       expect(notified).to.include('document.sent');
       await shot(page, 'webhooks');

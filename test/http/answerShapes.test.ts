@@ -242,6 +242,16 @@ describe('Every answer described: each route answers what /api/openapi.json says
     // Documents
     const as = (key: string) => bearer(key);
     conforms('get', '/api/me', await get('/api/me', seller.key));
+    // Any kind of key says which it is and whose.
+    const whoami = [seller.key, adminKey, operator].map(async (key) =>
+      conforms('get', '/api/whoami', await get('/api/whoami', key)),
+    );
+    expect((await Promise.all(whoami)).map((w) => [w.kind, w.tenant_id, w.organization_id])).to.deep.equal([
+      ['tenant', seller.id, organization.id],
+      ['organization', null, organization.id],
+      ['operator', null, null],
+    ]);
+    expect((await get('/api/whoami', 'ik_not.a-key')).status, 'a key of no kind').to.equal(401);
     const body = {
       ...(structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>),
       customer_peppol_id: BUYER_ID,

@@ -24,6 +24,9 @@ export async function tenantCalls(): Promise<string[]> {
   const seen: Array<string | number | boolean | null | undefined> = [];
   const me = await client.GET('/api/me');
   seen.push(me.data?.company_name, me.data?.smp_registration);
+  const whoami = await client.GET('/api/whoami');
+  const kind: 'tenant' | 'organization' | 'operator' | undefined = whoami.data?.kind;
+  seen.push(kind, whoami.data?.key_name);
 
   const created = await client.POST('/api/documents', {
     body: { items: [{ description: 'Workshop', quantity: 2, unit_price: 1250, tax_rate: '21.00' }] },

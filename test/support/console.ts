@@ -61,6 +61,8 @@ export async function startConsoleWorld(
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(await freePort()),
       OPERATOR_KEY: operatorKey,
+      // The console is not what the rate limits are tested by: a page and its polls, several per second, stay within them.
+      RATE_LIMIT_STANDARD_PER_MINUTE: '100000',
       ...options.env,
     },
     await freePort(),

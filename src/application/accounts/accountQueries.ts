@@ -1,6 +1,13 @@
 import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
 import { inject, injectable } from '../injection.js';
-import { API_KEYS, TENANTS, type ApiKeyView, type TenantView } from '../readModels/accountViews.js';
+import {
+  API_KEYS,
+  ORGANIZATIONS,
+  TENANTS,
+  type ApiKeyView,
+  type OrganizationView,
+  type TenantView,
+} from '../readModels/accountViews.js';
 
 /** Reads of the account read models, always scoped to the caller's organization or tenant. */
 @injectable()
@@ -14,6 +21,11 @@ export class AccountQueries {
       skip,
       limit,
     });
+  }
+
+  /** The organization's name; null when the read model does not have it (yet). */
+  async organizationName(organizationId: string): Promise<string | null> {
+    return (await this.readModels.collection<OrganizationView>(ORGANIZATIONS).get(organizationId))?.name ?? null;
   }
 
   keysOfTenant(tenantId: string, skip: number, limit: number, newestFirst = false) {

@@ -93,6 +93,17 @@ export const MeAnswer = t.type({
   test_mode: t.boolean,
 });
 
+/** `GET /api/whoami`: which kind of key was presented, and whose it is. */
+export const WhoAmIAnswer = t.type({
+  kind: oneOf(['tenant', 'organization', 'operator']),
+  /** Whose key: the tenant's company name (as /api/me gives it), the organization's name, or "Operator". */
+  name: t.string,
+  /** The API key's name; null for the operator key. */
+  key_name: text,
+  organization_id: text,
+  tenant_id: text,
+});
+
 const Usage = t.type({
   documents_sent: t.number,
   documents_received: t.number,

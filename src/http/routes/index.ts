@@ -41,7 +41,7 @@ export function registerRoutes(
   adminRoutes(routes, deps.accounts, deps.accountQueries, readYourWrites, (organizationId, tenantId, metadata) =>
     deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
   );
-  meRoutes(routes);
+  meRoutes(routes, deps.accountQueries);
 
   // Peppol: registration of tenants, lookups and search, and this instance's SMP.
   peppolAdminRoutes(routes, deps.peppol.registrations);

@@ -258,6 +258,7 @@ describe('EN 16931 totals', () => {
 });
 
 import { missingRequiredFields } from '../../../src/domain/document/rules/documentCompleteness.js';
+import { checkDocument } from '../../../src/domain/document/rules/documentCheck.js';
 import { ruleSetById } from '../../../src/domain/validation/index.js';
 
 describe('Required fields for UBL (spec: JSON validation minimum)', () => {
@@ -297,5 +298,32 @@ describe('Required fields for UBL (spec: JSON validation minimum)', () => {
     });
     if (!r.ok) throw new Error('decode');
     expect(missingRequiredFields(r.value)).to.deep.equal([]);
+  });
+  it('Given a document without the buyer name and a line without price and rate, Then each problem is one issue, at its field, naming its rule', () => {
+    const r = decodeDocumentInput({
+      invoice_id: 'I1',
+      invoice_date: '2025-01-01',
+      payment_term: 'Net 30',
+      buyer_reference: 'PO-1',
+      vendor_name: 'V',
+      vendor_tax_id: 'BE0123456749',
+      vendor_address: 'Street 1, 1000 City, Belgium',
+      customer_tax_id: 'BE0202239951',
+      customer_address: 'Street 2, 2000 City, Belgium',
+      items: [
+        { description: 'd', quantity: 1, unit_price: 1, tax_rate: '21.00' },
+        { description: 'e', quantity: 1 },
+      ],
+    });
+    if (!r.ok) throw new Error('decode');
+    const fatal = checkDocument(r.value).issues.filter((i) => i.flag === 'fatal');
+    const about = (location: string) => fatal.filter((i) => i.location === location).map((i) => i.rule_id);
+    expect(about('customer_name')).to.deep.equal(['BR-07']);
+    expect(about('items[1].unit_price')).to.deep.equal(['BR-26']);
+    expect(about('items[1].tax_rate')).to.have.length(1);
+    expect(
+      fatal.filter((i) => i.rule_id === 'BR-07'),
+      'the engine does not say BR-07 again',
+    ).to.have.length(1);
   });
 });

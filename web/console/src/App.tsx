@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { type Session } from './api';
 import { linkProps, navigate, usePath } from './router';
 import { SignIn } from './pages/SignIn';
@@ -7,6 +7,7 @@ import { DocumentDetail } from './pages/DocumentDetail';
 import { NewInvoice } from './pages/NewInvoice';
 import { Webhooks } from './pages/Webhooks';
 import { Operator } from './pages/Operator';
+import { Home } from './pages/Home';
 
 const STORAGE = 'invoicing-console-session';
 
@@ -20,6 +21,7 @@ function loadSession(): Session | null {
 }
 
 const TENANT_NAV = [
+  { to: '/home', label: 'Home' },
   { to: '/outbox', label: 'Outbox' },
   { to: '/drafts', label: 'Drafts' },
   { to: '/inbox', label: 'Inbox' },
@@ -32,14 +34,15 @@ export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
   const [menuOpen, setMenuOpen] = useState(false);
   const path = usePath();
-  // A document's page keeps the list it was opened from highlighted.
-  const [lastList, setLastList] = useState('/outbox');
+  // A document's page highlights the list it belongs in, the one its back link leads to.
+  const [documentList, setDocumentList] = useState<string | null>(null);
+  const onList = useCallback((list: string) => setDocumentList(list), []);
   useEffect(() => {
-    if (['/outbox', '/drafts', '/inbox'].includes(path)) setLastList(path);
+    if (!path.startsWith('/documents/')) setDocumentList(null);
   }, [path]);
 
   useEffect(() => {
-    if (session && path === '/') navigate(session.role === 'tenant' ? '/outbox' : '/operator');
+    if (session && path === '/') navigate(session.role === 'tenant' ? '/home' : '/operator');
   }, [session, path]);
   useEffect(() => setMenuOpen(false), [path]);
 
@@ -49,7 +52,7 @@ export function App() {
         onSignedIn={(s) => {
           sessionStorage.setItem(STORAGE, JSON.stringify(s));
           setSession(s);
-          navigate(s.role === 'tenant' ? '/outbox' : '/operator');
+          navigate(s.role === 'tenant' ? '/home' : '/operator');
         }}
       />
     );
@@ -60,17 +63,19 @@ export function App() {
     navigate('/');
   };
   const nav = session.role === 'tenant' ? TENANT_NAV : ADMIN_NAV;
-  const active = (to: string) => path === to || (to === lastList && path.startsWith('/documents/'));
+  const active = (to: string) => path === to || (to === documentList && path.startsWith('/documents/'));
 
   let page: React.ReactNode;
   const doc = /^\/documents\/([^/]+)$/.exec(path);
   if (session.role !== 'tenant') page = <Operator session={session} />;
+  else if (path === '/home') page = <Home session={session} />;
   else if (path === '/outbox') page = <DocumentList key="outbox" session={session} kind="outbox" />;
   else if (path === '/drafts') page = <DocumentList key="drafts" session={session} kind="drafts" />;
   else if (path === '/inbox') page = <DocumentList key="inbox" session={session} kind="inbox" />;
   else if (path === '/new') page = <NewInvoice session={session} />;
   else if (path === '/webhooks') page = <Webhooks session={session} />;
-  else if (doc) page = <DocumentDetail key={doc[1]} session={session} id={decodeURIComponent(doc[1]!)} />;
+  else if (doc)
+    page = <DocumentDetail key={doc[1]} session={session} id={decodeURIComponent(doc[1]!)} onList={onList} />;
   else if (path === '/operator')
     page = (
       <section className="card">

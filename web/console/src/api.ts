@@ -76,29 +76,15 @@ export async function fetchBlob(key: string, path: string): Promise<Blob> {
   return res.blob();
 }
 
-/**
- * Which kind of key this is, asked of the API itself: a tenant's key reads /api/me; an
- * organization's (admin) key lists tenants; the operator's key reads the operator interface
- * (an unknown tenant answers 404 to it, 401 to anyone else).
- */
+/** Which kind of key this is and whose, in one call: `GET /api/whoami` answers it for any valid key. */
 export async function signIn(key: string): Promise<Session> {
-  const attempt = async (path: string) => {
-    try {
-      return { ok: true as const, body: await request<Record<string, unknown>>(key, 'GET', path) };
-    } catch (e) {
-      if (e instanceof ApiError && (e.status === 401 || e.status === 403))
-        return { ok: false as const, status: e.status };
-      if (e instanceof ApiError && e.status === 404) return { ok: false as const, status: 404 };
-      throw e;
-    }
-  };
-  const me = await attempt('/api/me');
-  if (me.ok) return { key, role: 'tenant', name: String(me.body.company_name ?? me.body.name ?? 'Tenant') };
-  const tenants = await attempt('/api/admin/tenants?limit=1');
-  if (tenants.ok) return { key, role: 'organization', name: 'Organization administrator' };
-  const operator = await attempt('/api/operator/tenants/console-sign-in-probe');
-  if (operator.ok || operator.status === 404) return { key, role: 'operator', name: 'Operator' };
-  throw new ApiError(401, 'This API key is not valid here.');
+  try {
+    const who = await request<{ kind: Role; name: string }>(key, 'GET', '/api/whoami');
+    return { key, role: who.kind, name: who.name };
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) throw new ApiError(401, 'This API key is not valid here.');
+    throw e;
+  }
 }
 
 export interface LineItem {

@@ -58,7 +58,13 @@ export function checkDocument(input: Document, ruleSet: RuleSet = LATEST_RULE_SE
   const completed = completeDocument(input, 'strict');
   const tree = writeUblTree(completed.document);
   const ubl = serializeUbl(tree);
-  const fieldProblems = [...missingRequiredFields(input, ruleSet), ...completed.problems];
+  const missing = missingRequiredFields(input, ruleSet);
+  // A field already named as missing is not named missing again by the totals' check (one problem, one issue).
+  const missingFields = new Set(missing.map((p) => p.field));
+  const fieldProblems = [
+    ...missing,
+    ...completed.problems.filter((p) => !(p.type === 'missing' && missingFields.has(p.field))),
+  ];
   const fieldIssues: ValidationResultIssue[] = fieldProblems.map((p) => ({
     message: `${p.field}: ${p.message}`,
     type: 'error',

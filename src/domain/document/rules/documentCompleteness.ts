@@ -12,26 +12,28 @@ import { compareVersions, LATEST_RULE_SET, type RuleSet } from '../../validation
  */
 export const missingRequiredFields = (doc: Document, ruleSet: RuleSet = LATEST_RULE_SET): FieldProblem[] => {
   const problems: FieldProblem[] = [];
-  const need = (field: string, value: unknown, what: string) => {
+  // `rule`: the EN 16931 rule the missing field breaks, so that the rule engine's report of it is
+  // not listed a second time (documentCheck.ts), and the one message names both.
+  const need = (field: string, value: unknown, what: string, rule?: string) => {
     if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) {
-      problems.push({ field, type: 'missing', message: `${what} is required` });
+      problems.push({ field, type: 'missing', message: `${what} is required`, ...(rule ? { rule_id: rule } : {}) });
     }
   };
-  need('vendor_name', doc.vendor_name, 'vendor name');
+  need('vendor_name', doc.vendor_name, 'vendor name', 'BR-06');
   need('vendor_tax_id', doc.vendor_tax_id, 'vendor tax id');
-  need('vendor_address', doc.vendor_address, 'vendor address');
-  need('customer_name', doc.customer_name, 'customer name');
+  need('vendor_address', doc.vendor_address, 'vendor address', 'BR-08');
+  need('customer_name', doc.customer_name, 'customer name', 'BR-07');
   need('customer_tax_id', doc.customer_tax_id ?? doc.customer_peppol_id, 'customer tax id (or Peppol id)');
-  need('customer_address', doc.customer_address ?? doc.billing_address, 'customer address');
-  need('invoice_id', doc.invoice_id, 'invoice id');
-  need('invoice_date', doc.invoice_date, 'invoice date');
-  need('currency', doc.currency, 'currency');
+  need('customer_address', doc.customer_address ?? doc.billing_address, 'customer address', 'BR-10');
+  need('invoice_id', doc.invoice_id, 'invoice id', 'BR-02');
+  need('invoice_date', doc.invoice_date, 'invoice date', 'BR-03');
+  need('currency', doc.currency, 'currency', 'BR-05');
   if (doc.items.length === 0)
-    problems.push({ field: 'items', type: 'missing', message: 'at least one item is required' });
+    problems.push({ field: 'items', type: 'missing', rule_id: 'BR-16', message: 'at least one item is required' });
   doc.items.forEach((item, i) => {
-    need(`items[${i}].description`, item.description, 'description');
-    need(`items[${i}].quantity`, item.quantity, 'quantity');
-    need(`items[${i}].unit_price`, item.unit_price, 'unit price');
+    need(`items[${i}].description`, item.description, 'description', 'BR-25');
+    need(`items[${i}].quantity`, item.quantity, 'quantity', 'BR-22');
+    need(`items[${i}].unit_price`, item.unit_price, 'unit price', 'BR-26');
     if (item.tax_code !== 'O') need(`items[${i}].tax_rate`, item.tax_rate, 'tax rate');
   });
   // BR-33/BR-38 (document level), BR-42/BR-44 (line level): why the amount is allowed or charged is
@@ -63,7 +65,8 @@ export const missingRequiredFields = (doc: Document, ruleSet: RuleSet = LATEST_R
     problems.push({
       field: 'due_date',
       type: 'missing',
-      message: 'an invoice needs a due date or payment terms (BR-CO-25)',
+      rule_id: 'BR-CO-25',
+      message: 'an invoice needs a due date or payment terms',
     });
   }
   return problems;

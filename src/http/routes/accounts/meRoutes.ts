@@ -1,8 +1,54 @@
 import { vatCountry } from '../../../domain/document/invoice/vatNumber.js';
 import { ownParticipantIds } from '../../../domain/peppol/senderIdentity.js';
-import { tenantOf } from '../../auth.js';
+import type { AccountQueries } from '../../../application/accounts/accountQueries.js';
+import type { Tenant } from '../../../domain/tenant/tenant.js';
+import { assertNever } from '../../../domain/decider.js';
+import { callerOf, tenantOf } from '../../auth.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
-import { MeAnswer } from '../../codecs/accountAnswers.js';
+import { MeAnswer, WhoAmIAnswer } from '../../codecs/accountAnswers.js';
+
+/** The registered business-card name is the company's official name; before registration we only have the tenant's name. */
+const companyName = (tenant: Tenant): string => tenant.peppol_registration?.company_name ?? tenant.name;
+
+/**
+ * Which kind of key the caller presented and whose it is, for any valid key: one call tells a
+ * client (the console's sign-in) what it may do, where probing the kinds' routes answered 401s.
+ */
+function whoAmIRoute(routes: RouteRegistry, accounts: Pick<AccountQueries, 'organizationName'>): void {
+  routes.add({
+    method: 'get',
+    path: '/api/whoami',
+    summary: 'Which kind of key this is (tenant, organization or operator) and whose: for any valid key',
+    tag: 'account',
+    auth: 'any',
+    answer: WhoAmIAnswer,
+    handler: async (_req, res, answer) => {
+      const caller = callerOf(res);
+      switch (caller.kind) {
+        case 'operator':
+          return answer({ kind: 'operator', name: 'Operator', key_name: null, organization_id: null, tenant_id: null });
+        case 'organization':
+          return answer({
+            kind: 'organization',
+            name: (await accounts.organizationName(caller.organizationId)) ?? 'Organization',
+            key_name: caller.keyName,
+            organization_id: caller.organizationId,
+            tenant_id: null,
+          });
+        case 'tenant':
+          return answer({
+            kind: 'tenant',
+            name: companyName(caller.tenant),
+            key_name: caller.keyName,
+            organization_id: caller.organizationId,
+            tenant_id: caller.tenantId,
+          });
+        default:
+          return assertNever(caller);
+      }
+    },
+  });
+}
 
 /**
  * The calling tenant's own account, in the shape of the e-invoice-api client's MeRetrieveResponse.
@@ -10,7 +56,8 @@ import { MeAnswer } from '../../codecs/accountAnswers.js';
  * service sells no prepaid credits and does not meter documents. Address, e-mail, IBAN and BCC
  * fields are not part of our tenant, so they are null.
  */
-export function meRoutes(routes: RouteRegistry): void {
+export function meRoutes(routes: RouteRegistry, accounts: Pick<AccountQueries, 'organizationName'>): void {
+  whoAmIRoute(routes, accounts);
   routes.add({
     method: 'get',
     path: '/api/me',
@@ -26,8 +73,7 @@ export function meRoutes(routes: RouteRegistry): void {
         description: tenant.description,
         plan: tenant.rate_tier === 'premium' ? 'pro' : 'starter',
         credit_balance: 0,
-        // The registered business-card name is the company's official name; before registration we only have the tenant's name.
-        company_name: registration?.company_name ?? tenant.name,
+        company_name: companyName(tenant),
         company_number: tenant.company_number,
         company_tax_id: tenant.company_tax_id,
         company_country:

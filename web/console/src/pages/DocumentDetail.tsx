@@ -11,11 +11,19 @@ import {
 } from '../api';
 import { Chip, DocumentStatus, ErrorMessage, Notice, SendBlockedNotice } from '../components';
 import { linkProps } from '../router';
+import { actorWords, quantityWithUnit, stepName } from '../words';
+
+/** The list a document belongs in: where its back link leads, and what the side navigation highlights. */
+export type DocumentList = '/inbox' | '/drafts' | '/outbox';
+export const listOf = (doc: Pick<Document, 'direction' | 'state'>): DocumentList =>
+  doc.direction === 'INBOUND' ? '/inbox' : doc.state === 'DRAFT' ? '/drafts' : '/outbox';
 
 interface TimelineEntry {
   type: string;
   at: string;
   actor?: string | null;
+  /** The key's name, where the answer gives it. */
+  actor_name?: string | null;
   /** e.g. "sent by key app as 0208:0123456749" */
   summary?: string | null;
   details?: unknown;
@@ -101,6 +109,31 @@ function steps(report: TransmissionReport): Step[] {
   return out.sort((a, b) => a.at.localeCompare(b.at));
 }
 
+/** The lifecycle in words: each step's name, and what happened or who acted (never a key's id). */
+function lifecycleSteps(timeline: TimelineEntry[]): Step[] {
+  return timeline.map((t) => ({
+    at: t.at,
+    title: stepName(t.type),
+    detail: t.summary ?? actorWords(t.actor, t.actor_name) ?? undefined,
+    tone: 'neutral',
+  }));
+}
+
+/**
+ * The names of the keys that acted, from the document's history, where the timeline names a key
+ * only by its id (services that record who acted in words need no second call).
+ */
+async function withKeyNames(key: string, id: string, timeline: TimelineEntry[]): Promise<TimelineEntry[]> {
+  if (!timeline.some((t) => !t.summary && !t.actor_name && t.actor?.startsWith('key:'))) return timeline;
+  const history = await optional<{ events: Array<{ actor: string | null; actor_name?: string | null }> }>(
+    key,
+    `/api/documents/${encodeURIComponent(id)}/history`,
+  );
+  const names = new Map<string, string>();
+  for (const e of history?.events ?? []) if (e.actor && e.actor_name) names.set(e.actor, e.actor_name);
+  return timeline.map((t) => (t.actor && names.has(t.actor) ? { ...t, actor_name: names.get(t.actor) } : t));
+}
+
 function Timeline({ items, label }: { items: Step[]; label: string }) {
   if (items.length === 0) return <p className="muted">Nothing yet.</p>;
   return (
@@ -121,9 +154,19 @@ function Timeline({ items, label }: { items: Step[]; label: string }) {
   );
 }
 
-export function DocumentDetail({ session, id }: { session: Session; id: string }) {
+export function DocumentDetail({
+  session,
+  id,
+  onList,
+}: {
+  session: Session;
+  id: string;
+  /** Told which list the document belongs in, once it is loaded (the side navigation highlights it). */
+  onList?: (list: DocumentList) => void;
+}) {
   const [doc, setDoc] = useState<Document | null>(null);
-  const [report, setReport] = useState<TransmissionReport | null>(null);
+  // undefined: still loading (nothing is said about it yet); null: this service has no report.
+  const [report, setReport] = useState<TransmissionReport | null | undefined>(undefined);
   const [timeline, setTimeline] = useState<TimelineEntry[] | null>(null);
   const [pdf, setPdf] = useState<string | null>(null);
   const [pdfError, setPdfError] = useState<unknown>(null);
@@ -135,16 +178,19 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
 
   const load = useCallback(async () => {
     try {
-      const d = await request<Document>(session.key, 'GET', `/api/documents/${encodeURIComponent(id)}`);
+      const path = `/api/documents/${encodeURIComponent(id)}`;
+      const [d, r, t] = await Promise.all([
+        request<Document>(session.key, 'GET', path),
+        optional<TransmissionReport>(session.key, `${path}/transmission-report`),
+        optional<TimelineEntry[] | { items?: TimelineEntry[]; events?: TimelineEntry[] }>(
+          session.key,
+          `${path}/timeline`,
+        ),
+      ]);
       setDoc(d);
-      setReport(
-        await optional<TransmissionReport>(session.key, `/api/documents/${encodeURIComponent(id)}/transmission-report`),
-      );
-      const t = await optional<TimelineEntry[] | { items?: TimelineEntry[]; events?: TimelineEntry[] }>(
-        session.key,
-        `/api/documents/${encodeURIComponent(id)}/timeline`,
-      );
-      setTimeline(t === null ? null : Array.isArray(t) ? t : (t.items ?? t.events ?? []));
+      setReport(r);
+      const entries = t === null ? null : Array.isArray(t) ? t : (t.items ?? t.events ?? []);
+      setTimeline(entries === null ? null : await withKeyNames(session.key, id, entries));
     } catch (e) {
       setError(e);
     }
@@ -153,6 +199,9 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
   useEffect(() => {
     void load();
   }, [load]);
+  useEffect(() => {
+    if (doc) onList?.(listOf(doc));
+  }, [doc, onList]);
 
   // The PDF needs the bearer key, so it is fetched and shown from a blob URL.
   useEffect(() => {
@@ -207,11 +256,12 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
   const canSend = !inbound && (doc.state === 'DRAFT' || doc.state === 'FAILED');
   const canAnswer = inbound && !doc.invoice_response;
   const title = `${doc.document_type.replace(/_/g, ' ').toLowerCase()} ${doc.invoice_id ?? ''}`;
+  const list = listOf(doc);
 
   return (
     <section aria-labelledby="doc-title">
-      <a className="back" {...linkProps(inbound ? '/inbox' : doc.state === 'DRAFT' ? '/drafts' : '/outbox')}>
-        ← Back to {inbound ? 'inbox' : doc.state === 'DRAFT' ? 'drafts' : 'outbox'}
+      <a className="back" {...linkProps(list)}>
+        ← Back to {list.slice(1)}
       </a>
       <div className="page-head">
         <div>
@@ -382,9 +432,7 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
                 {doc.items.map((item, i) => (
                   <tr key={i}>
                     <td>{item.description}</td>
-                    <td className="num">
-                      {item.quantity} {item.unit ?? ''}
-                    </td>
+                    <td className="num">{quantityWithUnit(item.quantity, item.unit)}</td>
                     <td className="num">{money(item.unit_price, doc.currency)}</td>
                     <td className="num hide-narrow">{item.tax_rate}%</td>
                     <td className="num">{money(item.amount, doc.currency)}</td>
@@ -418,7 +466,9 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
           </div>
           <div className="card">
             <h2>Transmission</h2>
-            {report ? (
+            {report === undefined ? (
+              <p className="muted">Loading…</p>
+            ) : report ? (
               <Timeline items={steps(report)} label="Transmission report" />
             ) : (
               <p className="muted">No report.</p>
@@ -427,15 +477,7 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
           {timeline ? (
             <div className="card">
               <h2>Lifecycle</h2>
-              <Timeline
-                label="Lifecycle"
-                items={timeline.map((t) => ({
-                  at: t.at,
-                  title: t.type.replace(/[._]/g, ' '),
-                  detail: t.summary ?? t.actor ?? undefined,
-                  tone: 'neutral',
-                }))}
-              />
+              <Timeline label="Lifecycle" items={lifecycleSteps(timeline)} />
             </div>
           ) : null}
         </div>

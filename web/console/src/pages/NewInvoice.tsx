@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   ApiError,
   CURRENCIES,
@@ -12,6 +12,9 @@ import {
 } from '../api';
 import { ErrorMessage } from '../components';
 import { navigate } from '../router';
+import { formTotals, type FormTotals } from '../totals';
+import { FORM_UNITS, unitName } from '../words';
+import { BuyerPicker } from './BuyerPicker';
 
 interface Line {
   description: string;
@@ -47,8 +50,6 @@ type HeaderField = Exclude<keyof Form, 'items'>;
 const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 const emptyLine = (): Line => ({ description: '', quantity: '1', unit: 'C62', unit_price: '', tax_rate: '21.00' });
-
-const UNITS: Record<string, string> = { C62: 'pieces', HUR: 'hours', DAY: 'days', MTR: 'metres', KGM: 'kilograms' };
 
 /** The create-request body: only what was filled in, so that the API names what is missing. */
 function body(form: Form): Record<string, unknown> {
@@ -124,6 +125,42 @@ export function fieldOf(location: string | null, message = ''): string | null {
   if (/DocumentCurrencyCode/.test(location)) return 'currency';
   if (/^\/[A-Za-z]+\/cbc:ID$/.test(location)) return 'invoice_id';
   return null;
+}
+
+/** A rule's message without the "[BR-07] " it may start with: the rule's id is shown beside it once. */
+const withoutRuleId = (message: string, rule: string | null) =>
+  rule ? message.replace(new RegExp(`^\\[${rule.replace(/[-.]/g, '\\$&')}\\]\\s*`), '') : message;
+
+/** Subtotal, VAT per category and rate, total: as the service will compute them, updated as the form is filled. */
+function TotalsPanel({ totals, currency }: { totals: FormTotals | null; currency: string }) {
+  return (
+    <section className="card totals-panel" aria-labelledby="totals-title">
+      <h2 id="totals-title">Totals</h2>
+      {totals ? (
+        <dl className="totals">
+          <div>
+            <dt>Subtotal</dt>
+            <dd>{money(totals.subtotal, currency)}</dd>
+          </div>
+          {totals.vat.map((v) => (
+            <div key={`${v.category}-${v.rate}`}>
+              <dt>
+                VAT {v.rate === null ? `(${v.category})` : `${v.rate}%`}{' '}
+                <span className="muted small">on {money(v.base, currency)}</span>
+              </dt>
+              <dd>{money(v.amount, currency)}</dd>
+            </div>
+          ))}
+          <div className="grand">
+            <dt>Total</dt>
+            <dd>{money(totals.total, currency)}</dd>
+          </div>
+        </dl>
+      ) : (
+        <p className="muted">The totals appear once every amount can be read.</p>
+      )}
+    </section>
+  );
 }
 
 const pathOf = (loc: Array<string | number>) =>
@@ -224,6 +261,8 @@ export function NewInvoice({ session }: { session: Session }) {
   const unplaced = byField.size === 0 || showAll ? general : [];
   const hiddenCount = [...byField.entries()].filter(([f]) => !visible(f)).reduce((n, [, i]) => n + i.length, 0);
 
+  const totals = useMemo(() => formTotals(body(form).items as unknown[], form.currency), [form]);
+
   const fieldMessages = (field: string) => {
     const list = messages(field);
     if (list.length === 0) return null;
@@ -231,7 +270,10 @@ export function NewInvoice({ session }: { session: Session }) {
       <ul className="field-errors" id={`${field}-errors`}>
         {list.map((issue, i) => (
           <li key={i}>
-            {issue.message.replace(new RegExp(`^${field.replace(/[[\].]/g, '\\$&')}: `), '')}
+            {withoutRuleId(
+              issue.message.replace(new RegExp(`^${field.replace(/[[\].]/g, '\\$&')}: `), ''),
+              issue.rule_id,
+            )}
             {issue.rule_id ? <span className="rule"> {issue.rule_id}</span> : null}
           </li>
         ))}
@@ -301,13 +343,8 @@ export function NewInvoice({ session }: { session: Session }) {
     }
   };
 
-  const lineTotal = (l: Line) => {
-    // A preview only (the API computes the amounts): cents as integers, no float drift.
-    const q = Number(l.quantity);
-    const p = Number(l.unit_price);
-    if (!Number.isFinite(q) || !Number.isFinite(p) || l.unit_price.trim() === '') return '—';
-    return money((Math.round(q * p * 100) / 100).toFixed(2), form.currency);
-  };
+  const lineTotal = (index: number) =>
+    form.items[index]!.unit_price.trim() === '' ? '—' : money(totals?.lines[index], form.currency);
 
   return (
     <section aria-labelledby="new-title">
@@ -386,6 +423,20 @@ export function NewInvoice({ session }: { session: Session }) {
           </fieldset>
           <fieldset className="card">
             <legend>To (customer)</legend>
+            <BuyerPicker
+              session={session}
+              onPick={(buyer) => {
+                setForm((f) => ({
+                  ...f,
+                  customer_name: buyer.customer_name,
+                  customer_tax_id: buyer.customer_tax_id ?? f.customer_tax_id,
+                  customer_address: buyer.customer_address ?? f.customer_address,
+                  customer_email: buyer.customer_email ?? f.customer_email,
+                  customer_peppol_id: buyer.customer_peppol_id ?? f.customer_peppol_id,
+                }));
+                for (const field of Object.keys(buyer)) touch(field);
+              }}
+            />
             {input('customer_name', 'Company name')}
             {input('customer_tax_id', 'VAT number', { placeholder: 'BE0123456749' })}
             {input('customer_address', 'Address')}
@@ -411,9 +462,9 @@ export function NewInvoice({ session }: { session: Session }) {
                     })
                   }
                 >
-                  {Object.entries(UNITS).map(([code, name]) => (
+                  {FORM_UNITS.map((code) => (
                     <option key={code} value={code}>
-                      {name}
+                      {unitName(code)}
                     </option>
                   ))}
                 </select>
@@ -422,7 +473,7 @@ export function NewInvoice({ session }: { session: Session }) {
               {lineInput(index, 'tax_rate', 'VAT %', { inputMode: 'decimal' })}
               <div className="field line-total">
                 <span className="label">Amount</span>
-                <span>{lineTotal(line)}</span>
+                <span>{lineTotal(index)}</span>
               </div>
               {form.items.length > 1 ? (
                 <button
@@ -447,13 +498,14 @@ export function NewInvoice({ session }: { session: Session }) {
             {input('note', 'Note')}
           </div>
         </fieldset>
+        <TotalsPanel totals={totals} currency={form.currency} />
         {unplaced.length > 0 ? (
           <div className="alert alert-error" role="alert">
             <strong>Also to fix:</strong>
             <ul>
               {unplaced.map((issue, i) => (
                 <li key={i}>
-                  {issue.message}
+                  {withoutRuleId(issue.message, issue.rule_id)}
                   {issue.rule_id ? <span className="rule"> {issue.rule_id}</span> : null}
                 </li>
               ))}

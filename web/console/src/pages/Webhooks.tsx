@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { WEBHOOK_EVENTS, date, hasEndpoint, request, type Page, type Session, type Webhook } from '../api';
+import { eventKindName } from '../words';
 import { Chip, ErrorMessage, Notice } from '../components';
 
 interface DeliveryAttempt {
@@ -122,7 +123,9 @@ function History({ session, webhook }: { session: Session; webhook: Webhook }) {
               const code = last?.status_code ?? last?.response_code;
               return (
                 <tr key={d.id}>
-                  <td>{d.event_type}</td>
+                  <td>
+                    {eventKindName(d.event_type)} <code className="muted small">{d.event_type}</code>
+                  </td>
                   <td>{date(d.created_at)}</td>
                   <td>
                     <Chip value={d.status} />
@@ -203,7 +206,7 @@ export function Webhooks({ session }: { session: Session }) {
                 checked={events.includes(ev)}
                 onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))}
               />
-              {ev.replace('document.', '')}
+              {eventKindName(ev)} <code className="muted small">{ev}</code>
             </label>
           ))}
         </fieldset>
@@ -218,7 +221,7 @@ export function Webhooks({ session }: { session: Session }) {
             <div className="row">
               <div className="grow">
                 <strong className="break">{h.url}</strong>
-                <div className="muted small">{h.events.join(', ')}</div>
+                <div className="muted small">{h.events.map(eventKindName).join(', ')}</div>
               </div>
               <Chip value={h.enabled ? 'sent' : 'neutral'} label={h.enabled ? 'enabled' : 'paused'} />
               <button
