@@ -204,6 +204,10 @@ describe('MLS documents: the document type, the issue moment, what a tree is and
     });
   });
 
+  it('reads no issues where there is no DocumentResponse', () => {
+    expect(readMls(tree('<cbc:ID>x</cbc:ID>'))).to.deep.include({ id: 'x', code: null, issues: [] });
+  });
+
   it('writes NA for an issue without a location', () => {
     const xml = writeMls({
       id: 'x',

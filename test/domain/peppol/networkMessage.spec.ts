@@ -1,6 +1,10 @@
 import { deciderSpec } from '../../support/deciderSpec.js';
+import { expect } from 'chai';
 import {
+  NETWORK_MESSAGE_EVENT_TYPES,
   networkMessageDecider,
+  networkMessageStream,
+  type NetworkMessageState,
   type NetworkMessageAttempted,
   type NetworkMessageEvent,
   type NetworkMessageQueued,
@@ -153,7 +157,10 @@ describe('Network message decider (messages the access point sends on its own ac
           data: { network_message_id: 'n1', delivery_id: 'd2', message_id: 'm2@e-invoicing.peppol', requested_at: now },
         },
       ]);
-    spec.given([]).when(resend).thenRefuses('not_found');
+    spec
+      .given([])
+      .when(resend)
+      .thenRefuses('not_found', /^Network message not found$/);
   });
 
   it('an attempt of a message already SENT or FAILED, or out of turn, records nothing', () => {
@@ -262,5 +269,104 @@ describe('Network message decider (messages the access point sends on its own ac
       .given(orphan)
       .when({ type: 'Resend', data: { delivery_id: 'd2', message_id: 'm2', now } })
       .thenRefuses('not_found');
+  });
+
+  describe('the state a history evolves to (what the operator sees and the application reads)', () => {
+    const evolved = (events: NetworkMessageEvent[]): NetworkMessageState =>
+      events.reduce(networkMessageDecider.evolve, networkMessageDecider.initialState());
+    const delivery = {
+      delivery_id: 'd1',
+      message_id: 'm1@e-invoicing.peppol',
+      requested_at: now,
+      attempts: 0,
+      next_attempt_at: null,
+      delivered_at: null,
+      failure_reason: null,
+    };
+    const present = {
+      status: 'present',
+      id: 'n1',
+      purpose: queued.data.purpose,
+      envelope: queued.data.envelope,
+      document_ref: queued.data.document_ref,
+      state: 'PENDING',
+      delivery,
+      deliveries: 1,
+    };
+
+    it('absent before it is queued, and after events without their queueing', () => {
+      expect(evolved([])).to.deep.equal({ status: 'absent' });
+      expect(
+        evolved([
+          {
+            type: 'NetworkMessageResendRequested',
+            data: { network_message_id: 'n1', delivery_id: 'd2', message_id: 'm2', requested_at: now },
+          },
+          attempted(1, 'retryable', 'later'),
+          {
+            type: 'NetworkMessageDelivered',
+            data: { network_message_id: 'n1', delivery_id: 'd1', message_id: 'm1', delivered_at: now },
+          },
+          failed('x'),
+        ]),
+      ).to.deep.equal({ status: 'absent' });
+    });
+
+    it('PENDING with its attempts and next attempt, then SENT or FAILED; a resend counts a new delivery', () => {
+      expect(evolved([queued])).to.deep.equal(present);
+      const waiting = [queued, attempted(1, 'retryable', '2026-04-01T00:01:05.000Z')];
+      expect(evolved(waiting)).to.deep.equal({
+        ...present,
+        delivery: { ...delivery, attempts: 1, next_attempt_at: '2026-04-01T00:01:05.000Z' },
+      });
+      const delivered: NetworkMessageEvent = {
+        type: 'NetworkMessageDelivered',
+        data: {
+          network_message_id: 'n1',
+          delivery_id: 'd1',
+          message_id: 'm1',
+          delivered_at: '2026-04-01T00:01:06.000Z',
+        },
+      };
+      expect(evolved([...waiting, delivered])).to.deep.equal({
+        ...present,
+        state: 'SENT',
+        delivery: { ...delivery, attempts: 1, next_attempt_at: null, delivered_at: '2026-04-01T00:01:06.000Z' },
+      });
+      const gaveUp = [...waiting, failed('SMP down')];
+      expect(evolved(gaveUp)).to.deep.equal({
+        ...present,
+        state: 'FAILED',
+        delivery: { ...delivery, attempts: 1, next_attempt_at: null, failure_reason: 'SMP down' },
+      });
+      const resent: NetworkMessageEvent = {
+        type: 'NetworkMessageResendRequested',
+        data: {
+          network_message_id: 'n1',
+          delivery_id: 'd2',
+          message_id: 'm2',
+          requested_at: '2026-04-02T00:00:00.000Z',
+        },
+      };
+      expect(evolved([...gaveUp, resent])).to.deep.equal({
+        ...present,
+        state: 'PENDING',
+        delivery: { ...delivery, delivery_id: 'd2', message_id: 'm2', requested_at: '2026-04-02T00:00:00.000Z' },
+        deliveries: 2,
+      });
+    });
+
+    it('keeps each message in its own stream, and names every event type it records', () => {
+      expect(networkMessageStream('n1')).to.equal('network-message-n1');
+      expect([...NETWORK_MESSAGE_EVENT_TYPES].sort()).to.deep.equal(
+        [
+          'NetworkMessageAttempted',
+          'NetworkMessageDelivered',
+          'NetworkMessageFailed',
+          'NetworkMessageQueued',
+          'NetworkMessageResendRequested',
+        ].sort(),
+      );
+    });
   });
 });

@@ -122,4 +122,25 @@ describe('MLS documents we write', () => {
       firedIn(writeMls(mls({ issues: [{ location: 'NA', description: 'could not deliver', reason: 'FD' }] }))),
     ).to.deep.equal(['SCH-MLS-25']);
   });
+
+  it('takes an SV issue as a failure, a zone only at the end of the time, any of several endpoints as schemed', () => {
+    const sv = [{ location: 'NA', description: 'not XML', reason: 'SV' as const }];
+    expect(firedIn(writeMls(mls({ issues: sv })))).to.deep.equal(['SCH-MLS-25']);
+    expect(firedIn(writeMls(mls({ code: 'RE', description: 'no', issues: sv })))).to.deep.equal([]);
+    expect(firedIn(writeMls(mls({ issueTime: '10:15Z:00' })))).to.deep.equal(['SCH-MLS-06']);
+    expect(firedIn(writeMls(mls({ issueTime: '10:15:00+01:00' })))).to.deep.equal([]);
+    const twoEndpoints = writeMls(mls()).replace(
+      /(<cac:SenderParty>)(.*?)(<\/cac:SenderParty>)/s,
+      '$1$2<cbc:EndpointID>000003</cbc:EndpointID>$3',
+    );
+    expect(twoEndpoints).to.match(/<cbc:EndpointID>000003</);
+    expect(firedIn(twoEndpoints)).to.deep.equal([]);
+  });
+
+  it('judges only an ApplicationResponse in its namespace', () => {
+    const ar = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
+    expect(firedIn(`<ApplicationResponse xmlns="urn:other"/>`)).to.deep.equal([]);
+    expect(firedIn(`<Invoice xmlns="${ar}"/>`)).to.deep.equal([]);
+    expect(firedIn(`<ApplicationResponse xmlns="${ar}"/>`)).to.include.members(['SCH-MLS-01', 'SCH-MLS-17']);
+  });
 });
