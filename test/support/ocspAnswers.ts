@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { createPrivateKey, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { TAG } from '../../src/infrastructure/peppol/derReader.js';
 import { derNull, explicit, octetString, oid, sequence, tlv } from '../../src/infrastructure/peppol/derWriter.js';
@@ -32,14 +34,77 @@ export interface OcspPki {
   other: X509Certificate;
   /** An AP certificate from a root the AP CA has nothing to do with. */
   untrusted: Signer;
+  /**
+   * A responder certificate for OCSP signing whose issuer is named as the AP CA but which another key
+   * signed (a self-made CA of the same name): what only the signature check tells apart.
+   */
+  forged: Signer;
 }
 
 let pki: Promise<OcspPki> | undefined;
 
 /** The PEMs of the test PKI this suite uses, as kept between processes. */
 type PkiPems = Record<keyof OcspPki, { certificate: string; key: string | null }>;
-const KEPT = path.join(os.tmpdir(), 'invoicing-ocsp-answers-pki.json');
+const KEPT = path.join(os.tmpdir(), 'invoicing-ocsp-answers-pki-3.json');
 const KEPT_FOR_MS = 12 * 3600_000;
+
+/** A CA named as `caCertificateFile`'s subject with a key of its own, and a responder certificate it signs. */
+async function forgeResponder(caCertificateFile: string, dir: string): Promise<{ certificate: string; key: string }> {
+  const run = (...args: string[]) => promisify(execFile)('openssl', args);
+  const subject = '/' + new X509Certificate(await readFile(caCertificateFile)).subject.split('\n').join('/');
+  const file = (name: string) => path.join(dir, name);
+  await writeFile(
+    file('ext.cnf'),
+    'extendedKeyUsage = critical, OCSPSigning\nsubjectKeyIdentifier = none\nauthorityKeyIdentifier = none\n',
+  );
+  await run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '30',
+    '-subj',
+    subject,
+    '-keyout',
+    file('fake-ca.key'),
+    '-out',
+    file('fake-ca.pem'),
+  );
+  await run(
+    'req',
+    '-new',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=Forged OCSP Responder',
+    '-keyout',
+    file('forged.key'),
+    '-out',
+    file('forged.csr'),
+  );
+  await run(
+    'x509',
+    '-req',
+    '-in',
+    file('forged.csr'),
+    '-CA',
+    file('fake-ca.pem'),
+    '-CAkey',
+    file('fake-ca.key'),
+    '-set_serial',
+    '7',
+    '-days',
+    '30',
+    '-extfile',
+    file('ext.cnf'),
+    '-out',
+    file('forged.pem'),
+  );
+  return { certificate: await readFile(file('forged.pem'), 'utf8'), key: await readFile(file('forged.key'), 'utf8') };
+}
 
 async function makePems(): Promise<PkiPems> {
   const made = await makeTestPki({ instances: 1, ocspUrl: OCSP_TEST_URL });
@@ -54,6 +119,7 @@ async function makePems(): Promise<PkiPems> {
       leaf: await pems(made.instance(1).certificateFile, made.instance(1).keyFile),
       other: await pems(made.revoked.certificateFile, null),
       untrusted: await pems(made.untrusted.certificateFile, made.untrusted.keyFile),
+      forged: await forgeResponder(made.apCaCertificateFile, made.dir),
     };
   } finally {
     await made.dispose();
@@ -87,6 +153,7 @@ export function ocspPki(): Promise<OcspPki> {
       leaf: signer(pems.leaf),
       other: new X509Certificate(pems.other.certificate),
       untrusted: signer(pems.untrusted),
+      forged: signer(pems.forged),
     };
   })();
   return pki;

@@ -123,6 +123,12 @@ describe('OCSP answers: who signed them, what about, and whether they are curren
       /its responder certificate .* was not issued by Invoicing Test Access Point CA$/,
       answer({ signer: pki.untrusted, certificates: [pki.untrusted.certificate] }),
     );
+    // Named as issued by the CA, and for OCSP signing, but the CA's key did not sign it.
+    expect(pki.forged.certificate.checkIssued(pki.ca.certificate)).to.equal(true);
+    refused(
+      /^its responder certificate Forged OCSP Responder was not issued by Invoicing Test Access Point CA$/,
+      answer({ signer: pki.forged, certificates: [pki.forged.certificate] }),
+    );
     refused(
       /its responder certificate POP000001 is not for OCSP signing \(id-kp-OCSPSigning\)$/,
       answer({ signer: pki.leaf, certificates: [pki.leaf.certificate] }),
@@ -146,6 +152,20 @@ describe('OCSP answers: who signed them, what about, and whether they are curren
       ),
     );
     expect(check(fromStart, { now: validFrom }).signer).to.equal('Invoicing Test Access Point CA OCSP Responder');
+    const validTo = new Date(delegated.validTo);
+    const toEnd = parseOcspResponse(
+      ocspResponseDer(
+        0,
+        basicResponse({
+          signer: pki.responder,
+          certificates: [delegated],
+          singles: [
+            singleResponse({ certId: id, thisUpdate: new Date(validTo.getTime() - HOUR), nextUpdate: validTo }),
+          ],
+        }),
+      ),
+    );
+    expect(check(toEnd, { now: validTo }).signer).to.equal('Invoicing Test Access Point CA OCSP Responder');
   });
 
   it('refuses an algorithm the signing key cannot make, and a signature that does not verify', () => {
