@@ -1,9 +1,12 @@
 import type { X509Certificate } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import {
   DEFAULT_OCSP_SETTINGS,
   OcspChecker,
   ocspUrlOf,
+  postOcspRequest,
   type OcspPost,
   type OcspSettings,
 } from '../../../src/infrastructure/peppol/ocspChecker.js';
@@ -302,5 +305,46 @@ describe('OcspChecker: asking, caching, and what no answer means (a responder pl
     const status = await checker(deaf.post, { nonce: true }).status(pki.leaf.certificate, pki.ca.certificate, now);
     expect((status as { why: string }).why).to.match(/does not echo the nonce sent/);
     expect(nonceOf(deaf.calls[0]!.body)).to.have.length(16);
+  });
+
+  it('posts a DER request over HTTP as application/ocsp-request, asking for application/ocsp-response', async () => {
+    const seen: Array<{ method?: string; url?: string; type?: string; accept?: string; body: Buffer }> = [];
+    const server = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        seen.push({
+          method: request.method,
+          url: request.url,
+          type: request.headers['content-type'],
+          accept: request.headers.accept,
+          body: Buffer.concat(chunks),
+        });
+        response
+          .writeHead(202, { 'Content-Type': 'application/ocsp-response' })
+          .end(Buffer.from([0x30, 0x03, 0x0a, 0x01, 0x03]));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const request = Buffer.from([0x30, 0x00]);
+      const answer = await postOcspRequest(`http://127.0.0.1:${port}/ocsp`, request, {
+        timeoutMs: 10_000,
+        maxBytes: 1024,
+      });
+      expect(answer).to.deep.equal({ status: 202, body: Buffer.from([0x30, 0x03, 0x0a, 0x01, 0x03]) });
+      expect(seen).to.deep.equal([
+        {
+          method: 'POST',
+          url: '/ocsp',
+          type: 'application/ocsp-request',
+          accept: 'application/ocsp-response',
+          body: request,
+        },
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

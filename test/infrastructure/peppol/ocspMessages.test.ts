@@ -13,8 +13,9 @@ import {
   type OcspResponse,
   type SingleResponse,
 } from '../../../src/infrastructure/peppol/ocspMessages.js';
+import { derNodes, withForeignTag, withOverlongLength } from '../../support/derFaults.js';
 import { oidText } from '../../../src/infrastructure/peppol/signatureAlgorithms.js';
-import { oid, sequence, tlv, explicit, octetString } from '../../../src/infrastructure/peppol/derWriter.js';
+import { derNull, oid, sequence, tlv, explicit, octetString } from '../../../src/infrastructure/peppol/derWriter.js';
 import {
   basicResponse,
   extension,
@@ -253,5 +254,75 @@ describe('OCSP messages (RFC 6960): the request, and the response read strictly'
     expect(sameCertId(single({ issuerNameHash: Buffer.alloc(20) }), id)).to.equal(false);
     expect(sameCertId(single({ issuerKeyHash: Buffer.alloc(20) }), id)).to.equal(false);
     expect(sameCertId(single({ serial: Buffer.from([0x7f]) }), id)).to.equal(false);
+  });
+
+  it('names the field that is wrong, wherever the response is malformed', () => {
+    const nonce = Buffer.from('0102030405060708', 'hex');
+    const full = ocspResponseDer(
+      0,
+      basicResponse({
+        signer: pki.responder,
+        version: 0,
+        certificates: [pki.responder.certificate],
+        singles: [
+          singleResponse({
+            certId: id,
+            status: revokedStatus(T0, 1),
+            thisUpdate: T0,
+            nextUpdate: at('2026-03-02T12:00:00Z'),
+            extensions: [extension('1.3.6.1.5.5.7.48.1.6', nonce, false)],
+          }),
+        ],
+        extensions: [extension(NONCE, octetString(nonce), false)],
+      }),
+    );
+    const byName = ocspResponseDer(0, basicResponse({ signer: pki.ca, responderId: 'byName', singles: [] }));
+    // Signed data that ends before its responderID.
+    const empty = ocspResponseDer(
+      0,
+      sequence(sequence(), sequence(oid('1.2.840.113549.1.1.11'), derNull()), tlv(TAG.bitString, Buffer.from([0, 1]))),
+    );
+    const messages = new Set<string>();
+    try {
+      parseOcspResponse(empty);
+    } catch (error) {
+      messages.add((error as Error).message.replace(/\d+/g, 'N'));
+    }
+    for (const bytes of [full, byName]) {
+      const nodes = derNodes(bytes, (encoded) => encoded.equals(pki.responder.certificate.raw));
+      const faults = nodes.flatMap((node) => [
+        withForeignTag(bytes, node),
+        withOverlongLength(bytes, node),
+        ...(node.tag === TAG.generalizedTime
+          ? [withForeignTag(bytes, { ...node, offset: node.offset + node.headerLength })]
+          : []),
+      ]);
+      for (const fault of faults) {
+        try {
+          parseOcspResponse(fault);
+        } catch (error) {
+          if (error instanceof DerError) messages.add(error.message.replace(/\d+/g, 'N'));
+        }
+      }
+    }
+    const said = [...messages];
+    const missing = (pattern: (name: string) => RegExp, names: string[]) =>
+      names.filter((name) => !said.some((m) => pattern(name).test(m)));
+    const field = (name: string) => new RegExp(`^${name}(: expected tag| at offset N claims| missing at)`);
+    const time = (name: string) => new RegExp(`^${name} at offset N is not a UTCTime or GeneralizedTime in UTC$`);
+    const after = (name: string) => new RegExp(`^unexpected bytes after ${name} at offset N$`);
+    const fields = ['OCSPResponse', 'responseStatus', 'responseBytes', 'ResponseBytes', 'responseType', 'response'];
+    fields.push('BasicOCSPResponse', 'tbsResponseData', 'signatureAlgorithm', 'signature', 'certs', 'certificate');
+    fields.push('version', 'responderID', 'responder name', 'responder key hash', 'producedAt', 'responses');
+    fields.push('SingleResponse', 'certID', 'hashAlgorithm', 'hash algorithm', 'hash algorithm parameters');
+    fields.push('issuerNameHash', 'issuerKeyHash', 'serialNumber', 'certStatus', 'revocationTime', 'revocationReason');
+    fields.push('thisUpdate', 'nextUpdate', 'singleExtensions', 'responseExtensions', 'nonce');
+    for (const scope of ['response extension', 'single response extension'])
+      fields.push(scope, `${scope} id`, `${scope} critical flag`, `${scope} value`);
+    expect(missing(field, fields), 'fields not named').to.deep.equal([]);
+    expect(missing(time, ['producedAt', 'revocationTime', 'thisUpdate', 'nextUpdate']), 'times').to.deep.equal([]);
+    const ends = ['OCSPResponse', 'BasicOCSPResponse', 'tbsResponseData', 'version', 'SingleResponse'];
+    ends.push('CertID', 'the hash algorithm', 'RevokedInfo');
+    expect(missing(after, ends), 'ends').to.deep.equal([]);
   });
 });
