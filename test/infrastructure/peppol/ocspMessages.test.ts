@@ -283,12 +283,15 @@ describe('OCSP messages (RFC 6960): the request, and the response read strictly'
       sequence(sequence(), sequence(oid('1.2.840.113549.1.1.11'), derNull()), tlv(TAG.bitString, Buffer.from([0, 1]))),
     );
     const messages = new Set<string>();
+    const exact = new Set<string>();
     try {
       parseOcspResponse(empty);
     } catch (error) {
       messages.add((error as Error).message.replace(/\d+/g, 'N'));
     }
-    for (const bytes of [full, byName]) {
+    // Short enough that a version claiming 127 bytes claims more than there is.
+    const short = ocspResponseDer(0, basicResponse({ signer: pki.ca, version: 0, singles: [] }));
+    for (const bytes of [full, byName, short]) {
       const nodes = derNodes(bytes, (encoded) => encoded.equals(pki.responder.certificate.raw));
       const faults = nodes.flatMap((node) => [
         withForeignTag(bytes, node),
@@ -301,7 +304,9 @@ describe('OCSP messages (RFC 6960): the request, and the response read strictly'
         try {
           parseOcspResponse(fault);
         } catch (error) {
-          if (error instanceof DerError) messages.add(error.message.replace(/\d+/g, 'N'));
+          if (!(error instanceof DerError)) continue;
+          messages.add(error.message.replace(/\d+/g, 'N'));
+          exact.add(error.message);
         }
       }
     }
@@ -324,5 +329,15 @@ describe('OCSP messages (RFC 6960): the request, and the response read strictly'
     const ends = ['OCSPResponse', 'BasicOCSPResponse', 'tbsResponseData', 'version', 'SingleResponse'];
     ends.push('CertID', 'the hash algorithm', 'RevokedInfo');
     expect(missing(after, ends), 'ends').to.deep.equal([]);
+    // An OPTIONAL [0] field is named both where its wrapper claims too much (at its offset) and where
+    // what it wraps is not what it should be (read on its own, at offset 0).
+    const wrapped = ['version', 'certs', 'nextUpdate', 'revocationReason'];
+    const outer = (name: string) => new RegExp(`^${name} at offset [1-9]\\d* claims`);
+    const inner = (name: string) => new RegExp(`^${name}: expected tag 0x[0-9a-f]{2}, found 0x0c at offset 0$`);
+    for (const pattern of [outer, inner])
+      expect(
+        wrapped.filter((name) => ![...exact].some((m) => pattern(name).test(m))),
+        String(pattern('x')),
+      ).to.deep.equal([]);
   });
 });
