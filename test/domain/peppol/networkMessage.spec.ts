@@ -356,6 +356,17 @@ describe('Network message decider (messages the access point sends on its own ac
       });
     });
 
+    it('refuses loudly what it does not know: an event, a command, an attempt outcome', () => {
+      const bogus = { type: 'NetworkMessageBogus', data: {} } as unknown as NetworkMessageEvent;
+      expect(() => evolved([queued, bogus])).to.throw();
+      const state = evolved([queued]);
+      expect(() => networkMessageDecider.decide({ type: 'Bogus' } as never, state)).to.throw();
+      const odd = attempt(1, 'delivered');
+      expect(() =>
+        networkMessageDecider.decide({ ...odd, data: { ...odd.data, outcome: 'maybe' as 'delivered' } }, state),
+      ).to.throw();
+    });
+
     it('keeps each message in its own stream, and names every event type it records', () => {
       expect(networkMessageStream('n1')).to.equal('network-message-n1');
       expect([...NETWORK_MESSAGE_EVENT_TYPES].sort()).to.deep.equal(

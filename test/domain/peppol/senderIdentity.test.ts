@@ -210,6 +210,9 @@ describe('Sender identity: a tenant sends only as a participant it holds', () =>
       expect(namedIssuerOf(ubl('Invoice', SELF_BILLING, '380', parties))!.id).to.equal('0002:FR23342');
       expect(namedIssuerOf(ubl('CreditNote', BILLING, '261', parties))!.id).to.equal('0002:FR23342');
       expect(namedIssuerOf(ubl('CreditNote', BILLING, '381', parties))!.id).to.equal('0088:7300010000001');
+      // Only the CustomizationID says so: the word elsewhere in the document does not.
+      const note = '<cbc:Note>not urn:fdc:peppol.eu:2017:poacc:selfbilling:3.0</cbc:Note>';
+      expect(namedIssuerOf(ubl('Invoice', BILLING, '380', note + parties))!.id).to.equal('0088:7300010000001');
       const bare = parseUntrustedXml(
         `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">${parties}</Invoice>`,
       ).root;
