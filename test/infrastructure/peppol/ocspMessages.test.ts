@@ -19,7 +19,6 @@ import { derNull, oid, sequence, tlv, explicit, octetString } from '../../../src
 import {
   basicResponse,
   extension,
-  GOOD,
   NONCE,
   ocspPki,
   ocspResponseDer,
