@@ -276,18 +276,15 @@ describe('OCSP messages (RFC 6960): the request, and the response read strictly'
       }),
     );
     const byName = ocspResponseDer(0, basicResponse({ signer: pki.ca, responderId: 'byName', singles: [] }));
-    // Signed data that ends before its responderID.
+    // Signed data that ends before its responderID, with a signature of one byte.
     const empty = ocspResponseDer(
       0,
       sequence(sequence(), sequence(oid('1.2.840.113549.1.1.11'), derNull()), tlv(TAG.bitString, Buffer.from([0, 1]))),
     );
     const messages = new Set<string>();
     const exact = new Set<string>();
-    try {
-      parseOcspResponse(empty);
-    } catch (error) {
-      messages.add((error as Error).message.replace(/\d+/g, 'N'));
-    }
+    // (Its one-byte signature is read: a whole byte.)
+    expect(() => parseOcspResponse(empty)).to.throw(DerError, /^responderID missing at offset \d+$/);
     // Short enough that a version claiming 127 bytes claims more than there is.
     const short = ocspResponseDer(0, basicResponse({ signer: pki.ca, version: 0, singles: [] }));
     for (const bytes of [full, byName, short]) {
