@@ -16,6 +16,7 @@ import {
   isPositiveMls,
   mlsIssueMoment,
   MLS_DOCUMENT_TYPE,
+  type MlsIssue,
   readMls,
   writeMls,
 } from '../../../src/domain/peppol/mls/messageLevelStatus.js';
@@ -35,6 +36,19 @@ const refused = (
   kind: 'refused',
   issues,
 });
+/** An RE from SPID 000001 to 000002 about message `r`. */
+const rejection = (issues: MlsIssue[]) =>
+  writeMls({
+    id: 'x',
+    issueDate: '2026-03-01',
+    issueTime: '10:00:00Z',
+    sender: '000001',
+    receiver: '000002',
+    referenceId: 'r',
+    code: 'RE',
+    description: 'no',
+    issues,
+  });
 const AR = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
 const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
 const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
@@ -209,17 +223,7 @@ describe('MLS documents: the document type, the issue moment, what a tree is and
   });
 
   it('writes NA for an issue without a location', () => {
-    const xml = writeMls({
-      id: 'x',
-      issueDate: '2026-03-01',
-      issueTime: '10:00:00Z',
-      sender: '000001',
-      receiver: '000002',
-      referenceId: 'r',
-      code: 'RE',
-      description: 'no',
-      issues: [{ location: '', description: 'd', reason: 'BV' }],
-    });
+    const xml = rejection([{ location: '', description: 'd', reason: 'BV' }]);
     expect(readMls(parseUntrustedXml(xml).root).issues).to.deep.equal([
       { location: 'NA', description: 'd', reason: 'BV' },
     ]);
@@ -228,17 +232,7 @@ describe('MLS documents: the document type, the issue moment, what a tree is and
 
 describe('A received MLS text (readMlsText)', () => {
   it('says what the MLS says and the rules it breaks, as rule: message', () => {
-    const xml = writeMls({
-      id: 'x',
-      issueDate: '2026-03-01',
-      issueTime: '10:00:00Z',
-      sender: '000001',
-      receiver: '000002',
-      referenceId: 'r',
-      code: 'RE',
-      description: 'no',
-      issues: [],
-    });
+    const xml = rejection([]);
     const { says, problems } = readMlsText(xml);
     expect(says).to.deep.include({ id: 'x', code: 'RE', referenceId: 'r', sender: '0242:000001' });
     expect(problems).to.deep.equal([

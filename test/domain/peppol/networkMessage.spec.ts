@@ -200,17 +200,6 @@ describe('Network message decider (messages the access point sends on its own ac
         { ...attempted(1, 'permanent', null), data: { ...attempted(1, 'permanent', null).data, error: null } },
         failed('permanent delivery failure'),
       ]);
-    // A delivered attempt settles whatever retry it was given.
-    spec
-      .given([queued])
-      .when(attempt(1, 'delivered'))
-      .then([
-        attempted(1, 'delivered', null),
-        {
-          type: 'NetworkMessageDelivered',
-          data: { network_message_id: 'n1', delivery_id: 'd1', message_id: 'm1@e-invoicing.peppol', delivered_at: now },
-        },
-      ]);
   });
 
   it('a resend starts a new delivery from its first attempt; the old one is done with, and a second resend waits', () => {
