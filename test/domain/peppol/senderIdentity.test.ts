@@ -54,6 +54,10 @@ describe('Sender identity: a tenant sends only as a participant it holds', () =>
       expect(
         ownParticipantIds({ peppol_ids: [], peppol_registration: { peppol_id: '0208:0123456749' } }),
       ).to.deep.equal(['0208:0123456749']);
+      // What is no participant id (no scheme) is not one the tenant can send as.
+      expect(
+        ownParticipantIds({ peppol_ids: ['not-an-id', '0208:0123456749'], peppol_registration: { peppol_id: '' } }),
+      ).to.deep.equal(['0208:0123456749']);
     });
 
     it('match a participant id by scheme and value, case-insensitively, with or without the scheme prefix', () => {
@@ -125,6 +129,20 @@ describe('Sender identity: a tenant sends only as a participant it holds', () =>
       expect(block!.message).to.match(/BT-49; in self-billing the buyer issues and sends/);
     });
 
+    it('names every id the tenant may send as, comma-separated', () => {
+      const two = ['0208:0403013026', '0088:7300010000001'];
+      expect(sendBlockOf(two, facts({ vendor_peppol_id: '0208:0451234595' }))!.message).to.match(
+        /may send as: 0208:0403013026, 0088:7300010000001$/,
+      );
+      const refused = bindIssuer(
+        { document_type: 'INVOICE' as DocumentType, vendor_peppol_id: '0208:0451234595', customer_peppol_id: null },
+        two,
+      );
+      expect((refused as { msg: string }).msg).to.equal(
+        "0208:0451234595 is not a Peppol participant id of this account: the seller's electronic address (BT-34) must be one of its own (0208:0403013026, 0088:7300010000001); leave vendor_peppol_id out to use 0208:0403013026",
+      );
+    });
+
     it('no for a document that names no issuer, and for any document of a tenant that holds no id', () => {
       expect(sendBlockOf(own, facts())!.message).to.match(/names no issuer/);
       const none = sendBlockOf([], facts({ vendor_peppol_id: '0208:0403013026' }))!;
@@ -183,6 +201,48 @@ describe('Sender identity: a tenant sends only as a participant it holds', () =>
       });
       // Type 389 is a self-billed invoice whatever the customization says (documentTypeOf).
       expect(namedIssuerOf(ubl('Invoice', BILLING, '389', parties))!.id).to.equal('0002:FR23342');
+    });
+
+    it('knows self-billing by the customization or by the type code alone (389, 261), whatever the root', () => {
+      const parties =
+        party('AccountingSupplierParty', '<cbc:EndpointID schemeID="0088">7300010000001</cbc:EndpointID>') +
+        party('AccountingCustomerParty', '<cbc:EndpointID schemeID="0002">FR23342</cbc:EndpointID>');
+      expect(namedIssuerOf(ubl('Invoice', SELF_BILLING, '380', parties))!.id).to.equal('0002:FR23342');
+      expect(namedIssuerOf(ubl('CreditNote', BILLING, '261', parties))!.id).to.equal('0002:FR23342');
+      expect(namedIssuerOf(ubl('CreditNote', BILLING, '381', parties))!.id).to.equal('0088:7300010000001');
+      // Only the CustomizationID says so: the word elsewhere in the document does not.
+      const note = '<cbc:Note>not urn:fdc:peppol.eu:2017:poacc:selfbilling:3.0</cbc:Note>';
+      expect(namedIssuerOf(ubl('Invoice', BILLING, '380', note + parties))!.id).to.equal('0088:7300010000001');
+      const bare = parseUntrustedXml(
+        `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">${parties}</Invoice>`,
+      ).root;
+      expect(namedIssuerOf(bare)).to.deep.equal({
+        path: 'Invoice/AccountingSupplierParty/Party/EndpointID',
+        id: '0088:7300010000001',
+      });
+    });
+
+    it('reads nothing of an element that has the name of a business document in another namespace', () => {
+      const parties = party(
+        'AccountingSupplierParty',
+        '<cbc:EndpointID schemeID="0088">7300010000001</cbc:EndpointID>',
+      );
+      const cbc = 'xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"';
+      const cac = 'xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"';
+      const ns = (local: string) => `urn:oasis:names:specification:ubl:schema:xsd:${local}-2`;
+      for (const [root, namespace] of [
+        ['Invoice', ns('CreditNote')],
+        ['CreditNote', ns('Invoice')],
+        ['ApplicationResponse', ns('Invoice')],
+        ['Invoice', ns('ApplicationResponse')],
+        ['CreditNote', ns('ApplicationResponse')],
+        ['Order', ns('Invoice')],
+        ['Order', ns('CreditNote')],
+      ])
+        expect(
+          namedIssuerOf(parseUntrustedXml(`<${root} xmlns="${namespace}" ${cac} ${cbc}>${parties}</${root}>`).root),
+          `${root} in ${namespace}`,
+        ).to.equal(null);
     });
 
     it('reads no issuer where the EndpointID or its scheme is missing', () => {

@@ -10,14 +10,14 @@ const mlsDir = () => path.join(vectorsDir(), 'peppol-commons', 'mls');
 const firedIn = (xml: string | Buffer) => validateMls(parseUntrustedXml(xml).root).map((i) => i.rule_id);
 
 /** The bad cases of peppol-commons: file → the one SCH-MLS rule it was made to break. */
-export function mlsBadCases(): Array<{ file: string; rule: string }> {
+export function mlsBadCases(): Array<{ file: string; rule: string; message: string }> {
   return fs
     .readFileSync(path.join(mlsDir(), 'mls-bad-cases.tsv'), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '' && !line.startsWith('#') && !line.startsWith('file\t'))
     .map((line) => {
-      const [file, rule] = line.split('\t');
-      return { file: file!, rule: rule! };
+      const [file, rule, message] = line.split('\t');
+      return { file: file!, rule: rule!, message: message! };
     });
 }
 
@@ -39,6 +39,30 @@ describe('MLS rules (SCH-MLS-01 … 31) on the peppol-commons vectors', function
     for (const { file, rule } of cases)
       expect(firedIn(fs.readFileSync(path.join(mlsDir(), 'bad', file))), file).to.include(rule);
     expect([...new Set(cases.map((c) => c.rule))].sort()).to.deep.equal([...MLS_RULE_IDS].sort());
+  });
+
+  it("says each rule's official message (the Schematron's, its elided value reference aside), fatal, on its element", () => {
+    for (const { file, rule, message } of mlsBadCases()) {
+      const issue = validateMls(parseUntrustedXml(fs.readFileSync(path.join(mlsDir(), 'bad', file))).root).find(
+        (i) => i.rule_id === rule,
+      )!;
+      const official = message.replace(`[${rule}] `, '').replace(' (…)', '');
+      expect(issue, file).to.deep.include({ rule_id: rule, type: 'error', flag: 'fatal', message: official });
+      const n = Number(rule.slice(-2));
+      const at =
+        n <= 17
+          ? ''
+          : n <= 25
+            ? '/cac:DocumentResponse'
+            : n === 26
+              ? '/cac:DocumentResponse/cac:DocumentReference'
+              : n === 27
+                ? '/cac:DocumentResponse/cac:LineResponse'
+                : n <= 30
+                  ? '/cac:DocumentResponse/cac:LineResponse/cac:Response'
+                  : '/cac:DocumentResponse/cac:LineResponse/cac:Response/cac:Status';
+      expect(issue.location, file).to.match(new RegExp(`\\}ApplicationResponse${at.replace(/\//g, '\\/')}$`));
+    }
   });
 
   it("fires only rules of the file's own group on a bad file whose fault is local (the template is clean)", () => {
@@ -97,5 +121,26 @@ describe('MLS documents we write', () => {
     expect(
       firedIn(writeMls(mls({ issues: [{ location: 'NA', description: 'could not deliver', reason: 'FD' }] }))),
     ).to.deep.equal(['SCH-MLS-25']);
+  });
+
+  it('takes an SV issue as a failure, a zone only at the end of the time, any of several endpoints as schemed', () => {
+    const sv = [{ location: 'NA', description: 'not XML', reason: 'SV' as const }];
+    expect(firedIn(writeMls(mls({ issues: sv })))).to.deep.equal(['SCH-MLS-25']);
+    expect(firedIn(writeMls(mls({ code: 'RE', description: 'no', issues: sv })))).to.deep.equal([]);
+    expect(firedIn(writeMls(mls({ issueTime: '10:15Z:00' })))).to.deep.equal(['SCH-MLS-06']);
+    expect(firedIn(writeMls(mls({ issueTime: '10:15:00+01:00' })))).to.deep.equal([]);
+    const twoEndpoints = writeMls(mls()).replace(
+      /(<cac:SenderParty>)(.*?)(<\/cac:SenderParty>)/s,
+      '$1$2<cbc:EndpointID>000003</cbc:EndpointID>$3',
+    );
+    expect(twoEndpoints).to.match(/<cbc:EndpointID>000003</);
+    expect(firedIn(twoEndpoints)).to.deep.equal([]);
+  });
+
+  it('judges only an ApplicationResponse in its namespace', () => {
+    const ar = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
+    expect(firedIn(`<ApplicationResponse xmlns="urn:other"/>`)).to.deep.equal([]);
+    expect(firedIn(`<Invoice xmlns="${ar}"/>`)).to.deep.equal([]);
+    expect(firedIn(`<ApplicationResponse xmlns="${ar}"/>`)).to.include.members(['SCH-MLS-01', 'SCH-MLS-17']);
   });
 });

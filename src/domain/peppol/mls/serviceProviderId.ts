@@ -36,5 +36,6 @@ export function acceptableMlsTo(mlsTo: { scheme: string; value: string }, sender
   if (mlsTo.scheme !== PARTICIPANT_SCHEME) return false;
   const spid = spidOf(mlsTo.value);
   const own = spidParticipantOfSeat(senderSeatId);
-  return spid !== null && own !== null && mainId(spid).toLowerCase() === spidOf(own)!.toLowerCase();
+  // Both are digits (the SPID pattern and the seat id's): compared as they are.
+  return spid !== null && own !== null && mainId(spid) === spidOf(own);
 }
