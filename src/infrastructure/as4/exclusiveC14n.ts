@@ -11,7 +11,7 @@ interface AttributeNode {
   localName: string;
 }
 
-const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byCodePoint = (a: string, b: string): -1 | 0 | 1 => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Exclusive XML Canonicalization 1.0 as the specification orders it.
@@ -35,10 +35,8 @@ export class CodePointExclusiveCanonicalization extends ExclusiveCanonicalizatio
   }
 
   override attrCompare(a: AttributeNode, b: AttributeNode): -1 | 0 | 1 {
-    if (!a.namespaceURI && b.namespaceURI) return -1;
-    if (!b.namespaceURI && a.namespaceURI) return 1;
-    const order = byCodePoint(a.namespaceURI ?? '', b.namespaceURI ?? '') || byCodePoint(a.localName, b.localName);
-    return order < 0 ? -1 : order > 0 ? 1 : 0;
+    // An attribute in no namespace comes first: '' is before every URI.
+    return byCodePoint(a.namespaceURI ?? '', b.namespaceURI ?? '') || byCodePoint(a.localName, b.localName);
   }
 }
 
@@ -77,7 +75,7 @@ function inheritedDeclarations(element: Element, prefixes: readonly string[]): N
  */
 export function canonicalize(
   element: Element,
-  inclusivePrefixes: readonly string[] = [],
+  inclusivePrefixes: readonly string[],
   canonicalizer: Canonicalizer = CodePointExclusiveCanonicalization,
 ): string {
   const inherited = inheritedDeclarations(element, inclusivePrefixes);

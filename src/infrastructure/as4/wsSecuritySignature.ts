@@ -190,7 +190,7 @@ export function verifySignature(
     );
   let certificate: X509Certificate;
   try {
-    certificate = certificateOfKeyInfo(doc, firstChild(signature, NS.ds, 'KeyInfo')).certificate;
+    certificate = certificateOfKeyInfo(doc, firstChild(signature, NS.ds, 'KeyInfo'));
   } catch (error) {
     return refused((error as Error).message);
   }
@@ -199,13 +199,15 @@ export function verifySignature(
   const references = referenceElements.map((r) => checkReference(doc, readReference(r), attachments, canonicalizer));
 
   const inclusive = firstChild(c14nMethod, NS.ec, 'InclusiveNamespaces');
-  const prefixes = inclusive ? (attributeOf(inclusive, 'PrefixList') ?? '').split(/\s+/).filter(Boolean) : [];
+  const prefixList = inclusive ? attributeOf(inclusive, 'PrefixList') : null;
+  const prefixes = prefixList === null ? [] : prefixList.split(/\s/).filter(Boolean);
   const canonicalSignedInfo = canonicalize(signedInfo, prefixes, canonicalizer);
   let signedInfoValid: boolean;
   try {
     signedInfoValid = createVerify('RSA-SHA256')
       .update(canonicalSignedInfo)
-      .verify(certificate.publicKey, Buffer.from(signatureValue.replace(/\s+/g, ''), 'base64'));
+      // Base64 decoding skips the line breaks a SignatureValue may be wrapped with.
+      .verify(certificate.publicKey, Buffer.from(signatureValue, 'base64'));
   } catch {
     signedInfoValid = false;
   }
