@@ -8,7 +8,8 @@ import path from 'node:path';
 process.env.SHARED_DIR ??= path.resolve('..', 'shared');
 
 const { suites, modules } = JSON.parse(fs.readFileSync('scripts/mutation/modules.json', 'utf8'));
-// MUTATE=file,file narrows a local run to some of the modules (their results join the incremental file).
+// MUTATE=file,file narrows a local run to some of the modules; its results go to a file of its own
+// under reports/ (the committed one holds every module's, and a run keeps only what it mutated).
 const only = process.env.MUTATE ? process.env.MUTATE.split(',') : null;
 const chosen = modules.filter((m) => !only || only.includes(m.file));
 const spec = [...new Set(chosen.flatMap((m) => m.suites.flatMap((s) => suites[s])))];
@@ -26,9 +27,11 @@ export default {
   // Stryker rewrites the named tsconfig through TypeScript's JS API, which TypeScript 7 no longer
   // has; our tsconfig has no `extends` or `references` to rewrite, so name none.
   tsconfigFile: 'no-tsconfig-to-rewrite.json',
-  // Not copied into the sandbox: build output, reports, docs, the data directory, CI binaries, the
-  // Java harnesses' builds (70 MB no suite here runs), the console.
-  ignorePatterns: ['dist', 'reports', 'docs', '.ci', 'var', 'test/interop/*/target', 'web'],
+  // Not copied into the sandbox: reports, docs, the data directory, CI binaries, the Java harnesses'
+  // builds (70 MB no suite here runs), the console. The build output is: the compiled test files
+  // are what Stryker records and compares to see which tests changed since the committed results
+  // (the sandbox builds its own afterwards).
+  ignorePatterns: ['reports', 'docs', '.ci', 'var', 'test/interop/*/target', 'web'],
   coverageAnalysis: 'perTest',
   // A mutant that makes a test loop is stopped after its tests' dry-run time × 1.5 + this; a
   // loaded two-core machine needs more than the default 5 s not to count slow tests as timeouts.
@@ -36,7 +39,7 @@ export default {
   // Only mutants whose code or covering tests changed since the committed results are run again
   // (the results of the others are taken from the file): what keeps the CI job short.
   incremental: true,
-  incrementalFile: 'scripts/mutation/stryker-incremental.json',
+  incrementalFile: only ? 'reports/mutation/incremental-partial.json' : 'scripts/mutation/stryker-incremental.json',
   concurrency: 2,
   reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
