@@ -36,6 +36,8 @@ export default {
   // A mutant that makes a test loop is stopped after its tests' dry-run time × 1.5 + this; a
   // loaded two-core machine needs more than the default 5 s not to count slow tests as timeouts.
   timeoutMS: 15_000,
+  // The dry run (every suite once, with coverage) takes minutes on a loaded machine, not the default 5.
+  dryRunTimeoutMinutes: 30,
   // Only mutants whose code or covering tests changed since the committed results are run again
   // (the results of the others are taken from the file): what keeps the CI job short.
   incremental: true,

@@ -61,7 +61,7 @@ function accessPoint(dir: string, seat: string): TestAccessPoint {
 
 /** Runs scripts/test-pki into `dir` and resolves with its output. */
 export async function runTestPki(dir: string, args: string[] = []): Promise<{ stdout: string; stderr: string }> {
-  return promisify(execFile)('bash', [TEST_PKI_SCRIPT, '--out', dir, ...args], { timeout: 60_000 });
+  return promisify(execFile)('bash', [TEST_PKI_SCRIPT, '--out', dir, ...args], { timeout: 180_000 });
 }
 
 /** A fresh test PKI in a temporary folder (removed by dispose). */
