@@ -21,7 +21,9 @@
  * figures compare what B spends on a phase4 message and on ours. (b) live: phase4 sends
  * PHASE4_LIVE messages to B itself (PHASE4_CONCURRENCY at a time); B's CPU per message then also
  * holds what B spends idle between messages at phase4's rate (its idle CPU per second, measured
- * just before, is reported beside it), and phase4's JVM takes the other core meanwhile.
+ * just before, is reported beside it), and phase4's JVM takes the other core meanwhile. (c) as
+ * many of our messages, posted open loop at the rate phase4 reached, without phase4 running: what
+ * the rate alone costs B, so (b) less (c) is what sharing the machine with phase4 costs.
  *
  * Before phase 1, WARMUP documents are sent the same way and delivered, not counted: the figures
  * are those of a running access point, not of code the JIT has not compiled yet.
@@ -365,6 +367,26 @@ async function main() {
       postgres: (await postgresCpuMs(dataDir)) - liveBefore.postgres,
     };
     const perMessage = (ms: number) => +(ms / phase4Live).toFixed(2);
+    // Ours at phase4's rate, open loop, without phase4's JVM beside B: what the rate alone costs.
+    process.stdout.write(`phase 3: our messages at phase4's rate (${live.perSecond}/s)…\n`);
+    const ours = await buildOurs(phase4Live);
+    const paceBefore = { b: await treeCpuMs(b.service.process.pid!), postgres: await postgresCpuMs(dataDir) };
+    const paced = await openLoop({
+      base: b.service.base,
+      rate: live.perSecond,
+      count: ours.length,
+      connections: phase4Concurrency,
+      request: (i) => ({
+        method: 'POST',
+        path: '/as4',
+        headers: { 'Content-Type': ours[i]!.contentType },
+        body: ours[i]!.body,
+      }),
+    });
+    const pacedCpu = {
+      b: (await treeCpuMs(b.service.process.pid!)) - paceBefore.b,
+      postgres: (await postgresCpuMs(dataDir)) - paceBefore.postgres,
+    };
     console.log(
       JSON.stringify(
         {
@@ -380,6 +402,11 @@ async function main() {
             messages_per_second: live.perSecond,
             cpu_ms_per_message: { b: perMessage(liveCpu.b), postgres: perMessage(liveCpu.postgres) },
             idle_cpu_ms_per_second: { b: +idle.b.toFixed(1), postgres: +idle.postgres.toFixed(1) },
+          },
+          self_built_at_phase4_rate: {
+            messages: ours.length,
+            statuses: paced.statusCounts,
+            cpu_ms_per_message: { b: perMessage(pacedCpu.b), postgres: perMessage(pacedCpu.postgres) },
           },
         },
         null,
