@@ -27,11 +27,11 @@ export default {
   // Stryker rewrites the named tsconfig through TypeScript's JS API, which TypeScript 7 no longer
   // has; our tsconfig has no `extends` or `references` to rewrite, so name none.
   tsconfigFile: 'no-tsconfig-to-rewrite.json',
-  // Not copied into the sandbox: reports, docs, the data directory, CI binaries, the Java harnesses'
-  // builds (70 MB no suite here runs), the console. The build output is: the compiled test files
-  // are what Stryker records and compares to see which tests changed since the committed results
-  // (the sandbox builds its own afterwards).
-  ignorePatterns: ['reports', 'docs', '.ci', 'var', 'test/interop/*/target', 'web'],
+  // Not copied into the sandbox: build generations, test output, reports, docs, the data directory,
+  // CI binaries, the Java harnesses' builds (70 MB no suite here runs), the console. `dist` is: its
+  // compiled test files are what Stryker records and compares to see which tests changed since the
+  // committed results (the sandbox builds its own afterwards).
+  ignorePatterns: ['build', 'test-output', 'reports', 'docs', '.ci', 'var', 'test/interop/*/target', 'web'],
   coverageAnalysis: 'perTest',
   // A mutant that makes a test loop is stopped after its tests' dry-run time × 1.5 + this; a
   // loaded two-core machine needs more than the default 5 s not to count slow tests as timeouts.

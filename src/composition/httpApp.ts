@@ -21,6 +21,7 @@ import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
 import { DocumentStats } from '../application/documents/documentStats.js';
 import { PeppolReporting } from '../application/reporting/peppolReports.js';
+import { PeppolReportSubmission } from '../application/reporting/peppolReportSubmission.js';
 import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
 import { SmpPublication } from '../application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
@@ -59,6 +60,7 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     webhookTests: container.resolve(WebhookDispatch),
     documentStats: container.resolve(DocumentStats),
     peppolReporting: container.resolve(PeppolReporting),
+    peppolReportSubmission: container.resolve(PeppolReportSubmission),
     peppol: {
       registrations: container.resolve(PeppolRegistrations),
       smp: container.resolve(SmpPublication),

@@ -12,6 +12,7 @@ import type { InboxCommands } from '../application/inbox/inboxCommands.js';
 import type { WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import type { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
 import type { DocumentStats } from '../application/documents/documentStats.js';
+import type { PeppolReportSubmission } from '../application/reporting/peppolReportSubmission.js';
 import type { PeppolReporting } from '../application/reporting/peppolReports.js';
 import type { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
 import type { SmpPublication } from '../application/peppol/smpPublication.js';
@@ -48,6 +49,7 @@ export interface HttpDependencies {
   webhookTests: Pick<WebhookDispatch, 'sendTest'>;
   documentStats: DocumentStats;
   peppolReporting: PeppolReporting;
+  peppolReportSubmission: PeppolReportSubmission;
   peppol: {
     registrations: PeppolRegistrations;
     smp: SmpPublication;

@@ -66,5 +66,5 @@ export function registerRoutes(
 
   webhookRoutes(routes, deps.webhooks, readYourWrites, deps.webhookTests);
   statsRoutes(routes, deps.documentStats, readYourWrites);
-  peppolReportRoutes(routes, deps.peppolReporting);
+  peppolReportRoutes(routes, deps.peppolReporting, deps.peppolReportSubmission);
 }
