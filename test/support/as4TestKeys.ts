@@ -1,3 +1,4 @@
+import type { SignerProblem } from '../../src/infrastructure/as4/as4Inbound.js';
 import { execFile } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
@@ -131,3 +132,7 @@ async function generateIn(dir: string, seatIds: readonly string[]): Promise<Test
     dispose: async () => undefined,
   };
 }
+
+/** A certificate check's error as the AS4 opening's signer problem (never temporary: no OCSP here). */
+export const asProblem = (reason: string | null): SignerProblem | null =>
+  reason === null ? null : { reason, temporary: false };

@@ -21,10 +21,10 @@ import { buildUserMessage, type BuiltMessage } from '../../../src/infrastructure
 import { buildReceipt, readSignalResponse } from '../../../src/infrastructure/as4/as4Signals.js';
 import { readSbdh, writeSbdh } from '../../../src/infrastructure/as4/sbdhXml.js';
 import { checkCertificate } from '../../../src/infrastructure/peppol/certificates.js';
-import { makeTestAs4Pki, type TestAs4Pki } from '../../support/as4TestKeys.js';
+import { asProblem, makeTestAs4Pki, type TestAs4Pki } from '../../support/as4TestKeys.js';
 
 const INVOICE = `<?xml version="1.0" encoding="UTF-8"?>
-<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:ID>INV-7</cbc:ID></Invoice>`;
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:ID>INV-7</cbc:ID><cac:AccountingSupplierParty><cac:Party><cbc:EndpointID schemeID="0208">0123456749</cbc:EndpointID></cac:Party></cac:AccountingSupplierParty></Invoice>`;
 const SELLER = '0208:0123456749';
 const BUYER = '0208:0987654321';
 const SENDER = 'POP000031';
@@ -73,7 +73,7 @@ describe('AS4 codec: opening a received message for the inbox', function () {
       { seatId: RECEIVER, key: ap(RECEIVER), apCas: [pki.ca], allowPlainHttpLoopback: false },
       {
         limits: DEFAULT_INBOUND_LIMITS,
-        checkSigner: (certificate) => checkCertificate(certificate, 'ap', [pki.ca], new Date()).error,
+        checkSigner: async (certificate) => asProblem(checkCertificate(certificate, 'ap', [pki.ca], new Date()).error),
         ...options,
       },
     );
@@ -143,7 +143,7 @@ describe('AS4 codec: opening a received message for the inbox', function () {
     const opened = await withReader.open(built.contentType, built.body);
     expect(calls).to.deep.equal([['<?xml version="1.0" encoding="UTF-8"?>', SENDER]]);
     // What the reader answered is what is checked: its sender is not the header's originalSender.
-    expect(refusal(opened).errors.map((e) => e[0])).to.deep.equal(['EBMS:0003']);
+    expect(refusal(opened).errors.map((e) => e[0])).to.deep.equal(['EBMS:0004']);
   });
 
   it('refuses what the message core refuses, with its error and the message id it read', async () => {
@@ -202,7 +202,8 @@ describe('AS4 codec: opening a received message for the inbox', function () {
     });
     const mismatch = refusal(await codec.open(other.contentType, other.body));
     expect(mismatch.errors.length).to.be.greaterThan(0);
-    expect(mismatch.errors.every(([code, ref]) => code === 'EBMS:0003' && ref === mismatch.id)).to.equal(true);
+    // Parties that disagree are EBMS:0004, as phase4 answers them.
+    expect(mismatch.errors.every(([code, ref]) => code === 'EBMS:0004' && ref === mismatch.id)).to.equal(true);
   });
 
   describe('an Invoice Response', () => {

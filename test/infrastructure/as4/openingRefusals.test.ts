@@ -21,7 +21,7 @@ import { writeSbdh } from '../../../src/infrastructure/as4/sbdhXml.js';
 import { encryptAttachments } from '../../../src/infrastructure/as4/wsSecurityEncryption.js';
 import { signEnvelope, type AttachmentContent } from '../../../src/infrastructure/as4/wsSecuritySignature.js';
 import { checkCertificate } from '../../../src/infrastructure/peppol/certificates.js';
-import { makeTestAs4Pki, type TestAs4Pki } from '../../support/as4TestKeys.js';
+import { asProblem, makeTestAs4Pki, type TestAs4Pki } from '../../support/as4TestKeys.js';
 
 const SENDER = 'POP000041';
 const RECEIVER = 'POP000042';
@@ -126,7 +126,7 @@ describe('Opening an AS4 message: every refusal, with its ebMS error', function 
   const open = (m: { contentType: string; body: Buffer }, options: Partial<OpenOptions> = {}) =>
     openMessage(m.contentType, m.body, {
       own: ap(RECEIVER),
-      checkSigner: (c) => checkCertificate(c, 'ap', [pki.ca], new Date()).error,
+      checkSigner: async (c) => asProblem(checkCertificate(c, 'ap', [pki.ca], new Date()).error),
       ...options,
     });
   /** The error of a refusal: [code, description], and the message id it names. */
@@ -457,7 +457,7 @@ describe('Opening an AS4 message: every refusal, with its ebMS error', function 
   describe('the signer', () => {
     it('is judged by checkSigner when given, and not otherwise', async () => {
       const m = compose();
-      expect(refusal(await open(m, { checkSigner: () => 'revoked' }))).to.deep.equal([
+      expect(refusal(await open(m, { checkSigner: async () => asProblem('revoked') }))).to.deep.equal([
         'EBMS:0101',
         'the signing certificate is not accepted: revoked',
       ]);
