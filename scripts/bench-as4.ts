@@ -277,6 +277,13 @@ async function main() {
     })
   ).text();
   /** Posts `built` to B's /as4 closed loop: B's and PostgreSQL's CPU per message, and what B answered. */
+  /** The i-th of `built` posted to B's /as4. */
+  const as4Post = (built: Array<{ contentType: string; body: Buffer }>) => (i: number) => ({
+    method: 'POST',
+    path: '/as4',
+    headers: { 'Content-Type': built[i]!.contentType },
+    body: built[i]!.body,
+  });
   const postToB = async (built: Array<{ contentType: string; body: Buffer }>) => {
     let receipts = 0;
     const bBefore = await treeCpuMs(b.service.process.pid!);
@@ -285,12 +292,7 @@ async function main() {
       base: b.service.base,
       count: built.length,
       connections: connectionsAs4,
-      request: (i) => ({
-        method: 'POST',
-        path: '/as4',
-        headers: { 'Content-Type': built[i]!.contentType },
-        body: built[i]!.body,
-      }),
+      request: as4Post(built),
       onResponse: (_i: number, text: string) => {
         if (text.includes('Receipt')) receipts++;
       },
@@ -376,12 +378,7 @@ async function main() {
       rate: live.perSecond,
       count: ours.length,
       connections: phase4Concurrency,
-      request: (i) => ({
-        method: 'POST',
-        path: '/as4',
-        headers: { 'Content-Type': ours[i]!.contentType },
-        body: ours[i]!.body,
-      }),
+      request: as4Post(ours),
     });
     const pacedCpu = {
       b: (await treeCpuMs(b.service.process.pid!)) - paceBefore.b,
