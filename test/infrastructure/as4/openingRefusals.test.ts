@@ -309,7 +309,7 @@ describe('Opening an AS4 message: every refusal, with its ebMS error', function 
     });
 
     it('a reference to something that is not AES-128-GCM EncryptedData of an attachment', async () => {
-      const toBody = await refusal(
+      const toBody = refusal(
         await open(
           compose({
             soap: (xml) =>
