@@ -13,15 +13,29 @@
  * posting its next as soon as its last is answered (a closed loop: the most B sustains). Reports
  * messages/s, receipts, each request's latency and B's CPU per message.
  *
+ * Phase 3, the same endpoint receiving from phase4 (the reference implementation, Java: the
+ * interop harness, test/interop/phase4), as most of an access point's traffic comes from other
+ * implementations. (a) phase4-built: M messages phase4 builds, signs and encrypts for B (as a third
+ * access point, POP000003, with the same invoice and participants as phase 2) are captured on
+ * loopback beforehand, not timed, and posted to B's /as4 exactly as phase 2 posts ours: the two
+ * figures compare what B spends on a phase4 message and on ours. (b) live: phase4 sends
+ * PHASE4_LIVE messages to B itself (PHASE4_CONCURRENCY at a time); B's CPU per message then also
+ * holds what B spends idle between messages at phase4's rate (its idle CPU per second, measured
+ * just before, is reported beside it), and phase4's JVM takes the other core meanwhile. (c) as
+ * many of our messages, posted open loop at the rate phase4 reached, without phase4 running: what
+ * the rate alone costs B, so (b) less (c) is what sharing the machine with phase4 costs.
+ *
  * Before phase 1, WARMUP documents are sent the same way and delivered, not counted: the figures
  * are those of a running access point, not of code the JIT has not compiled yet.
  *
  *   npm run bench:as4     Options (env): DOCUMENTS (2000), WARMUP (500), RATE (100), CONNECTIONS (16),
  *                         MESSAGES (2000), CONNECTIONS_AS4 (16), PG_STATS=1 (PostgreSQL's
  *                         per-statement account of phase 1), SERVICE_NODE_ARGS (flags for both
- *                         instances' node, e.g. --cpu-prof)
+ *                         instances' node, e.g. --cpu-prof), END_TO_END=0 (phases 2 and 3 only),
+ *                         PHASE4=0 (no phase 3; it is skipped with a note when the harness is not
+ *                         built), PHASE4_MESSAGES (MESSAGES), PHASE4_LIVE (300), PHASE4_CONCURRENCY (4)
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -39,6 +53,9 @@ import { startTestSml } from '../test/support/testSml.js';
 import { accessPointEnv } from '../test/support/peppolNetwork.js';
 import { belgianNumber } from '../test/support/peppol.js';
 import { buildAs4, invoiceSbdh, signingKeyOf } from '../test/support/as4Sender.js';
+import { phase4Target } from '../test/support/phase4.js';
+import { BIS_BILLING_INVOICE, BIS_BILLING_PROCESS } from '../src/domain/peppol/smpDocuments.js';
+import { capturePhase4Messages, sendWithPhase4 } from './benchPhase4.js';
 
 const documents = Number(process.env.DOCUMENTS ?? 2000);
 const warmup = Number(process.env.WARMUP ?? 500);
@@ -47,6 +64,10 @@ const connections = Number(process.env.CONNECTIONS ?? 16);
 const messages = Number(process.env.MESSAGES ?? 2000);
 const connectionsAs4 = Number(process.env.CONNECTIONS_AS4 ?? 16);
 const pgStats = process.env.PG_STATS === '1';
+const endToEnd = process.env.END_TO_END !== '0';
+const phase4Messages = Number(process.env.PHASE4_MESSAGES ?? messages);
+const phase4Live = Number(process.env.PHASE4_LIVE ?? 300);
+const phase4Concurrency = Number(process.env.PHASE4_CONCURRENCY ?? 4);
 
 const figures = (sorted: number[]) => ({
   p50: Math.round(percentile(sorted, 50)),
@@ -55,7 +76,8 @@ const figures = (sorted: number[]) => ({
 });
 
 async function main() {
-  const pki = await makeTestPki({ instances: 2 });
+  // Instance 3 is phase4's access point in phase 3 (only its keys are used).
+  const pki = await makeTestPki({ instances: 3 });
   const sml = await startTestSml();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-as4-'));
   const pg = await startEmbeddedPostgres({
@@ -111,7 +133,6 @@ async function main() {
   const sellerKey = await tenant(a.service.base, 'bench-seller', sellerId);
   const buyerKey = await tenant(b.service.base, 'bench-buyer', buyerId);
 
-  process.stdout.write(`creating ${warmup} + ${documents} documents on A…\n`);
   const body = { ...invoiceWithLines(10), vendor_peppol_id: sellerId, customer_peppol_id: buyerId };
   const create = async (count: number, prefix: string) => {
     const created: string[] = [];
@@ -125,181 +146,271 @@ async function main() {
     }
     return created;
   };
-  const warmupIds = await create(warmup, 'WARMUP');
-  const ids = await create(documents, 'AS4');
-  const sendAll = (which: string[]) =>
-    openLoop({
-      base: a.service.base,
-      rate,
-      count: which.length,
-      connections,
-      request: (i) => ({
-        method: 'POST',
-        path: `/api/documents/${which[i]}/send`,
-        headers: { Authorization: `Bearer ${sellerKey}` },
-      }),
-    });
-
-  // The first sends run cold code (JIT) on both sides and open the connections: they are sent and
-  // delivered first, and not counted, so the figures are those of a running access point.
-  process.stdout.write(`warm-up: sending ${warmup} at ${rate}/s…\n`);
-  await sendAll(warmupIds);
-  for (let inInbox = 0; inInbox < warmup;) {
-    await new Promise((r) => setTimeout(r, 500));
-    inInbox = (await call(b.service.base, 'GET', '/api/inbox/?search=WARMUP-&page_size=1', buyerKey)).total as number;
-  }
-
-  // The log of each side: when each send was requested and SENT on A, and received on B.
-  const requestedAt = new Map<string, number>();
-  const messageOf = new Map<string, string>();
-  const sentAt = new Map<string, number>();
-  const receivedAt = new Map<string, number>();
-  let failed = 0;
-  let settle: () => void = () => undefined;
-  const settled = new Promise<void>((resolve) => (settle = resolve));
-  const check = () => sentAt.size + failed >= documents && receivedAt.size >= documents - failed && settle();
-  const subscriptions = [
-    a.events.subscribeToAll({
-      after: await a.events.headPosition(),
-      onEvents: async (events) => {
-        for (const e of events) {
-          const data = e.data as { document_id: string; message_id: string };
-          if (e.type === 'SendRequested') {
-            requestedAt.set(data.document_id, Date.parse(e.recordedAt));
-            messageOf.set(data.document_id, data.message_id);
-          }
-          if (e.type === 'DocumentSent') sentAt.set(data.document_id, Date.parse(e.recordedAt));
-          if (e.type === 'DocumentFailed') {
-            failed++;
-            console.error('failed:', JSON.stringify(e.data));
-          }
-        }
-        check();
-      },
-      onError: (error) => {
-        console.error(error);
-        process.exit(1);
-      },
-    }),
-    b.events.subscribeToAll({
-      after: await b.events.headPosition(),
-      onEvents: async (events) => {
-        for (const e of events)
-          if (e.type === 'DocumentReceived')
-            receivedAt.set((e.data as { message_id: string }).message_id, Date.parse(e.recordedAt));
-        check();
-      },
-      onError: (error) => {
-        console.error(error);
-        process.exit(1);
-      },
-    }),
-  ];
-
-  process.stdout.write(`phase 1: sending ${documents} at ${rate}/s over ${connections} connections…\n`);
   const cpuNow = async () => ({
     instance_a: await treeCpuMs(a.service.process.pid!),
     instance_b: await treeCpuMs(b.service.process.pid!),
     load_generator_and_measurement: await cpuMs(process.pid, false),
     postgres: await postgresCpuMs(dataDir),
   });
-  if (pgStats)
-    for (const { pool } of instances)
-      await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
-  const cpuBefore = await cpuNow();
-  const started = Date.now();
-  const sends = await sendAll(ids);
-  await settled;
-  const cpuAfter = await cpuNow();
-  const lastInInbox = Math.max(...receivedAt.values());
-  const sendToSent = [...sentAt.entries()].map(([id, at]) => at - requestedAt.get(id)!).sort((x, y) => x - y);
-  const sendToReceived = [...requestedAt.entries()]
-    .filter(([id]) => receivedAt.has(messageOf.get(id)!))
-    .map(([id, at]) => receivedAt.get(messageOf.get(id)!)! - at)
-    .sort((x, y) => x - y);
-  const perDocument = (key: keyof typeof cpuAfter) => +((cpuAfter[key] - cpuBefore[key]) / documents).toFixed(2);
-  const endToEnd = {
-    documents,
-    failed,
-    offered_rate_per_second: rate,
-    send_calls: { statuses: sends.statusCounts, errors: sends.errors },
-    documents_per_second_send_call_to_b_inbox: Math.round((documents / (lastInInbox - started)) * 1000),
-    send_to_sent_ms: figures(sendToSent),
-    send_to_received_on_b_ms: figures(sendToReceived),
-    cpu_ms_per_document: {
-      a: perDocument('instance_a'),
-      b: perDocument('instance_b'),
-      postgres: perDocument('postgres'),
-      load_generator_and_measurement: perDocument('load_generator_and_measurement'),
-    },
-  };
-  console.log(JSON.stringify({ end_to_end: endToEnd }, null, 2));
-  if (pgStats) {
-    const { rows } = await a.pool.query(
-      `SELECT d.datname AS db, calls, round(total_exec_time) AS total_ms, round(total_exec_time::numeric / calls, 3) AS ms_per_call, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
-         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid ORDER BY total_exec_time DESC LIMIT 25`,
-    );
-    console.table(rows);
-  }
-  await Promise.all(subscriptions.map((s) => s.stop()));
 
-  process.stdout.write(`phase 2: building ${messages} AS4 messages as POP000001…\n`);
+  // Phase 1 (END_TO_END=0 leaves it out): the documents' ids.
+  const endToEndPhase = async (): Promise<string[]> => {
+    process.stdout.write(`creating ${warmup} + ${documents} documents on A…\n`);
+    const warmupIds = await create(warmup, 'WARMUP');
+    const ids = await create(documents, 'AS4');
+    const sendAll = (which: string[]) =>
+      openLoop({
+        base: a.service.base,
+        rate,
+        count: which.length,
+        connections,
+        request: (i) => ({
+          method: 'POST',
+          path: `/api/documents/${which[i]}/send`,
+          headers: { Authorization: `Bearer ${sellerKey}` },
+        }),
+      });
+
+    // The first sends run cold code (JIT) on both sides and open the connections: they are sent and
+    // delivered first, and not counted, so the figures are those of a running access point.
+    process.stdout.write(`warm-up: sending ${warmup} at ${rate}/s…\n`);
+    await sendAll(warmupIds);
+    for (let inInbox = 0; inInbox < warmup;) {
+      await new Promise((r) => setTimeout(r, 500));
+      inInbox = (await call(b.service.base, 'GET', '/api/inbox/?search=WARMUP-&page_size=1', buyerKey)).total as number;
+    }
+
+    // The log of each side: when each send was requested and SENT on A, and received on B.
+    const requestedAt = new Map<string, number>();
+    const messageOf = new Map<string, string>();
+    const sentAt = new Map<string, number>();
+    const receivedAt = new Map<string, number>();
+    let failed = 0;
+    let settle: () => void = () => undefined;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const check = () => sentAt.size + failed >= documents && receivedAt.size >= documents - failed && settle();
+    const subscriptions = [
+      a.events.subscribeToAll({
+        after: await a.events.headPosition(),
+        onEvents: async (events) => {
+          for (const e of events) {
+            const data = e.data as { document_id: string; message_id: string };
+            if (e.type === 'SendRequested') {
+              requestedAt.set(data.document_id, Date.parse(e.recordedAt));
+              messageOf.set(data.document_id, data.message_id);
+            }
+            if (e.type === 'DocumentSent') sentAt.set(data.document_id, Date.parse(e.recordedAt));
+            if (e.type === 'DocumentFailed') {
+              failed++;
+              console.error('failed:', JSON.stringify(e.data));
+            }
+          }
+          check();
+        },
+        onError: (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      }),
+      b.events.subscribeToAll({
+        after: await b.events.headPosition(),
+        onEvents: async (events) => {
+          for (const e of events)
+            if (e.type === 'DocumentReceived')
+              receivedAt.set((e.data as { message_id: string }).message_id, Date.parse(e.recordedAt));
+          check();
+        },
+        onError: (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      }),
+    ];
+
+    process.stdout.write(`phase 1: sending ${documents} at ${rate}/s over ${connections} connections…\n`);
+    if (pgStats)
+      for (const { pool } of instances)
+        await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
+    const cpuBefore = await cpuNow();
+    const started = Date.now();
+    const sends = await sendAll(ids);
+    await settled;
+    const cpuAfter = await cpuNow();
+    const lastInInbox = Math.max(...receivedAt.values());
+    const sendToSent = [...sentAt.entries()].map(([id, at]) => at - requestedAt.get(id)!).sort((x, y) => x - y);
+    const sendToReceived = [...requestedAt.entries()]
+      .filter(([id]) => receivedAt.has(messageOf.get(id)!))
+      .map(([id, at]) => receivedAt.get(messageOf.get(id)!)! - at)
+      .sort((x, y) => x - y);
+    const perDocument = (key: keyof typeof cpuAfter) => +((cpuAfter[key] - cpuBefore[key]) / documents).toFixed(2);
+    const endToEnd = {
+      documents,
+      failed,
+      offered_rate_per_second: rate,
+      send_calls: { statuses: sends.statusCounts, errors: sends.errors },
+      documents_per_second_send_call_to_b_inbox: Math.round((documents / (lastInInbox - started)) * 1000),
+      send_to_sent_ms: figures(sendToSent),
+      send_to_received_on_b_ms: figures(sendToReceived),
+      cpu_ms_per_document: {
+        a: perDocument('instance_a'),
+        b: perDocument('instance_b'),
+        postgres: perDocument('postgres'),
+        load_generator_and_measurement: perDocument('load_generator_and_measurement'),
+      },
+    };
+    console.log(JSON.stringify({ end_to_end: endToEnd }, null, 2));
+    if (pgStats) {
+      const { rows } = await a.pool.query(
+        `SELECT d.datname AS db, calls, round(total_exec_time) AS total_ms, round(total_exec_time::numeric / calls, 3) AS ms_per_call, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid ORDER BY total_exec_time DESC LIMIT 25`,
+      );
+      console.table(rows);
+    }
+    await Promise.all(subscriptions.map((s) => s.stop()));
+    return ids;
+  };
+  const ids = endToEnd ? await endToEndPhase() : await create(1, 'AS4');
+
   const ubl = await (
     await fetch(`${a.service.base}/api/documents/${ids[0]}/ubl?format=xml`, {
       headers: { Authorization: `Bearer ${sellerKey}` },
     })
   ).text();
+  /** Posts `built` to B's /as4 closed loop: B's and PostgreSQL's CPU per message, and what B answered. */
+  /** The i-th of `built` posted to B's /as4. */
+  const as4Post = (built: Array<{ contentType: string; body: Buffer }>) => (i: number) => ({
+    method: 'POST',
+    path: '/as4',
+    headers: { 'Content-Type': built[i]!.contentType },
+    body: built[i]!.body,
+  });
+  const postToB = async (built: Array<{ contentType: string; body: Buffer }>) => {
+    let receipts = 0;
+    const bBefore = await treeCpuMs(b.service.process.pid!);
+    const pgBefore = await postgresCpuMs(dataDir);
+    const posted = await closedLoop({
+      base: b.service.base,
+      count: built.length,
+      connections: connectionsAs4,
+      request: as4Post(built),
+      onResponse: (_i: number, text: string) => {
+        if (text.includes('Receipt')) receipts++;
+      },
+    });
+    const bCpu = (await treeCpuMs(b.service.process.pid!)) - bBefore;
+    const pgCpu = (await postgresCpuMs(dataDir)) - pgBefore;
+    const latency = [...posted.latencies].sort((x, y) => x - y);
+    return {
+      messages: built.length,
+      connections: connectionsAs4,
+      statuses: posted.statusCounts,
+      receipts,
+      messages_per_second: Math.round((built.length / posted.elapsedMs) * 1000),
+      latency_ms: { p50: Math.round(percentile(latency, 50)), p99: Math.round(percentile(latency, 99)) },
+      cpu_ms_per_message: { b: +(bCpu / built.length).toFixed(2), postgres: +(pgCpu / built.length).toFixed(2) },
+    };
+  };
   const from = { ...signingKeyOf(pki.instance(1)), seatId: pki.instance(1).seatId };
   const receiverCertificate = new X509Certificate(await readFile(pki.instance(2).certificateFile));
-  const built: Array<{ contentType: string; body: Buffer }> = [];
-  for (let i = 0; i < messages; i++)
-    built.push(
-      await buildAs4({
-        sbdh: invoiceSbdh(sellerId, buyerId),
-        businessDocument: ubl,
-        from,
-        toSeatId: pki.instance(2).seatId,
-        receiverCertificate,
-      }),
-    );
-  process.stdout.write(`phase 2: posting them to B's /as4 over ${connectionsAs4} connections…\n`);
-  let receipts = 0;
-  const bBefore = await treeCpuMs(b.service.process.pid!);
-  const pgBefore = (await cpuNow()).postgres;
-  const posted = await closedLoop({
-    base: b.service.base,
-    count: messages,
-    connections: connectionsAs4,
-    request: (i) => ({
-      method: 'POST',
-      path: '/as4',
-      headers: { 'Content-Type': built[i]!.contentType },
-      body: built[i]!.body,
-    }),
-    onResponse: (_i: number, text: string) => {
-      if (text.includes('Receipt')) receipts++;
-    },
-  });
-  const bCpu = (await treeCpuMs(b.service.process.pid!)) - bBefore;
-  const pgCpu = (await cpuNow()).postgres - pgBefore;
-  const latency = [...posted.latencies].sort((x, y) => x - y);
-  console.log(
-    JSON.stringify(
-      {
-        endpoint: {
-          messages,
-          connections: connectionsAs4,
-          statuses: posted.statusCounts,
-          receipts,
-          messages_per_second: Math.round((messages / posted.elapsedMs) * 1000),
-          latency_ms: { p50: Math.round(percentile(latency, 50)), p99: Math.round(percentile(latency, 99)) },
-          cpu_ms_per_message: { b: +(bCpu / messages).toFixed(2), postgres: +(pgCpu / messages).toFixed(2) },
+  const buildOurs = async (count: number) => {
+    const built: Array<{ contentType: string; body: Buffer }> = [];
+    for (let i = 0; i < count; i++)
+      built.push(
+        await buildAs4({
+          sbdh: invoiceSbdh(sellerId, buyerId),
+          businessDocument: ubl,
+          from,
+          toSeatId: pki.instance(2).seatId,
+          receiverCertificate,
+        }),
+      );
+    return built;
+  };
+  if (!endToEnd) {
+    // B has not received anything yet: its first messages run cold code (JIT), not counted.
+    process.stdout.write(`phase 2: warm-up, ${warmup} messages to B…\n`);
+    await postToB(await buildOurs(warmup));
+  }
+  process.stdout.write(`phase 2: building ${messages} AS4 messages as POP000001, posting them to B's /as4…\n`);
+  const selfBuilt = await postToB(await buildOurs(messages));
+  console.log(JSON.stringify({ endpoint: selfBuilt }, null, 2));
+
+  const harness = phase4Target();
+  if (process.env.PHASE4 === '0' || harness.kind === 'none') {
+    console.log(`phase 3 (phase4 as the sender) skipped: ${harness.kind === 'none' ? harness.why : 'PHASE4=0'}`);
+  } else {
+    const invoiceFile = path.join(dataDir, 'invoice.xml');
+    await writeFile(invoiceFile, ubl);
+    const phase4 = {
+      ap: pki.instance(3),
+      receiverCertificateFile: pki.instance(2).certificateFile,
+      payloadFile: invoiceFile,
+      from: sellerId,
+      to: buyerId,
+      doctype: BIS_BILLING_INVOICE,
+      process: BIS_BILLING_PROCESS,
+      concurrency: phase4Concurrency,
+    };
+    process.stdout.write(`phase 3: phase4 builds ${phase4Messages} messages for B (captured, not timed)…\n`);
+    const captured = await capturePhase4Messages({ ...phase4, count: phase4Messages });
+    process.stdout.write(`phase 3: posting them to B's /as4 over ${connectionsAs4} connections…\n`);
+    const phase4Built = await postToB(captured);
+    process.stdout.write(`phase 3: B idle for 10 s, then phase4 sends ${phase4Live} messages to B itself…\n`);
+    const idleBefore = { b: await treeCpuMs(b.service.process.pid!), postgres: await postgresCpuMs(dataDir) };
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const idle = {
+      b: ((await treeCpuMs(b.service.process.pid!)) - idleBefore.b) / 10,
+      postgres: ((await postgresCpuMs(dataDir)) - idleBefore.postgres) / 10,
+    };
+    const liveBefore = { b: await treeCpuMs(b.service.process.pid!), postgres: await postgresCpuMs(dataDir) };
+    const live = await sendWithPhase4({ ...phase4, endpoint: `${b.service.base}/as4`, count: phase4Live });
+    const liveCpu = {
+      b: (await treeCpuMs(b.service.process.pid!)) - liveBefore.b,
+      postgres: (await postgresCpuMs(dataDir)) - liveBefore.postgres,
+    };
+    const perMessage = (ms: number) => +(ms / phase4Live).toFixed(2);
+    // Ours at phase4's rate, open loop, without phase4's JVM beside B: what the rate alone costs.
+    process.stdout.write(`phase 3: our messages at phase4's rate (${live.perSecond}/s)…\n`);
+    const ours = await buildOurs(phase4Live);
+    const paceBefore = { b: await treeCpuMs(b.service.process.pid!), postgres: await postgresCpuMs(dataDir) };
+    const paced = await openLoop({
+      base: b.service.base,
+      rate: live.perSecond,
+      count: ours.length,
+      connections: phase4Concurrency,
+      request: as4Post(ours),
+    });
+    const pacedCpu = {
+      b: (await treeCpuMs(b.service.process.pid!)) - paceBefore.b,
+      postgres: (await postgresCpuMs(dataDir)) - paceBefore.postgres,
+    };
+    console.log(
+      JSON.stringify(
+        {
+          endpoint_by_sender: {
+            self_built: selfBuilt.cpu_ms_per_message,
+            phase4_built: phase4Built.cpu_ms_per_message,
+          },
+          phase4_built: phase4Built,
+          phase4_live: {
+            messages: phase4Live,
+            concurrency: phase4Concurrency,
+            receipts_verified_by_phase4: live.verified,
+            messages_per_second: live.perSecond,
+            cpu_ms_per_message: { b: perMessage(liveCpu.b), postgres: perMessage(liveCpu.postgres) },
+            idle_cpu_ms_per_second: { b: +idle.b.toFixed(1), postgres: +idle.postgres.toFixed(1) },
+          },
+          self_built_at_phase4_rate: {
+            messages: ours.length,
+            statuses: paced.statusCounts,
+            cpu_ms_per_message: { b: perMessage(pacedCpu.b), postgres: perMessage(pacedCpu.postgres) },
+          },
         },
-      },
-      null,
-      2,
-    ),
-  );
+        null,
+        2,
+      ),
+    );
+  }
 
   for (const instance of instances) {
     await instance.service.stop();

@@ -1,3 +1,4 @@
+import type { SignerProblem } from '../../src/infrastructure/as4/as4Inbound.js';
 import { execFile } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
@@ -21,13 +22,38 @@ export interface TestAs4Pki {
   dispose(): Promise<void>;
 }
 
+const made = new Map<string, Promise<TestAs4Pki>>();
+
 /**
  * A throw-away CA and one access point certificate per seat id (subject CN = the seat id, as in
  * Peppol), made with the openssl command: Node can create keys but not certificates. For the AS4
  * core's tests only; scripts/test-pki makes the PKI the service instances use.
+ *
+ * Made once per process and set of seat ids, held in memory (the files are removed at once): key
+ * generation is the slowest step of these suites, and the mutation run (npm run mutation) runs a
+ * suite's hooks again for every mutant its tests cover.
  */
-export async function makeTestAs4Pki(seatIds: readonly string[]): Promise<TestAs4Pki> {
+export function makeTestAs4Pki(seatIds: readonly string[]): Promise<TestAs4Pki> {
+  const key = seatIds.join(',');
+  let pki = made.get(key);
+  if (!pki) {
+    pki = generate(seatIds);
+    made.set(key, pki);
+    pki.catch(() => made.delete(key));
+  }
+  return pki;
+}
+
+async function generate(seatIds: readonly string[]): Promise<TestAs4Pki> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'as4-pki-'));
+  try {
+    return await generateIn(dir, seatIds);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function generateIn(dir: string, seatIds: readonly string[]): Promise<TestAs4Pki> {
   const file = (name: string) => path.join(dir, name);
   await run('openssl', [
     'req',
@@ -102,6 +128,11 @@ export async function makeTestAs4Pki(seatIds: readonly string[]): Promise<TestAs
   return {
     ca: new X509Certificate(await readFile(file('ca.pem'))),
     accessPoints,
-    dispose: () => rm(dir, { recursive: true, force: true }),
+    // Nothing to remove: the files went when the keys were read.
+    dispose: async () => undefined,
   };
 }
+
+/** A certificate check's error as the AS4 opening's signer problem (never temporary: no OCSP here). */
+export const asProblem = (reason: string | null): SignerProblem | null =>
+  reason === null ? null : { reason, temporary: false };

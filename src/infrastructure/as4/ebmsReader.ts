@@ -49,7 +49,8 @@ const readProperties = (parent: Element | null): Property[] =>
     ? childElements(parent, NS.eb, 'Property').map((p) => ({
         name: attributeOf(p, 'name') ?? '',
         type: attributeOf(p, 'type'),
-        value: textOf(p) ?? '',
+        // An element's text is a string (textOf is null only without an element).
+        value: textOf(p)!,
       }))
     : [];
 

@@ -11,7 +11,7 @@ interface AttributeNode {
   localName: string;
 }
 
-const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byCodePoint = (a: string, b: string): -1 | 0 | 1 => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Exclusive XML Canonicalization 1.0 as the specification orders it.
@@ -35,10 +35,8 @@ export class CodePointExclusiveCanonicalization extends ExclusiveCanonicalizatio
   }
 
   override attrCompare(a: AttributeNode, b: AttributeNode): -1 | 0 | 1 {
-    if (!a.namespaceURI && b.namespaceURI) return -1;
-    if (!b.namespaceURI && a.namespaceURI) return 1;
-    const order = byCodePoint(a.namespaceURI ?? '', b.namespaceURI ?? '') || byCodePoint(a.localName, b.localName);
-    return order < 0 ? -1 : order > 0 ? 1 : 0;
+    // An attribute in no namespace comes first: '' is before every URI.
+    return byCodePoint(a.namespaceURI ?? '', b.namespaceURI ?? '') || byCodePoint(a.localName, b.localName);
   }
 }
 
@@ -46,25 +44,18 @@ export class CodePointExclusiveCanonicalization extends ExclusiveCanonicalizatio
 export type Canonicalizer = new () => ExclusiveCanonicalization;
 
 /**
- * The namespace declarations in scope at `element` from its ancestors (nearest first wins), leaving
- * out prefixes the element binds itself: the InclusiveNamespaces PrefixList renders these on the
- * apex as inclusive C14N would, and xml-crypto would otherwise overwrite the element's own binding.
+ * The declarations of `prefixes` in scope at `element` from its ancestors (the nearest one wins),
+ * leaving out a prefix the element binds itself (its own binding is the one in scope).
  */
-function ancestorNamespaces(element: Element): NamespaceNode[] {
-  const seen = new Set<string>();
-  for (let i = 0; i < element.attributes.length; i++) {
-    const attribute = element.attributes[i]!;
-    if (attribute.namespaceURI === NS.xmlns) seen.add(attribute.prefix === 'xmlns' ? attribute.localName : '');
-  }
+function inheritedDeclarations(element: Element, prefixes: readonly string[]): NamespaceNode[] {
   const found: NamespaceNode[] = [];
-  for (let node = element.parentNode; node && node.nodeType === 1; node = node.parentNode) {
-    const attributes = (node as Element).attributes;
-    for (let i = 0; i < attributes.length; i++) {
-      const attribute = attributes[i]!;
-      if (attribute.namespaceURI !== NS.xmlns || attribute.prefix !== 'xmlns') continue;
-      if (seen.has(attribute.localName)) continue;
-      seen.add(attribute.localName);
-      found.push({ prefix: attribute.localName, namespaceURI: attribute.value });
+  for (const prefix of prefixes) {
+    if (element.hasAttributeNS(NS.xmlns, prefix)) continue;
+    for (let node = element.parentNode; node && node.nodeType === 1; node = node.parentNode) {
+      const ancestor = node as Element;
+      if (!ancestor.hasAttributeNS(NS.xmlns, prefix)) continue;
+      found.push({ prefix, namespaceURI: ancestor.getAttributeNS(NS.xmlns, prefix)! });
+      break;
     }
   }
   return found;
@@ -72,23 +63,26 @@ function ancestorNamespaces(element: Element): NamespaceNode[] {
 
 /**
  * The exclusive canonical form of `element` in its document (without comments), with the
- * InclusiveNamespaces PrefixList of the transform. The canonicalizer declares the listed prefixes
- * that ancestors bind on the element it is given; they are removed again afterwards, so the
- * document is as it was (cheaper than canonicalizing a deep copy, which cost half the time).
+ * InclusiveNamespaces PrefixList of the transform: the listed prefixes that ancestors bind are
+ * declared on the element for the walk, as inclusive C14N renders them there, and removed again
+ * afterwards, so the document is as it was (cheaper than canonicalizing a deep copy, which cost
+ * half the time).
+ *
+ * The walk is xml-crypto's processInner, not its process: process takes an empty PrefixList for
+ * "none given" and then uses the PrefixList of a CanonicalizationMethod child of the element (a
+ * SignedInfo's own), so the canonical form would depend on what the element contains rather than
+ * on the transform.
  */
 export function canonicalize(
   element: Element,
-  inclusivePrefixes: readonly string[] = [],
+  inclusivePrefixes: readonly string[],
   canonicalizer: Canonicalizer = CodePointExclusiveCanonicalization,
 ): string {
-  const inherited = ancestorNamespaces(element);
-  const added = inherited.filter((ns) => inclusivePrefixes.includes(ns.prefix)).map((ns) => ns.prefix);
+  const inherited = inheritedDeclarations(element, inclusivePrefixes);
+  for (const ns of inherited) element.setAttributeNS(NS.xmlns, `xmlns:${ns.prefix}`, ns.namespaceURI);
   try {
-    return new canonicalizer().process(element, {
-      inclusiveNamespacesPrefixList: [...inclusivePrefixes],
-      ancestorNamespaces: inherited,
-    });
+    return new canonicalizer().processInner(element, [], '', {}, [...inclusivePrefixes]);
   } finally {
-    for (const prefix of added) element.removeAttributeNS(NS.xmlns, prefix);
+    for (const ns of inherited) element.removeAttributeNS(NS.xmlns, ns.prefix);
   }
 }

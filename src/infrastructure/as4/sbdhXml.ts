@@ -52,11 +52,14 @@ export function writeSbdh(sbdh: Sbdh, businessDocumentXml: string): string {
   );
 }
 
-/** The business document without its BOM and XML declaration, to be embedded. */
+/**
+ * The business document without its BOM and XML declaration, to be embedded. The declaration is
+ * `<?xml` and white space: `<?xml-stylesheet …?>` is a processing instruction of the document.
+ */
 const withoutDeclaration = (xml: string): string =>
   xml
     .replace(/^\uFEFF/, '')
-    .replace(/^\s*<\?xml[^?]*\?>\s*/, '')
+    .replace(/^\s*<\?xml\s[^?]*\?>\s*/, '')
     .trimEnd();
 
 export type SbdhRead =

@@ -119,7 +119,7 @@ export function decryptAttachments(
   }
   let recipient: X509Certificate;
   try {
-    recipient = certificateOfKeyInfo(doc, firstChild(encryptedKey, NS.ds, 'KeyInfo')).certificate;
+    recipient = certificateOfKeyInfo(doc, firstChild(encryptedKey, NS.ds, 'KeyInfo'));
   } catch (error) {
     throw failed(`the EncryptedKey does not name its certificate: ${(error as Error).message}`);
   }

@@ -61,10 +61,11 @@ export interface SignatureVerification {
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('base64');
 
-function sameDigest(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'base64');
-  const y = Buffer.from(b, 'base64');
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+/** Whether `octets` digest to the base64 `digestValue` (of any length: a short one is a mismatch, not an error). */
+function digestMatches(octets: string | Buffer, digestValue: string): boolean {
+  const computed = createHash('sha256').update(octets).digest();
+  const stated = Buffer.from(digestValue, 'base64');
+  return computed.length === stated.length && timingSafeEqual(computed, stated);
 }
 
 /**
@@ -76,7 +77,7 @@ function attachmentOctets(attachment: AttachmentContent, canonicalizer: Canonica
   const type = attachment.mimeType.toLowerCase();
   if (/^(text\/xml|application\/xml)\b/.test(type) || /^(application|image)\/[^;]*\+xml\b/.test(type)) {
     const doc = parseUntrustedXmlDom(decodeUtf8Xml(attachment.bytes), DEFAULT_XML_LIMITS);
-    return Buffer.from(canonicalize(doc.documentElement!, [], canonicalizer), 'utf8');
+    return Buffer.from(canonicalize(doc.documentElement!, [], canonicalizer));
   }
   if (type.startsWith('text/'))
     return Buffer.from(attachment.bytes.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
@@ -135,7 +136,7 @@ function checkReference(
       );
     }
   }
-  return sameDigest(sha256(octets), reference.digestValue)
+  return digestMatches(octets, reference.digestValue)
     ? result('ok')
     : result('digest-mismatch', `the digest of ${reference.uri} does not match`);
 }
@@ -189,7 +190,7 @@ export function verifySignature(
     );
   let certificate: X509Certificate;
   try {
-    certificate = certificateOfKeyInfo(doc, firstChild(signature, NS.ds, 'KeyInfo')).certificate;
+    certificate = certificateOfKeyInfo(doc, firstChild(signature, NS.ds, 'KeyInfo'));
   } catch (error) {
     return refused((error as Error).message);
   }
@@ -198,13 +199,15 @@ export function verifySignature(
   const references = referenceElements.map((r) => checkReference(doc, readReference(r), attachments, canonicalizer));
 
   const inclusive = firstChild(c14nMethod, NS.ec, 'InclusiveNamespaces');
-  const prefixes = inclusive ? (attributeOf(inclusive, 'PrefixList') ?? '').split(/\s+/).filter(Boolean) : [];
+  const prefixList = inclusive ? attributeOf(inclusive, 'PrefixList') : null;
+  const prefixes = prefixList === null ? [] : prefixList.split(/\s/).filter(Boolean);
   const canonicalSignedInfo = canonicalize(signedInfo, prefixes, canonicalizer);
   let signedInfoValid: boolean;
   try {
     signedInfoValid = createVerify('RSA-SHA256')
       .update(canonicalSignedInfo)
-      .verify(certificate.publicKey, Buffer.from(signatureValue.replace(/\s+/g, ''), 'base64'));
+      // Base64 decoding skips the line breaks a SignatureValue may be wrapped with.
+      .verify(certificate.publicKey, Buffer.from(signatureValue, 'base64'));
   } catch {
     signedInfoValid = false;
   }
@@ -253,7 +256,8 @@ export interface SignedEnvelope {
 
 // phase4 names its SOAP prefix in every PrefixList; so do we, which keeps our canonical forms
 // identical to theirs and exercises the ordering a receiver must get right.
-const PREFIX_LIST = ['S12'];
+const PREFIX_LIST = 'S12';
+const PREFIXES = PREFIX_LIST.split(' ');
 
 /**
  * Signs an envelope the way the Peppol AS4 profile requires and phase4 does: RSA-SHA256 over an
@@ -272,11 +276,12 @@ export function signEnvelope(request: SignRequest): SignedEnvelope {
   const tokenId = `X509-${request.newId()}`;
   const marker = '</wsse:Security>';
   const at = request.envelope.indexOf(marker);
-  if (at < 0) throw new SecurityHeaderError('the envelope has no wsse:Security header to sign into');
+  if (at === -1) throw new SecurityHeaderError('the envelope has no wsse:Security header to sign into');
+  const [head, tail] = [request.envelope.slice(0, at), request.envelope.slice(at)];
   const placeholder = (i: number) => `DIGEST-PLACEHOLDER-${i}`;
   const references: PartDigest[] = request.ids.map((id, i) => ({
     uri: `#${id}`,
-    transforms: [{ algorithm: ALGORITHM.excC14n, inclusivePrefixes: PREFIX_LIST }],
+    transforms: [{ algorithm: ALGORITHM.excC14n, inclusivePrefixes: PREFIXES }],
     digestMethod: ALGORITHM.sha256,
     digestValue: placeholder(i),
   }));
@@ -290,16 +295,16 @@ export function signEnvelope(request: SignRequest): SignedEnvelope {
   }
   const [signatureId, keyInfoId] = [`SIG-${request.newId()}`, `KI-${request.newId()}`];
   const signature = (value: string) =>
-    `<ds:Signature xmlns:ds="${NS.ds}" Id="${signatureId}"><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="${ALGORITHM.excC14n}"><ec:InclusiveNamespaces xmlns:ec="${NS.ec}" PrefixList="${PREFIX_LIST.join(' ')}"/></ds:CanonicalizationMethod>` +
+    `<ds:Signature xmlns:ds="${NS.ds}" Id="${signatureId}"><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="${ALGORITHM.excC14n}"><ec:InclusiveNamespaces xmlns:ec="${NS.ec}" PrefixList="${PREFIX_LIST}"/></ds:CanonicalizationMethod>` +
     `<ds:SignatureMethod Algorithm="${ALGORITHM.rsaSha256}"/>${references.map(referenceXml).join('')}</ds:SignedInfo><ds:SignatureValue>${value}</ds:SignatureValue>` +
     `<ds:KeyInfo Id="${keyInfoId}">${tokenReferenceXml(tokenId)}</ds:KeyInfo></ds:Signature>`;
-  const doc = parseOwnXmlDom(request.envelope.slice(0, at) + signature('') + request.envelope.slice(at));
+  const doc = parseOwnXmlDom(head + signature('') + tail);
   request.ids.forEach((id, i) => {
-    references[i]!.digestValue = sha256(canonicalize(elementById(doc, id), PREFIX_LIST));
+    references[i]!.digestValue = sha256(canonicalize(elementById(doc, id), PREFIXES));
   });
   let signedInfo = canonicalize(
     firstChild(firstChild(securityHeader(doc), NS.ds, 'Signature')!, NS.ds, 'SignedInfo')!,
-    PREFIX_LIST,
+    PREFIXES,
   );
   request.ids.forEach((_id, i) => {
     signedInfo = signedInfo.replace(placeholder(i), references[i]!.digestValue);
@@ -307,5 +312,5 @@ export function signEnvelope(request: SignRequest): SignedEnvelope {
   const value = createSign('RSA-SHA256').update(signedInfo).sign(request.key.privateKey, 'base64');
   const securityContent =
     (request.headerPrefix ?? '') + binarySecurityTokenXml(tokenId, request.key.certificate) + signature(value);
-  return { xml: request.envelope.slice(0, at) + securityContent + request.envelope.slice(at), references };
+  return { xml: head + securityContent + tail, references };
 }

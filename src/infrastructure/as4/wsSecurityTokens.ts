@@ -3,7 +3,7 @@ import { certificateOfBase64 } from './certificateCache.js';
 import type { PartDigest, ReferenceTransform } from '../../domain/peppol/as4/signalMessage.js';
 import { escapeAttribute, escapeText } from '../../domain/xml/xmlWriter.js';
 import { ALGORITHM, NS, TOKEN } from './namespaces.js';
-import { allElements, attributeOf, childElements, firstChild, textOf } from './xmlDom.js';
+import { allElements, attributeOf, childElements, firstChild, qualifiedName, textOf } from './xmlDom.js';
 
 /** A WS-Security header that cannot be processed: missing, ambiguous, or using what AS4 does not. */
 export class SecurityHeaderError extends Error {
@@ -15,15 +15,13 @@ export class SecurityHeaderError extends Error {
 
 /** The SOAP envelope's Header and Body, SOAP 1.2 or 1.1. */
 export function envelopeParts(doc: Document): { soapNs: string; header: Element | null; body: Element | null } {
-  const envelope = doc.documentElement;
+  // A parsed document has its root element (parseUntrustedXmlDom refuses one without).
+  const envelope = doc.documentElement!;
   if (
-    !envelope ||
     envelope.localName !== 'Envelope' ||
     (envelope.namespaceURI !== NS.soap12 && envelope.namespaceURI !== NS.soap11)
   ) {
-    throw new SecurityHeaderError(
-      `the root element is not a SOAP Envelope: {${envelope?.namespaceURI ?? ''}}${envelope?.localName ?? ''}`,
-    );
+    throw new SecurityHeaderError(`the root element is not a SOAP Envelope: ${qualifiedName(envelope)}`);
   }
   const soapNs = envelope.namespaceURI;
   return { soapNs, header: firstChild(envelope, soapNs, 'Header'), body: firstChild(envelope, soapNs, 'Body') };
@@ -74,10 +72,7 @@ export function assertUniqueIds(doc: Document): void {
  * The certificate a KeyInfo names: wsse:SecurityTokenReference/wsse:Reference to a
  * BinarySecurityToken in the same message (direct reference, as the Peppol AS4 profile requires).
  */
-export function certificateOfKeyInfo(
-  doc: Document,
-  keyInfo: Element | null,
-): { certificate: X509Certificate; tokenId: string } {
+export function certificateOfKeyInfo(doc: Document, keyInfo: Element | null): X509Certificate {
   const reference = keyInfo
     ? firstChild(firstChild(keyInfo, NS.wsse, 'SecurityTokenReference') ?? keyInfo, NS.wsse, 'Reference')
     : null;
@@ -96,10 +91,8 @@ export function certificateOfKeyInfo(
   if (encoding !== null && encoding !== TOKEN.base64Binary)
     throw new SecurityHeaderError(`BinarySecurityToken ${uri} is not base64 (${encoding})`);
   try {
-    return {
-      certificate: certificateOfBase64(token.textContent ?? ''),
-      tokenId: uri.slice(1),
-    };
+    // An element's textContent is a string (null only for documents and doctypes).
+    return certificateOfBase64(token.textContent as string);
   } catch (error) {
     throw new SecurityHeaderError(
       `BinarySecurityToken ${uri} is not a readable certificate: ${(error as Error).message}`,
@@ -124,7 +117,7 @@ export function readReference(reference: Element): PartDigest {
     const prefixList = inclusive ? attributeOf(inclusive, 'PrefixList') : null;
     transforms.push({
       algorithm: attributeOf(t, 'Algorithm') ?? '',
-      inclusivePrefixes: prefixList === null ? null : prefixList.split(/\s+/).filter(Boolean),
+      inclusivePrefixes: prefixList === null ? null : prefixList.split(/\s/).filter(Boolean),
     });
   }
   const digestMethod = firstChild(reference, NS.ds, 'DigestMethod');
@@ -132,7 +125,7 @@ export function readReference(reference: Element): PartDigest {
     uri: attributeOf(reference, 'URI') ?? '',
     transforms,
     digestMethod: digestMethod ? (attributeOf(digestMethod, 'Algorithm') ?? '') : '',
-    digestValue: (textOf(firstChild(reference, NS.ds, 'DigestValue')) ?? '').replace(/\s+/g, ''),
+    digestValue: (textOf(firstChild(reference, NS.ds, 'DigestValue')) ?? '').replace(/\s/g, ''),
   };
 }
 

@@ -54,18 +54,25 @@ export function parseUntrustedXmlDom(text: string, limits: XmlLimits = SOAP_XML_
     if (error instanceof XmlInputError) throw new UntrustedXmlError(error.message);
     throw error;
   }
+  const doc = domOf(text);
+  if (containsProcessingInstruction(doc.documentElement!))
+    throw new UntrustedXmlError('processing instructions inside the document are not accepted');
+  return doc;
+}
+
+/**
+ * @xmldom/xmldom's DOM of `text`, refused when xmldom reports an error (for untrusted text libxml2
+ * has refused anything malformed before; this is the second line) or finds no root element. No
+ * locator: line and column numbers of every node are bookkeeping nobody reads (a third of the parse).
+ */
+function domOf(text: string): Document {
   const problems: string[] = [];
+  const report = (message: string) => problems.push(message);
   const doc = new DOMParser({
-    errorHandler: {
-      warning: () => undefined,
-      error: (m: string) => problems.push(m),
-      fatalError: (m: string) => problems.push(m),
-    },
+    errorHandler: { warning: () => undefined, error: report, fatalError: report },
   }).parseFromString(text, 'text/xml');
   if (problems.length > 0 || !doc.documentElement)
     throw new UntrustedXmlError(`malformed XML: ${problems[0] ?? 'no root element'}`);
-  if (containsProcessingInstruction(doc.documentElement))
-    throw new UntrustedXmlError('processing instructions inside the document are not accepted');
   return doc;
 }
 
@@ -77,11 +84,8 @@ function containsProcessingInstruction(node: Node): boolean {
   return false;
 }
 
-/** Parses XML this service wrote itself (for signing it): well-formed by construction. */
-export function parseOwnXmlDom(text: string): Document {
-  // No locator: line and column numbers of every node are bookkeeping nobody reads (a third of the parse).
-  return new DOMParser({}).parseFromString(text, 'text/xml');
-}
+/** Parses XML this service wrote itself (for signing it): well-formed by construction, refused otherwise. */
+export const parseOwnXmlDom = (text: string): Document => domOf(text);
 
 /** The element children of `parent`, optionally only those named {ns}local. */
 export function childElements(parent: Node, ns?: string, local?: string): Element[] {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { deciderSpec } from '../../support/deciderSpec.js';
 import { documentDecider, type DocumentEvent } from '../../../src/domain/document/lifecycle/documentAggregate.js';
 import { fold } from '../../../src/domain/decider.js';
+import { MAX_ATTEMPTS } from '../../../src/domain/document/lifecycle/deliverySchedule.js';
 import { attachment, contentRef, createdData, header, recordedAs, ublRef } from './documentFacts.js';
 
 const spec = deciderSpec(documentDecider);
@@ -547,6 +548,67 @@ describe('Document decider', () => {
         .given([created])
         .when(try_(1, 'delivered', null))
         .thenRefuses('invalid_state', /Only the answer to a received document/);
+      // An outbound document with the receiver's response is not answered back.
+      const answered: DocumentEvent = {
+        type: 'ResponseReceived',
+        data: {
+          code: 'RE',
+          reason: 'wrong PO',
+          responder_peppol_id: '0208:0987654321',
+          invoice_response_ref: contentRef('<ApplicationResponse/>', 'application/xml'),
+          document_id: 'd1',
+          received_at: now,
+        },
+      };
+      spec
+        .given([nonDraft('SENT'), answered])
+        .when(try_(1, 'delivered', null))
+        .thenRefuses('invalid_state', /Only the answer to a received document/);
+    });
+
+    it('settles the last attempt of the schedule whatever retry it asks for, and records no delivery for a failure', () => {
+      const rejected: DocumentEvent = {
+        type: 'DocumentRejected',
+        data: { document_id: 'r1', reason: 'wrong PO', rejected_at: now },
+      };
+      const later = '2026-05-01T10:01:00.000Z';
+      const attempt = (n: number, outcome: 'retryable' | 'permanent', next: string | null): DocumentEvent => ({
+        type: 'ResponseDeliveryAttempted',
+        data: {
+          code: 'RE',
+          attempt: n,
+          receiver: '0208:0123456749',
+          outcome,
+          error: 'the access point did not answer',
+          message_id: 'ir1@test',
+          started_at: now,
+          duration_ms: 40,
+          document_id: 'r1',
+          next_attempt_at: next,
+        },
+      });
+      const before = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, i) => attempt(i + 1, 'retryable', later));
+      spec
+        .given([received, rejected, ...before])
+        .when({
+          type: 'RecordResponseDelivery',
+          data: {
+            code: 'RE',
+            attempt: MAX_ATTEMPTS,
+            receiver: '0208:0123456749',
+            outcome: 'retryable',
+            error: 'the access point did not answer',
+            message_id: 'ir1@test',
+            started_at: now,
+            duration_ms: 40,
+            retry_at: later,
+          },
+        })
+        .then([attempt(MAX_ATTEMPTS, 'retryable', null)]);
+      for (const outcome of ['retryable', 'permanent'] as const)
+        expect(fold(documentDecider, [received, rejected, attempt(1, outcome, null)])).to.deep.include({
+          response_delivery: { attempts: 1, last_outcome: outcome, next_attempt_at: null, delivered_at: null },
+        });
     });
 
     it("records the receiver's response on a SENT (or still TRANSIT) outbound document, once", () => {

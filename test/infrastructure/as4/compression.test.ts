@@ -42,3 +42,17 @@ describe('AS4 payload compression', () => {
     expect((await refusal(decompressPayload(corrupt, 1 << 30))).message).to.match(/not valid gzip/);
   });
 });
+
+describe('AS4 payload decompression within the limit', () => {
+  it('refuses an output past the limit though it fits the inline share (the limit is the smaller bound)', async () => {
+    const payload = Buffer.alloc(100 * 1024, 0x42);
+    const compressed = zlib.gzipSync(payload);
+    expect(compressed.length).to.be.below(16 * 1024);
+    const error = await decompressPayload(compressed, 64 * 1024).then(
+      () => null,
+      (e: unknown) => e as As4Failure,
+    );
+    expect(error?.message).to.equal(`the payload decompresses to more than ${64 * 1024} bytes`);
+    expect((await decompressPayload(compressed, payload.length)).equals(payload)).to.equal(true);
+  });
+});

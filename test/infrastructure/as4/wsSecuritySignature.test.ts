@@ -32,7 +32,7 @@ describe('Exclusive C14N and WS-Security signatures', () => {
 
     it('orders attributes by namespace URI, then local name, not by the two run together', () => {
       const element = first('<r><e xmlns:q="urn:ab" xmlns:p="urn:a" q:c="2" p:bc="1"/></r>');
-      expect(canonicalize(element)).to.equal('<e xmlns:p="urn:a" xmlns:q="urn:ab" p:bc="1" q:c="2"></e>');
+      expect(canonicalize(element, [])).to.equal('<e xmlns:p="urn:a" xmlns:q="urn:ab" p:bc="1" q:c="2"></e>');
       expect(canonicalize(element, [], ExclusiveCanonicalization)).to.equal(
         '<e xmlns:p="urn:a" xmlns:q="urn:ab" q:c="2" p:bc="1"></e>',
       );
@@ -40,8 +40,32 @@ describe('Exclusive C14N and WS-Security signatures', () => {
 
     it('renders a PrefixList prefix on the apex from the ancestors, and leaves out unused ones', () => {
       const element = first('<a:R xmlns:a="urn:a" xmlns:b="urn:b" xmlns:c="urn:c"><x/></a:R>');
-      expect(canonicalize(element.parentNode!.firstChild as Element)).to.equal('<x></x>');
+      expect(canonicalize(element.parentNode!.firstChild as Element, [])).to.equal('<x></x>');
       expect(canonicalize(element, ['b'])).to.equal('<x xmlns:b="urn:b"></x>');
+    });
+
+    it("renders the PrefixList it is given, not a CanonicalizationMethod child's, and leaves the document as it was", () => {
+      const ds = 'http://www.w3.org/2000/09/xmldsig#';
+      const xml =
+        `<S12:E xmlns:S12="urn:s" xmlns:b="urn:b"><ds:SignedInfo xmlns:ds="${ds}" xmlns:b="urn:own"><ds:CanonicalizationMethod>` +
+        '<ec:InclusiveNamespaces xmlns:ec="http://www.w3.org/2001/10/xml-exc-c14n#" PrefixList="S12"/></ds:CanonicalizationMethod></ds:SignedInfo></S12:E>';
+      const signedInfo = first(xml);
+      const before = signedInfo.attributes.length;
+      expect(canonicalize(signedInfo, [])).to.match(/^<ds:SignedInfo xmlns:ds="[^"]+"><ds:CanonicalizationMethod>/);
+      expect(canonicalize(signedInfo, ['S12'])).to.match(
+        /^<ds:SignedInfo xmlns:S12="urn:s" xmlns:ds="[^"]+"><ds:CanonicalizationMethod>/,
+      );
+      // A listed prefix the element binds itself keeps its own binding (urn:own, not the ancestor's urn:b).
+      expect(canonicalize(signedInfo, ['b', 'S12'])).to.match(
+        /^<ds:SignedInfo xmlns:S12="urn:s" xmlns:b="urn:own" xmlns:ds="[^"]+">/,
+      );
+      expect(signedInfo.attributes.length).to.equal(before);
+      expect(canonicalize(signedInfo, [])).to.match(/^<ds:SignedInfo xmlns:ds="[^"]+"><ds:CanonicalizationMethod>/);
+    });
+
+    it('takes the nearest ancestor declaration of a listed prefix', () => {
+      const element = first('<r xmlns:p="urn:far"><q xmlns:p="urn:near"><x/></q></r>').firstChild as Element;
+      expect(canonicalize(element, ['p'])).to.equal('<x xmlns:p="urn:near"></x>');
     });
   });
 
