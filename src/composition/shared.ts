@@ -87,6 +87,7 @@ import { DocumentContent } from '../application/documents/documentContent.js';
 import { DocumentUpcaster } from '../application/documents/documentUpcaster.js';
 import { UPCASTER, UpcastingEventStore } from '../application/upcastingEventStore.js';
 import { RULE_SET_CLOCK, systemRuleSetClock } from '../application/documents/ruleSetChoice.js';
+import { AsOfMoments } from '../application/asOf/asOfMoment.js';
 
 /** The worker processes' entry: their own composition root. */
 const TASK_PROCESS = fileURLToPath(new URL('./taskProcess.js', import.meta.url));
@@ -181,6 +182,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(AccountQueries);
   container.registerSingleton(OperatorQueries);
   container.registerSingleton(DocumentStats);
+  container.registerSingleton(AsOfMoments);
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
   registerPeppol(container, config.peppol, logger);

@@ -28,6 +28,7 @@ import type { As4Inbox } from '../application/inbox/as4Inbox.js';
 import type { HygieneLimits } from './inputHygiene.js';
 import type { RateLimits } from './rateLimit.js';
 import type { RuleSetClock } from '../application/documents/ruleSetChoice.js';
+import type { AsOfMoments } from '../application/asOf/asOfMoment.js';
 
 /** What the HTTP interface talks to: application handlers, queries and ports, and its own limits. */
 export interface HttpDependencies {
@@ -42,6 +43,8 @@ export interface HttpDependencies {
   documents: DocumentCommands;
   documentQueries: DocumentQueries;
   documentHistory: DocumentHistory;
+  /** `as_of` of the document reads, their history, the lists and the stats. */
+  asOfMoments: AsOfMoments;
   sending: SendDocument;
   inbox: InboxCommands;
   webhooks: WebhookCommands;

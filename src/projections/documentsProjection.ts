@@ -66,6 +66,23 @@ const NOT_KEPT = {
   ubl_ref: null as unknown as UblRef,
 };
 
+/** A document's state as its row keeps it: what later events evolve (the facts of the content are in the row). */
+export function stateOfRow(row: Pick<DocumentView, 'summary'>): DocumentAggregateState {
+  const { attachments, ...summary } = row.summary;
+  return {
+    status: 'present',
+    ...summary,
+    ...NOT_KEPT,
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      file_name: a.file_name,
+      file_type: a.file_type,
+      file_size: a.file_size,
+      content: null,
+    })),
+  };
+}
+
 interface Entry {
   state: DocumentAggregateState;
   /** The row as it was before this batch (kept for its list fields), if any. */
@@ -94,20 +111,13 @@ async function applyBatch(
   const ids = [...new Set(events.map((e) => (e.data as { document_id: string }).document_id))];
   const current = new Map<string, Entry>();
   for (const row of await rows.getMany(ids)) {
-    const { attachments, ...summary } = row.summary;
-    const state: DocumentAggregateState = {
-      status: 'present',
-      ...summary,
-      ...NOT_KEPT,
-      attachments: attachments.map((a) => ({
-        id: a.id,
-        file_name: a.file_name,
-        file_type: a.file_type,
-        file_size: a.file_size,
-        content: null,
-      })),
-    };
-    current.set(row.id, { state, row, position: BigInt(row.last_position), changed: false, content: null });
+    current.set(row.id, {
+      state: stateOfRow(row),
+      row,
+      position: BigInt(row.last_position),
+      changed: false,
+      content: null,
+    });
   }
   const creations = new Map<string, DocumentRecord & { status: 'present' }>();
   for (const event of events) {
@@ -166,7 +176,7 @@ async function applyBatch(
 }
 
 /** The fields the lists filter and sort on, from the facts of the document's content. */
-function listFieldsOf(record: DocumentRecord): Omit<DocumentView, 'state' | 'summary' | 'last_position'> {
+export function listFieldsOf(record: DocumentRecord): Omit<DocumentView, 'state' | 'summary' | 'last_position'> {
   const d = record.header;
   return {
     id: record.id,

@@ -13,7 +13,9 @@ import {
 import { notFound } from '../../domain/errors.js';
 import { DocumentContent } from './documentContent.js';
 import { as4MessageStream, type As4MessageReceived } from './as4MessageRecord.js';
-import { loadStream, toDomainEvent } from '../commandHandler.js';
+import { toDomainEvent } from '../commandHandler.js';
+import { fold } from '../../domain/decider.js';
+import { documentResponse, type DocumentResource } from '../readModels/documentView.js';
 
 export interface AttemptReport {
   attempt: number;
@@ -202,18 +204,41 @@ function happenedAt(event: DocumentEvent, recordedAt: string): string {
 export class DocumentHistory {
   constructor(
     @inject(EVENT_STORE) private readonly store: EventStore,
-    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'blob'>,
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'blob' | 'document'>,
   ) {}
 
-  /** The tenant's document events and state; a deleted document's history stays readable for audit. */
-  private async load(tenantId: string, documentId: string) {
-    const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
-    if (loaded.state.status === 'absent' || loaded.state.tenant_id !== tenantId) throw notFound('Document not found');
-    return loaded;
+  /**
+   * The tenant's document events and state; a deleted document's history stays readable for audit.
+   * With `asOf`, only the events up to that global position: one that did not exist then is not found.
+   */
+  private async load(tenantId: string, documentId: string, asOf?: bigint) {
+    const all = await this.store.readStream(documentStream(documentId));
+    const events = asOf === undefined ? all : all.filter((e) => e.globalPosition <= asOf);
+    const state = fold(documentDecider, events.map(toDomainEvent<DocumentEvent>));
+    if (state.status === 'absent' || state.tenant_id !== tenantId) throw notFound('Document not found');
+    return { events, state };
   }
 
-  async history(tenantId: string, documentId: string) {
-    const { events } = await this.load(tenantId, documentId);
+  /**
+   * The document as GET /api/documents/{id} showed it at the global position `asOf`: its events up
+   * to there, folded (the documents read model is the same fold, kept). Not found when it did not
+   * exist then, was deleted by then, or is another tenant's.
+   */
+  async documentAsOf(
+    tenantId: string,
+    documentId: string,
+    asOf: bigint,
+    direction?: 'OUTBOUND' | 'INBOUND',
+  ): Promise<DocumentResource> {
+    const { state } = await this.load(tenantId, documentId, asOf);
+    if (state.status !== 'present' || (direction !== undefined && state.direction !== direction))
+      throw notFound('Document not found');
+    const { status: _status, ...record } = state;
+    return documentResponse({ ...record, document: await this.content.document(record.document_ref) });
+  }
+
+  async history(tenantId: string, documentId: string, asOf?: bigint) {
+    const { events } = await this.load(tenantId, documentId, asOf);
     return {
       document_id: documentId,
       events: events.map((e) => ({
@@ -233,8 +258,9 @@ export class DocumentHistory {
   async timeline(
     tenantId: string,
     documentId: string,
+    asOf?: bigint,
   ): Promise<{ document_id: string; state: string | null; items: TimelineEntry[] }> {
-    const { events, state } = await this.load(tenantId, documentId);
+    const { events, state } = await this.load(tenantId, documentId, asOf);
     return {
       document_id: documentId,
       state: state.status === 'present' ? state.state : null,
@@ -291,8 +317,8 @@ export class DocumentHistory {
   }
 
   /** Every delivery of the document and every attempt of each, derived from its history. */
-  async transmissionReport(tenantId: string, documentId: string) {
-    const { events, state } = await this.load(tenantId, documentId);
+  async transmissionReport(tenantId: string, documentId: string, asOf?: bigint) {
+    const { events, state } = await this.load(tenantId, documentId, asOf);
     const deliveries: DeliveryReport[] = [];
     // Received documents: each attempt to take the tenant's answer back to the sender's access point.
     const responseDeliveries: Array<Record<string, unknown>> = [];

@@ -103,6 +103,7 @@ const OrganizationSummary = t.type({
   id: t.string,
   name: t.string,
   created_at: t.string,
+  retention_years: t.number,
   tenant_count: t.number,
   usage: Usage,
 });

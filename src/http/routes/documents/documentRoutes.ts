@@ -3,7 +3,9 @@ import type { DocumentCommands } from '../../../application/documents/documentCo
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
 import { documentResponse } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
-import { decode, SkipLimitQuery } from '../../codecs.js';
+import { AS_OF_FIELDS, AsOfQuery, decode, SkipLimitQuery } from '../../codecs.js';
+import type { AsOfReader } from '../../asOf.js';
+import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
@@ -11,6 +13,7 @@ import { DocumentCreateCodec } from '../../codecs/documentCodec.js';
 import { XML_TYPES, XML_UPLOAD_TYPES } from './documentErrors.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
+const ListQuery = t.partial({ ...SkipLimitQuery.props, ...AS_OF_FIELDS });
 
 /** Documents of the calling tenant: create (from JSON or UBL), list, read, delete. */
 export function documentRoutes(
@@ -19,6 +22,7 @@ export function documentRoutes(
   queries: DocumentQueries,
   readYourWrites: () => Promise<void>,
   uploadLimit: number,
+  asOf: { history: DocumentHistory; asOf: AsOfReader },
 ): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
 
@@ -52,14 +56,16 @@ export function documentRoutes(
   routes.add({
     method: 'get',
     path: '/api/documents',
-    summary: "List the tenant's documents, newest first",
+    summary: "List the tenant's documents, newest first (as_of: as the list stood at that moment)",
     tag: 'documents',
     auth: 'tenant',
-    query: SkipLimitQuery,
+    query: ListQuery,
+    responses: { 200: 'The documents', 422: 'A bad skip, limit or as_of (or one in the future)' },
     handler: async (req, res) => {
-      const q = decode(SkipLimitQuery, req.query, 'query');
+      const q = decode(ListQuery, req.query, 'query');
       await readYourWrites();
-      res.json(await queries.list(tenantOf(res).tenantId, q.skip ?? 0, q.limit ?? 100));
+      const moment = await asOf.asOf(q.as_of, 'read models');
+      res.json(await queries.list(tenantOf(res).tenantId, q.skip ?? 0, q.limit ?? 100, moment?.position));
     },
   });
   routes.add({
@@ -85,11 +91,19 @@ export function documentRoutes(
   routes.add({
     method: 'get',
     path: '/api/documents/:documentId',
-    summary: 'Read a document',
+    summary: 'Read a document (as_of: as it was at that moment, from its events up to there)',
     tag: 'documents',
     auth: 'tenant',
-    responses: { 200: 'The document', 404: 'Not found' },
+    query: AsOfQuery,
+    responses: {
+      200: 'The document',
+      404: 'Not found (with as_of: it did not exist then, or was deleted by then)',
+      422: 'A malformed as_of, or one in the future',
+    },
     handler: async (req, res) => {
+      const moment = await asOf.asOf(decode(AsOfQuery, req.query, 'query').as_of, 'events');
+      if (moment)
+        return res.json(await asOf.history.documentAsOf(tenantOf(res).tenantId, id(req.params), moment.position));
       // From the read model; what this client wrote before is in it (read-your-writes).
       await readYourWrites();
       res.json(await queries.get(tenantOf(res).tenantId, id(req.params)));
