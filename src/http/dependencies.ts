@@ -29,6 +29,7 @@ import type { HygieneLimits } from './inputHygiene.js';
 import type { RateLimits } from './rateLimit.js';
 import type { RuleSetClock } from '../application/documents/ruleSetChoice.js';
 import type { AsOfMoments } from '../application/asOf/asOfMoment.js';
+import type { PersonalDataErasure } from '../application/personalData/personalDataErasure.js';
 
 /** What the HTTP interface talks to: application handlers, queries and ports, and its own limits. */
 export interface HttpDependencies {
@@ -43,6 +44,8 @@ export interface HttpDependencies {
   documents: DocumentCommands;
   documentQueries: DocumentQueries;
   documentHistory: DocumentHistory;
+  /** Retention of a tenant's documents, and erasure of its personal data (the operator's). */
+  erasure: PersonalDataErasure;
   /** `as_of` of the document reads, their history, the lists and the stats. */
   asOfMoments: AsOfMoments;
   sending: SendDocument;

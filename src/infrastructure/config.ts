@@ -22,6 +22,11 @@ export interface Config {
   mongodbUrl: string | null;
   operatorKey: string | null;
   bootstrapAdminKey: string | null;
+  /**
+   * The master key wrapping the tenants' personal-data keys (32 bytes, base64); unset: the key in
+   * <dataDir>/personal-data.key, generated on the first start. The same for every process.
+   */
+  personalDataKey: string | null;
   logLevel: string;
   /** Largest accepted JSON document body (create, validate), in bytes. */
   jsonBodyLimit: number;
@@ -114,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUrl: optional(env.MONGODB_URL),
     operatorKey: optional(env.OPERATOR_KEY),
     bootstrapAdminKey: optional(env.BOOTSTRAP_ADMIN_KEY),
+    personalDataKey: optional(env.PERSONAL_DATA_KEY),
     logLevel: env.LOG_LEVEL || 'info',
     jsonBodyLimit: integer(env, 'JSON_BODY_LIMIT', 2 * 1024 * 1024),
     jsonOtherBodyLimit: integer(env, 'JSON_OTHER_BODY_LIMIT', 64 * 1024),

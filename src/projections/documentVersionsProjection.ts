@@ -15,6 +15,8 @@ import {
   type DocumentVersionView,
 } from '../application/readModels/documentView.js';
 import { listFieldsOf, stateOfRow } from './documentsProjection.js';
+import { ERASURE_EVENT, erasedRow, inLogOrder, rewriteTenantRows } from './personalDataErasure.js';
+import { ERASED } from '../domain/personalData/personalFields.js';
 
 /**
  * The documents' list rows as they were at every position of the log: each event of a document
@@ -47,10 +49,25 @@ export const documentVersionsProjection: Projection = {
       ],
     },
   ],
-  handles: DOCUMENT_EVENT_TYPES,
-  handle: (event, session) => applyVersions([event], session),
-  handleBatch: (events, session) => applyVersions(events, session),
+  handles: [...DOCUMENT_EVENT_TYPES, ERASURE_EVENT],
+  handle: (event, session) => applyInOrder([event], session),
+  handleBatch: (events, session) => applyInOrder(events, session),
 };
+
+const applyInOrder = (events: RecordedEvent[], session: ReadModelSession) =>
+  inLogOrder(
+    events,
+    (run) => applyVersions(run, session),
+    (tenantId) =>
+      // Every version of the tenant's documents, the earlier ones too: an answer as of a moment
+      // before the erasure does not bring the erased values back.
+      rewriteTenantRows(session.collection<DocumentVersionView>(DOCUMENT_VERSIONS), tenantId, async (rows) =>
+        rows.map((row) => {
+          const erased = erasedRow(row, new Set(row.personal_values));
+          return [row.id, { ...erased, personal_values: row.personal_values.map(() => ERASED) }] as const;
+        }),
+      ),
+  );
 
 interface Current {
   state: DocumentAggregateState;
@@ -84,6 +101,9 @@ async function applyVersions(events: RecordedEvent[], session: ReadModelSession)
       head = {
         ...listFields,
         document_ref: entry.head?.document_ref ?? record.document_ref,
+        personal_values:
+          entry.head?.personal_values ??
+          [record.header.customer_email, record.header.vendor_email].filter((v): v is string => !!v),
         id,
         document_id: id,
         state: state.state,

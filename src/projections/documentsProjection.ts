@@ -19,6 +19,8 @@ import {
   type DocumentView,
 } from '../application/readModels/documentView.js';
 import type { Projection } from '../application/ports/projection.js';
+import { DOCUMENT_PERSONAL_FIELDS, erasedDocument } from '../domain/personalData/personalFields.js';
+import { ERASURE_EVENT, erasedRow, inLogOrder, rewriteTenantRows } from './personalDataErasure.js';
 
 /**
  * One read model behind the document list, the outbox, the drafts and the inbox, in two
@@ -50,10 +52,36 @@ export const documentsProjection = (content: Pick<DocumentContent, 'document'>):
     },
     { name: DOCUMENT_CONTENTS },
   ],
-  handles: DOCUMENT_EVENT_TYPES,
-  handle: (event: RecordedEvent, session: ReadModelSession) => applyBatch([event], session, content),
-  handleBatch: (events: RecordedEvent[], session: ReadModelSession) => applyBatch(events, session, content),
+  handles: [...DOCUMENT_EVENT_TYPES, ERASURE_EVENT],
+  handle: (event: RecordedEvent, session: ReadModelSession) => applyInOrder([event], session, content),
+  handleBatch: (events: RecordedEvent[], session: ReadModelSession) => applyInOrder(events, session, content),
 });
+
+const applyInOrder = (events: RecordedEvent[], session: ReadModelSession, content: Pick<DocumentContent, 'document'>) =>
+  inLogOrder(
+    events,
+    (run) => applyBatch(run, session, content),
+    (tenantId) => eraseTenant(session, tenantId),
+  );
+
+/** A tenant's personal data was erased: its rows and contents show the personal values as erased. */
+async function eraseTenant(session: ReadModelSession, tenantId: string): Promise<void> {
+  const contents = session.collection<DocumentContentView>(DOCUMENT_CONTENTS);
+  await rewriteTenantRows(session.collection<DocumentView>(DOCUMENTS), tenantId, async (rows) => {
+    const found = await contents.getMany(rows.map((r) => r.id));
+    await contents.upsertMany(found.map((c) => [c.id, { ...c, response: erasedDocument(c.response) }] as const));
+    const values = new Map(found.map((c) => [c.id, personalValuesOf(c.response)]));
+    return rows.map((row) => [row.id, erasedRow(row, values.get(row.id) ?? new Set())] as const);
+  });
+}
+
+/** The personal values a document's content has (what its row's search texts may hold). */
+export const personalValuesOf = (document: object): Set<string> =>
+  new Set(
+    DOCUMENT_PERSONAL_FIELDS.map((f) => (document as Record<string, unknown>)[f]).filter(
+      (v): v is string => typeof v === 'string' && v !== '',
+    ),
+  );
 
 /**
  * Stand for the facts and references in states rebuilt from a summary, which does not keep them:

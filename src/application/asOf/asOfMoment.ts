@@ -51,10 +51,7 @@ export class AsOfMoments {
     const head = await this.events.headPosition();
     if (input.kind === 'position') {
       if (input.position > head)
-        throw invalid(
-          `as_of ${input.position} is in the future: the newest event is at position ${head}`,
-          LOC,
-        );
+        throw invalid(`as_of ${input.position} is in the future: the newest event is at position ${head}`, LOC);
       const [event] = await this.events.readAll({ after: input.position - 1n, maxCount: 1 });
       return { position: input.position, at: event?.recordedAt ?? new Date(now).toISOString() };
     }

@@ -204,7 +204,7 @@ function happenedAt(event: DocumentEvent, recordedAt: string): string {
 export class DocumentHistory {
   constructor(
     @inject(EVENT_STORE) private readonly store: EventStore,
-    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'blob' | 'document'>,
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'blob' | 'withContent'>,
   ) {}
 
   /**
@@ -234,7 +234,7 @@ export class DocumentHistory {
     if (state.status !== 'present' || (direction !== undefined && state.direction !== direction))
       throw notFound('Document not found');
     const { status: _status, ...record } = state;
-    return documentResponse({ ...record, document: await this.content.document(record.document_ref) });
+    return documentResponse(await this.content.withContent(record));
   }
 
   async history(tenantId: string, documentId: string, asOf?: bigint) {

@@ -21,6 +21,7 @@ import {
   type DocumentView,
 } from '../readModels/documentView.js';
 import { DocumentContent } from './documentContent.js';
+import { erasedDocument } from '../../domain/personalData/personalFields.js';
 import type { DocumentResponse } from '../../domain/document/invoice/documentModel.js';
 
 import type { SortField } from '../../domain/document/invoice/documentModel.js';
@@ -86,7 +87,7 @@ export class DocumentQueries {
     /** Lines one list page carries in all (LIST_MAX_LINES): see withinLineBudget. */
     @inject(LIST_LINE_BUDGET) private readonly listLineBudget = 10_000,
     /** For versions of documents deleted since: their content is read again from the blob store. */
-    @inject(DocumentContent) private readonly content?: Pick<DocumentContent, 'document'>,
+    @inject(DocumentContent) private readonly content?: Pick<DocumentContent, 'document' | 'erasedSince'>,
   ) {}
 
   private filterOf(tenantId: string, q: DocumentListQuery, asOf?: bigint): Filter {
@@ -127,7 +128,9 @@ export class DocumentQueries {
       let content = contents.get(row.document_id);
       if (!content) {
         if (!this.content) throw new Error('no blob store to read the content of a deleted document');
-        const document = await this.content.document(row.document_ref);
+        const opened = await this.content.document(row.document_ref);
+        // Content recorded in the clear before its tenant's personal data was erased shows it erased too.
+        const document = (await this.content.erasedSince(row.summary)) ? erasedDocument(opened) : opened;
         content = await contentResponse({ ...row.summary, document });
       }
       items.push(withSummary(content, row.summary));

@@ -318,9 +318,10 @@ export class As4Inbox {
       );
       return { kind: 'refused', refusal: { rule_set: ruleSet.id, issues } };
     }
+    // Sealed with the receiving tenant's personal-data key.
     const [stored, ublRef] = await Promise.all([
-      this.content.storeDocument({ ...received, direction: 'INBOUND', state: 'RECEIVED' }),
-      this.content.storeUbl(message.businessDocument),
+      this.content.storeDocument({ ...received, direction: 'INBOUND', state: 'RECEIVED' }, tenantId),
+      this.content.storeUbl(message.businessDocument, undefined, tenantId),
     ]);
     const events = documentDecider.decide(
       {

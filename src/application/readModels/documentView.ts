@@ -168,6 +168,8 @@ export interface DocumentVersionView extends DocumentView {
   to_pos: number;
   /** The document's content, for a version whose document was deleted since (its content row is gone). */
   document_ref: ContentRef;
+  /** The personal values its search texts hold (the parties' e-mail addresses): what an erasure masks. */
+  personal_values: string[];
 }
 
 /** The filter of the versions valid at `position`. */

@@ -22,6 +22,7 @@ import { webhookRoutes } from './webhooks/webhookRoutes.js';
 import { statsRoutes } from './stats/statsRoutes.js';
 import { peppolReportRoutes } from './reporting/peppolReportRoutes.js';
 import { asOfReader } from '../asOf.js';
+import { erasureRoutes } from './accounts/erasureRoutes.js';
 
 /**
  * Every route of the API, by resource (one folder each). Express tries routes in this order, so
@@ -41,6 +42,7 @@ export function registerRoutes(
 
   // Accounts: the operator's, the resellers' (tenants and their keys), the tenant's own.
   operatorRoutes(routes, deps.accounts, deps.operatorQueries, readYourWrites);
+  erasureRoutes(routes, deps.erasure, readYourWrites);
   adminRoutes(routes, deps.accounts, deps.accountQueries, readYourWrites, (organizationId, tenantId, metadata) =>
     deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
   );
