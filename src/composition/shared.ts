@@ -5,10 +5,12 @@ import type { AgendaBackend } from 'agenda';
 import { instanceCachingFactory, type DependencyContainer } from './container.js';
 import type { CompositionOptions } from './options.js';
 import { registerPeppol } from './peppol.js';
+import { STARTUP_FACTS } from './startupReport.js';
 import { CONFIG, type Config } from '../infrastructure/config.js';
 import type { Database } from '../infrastructure/postgres/database.js';
 import { DATABASE, DATABASE_URL, PG_POOL } from '../infrastructure/postgres/tokens.js';
 import { applyPostgresSchema } from '../infrastructure/postgres/pgSchema.js';
+import { checkConnectionBudget, namedConnections } from '../infrastructure/postgres/connectionBudget.js';
 import { IDEMPOTENCY_RETENTION, PgIdempotencyStore } from '../infrastructure/postgres/pgIdempotencyStore.js';
 import { PgRateLimitStore } from '../infrastructure/postgres/pgRateLimitStore.js';
 import { PgHealthProbe } from '../infrastructure/postgres/pgHealthProbe.js';
@@ -35,7 +37,7 @@ import {
   READ_MODEL_PROGRESS,
   READ_MODEL_PROJECTIONS,
 } from '../application/ports/projection.js';
-import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
+import { OPERATIONAL_METRICS, type OperationalMetrics } from '../application/ports/operationalMetrics.js';
 import { OperationsStatus } from '../application/operations/operationsStatus.js';
 import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentStats } from '../application/documents/documentStats.js';
@@ -122,19 +124,19 @@ export async function registerPostgres(
   database: Database,
 ): Promise<pg.Pool> {
   const { config, logger } = options;
-  const pool = new pg.Pool({ connectionString: database.url, max: config.databasePoolSize });
+  // Every connection of this process says whose it is (pg_stat_activity.application_name).
+  const url = namedConnections(database.url);
+  const pool = new pg.Pool({ connectionString: url, max: config.databasePoolSize });
   // While the pool ends, its closing connections may still report the server going away.
   pool.on('error', (error) => {
     if (!pool.ending) logger.warn({ err: error }, 'idle database connection failed');
   });
   await applyPostgresSchema(pool);
+  await checkConnectionBudget(pool, config.databasePoolSize, logger);
   container.register(DATABASE, { useValue: database });
-  container.register(DATABASE_URL, { useValue: database.url });
+  container.register(DATABASE_URL, { useValue: url });
   container.register(PG_POOL, { useValue: pool });
-  // A claim whose process died is free again after the longest a request may take.
-  container.register(IDEMPOTENCY_RETENTION, {
-    useValue: { ttlHours: config.idempotencyKeyTtlHours, claimLeaseMs: 5 * 60_000 },
-  });
+  container.register(IDEMPOTENCY_RETENTION, { useValue: { ttlHours: config.idempotencyKeyTtlHours } });
   container.registerSingleton(IDEMPOTENCY_STORE, PgIdempotencyStore);
   container.registerSingleton(RATE_LIMIT_STORE, PgRateLimitStore);
   container.registerSingleton(HEALTH_PROBE, PgHealthProbe);
@@ -209,7 +211,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(AsOfMoments);
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
-  registerPeppol(container, config.peppol, logger);
+  container.register(STARTUP_FACTS, { useValue: registerPeppol(container, config.peppol, logger) });
 
   container.register(READ_MODEL_PROJECTIONS, {
     useFactory: instanceCachingFactory((c) => allProjections(c.resolve(DocumentContent))),
@@ -257,6 +259,7 @@ function registerDocuments(container: DependencyContainer, config: Config, optio
       taskTimeoutMs: config.work.taskTimeoutMs,
       maxHeapMb: config.work.heapMb,
       maxWaitingPerTenant: config.work.maxWaitingPerTenant,
+      refused: (reason: string) => container.resolve<OperationalMetrics>(OPERATIONAL_METRICS).workRefused(reason),
     },
   });
   container.register(PDF_READER_LIMITS, { useValue: config.pdfReader });

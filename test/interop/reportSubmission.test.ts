@@ -12,7 +12,7 @@ import { PHIVE_HARNESS_JAR } from '../support/phiveHarness.js';
 import { OfficialReportingRules } from '../support/officialReportingRules.js';
 import { readSbdh } from '../../src/infrastructure/as4/sbdhXml.js';
 import { PEPPOL_EUSR, PEPPOL_TSR } from '../../src/domain/peppol/peppolDocumentTypes.js';
-import { OPENPEPPOL_REPORTING_RECEIVER } from '../../src/infrastructure/peppolConfig.js';
+import { OPENPEPPOL_REPORTING_RECEIVER } from '../../src/domain/reporting/peppolReporting.js';
 
 const MONTH = '2026-01';
 

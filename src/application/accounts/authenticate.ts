@@ -7,8 +7,8 @@ import { tenantDecider, tenantStream, type Tenant } from '../../domain/tenant/te
 import { OPERATOR_KEY, type OperatorKey } from './operatorKey.js';
 
 export type Principal =
-  | { kind: 'organization'; keyId: string; organizationId: string }
-  | { kind: 'tenant'; keyId: string; organizationId: string; tenantId: string; tenant: Tenant };
+  | { kind: 'organization'; keyId: string; keyName: string; organizationId: string }
+  | { kind: 'tenant'; keyId: string; keyName: string; organizationId: string; tenantId: string; tenant: Tenant };
 
 /**
  * Which tenant a key belongs to never changes once the key exists, so it may be remembered: the
@@ -32,7 +32,7 @@ export async function authenticate(store: EventStore, presentedKey: string): Pro
   ]);
   if (key.status !== 'active' || !keyMatchesHash(presentedKey, key.hash)) return null;
   if (key.owner.kind === 'organization') {
-    return { kind: 'organization', keyId: key.id, organizationId: key.owner.organization_id };
+    return { kind: 'organization', keyId: key.id, keyName: key.name, organizationId: key.owner.organization_id };
   }
   if (!knownTenant) {
     if (tenantOfKey.size >= OWNERS_REMEMBERED) tenantOfKey.clear();
@@ -44,6 +44,7 @@ export async function authenticate(store: EventStore, presentedKey: string): Pro
   return {
     kind: 'tenant',
     keyId: key.id,
+    keyName: key.name,
     organizationId: key.owner.organization_id,
     tenantId: tenant.id,
     tenant: tenantData,

@@ -43,6 +43,11 @@ export type As4MessageReceived = Event<
     sbdh?: { instance_id: string; mls_to: ScopedId | null; mls_type: MlsType | null };
     /** kind refused: the business rules that refused it (fatal ones), by the rule set named. */
     refusal?: { rule_set: string; issues: Array<{ rule_id: string | null; message: string; location: string | null }> };
+    /**
+     * The signed digests of its payloads (`<DigestMethod> <DigestValue>`, sorted): a message with
+     * the same MessageId and other digests is another message. Absent on events recorded before.
+     */
+    payload_digests?: string[];
   }
 >;
 

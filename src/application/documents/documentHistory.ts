@@ -1,4 +1,4 @@
-import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../ports/eventStore.js';
 import { inject, injectable } from '../injection.js';
 import { assertNever } from '../../domain/decider.js';
 import {
@@ -13,7 +13,8 @@ import {
 import { notFound } from '../../domain/errors.js';
 import { DocumentContent } from './documentContent.js';
 import { as4MessageStream, type As4MessageReceived } from './as4MessageRecord.js';
-import { toDomainEvent } from '../commandHandler.js';
+import { loadState, toDomainEvent } from '../commandHandler.js';
+import { apiKeyDecider, apiKeyStream } from '../../domain/apiKey/apiKey.js';
 import { fold } from '../../domain/decider.js';
 import { documentResponse, type DocumentResource } from '../readModels/documentView.js';
 
@@ -155,6 +156,12 @@ export interface TimelineEntry {
   at: string;
   /** Who did it: the API key's actor, or the service (delivery, webhooks, …); null when not recorded. */
   actor: string | null;
+  /**
+   * What happened, who did it and as whom, in words: "created by key app", "sent by key app as
+   * 0208:0123456749 to …" (the participant the document went as), "accepted by key app as …";
+   * null for the other steps.
+   */
+  summary: string | null;
   /** The facts of the step (as in the history, without the document id). */
   details: Record<string, unknown>;
 }
@@ -176,6 +183,26 @@ const TIMELINE_TYPES: Record<DocumentEvent['type'], string> = {
   ResponseDeliveryAttempted: 'response_delivery_attempted',
   MlsReceived: 'mls_received',
 };
+
+/** The steps a person takes, in words: who created, sent or answered, and as which participant. */
+function stepSummary(event: DocumentEvent, who: string, addressee: string | null): string | null {
+  switch (event.type) {
+    case 'DocumentCreated':
+      return `created by ${who}`;
+    case 'SendRequested': {
+      const as = event.data.sender_peppol_id ?? '(no participant id)';
+      return event.data.transport === 'email'
+        ? `sent by ${who} as ${as}, in test mode by e-mail to ${event.data.email}`
+        : `sent by ${who} as ${as} to ${event.data.receiver_peppol_id}`;
+    }
+    case 'DocumentAccepted':
+      return `accepted by ${who} as ${addressee ?? '(no participant id)'}`;
+    case 'DocumentRejected':
+      return `rejected by ${who} as ${addressee ?? '(no participant id)'}`;
+    default:
+      return null;
+  }
+}
 
 /** When an event says it happened: its own time fact, else when it was recorded. */
 function happenedAt(event: DocumentEvent, recordedAt: string): string {
@@ -237,8 +264,27 @@ export class DocumentHistory {
     return documentResponse(await this.content.withContent(record));
   }
 
+  /**
+   * The names of the API keys that caused these events: as recorded with each event, else (events
+   * recorded before names were kept) the key's name now.
+   */
+  private async keyNames(events: readonly RecordedEvent[]): Promise<(event: RecordedEvent) => string | null> {
+    const current = new Map<string, string | null>();
+    for (const { metadata } of events) {
+      const keyId = metadata.actor?.startsWith('key:') ? metadata.actor.slice(4) : null;
+      if (!keyId || metadata.actorName !== undefined || current.has(keyId)) continue;
+      const key = await loadState(this.store, apiKeyDecider, apiKeyStream(keyId));
+      current.set(keyId, key.status === 'absent' ? null : key.name);
+    }
+    return ({ metadata }) => {
+      if (!metadata.actor?.startsWith('key:')) return null;
+      return metadata.actorName ?? current.get(metadata.actor.slice(4)) ?? null;
+    };
+  }
+
   async history(tenantId: string, documentId: string, asOf?: bigint) {
     const { events } = await this.load(tenantId, documentId, asOf);
+    const nameOf = await this.keyNames(events);
     return {
       document_id: documentId,
       events: events.map((e) => ({
@@ -248,6 +294,7 @@ export class DocumentHistory {
         position: String(e.globalPosition),
         recorded_at: e.recordedAt,
         actor: e.metadata.actor ?? null,
+        actor_name: nameOf(e),
         request_id: e.metadata.requestId ?? null,
         data: summary(toDomainEvent<DocumentEvent>(e)),
       })),
@@ -261,16 +308,23 @@ export class DocumentHistory {
     asOf?: bigint,
   ): Promise<{ document_id: string; state: string | null; items: TimelineEntry[] }> {
     const { events, state } = await this.load(tenantId, documentId, asOf);
+    const nameOf = await this.keyNames(events);
+    // Who answered a received document answered as the participant it was addressed to.
+    const addressee = state.status === 'present' ? (state.inbound?.receiver_peppol_id ?? null) : null;
     return {
       document_id: documentId,
       state: state.status === 'present' ? state.state : null,
       items: events.map((recorded) => {
         const event = toDomainEvent<DocumentEvent>(recorded);
         const { document_id: _id, ...details } = summary(event);
+        const actor = recorded.metadata.actor ?? null;
+        const name = nameOf(recorded);
+        const who = name !== null ? `key ${name}` : (actor ?? 'an unrecorded actor');
         return {
           type: TIMELINE_TYPES[event.type],
           at: happenedAt(event, recorded.recordedAt),
-          actor: recorded.metadata.actor ?? null,
+          actor,
+          summary: stepSummary(event, who, addressee),
           details,
         };
       }),

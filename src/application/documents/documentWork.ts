@@ -116,6 +116,11 @@ export interface UblCheckOptions {
 
 export interface JsonCheckOptions {
   renderPdf: boolean;
+  /**
+   * The calling tenant's participant ids (senderIdentity.ownParticipantIds): the issuer's
+   * electronic address the document gets when it gives none, and the only ones it may give.
+   */
+  ownParticipantIds?: readonly string[];
   /** The rule set to check by (the latest when not given). */
   ruleSet?: RuleSetId;
   limits?: DocumentSizeLimits;
@@ -131,10 +136,13 @@ export class MalformedBody extends Error {
   }
 }
 
-/** Why a task was not done: over its time or memory budget, or the tenant has too many waiting. */
+/**
+ * Why a task was not done: over its time or memory budget, the tenant has too many waiting, or
+ * its worker process died twice under it for another reason (a fault of the service, not of the input).
+ */
 export class WorkRefused extends Error {
   constructor(
-    readonly reason: 'time_budget' | 'memory_budget' | 'busy',
+    readonly reason: 'time_budget' | 'memory_budget' | 'busy' | 'worker_failed',
     message: string,
   ) {
     super(message);

@@ -8,6 +8,7 @@ import {
 } from '../ports/eventStore.js';
 import { LOCAL_PARTICIPANTS, type LocalParticipants } from '../ports/localParticipants.js';
 import { LOGGER } from '../ports/logger.js';
+import { OPERATIONAL_METRICS, type OperationalMetrics } from '../ports/operationalMetrics.js';
 import { BLOB_STORE, type BlobStore } from '../ports/blobStore.js';
 import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
 import {
@@ -30,6 +31,7 @@ import { DocumentContent } from '../documents/documentContent.js';
 import { fileNameOf } from '../documents/documentCommands.js';
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
 import { as4MessageStream, type As4MessageReceived } from '../documents/as4MessageRecord.js';
+import { payloadDigests, repeatOf } from './as4Repeat.js';
 import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
 import type { ContentRef } from '../../domain/document/lifecycle/documentContent.js';
 import type { ReceivedInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
@@ -65,9 +67,10 @@ class Refusal extends Error {
  * participant of this instance for a document type we publish, and it is stored before the signed
  * receipt is answered: the document enters the receiving tenant's inbox (DocumentReceived, as an
  * internal delivery does), an Invoice Response is recorded on the invoice it answers, and one
- * As4MessageReceived per MessageId keeps the message and the receipt. The same MessageId again (a
- * sender's retry, perhaps after we crashed before answering) gets that receipt again and nothing
- * more is stored. Every refusal is a signed ebMS error and one log line.
+ * As4MessageReceived per MessageId keeps the message and the receipt. The same message again (a
+ * sender's retry, perhaps after we crashed before answering: see as4Repeat) gets that receipt
+ * again and nothing more is stored; the same MessageId with other content is refused. Every
+ * refusal is a signed ebMS error and one log line.
  */
 @injectable()
 export class As4Inbox {
@@ -87,6 +90,7 @@ export class As4Inbox {
     @inject(BLOB_STORE) private readonly blobs: Pick<BlobStore, 'get'>,
     @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
     @inject(AS4_RECEPTION_OPTIONS) private readonly options: As4ReceptionOptions,
+    @inject(OPERATIONAL_METRICS) private readonly metrics: Pick<OperationalMetrics, 'as4Refused'>,
     @inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'as4-inbox' });
@@ -103,12 +107,12 @@ export class As4Inbox {
       opened = await codec.open(request.contentType, request.body);
     } catch (error) {
       // The codec answers every refusal itself; this is a fault of ours, and still no HTTP 500.
-      this.logger.error({ err: error }, 'AS4 message could not be opened');
-      opened = {
-        ok: false as const,
-        errors: [ebmsError('other', null, 'the message could not be processed')],
-        messageId: null,
-      };
+      return this.refuse(
+        [ebmsError('other', null, 'the message could not be processed')],
+        null,
+        request.remoteAddress,
+        error,
+      );
     }
     if (!opened.ok) return this.refuse(opened.errors, opened.messageId, request.remoteAddress);
     const message = opened.message;
@@ -117,11 +121,11 @@ export class As4Inbox {
     } catch (error) {
       if (error instanceof Refusal) return this.refuse(error.errors, message.messageId, request.remoteAddress);
       // Storage failed: nothing was acknowledged, so the sender may (and should) send it again.
-      this.logger.error({ err: error, message_id: message.messageId }, 'AS4 message not stored');
       return this.refuse(
         [ebmsError('other', message.messageId, 'the message could not be stored; send it again later')],
         message.messageId,
         request.remoteAddress,
+        error,
       );
     }
   }
@@ -146,16 +150,22 @@ export class As4Inbox {
     return this.codec;
   }
 
-  private refuse(errors: EbmsError[], messageId: string | null, remoteAddress: string | null): As4Outcome {
-    this.logger.warn(
-      {
-        message_id: messageId,
-        codes: errors.map((e) => e.errorCode),
-        reason: errors.map(describeEbmsError).join('; '),
-        remote: remoteAddress,
-      },
-      'AS4 message refused',
-    );
+  /**
+   * One log line per refused message, naming it and why: a warning when the message is at fault,
+   * an error with `fault` (ours: a bug, storage down) when it is not.
+   */
+  private refuse(
+    errors: EbmsError[],
+    messageId: string | null,
+    remoteAddress: string | null,
+    fault?: unknown,
+  ): As4Outcome {
+    const reason = errors.map(describeEbmsError).join('; ');
+    const fields = { message_id: messageId, codes: errors.map((e) => e.errorCode), reason, remote: remoteAddress };
+    const line = `AS4 message ${messageId ?? '(no readable MessageId)'} from ${remoteAddress ?? 'unknown'} refused: ${reason}`;
+    if (fault === undefined) this.logger.warn(fields, line);
+    else this.logger.error({ ...fields, err: fault }, line);
+    for (const error of errors) this.metrics.as4Refused(error.errorCode);
     return { kind: 'error', answer: this.requireCodec().error(errors, messageId) };
   }
 
@@ -209,6 +219,7 @@ export class As4Inbox {
           mls_type: message.sbdh.mlsType,
         },
         ...(refusal ? { refusal } : {}),
+        payload_digests: payloadDigests(message.references),
       } satisfies As4MessageReceived['data'],
       metadata: { actor: 'as4-inbox', tenantId: tenant ?? undefined, correlationId: message.messageId },
     });
@@ -268,7 +279,8 @@ export class As4Inbox {
     message: InboundAs4Message,
   ): Promise<As4Answer> {
     const first = earlier.data;
-    if (first.sender_ap !== message.senderAp) {
+    const repeat = repeatOf(first, message);
+    if (repeat.kind === 'other-sender')
       throw new Refusal([
         ebmsError(
           'valueInconsistent',
@@ -276,7 +288,16 @@ export class As4Inbox {
           `MessageId ${message.messageId} was already received from another access point`,
         ),
       ]);
-    }
+    // EBMS:0004, as phase4 answers a MessageId it has seen; nothing of this message is stored.
+    if (repeat.kind === 'other-content')
+      throw new Refusal([
+        ebmsError(
+          'other',
+          message.messageId,
+          `MessageId ${message.messageId} was already used for a message with other content, received ` +
+            `${first.received_at}: this message is not stored; send it with a MessageId of its own`,
+        ),
+      ]);
     const body = await this.blobs.get(first.receipt_ref.sha256);
     if (!body) throw new Error(`the receipt of ${message.messageId} is missing from the blob store`);
     this.logger.info({ message_id: message.messageId, sender_ap: message.senderAp }, 'AS4 message received again');

@@ -89,7 +89,7 @@ export class ResponseDelivery {
     if (outcome.outcome !== 'delivered')
       this.logger.warn(
         { document: state.id, attempt: job.attempt, receiver, outcome: outcome.outcome, error: outcome.error },
-        'Invoice Response not delivered',
+        `Invoice Response on document ${state.id} not delivered to ${receiver} at attempt ${job.attempt} (${outcome.error})`,
       );
     const result = await handleCommand(
       this.store,

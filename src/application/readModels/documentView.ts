@@ -4,6 +4,12 @@ import { lineItemResponse, toResponse, type DocumentResponse } from '../../domai
 import type { Versioned } from '../ports/projection.js';
 import type { Filter } from '../ports/readModelStore.js';
 import type { ContentRef } from '../../domain/document/lifecycle/documentContent.js';
+import {
+  ownParticipantIds,
+  sendBlockOf,
+  type ParticipantHolder,
+  type SendBlock,
+} from '../../domain/peppol/senderIdentity.js';
 
 /**
  * The documents read model (written by projections/documentsProjection.ts) in two collections:
@@ -177,3 +183,17 @@ export const versionsAt = (position: bigint): Filter[] => [
   { op: 'lte', field: 'from_pos', value: Number(position) },
   { op: 'gt', field: 'to_pos', value: Number(position) },
 ];
+
+/**
+ * A document as its tenant sees it: with `send_blocked`, why the tenant cannot send it (an
+ * outbound DRAFT or FAILED document whose issuer is not one of its participant ids), else null.
+ * Worked out when answering, from the tenant's ids as they are now: a draft its administrator
+ * gives the tenant the id for becomes sendable.
+ */
+export function withSendBlock<D extends DocumentResource>(
+  document: D,
+  tenant: ParticipantHolder,
+): D & { send_blocked: SendBlock | null } {
+  const sendable = document.direction === 'OUTBOUND' && (document.state === 'DRAFT' || document.state === 'FAILED');
+  return { ...document, send_blocked: sendable ? sendBlockOf(ownParticipantIds(tenant), document) : null };
+}

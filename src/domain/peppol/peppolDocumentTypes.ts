@@ -9,6 +9,8 @@ import {
 } from './smpDocuments.js';
 import type { ScopedId } from './as4/sbdh.js';
 import { MLS_DOCUMENT_TYPE, MLS_PROCESS } from './mls/messageLevelStatus.js';
+import type { DocumentType } from '../document/invoice/documentModel.js';
+import { ublKindOf } from '../document/ubl/ublNames.js';
 
 /** A document type together with the process it travels in: what an SMP lookup and an SBDH name. */
 export interface PeppolDocumentKind {
@@ -25,6 +27,14 @@ const kind = (documentType: string, process: string): PeppolDocumentKind => ({
 export const PEPPOL_INVOICE = kind(BIS_BILLING_INVOICE, BIS_BILLING_PROCESS);
 /** Peppol BIS Billing 3.0 credit note. */
 export const PEPPOL_CREDIT_NOTE = kind(BIS_BILLING_CREDIT_NOTE, BIS_BILLING_PROCESS);
+/**
+ * The Peppol document type and process a document of ours travels as: its UBL root and
+ * customization (billing, or self-billing for self-billed invoices and credit notes), syntax 2.1.
+ */
+export function peppolKindOf(type: DocumentType): PeppolDocumentKind {
+  const { root, customizationId, profileId } = ublKindOf(type);
+  return kind(`urn:oasis:names:specification:ubl:schema:xsd:${root}-2::${root}##${customizationId}::2.1`, profileId);
+}
 /** Peppol BIS Invoice Response 3.0 (T111), the answer to a received invoice. */
 export const PEPPOL_INVOICE_RESPONSE = kind(INVOICE_RESPONSE_DOCUMENT_TYPE, INVOICE_RESPONSE_PROCESS);
 

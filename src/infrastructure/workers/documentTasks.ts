@@ -47,6 +47,7 @@ import { schemaIssuesOf } from '../xml/schemaValidator.js';
 import { parseOwnUbl, parseUbl } from '../xml/ublText.js';
 import { parseOwnXml } from '../xml/xmlParser.js';
 import { readSbdh, type SbdhRead } from '../as4/sbdhXml.js';
+import { bindIssuer } from '../../domain/peppol/senderIdentity.js';
 
 /*
  * The document work itself, as plain functions of plain data: the worker processes run them
@@ -113,20 +114,23 @@ export async function checkJson(input: unknown, options: JsonCheckOptions): Prom
   if (!decodeDocument) throw new Error('No document decoder: the composition root gives one (useDocumentDecoder)');
   const decoded = decodeDocument(body, options.limits);
   if (!decoded.ok) return { ok: false, errors: decoded.errors };
+  const bound = bindIssuer(decoded.value, options.ownParticipantIds ?? []);
+  if (!bound.ok)
+    return { ok: false, errors: [{ loc: bound.loc, msg: bound.msg, type: 'value_error.sender_identity' }] };
   const maxRendered = options.limits?.maxRenderedLines ?? DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines;
-  if (options.renderPdf && decoded.value.items.length > maxRendered) {
+  if (options.renderPdf && bound.document.items.length > maxRendered) {
     return {
       ok: false,
       errors: [
         {
           loc: ['query', 'construct_pdf'],
-          msg: renderLimitMessage(decoded.value.items.length, maxRendered),
+          msg: renderLimitMessage(bound.document.items.length, maxRendered),
           type: 'limit_exceeded',
         },
       ],
     };
   }
-  const document = { ...decoded.value, attachments: withIds(decoded.value.attachments) };
+  const document = { ...bound.document, attachments: withIds(bound.document.attachments) };
   const ruleSet = ruleSetOf(options.ruleSet);
   if (!options.renderPdf) return checked(checkDocument(document, ruleSet));
   const before = checkDocument(document, ruleSet);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { loadPeppolConfig } from '../../../src/infrastructure/peppolConfig.js';
 
 describe('Peppol settings', () => {
-  it('defaults to the Peppol production SML zone, system DNS, and every network adapter off', () => {
+  it('defaults to the Peppol production SML zone, system DNS, every network adapter off, and OCSP on', () => {
     expect(loadPeppolConfig({})).to.deep.equal({
       publicUrl: null,
       as4EndpointUrl: null,
@@ -12,6 +12,11 @@ describe('Peppol settings', () => {
       as4KeyPem: null,
       apCaFiles: [],
       crlFiles: [],
+      ocsp: true,
+      ocspFailurePolicy: 'crl',
+      ocspTimeoutMs: 5000,
+      ocspCacheMaxSeconds: 3600,
+      ocspNonce: false,
       as4AllowPlainHttpLoopback: false,
       as4MaxMessageBytes: 64 * 1024 * 1024,
       as4SendTimeoutMs: 60_000,
@@ -78,6 +83,28 @@ describe('Peppol settings', () => {
       smlSmpId: 'MY-SMP',
     });
     expect(config.trustedCaFiles).to.deep.equal(['a.pem', 'b.cer']);
+  });
+
+  it('reads the OCSP settings, and refuses a policy it does not know', () => {
+    expect(
+      loadPeppolConfig({
+        AS4_OCSP: 'false',
+        AS4_OCSP_FAILURE_POLICY: 'Refuse',
+        AS4_OCSP_TIMEOUT_MS: '2000',
+        AS4_OCSP_CACHE_MAX_SECONDS: '600',
+        AS4_OCSP_NONCE: 'true',
+      }),
+    ).to.include({
+      ocsp: false,
+      ocspFailurePolicy: 'refuse',
+      ocspTimeoutMs: 2000,
+      ocspCacheMaxSeconds: 600,
+      ocspNonce: true,
+    });
+    expect(() => loadPeppolConfig({ AS4_OCSP_FAILURE_POLICY: 'soft' })).to.throw(
+      'AS4_OCSP_FAILURE_POLICY must be one of crl, accept, refuse, got "soft"',
+    );
+    expect(() => loadPeppolConfig({ AS4_OCSP: 'yes' })).to.throw('AS4_OCSP must be true or false, got "yes"');
   });
 
   it('refuses settings that cannot work, at start', () => {

@@ -6,6 +6,8 @@ import { tenantOf } from '../../auth.js';
 import { AS_OF_FIELDS, decode, PAGE_FIELDS } from '../../codecs.js';
 import type { AsOfReader } from '../../asOf.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { DocumentPageAnswer } from '../../codecs/documentAnswers.js';
+import { withSendBlock } from '../../../application/readModels/documentView.js';
 
 const keyof = (values: readonly string[]) =>
   t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<string, null>);
@@ -74,19 +76,20 @@ export function documentPageRoute(
       auth: 'tenant',
       query: PageQuery,
       responses: { 200: 'A page of documents', 422: 'A bad parameter, or an as_of that is malformed or in the future' },
-      handler: async (req, res) => {
+      answer: DocumentPageAnswer,
+      handler: async (req, res, answer) => {
         const q = decode(PageQuery, req.query, 'query');
         await readYourWrites();
         const moment = await asOf(q.as_of, 'read models');
-        res.json(
-          await queries.page(
-            tenantOf(res).tenantId,
-            { ...listQuery(q), ...base(q) },
-            q.page ?? 1,
-            q.page_size ?? 20,
-            moment?.position,
-          ),
+        const { tenant } = tenantOf(res);
+        const found = await queries.page(
+          tenant.id,
+          { ...listQuery(q), ...base(q) },
+          q.page ?? 1,
+          q.page_size ?? 20,
+          moment?.position,
         );
+        answer({ ...found, items: found.items.map((d) => withSendBlock(d, tenant)) });
       },
     });
 }

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { AS_OF_FIELDS, AsOfQuery, decode, SkipLimitQuery } from '../../codecs.js';
 import type { AsOfReader } from '../../asOf.js';
@@ -11,6 +11,8 @@ import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
 import { DocumentCreateCodec } from '../../codecs/documentCodec.js';
 import { XML_TYPES, XML_UPLOAD_TYPES } from './documentErrors.js';
+import { DocumentAnswer, DocumentListAnswer } from '../../codecs/documentAnswers.js';
+import { DeletedAnswer } from '../../codecs/answerCodecs.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
 const ListQuery = t.partial({ ...SkipLimitQuery.props, ...AS_OF_FIELDS });
@@ -37,20 +39,22 @@ export function documentRoutes(
     body: DocumentCreateCodec,
     responses: {
       200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL',
-      422: 'Invalid or not compliant',
+      422: "Invalid or not compliant, or a seller's electronic address (vendor_peppol_id) that is not one of the tenant's participant ids",
     },
     idempotent: true,
     documentBody: true,
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const query = decode(CreateQuery, req.query, 'query');
       // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.
+      const { tenant } = tenantOf(res);
       const record = await documents.createFromJson(
-        tenantOf(res).tenantId,
+        tenant,
         req.body,
         { renderPdf: query.construct_pdf === 'true' },
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({
@@ -61,11 +65,14 @@ export function documentRoutes(
     auth: 'tenant',
     query: ListQuery,
     responses: { 200: 'The documents', 422: 'A bad skip, limit or as_of (or one in the future)' },
-    handler: async (req, res) => {
+    answer: DocumentListAnswer,
+    handler: async (req, res, answer) => {
       const q = decode(ListQuery, req.query, 'query');
       await readYourWrites();
       const moment = await asOf.asOf(q.as_of, 'read models');
-      res.json(await queries.list(tenantOf(res).tenantId, q.skip ?? 0, q.limit ?? 100, moment?.position));
+      const { tenant } = tenantOf(res);
+      const list = await queries.list(tenant.id, q.skip ?? 0, q.limit ?? 100, moment?.position);
+      answer({ ...list, documents: list.documents.map((d) => withSendBlock(d, tenant)) });
     },
   });
   routes.add({
@@ -74,18 +81,21 @@ export function documentRoutes(
     summary: 'Create a document from a UBL Invoice or CreditNote (multipart field "file", or an application/xml body)',
     tag: 'documents',
     auth: 'tenant',
-    responses: { 200: 'The created document', 400: 'Not acceptable XML', 413: 'Too large', 422: 'Not compliant' },
+    responses: {
+      200: 'The created document; send_blocked says why the tenant cannot send it (e.g. another seller)',
+      400: 'Not acceptable XML',
+      413: 'Too large',
+      422: 'Not compliant',
+    },
     upload: { rawTypes: XML_UPLOAD_TYPES },
     idempotent: true,
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
-      const record = await documents.createFromUbl(
-        tenantOf(res).tenantId,
-        file.buffer,
-        file.fileName,
-        commandMetadata(req, res),
-      );
-      res.json(await documentResponse(record));
+      const { tenant } = tenantOf(res);
+      // Stored whoever its seller is; send_blocked says when this tenant may not send it.
+      const record = await documents.createFromUbl(tenant.id, file.buffer, file.fileName, commandMetadata(req, res));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({
@@ -100,13 +110,17 @@ export function documentRoutes(
       404: 'Not found (with as_of: it did not exist then, or was deleted by then)',
       422: 'A malformed as_of, or one in the future',
     },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
+      const { tenant } = tenantOf(res);
       const moment = await asOf.asOf(decode(AsOfQuery, req.query, 'query').as_of, 'events');
       if (moment)
-        return res.json(await asOf.history.documentAsOf(tenantOf(res).tenantId, id(req.params), moment.position));
+        return answer(
+          withSendBlock(await asOf.history.documentAsOf(tenant.id, id(req.params), moment.position), tenant),
+        );
       // From the read model; what this client wrote before is in it (read-your-writes).
       await readYourWrites();
-      res.json(await queries.get(tenantOf(res).tenantId, id(req.params)));
+      answer(withSendBlock(await queries.get(tenant.id, id(req.params)), tenant));
     },
   });
   routes.add({
@@ -116,9 +130,10 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: '{"is_deleted": true}', 404: 'Not found', 409: 'Not deletable in its state' },
-    handler: async (req, res) => {
+    answer: DeletedAnswer,
+    handler: async (req, res, answer) => {
       await documents.delete(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
-      res.json({ is_deleted: true });
+      answer({ is_deleted: true });
     },
   });
 }

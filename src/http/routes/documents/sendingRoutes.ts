@@ -2,13 +2,14 @@ import * as t from 'io-ts';
 import { TimelineAnswer } from '../../codecs/answerCodecs.js';
 import type { SendDocument, SendOptions } from '../../../application/delivery/sendDocument.js';
 import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { AsOfQuery, decode, Email } from '../../codecs.js';
 import type { AsOfReader } from '../../asOf.js';
 import { HttpError } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { DocumentAnswer, HistoryAnswer, TransmissionReportAnswer } from '../../codecs/documentAnswers.js';
 
 const EvidenceQuery = t.partial({ part: t.union([t.literal('receipt'), t.literal('message')]) });
 
@@ -67,13 +68,15 @@ export function sendingRoutes(
       200: 'The document, now in TRANSIT',
       404: 'Not found',
       409: 'Not sendable in its state',
-      422: 'No receiver, a bad override, or an option given in the query and the body with different values',
+      422: "The document's issuer (the seller; the buyer when self-billed) is not one of the tenant's participant ids (loc names the EndpointID, msg the ids it may use), no receiver, a bad override, or an option given in the query and the body with different values",
     },
     idempotent: true,
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const options = sendOptions(req.query, req.body);
-      const record = await sending.send(tenantOf(res).tenant, id(req.params), options, commandMetadata(req, res));
-      res.json(await documentResponse(record));
+      const { tenant } = tenantOf(res);
+      const record = await sending.send(tenant, id(req.params), options, commandMetadata(req, res));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({
@@ -88,9 +91,11 @@ export function sendingRoutes(
       404: 'Not found',
       409: 'Not in TRANSIT, or an attempt is due or under way',
     },
-    handler: async (req, res) => {
-      const record = await sending.cancel(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
-      res.json(await documentResponse(record));
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
+      const { tenant } = tenantOf(res);
+      const record = await sending.cancel(tenant.id, id(req.params), commandMetadata(req, res));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({
@@ -102,8 +107,9 @@ export function sendingRoutes(
     auth: 'tenant',
     query: AsOfQuery,
     responses: { 200: 'The report', 404: 'Not found (with as_of: not yet created then)', 422: 'A bad as_of' },
-    handler: async (req, res) => {
-      res.json(await history.transmissionReport(tenantOf(res).tenantId, id(req.params), await at(req.query)));
+    answer: TransmissionReportAnswer,
+    handler: async (req, res, answer) => {
+      answer(await history.transmissionReport(tenantOf(res).tenantId, id(req.params), await at(req.query)));
     },
   });
   routes.add({
@@ -115,6 +121,10 @@ export function sendingRoutes(
     auth: 'tenant',
     query: EvidenceQuery,
     responses: { 200: 'The receipt (application/xml)', 404: 'Not found, or not sent or received over Peppol AS4' },
+    media: {
+      'application/xml': 'The signed AS4 receipt',
+      'multipart/related': 'With part=message: the AS4 message as posted or received (MIME)',
+    },
     handler: async (req, res) => {
       const { part } = decode(EvidenceQuery, req.query, 'query');
       const evidence = await history.evidence(tenantOf(res).tenantId, id(req.params), part ?? 'receipt');
@@ -131,13 +141,8 @@ export function sendingRoutes(
     query: AsOfQuery,
     responses: { 200: 'The timeline', 404: 'Not found (with as_of: not yet created then)', 422: 'A bad as_of' },
     answer: TimelineAnswer,
-    handler: async (req, res) => {
-      const answer: t.TypeOf<typeof TimelineAnswer> = await history.timeline(
-        tenantOf(res).tenantId,
-        id(req.params),
-        await at(req.query),
-      );
-      res.json(answer);
+    handler: async (req, res, answer) => {
+      answer(await history.timeline(tenantOf(res).tenantId, id(req.params), await at(req.query)));
     },
   });
   routes.add({
@@ -149,8 +154,9 @@ export function sendingRoutes(
     auth: 'tenant',
     query: AsOfQuery,
     responses: { 200: 'The events', 404: 'Not found (with as_of: not yet created then)', 422: 'A bad as_of' },
-    handler: async (req, res) => {
-      res.json(await history.history(tenantOf(res).tenantId, id(req.params), await at(req.query)));
+    answer: HistoryAnswer,
+    handler: async (req, res, answer) => {
+      answer(await history.history(tenantOf(res).tenantId, id(req.params), await at(req.query)));
     },
   });
 }

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { InboxCommands } from '../../../application/inbox/inboxCommands.js';
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { AsOfQuery, decode, NonEmptyString, Nullable } from '../../codecs.js';
 import type { AsOfReader } from '../../asOf.js';
@@ -9,6 +9,7 @@ import type { DocumentHistory } from '../../../application/documents/documentHis
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import type { DocumentPageRoute } from '../documents/documentPages.js';
+import { DocumentAnswer } from '../../codecs/documentAnswers.js';
 
 const CREDIT_NOTES = ['CREDIT_NOTE', 'SELFBILLING_CREDIT_NOTE'];
 const INVOICES = ['INVOICE', 'DEBIT_NOTE', 'SELFBILLING_INVOICE'];
@@ -52,14 +53,16 @@ export function inboxRoutes(
       404: 'Not found (or not a received document; with as_of: not received by then)',
       422: 'A malformed as_of, or one in the future',
     },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
+      const { tenant } = tenantOf(res);
       const moment = await asOf.asOf(decode(AsOfQuery, req.query, 'query').as_of, 'events');
       if (moment)
-        return res.json(
-          await asOf.history.documentAsOf(tenantOf(res).tenantId, id(req.params), moment.position, 'INBOUND'),
+        return answer(
+          withSendBlock(await asOf.history.documentAsOf(tenant.id, id(req.params), moment.position, 'INBOUND'), tenant),
         );
       await readYourWrites();
-      res.json(await queries.get(tenantOf(res).tenantId, id(req.params), 'INBOUND'));
+      answer(withSendBlock(await queries.get(tenant.id, id(req.params), 'INBOUND'), tenant));
     },
   });
   routes.add({
@@ -69,16 +72,22 @@ export function inboxRoutes(
     tag: 'inbox',
     auth: 'tenant',
     body: AcceptBody,
-    responses: { 200: 'The document with its response', 404: 'Not found', 409: 'Already accepted or rejected' },
-    handler: async (req, res) => {
+    responses: {
+      200: 'The document with its response',
+      404: 'Not found',
+      409: 'Already accepted or rejected',
+      422: 'The account no longer holds the participant id the document was addressed to',
+    },
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(AcceptBody, req.body ?? {}, 'body');
       const record = await inbox.accept(
-        tenantOf(res).tenantId,
+        tenantOf(res).tenant,
         id(req.params),
         body.note?.trim() || null,
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(withSendBlock(await documentResponse(record), tenantOf(res).tenant));
     },
   });
   routes.add({
@@ -92,17 +101,18 @@ export function inboxRoutes(
       200: 'The document with its response',
       404: 'Not found',
       409: 'Already accepted or rejected',
-      422: 'No reason',
+      422: 'No reason, or the account no longer holds the participant id the document was addressed to',
     },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(RejectBody, req.body ?? {}, 'body');
       const record = await inbox.reject(
-        tenantOf(res).tenantId,
+        tenantOf(res).tenant,
         id(req.params),
         body.reason.trim(),
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(withSendBlock(await documentResponse(record), tenantOf(res).tenant));
     },
   });
 }

@@ -29,6 +29,7 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
     auth: 'none',
     match: namesParticipant,
     responses: { 200: 'BusinessCard XML', 404: 'Unknown participant' },
+    media: { 'text/xml': 'The Peppol Directory business card (v3)' },
     handler: async (req, res) => {
       res.type(XML).send(smp.businessCardXml(await publishedOrNotFound(req)));
     },
@@ -42,6 +43,7 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
     auth: 'none',
     match: namesParticipant,
     responses: { 200: 'ServiceGroup XML', 404: 'Unknown participant' },
+    media: { 'text/xml': 'The SMP 1.x ServiceGroup' },
     handler: async (req, res) => {
       const published = await publishedOrNotFound(req);
       res.type(XML).send(smp.serviceGroupXml(published, requestBase(req)));
@@ -56,6 +58,7 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
     auth: 'none',
     match: namesParticipant,
     responses: { 200: 'SignedServiceMetadata XML', 404: 'Unknown participant or document type' },
+    media: { 'text/xml': 'The SMP 1.x SignedServiceMetadata' },
     handler: async (req, res) => {
       const published = await publishedOrNotFound(req);
       const documentType = smp.documentType(published, String(req.params.documentType));

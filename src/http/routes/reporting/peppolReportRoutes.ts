@@ -10,6 +10,7 @@ import { reportPeriod } from '../../../domain/reporting/peppolReporting.js';
 import { commandMetadata } from '../../requestContext.js';
 import { decode } from '../../codecs.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { PeppolReportsAnswer } from '../../codecs/peppolAnswers.js';
 
 const ReportQuery = t.intersection([
   t.type({ month: t.string }),
@@ -104,14 +105,16 @@ export function peppolReportRoutes(
       409: 'This access point has no AS4 identity',
       422: 'A bad month or as_of',
     },
-    handler: async (req, res) => {
+    answer: PeppolReportsAnswer,
+    media: { 'application/xml': 'With report=tsr or eusr: that report alone' },
+    handler: async (req, res, answer) => {
       const q = decode(ReportQuery, req.query, 'query');
       const reports = await reporting.reports(q.month, q.as_of ?? new Date().toISOString());
       if (q.report) {
         res.type('application/xml').send(reports[q.report]);
         return;
       }
-      res.json({ ...reports, prepared: await reporting.prepared(q.month) });
+      answer({ ...reports, prepared: await reporting.prepared(q.month) });
     },
   });
 }

@@ -33,18 +33,11 @@ export function statsRoutes(
       422: 'A bad date, from after to, or a bad as_of (or one in the future)',
     },
     answer: StatsAnswer,
-    handler: async (req, res) => {
+    handler: async (req, res, answer) => {
       const q = decode(StatsQuery, req.query, 'query');
       await readYourWrites();
       const moment = await asOf(q.as_of, 'read models');
-      const answer: t.TypeOf<typeof StatsAnswer> = await stats.stats(
-        tenantOf(res).tenantId,
-        q.from,
-        q.to,
-        q.group_by ?? 'month',
-        moment,
-      );
-      res.json(answer);
+      answer(await stats.stats(tenantOf(res).tenantId, q.from, q.to, q.group_by ?? 'month', moment));
     },
   });
 }
