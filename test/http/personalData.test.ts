@@ -271,7 +271,15 @@ describe('Personal data: encrypted at rest, erased on request within the rules o
           'SELECT global_position::text AS p, row_to_json(es_events)::text AS e FROM es_events ORDER BY global_position',
         )
       ).rows;
+    // The blobs' keys and bytes (the digests the history chain covers).
+    const blobs = async () =>
+      (
+        await pool.query<{ sha256: string; digest: string }>(
+          "SELECT sha256, encode(sha256(content), 'hex') AS digest FROM blobs ORDER BY sha256",
+        )
+      ).rows;
     const logBefore = await log();
+    const blobsBefore = await blobs();
     const asOfBefore = logBefore.at(-1)!.p;
     const res = await t.http.post(`/api/operator/tenants/${seller.id}/erasure`).set(operator()).send({
       reason: 'Request of the data subject (GDPR art. 17)',
@@ -287,6 +295,9 @@ describe('Personal data: encrypted at rest, erased on request within the rules o
     expect(logAfter.slice(logBefore.length).map((r) => JSON.parse(r.e).type)).to.deep.equal([
       'TenantPersonalDataErased',
     ]);
+    // Every blob is still there with the same bytes: the ciphertext stays, only the key is gone.
+    expect(blobsBefore.every((b) => b.digest === b.sha256)).to.equal(true);
+    expect(await blobs()).to.include.deep.members(blobsBefore);
     const key = await pool.query('SELECT wrapped, destroyed_at FROM personal_data_keys WHERE tenant_id = $1', [
       seller.id,
     ]);

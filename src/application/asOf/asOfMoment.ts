@@ -16,7 +16,7 @@ export interface AsOfMoment {
 export type AsOfInput = { kind: 'position'; position: bigint } | { kind: 'time'; ms: number };
 
 const LOC = ['query', 'as_of'];
-const POSITION = /^\d{1,18}$/;
+const POSITION = /^\d{1,19}$/; // up to 2^63: a PostgreSQL sequence, an EventStoreDB commit position
 // A date-time with an explicit zone: without one the moment would depend on the server's clock.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 

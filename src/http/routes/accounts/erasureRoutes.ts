@@ -3,6 +3,7 @@ import type { PersonalDataErasure } from '../../../application/personalData/pers
 import { decode, Nullable } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { ErasureAnswer, TenantRetentionAnswer } from '../../codecs/accountAnswers.js';
 
 const Erasure = t.intersection([t.type({ reason: t.string }), t.partial({ legal_basis: Nullable(t.string) })]);
 
@@ -23,9 +24,10 @@ export function erasureRoutes(
     tag: 'operator',
     auth: 'operator',
     responses: { 200: 'The retention', 404: 'Not found' },
-    handler: async (req, res) => {
+    answer: TenantRetentionAnswer,
+    handler: async (req, res, answer) => {
       await readYourWrites();
-      res.json(await erasure.retention(String(req.params.tenantId)));
+      answer(await erasure.retention(String(req.params.tenantId)));
     },
   });
   routes.add({
@@ -37,15 +39,16 @@ export function erasureRoutes(
     auth: 'operator',
     body: Erasure,
     responses: {
-      200: '{tenant_id, reason, legal_basis, retention_until, retention_overridden, key_version, erased_at, keys_destroyed}',
+      200: 'The erasure as recorded, with the versions of the keys destroyed',
       404: 'Not found',
       409: 'Its documents are within their retention period and no legal_basis overrides it',
       422: 'No reason',
     },
-    handler: async (req, res) => {
+    answer: ErasureAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(Erasure, req.body, 'body');
       await readYourWrites();
-      res.json(
+      answer(
         await erasure.erase(
           String(req.params.tenantId),
           { reason: body.reason, legal_basis: body.legal_basis ?? null },

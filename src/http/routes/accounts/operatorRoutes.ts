@@ -14,6 +14,7 @@ import {
   CreatedOrganizationAnswer,
   OrganizationAnswer,
   OrganizationKeyAnswer,
+  OrganizationRetentionAnswer,
   OrganizationsAnswer,
   TenantAnswer,
 } from '../../codecs/accountAnswers.js';
@@ -102,11 +103,12 @@ export function operatorRoutes(
     auth: 'operator',
     body: SetRetention,
     responses: {
-      200: '{id, name, created_at, retention_years}',
+      200: 'The organization with its retention period',
       404: 'Not found',
       422: `Not a whole number of years from ${MIN_RETENTION_YEARS} to ${MAX_RETENTION_YEARS}, or no reason`,
     },
-    handler: async (req, res) => {
+    answer: OrganizationRetentionAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(SetRetention, req.body, 'body');
       const organization = await accounts.setRetention(
         String(req.params.organizationId),
@@ -115,8 +117,8 @@ export function operatorRoutes(
         commandMetadata(req, res),
       );
       if (organization.status !== 'active') throw new Error('organization was not found');
-      const { status: _status, ...answer } = organization;
-      res.json(answer);
+      const { status: _status, ...retention } = organization;
+      answer(retention);
     },
   });
   routes.add({
