@@ -25,6 +25,7 @@ import { blobRecords, readChecked } from '../src/infrastructure/backup/backupFil
 import { loadTables, schemaDifferences } from '../src/infrastructure/backup/databaseLoad.js';
 import { BACKUP_FORMAT, DATA_DIR_STATE, type BackupManifest } from '../src/infrastructure/backup/backupManifest.js';
 import { Service } from '../src/service.js';
+import { MASTER_KEY_FILE } from '../src/infrastructure/personalDataMasterKey.js';
 import pg from 'pg';
 
 /** Blobs put at once (the PostgreSQL store groups concurrent puts into one insert). */
@@ -57,6 +58,17 @@ async function main(): Promise<void> {
       process.exit(2);
     }
   }
+  // The master key that wrapped the backup's personal-data keys: the setting, else the backup's
+  // generated one (given to the schema step, so that it generates none of its own).
+  const keyFile = manifest.files.find((f) => f.path === MASTER_KEY_FILE);
+  const personalDataKey =
+    config.personalDataKey ?? (keyFile ? (await readFile(path.join(folder, keyFile.file), 'utf8')).trim() : null);
+  if (personalDataKey === null && manifest.tables.some((t) => t.name === 'personal_data_keys' && t.rows > 0)) {
+    console.error(
+      "The backup's personal data is sealed with a master key set by PERSONAL_DATA_KEY: set it to the same value",
+    );
+    process.exit(2);
+  }
   const logger = createLogger(config.logLevel);
   const started = Date.now();
 
@@ -64,7 +76,12 @@ async function main(): Promise<void> {
   // the jobs table), on a database that must hold no events. The settings' operator key is not
   // needed for that: the backup's hash is restored below.
   const service = await Service.create({
-    config: { ...config, operatorKey: config.operatorKey ?? 'op_restore_schema_only', bootstrapAdminKey: null },
+    config: {
+      ...config,
+      operatorKey: config.operatorKey ?? 'op_restore_schema_only',
+      bootstrapAdminKey: null,
+      personalDataKey,
+    },
     logger,
   });
   const { rows } = await service.resolve<pg.Pool>(PG_POOL).query<{ n: string }>('SELECT count(*) AS n FROM es_events');

@@ -31,20 +31,36 @@ export interface Upcaster {
 /** Injection token of the `Upcaster` every read of the log goes through. */
 export const UPCASTER = Symbol('Upcaster');
 
-/** The event store, read through an upcaster: every read takes this path. */
+/** What happens to events before they are appended (personal values are sealed: application/personalData). */
+export interface AppendSealer {
+  seal(streamName: string, events: NewEvent[]): Promise<NewEvent[]>;
+}
+export const APPEND_SEALER = Symbol('AppendSealer');
+
+/**
+ * The event store, read through an upcaster: every read takes this path. Every append takes the
+ * sealer's: what an adapter stores is what it was given after sealing (PostgreSQL and EventStoreDB alike).
+ */
 @injectable()
 export class UpcastingEventStore implements EventStore {
   constructor(
     @inject(RECORDED_EVENT_STORE) private readonly inner: EventStore,
     @inject(UPCASTER) private readonly upcaster: Upcaster,
+    @inject(APPEND_SEALER) private readonly sealer?: AppendSealer,
   ) {}
 
-  append(streamName: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
-    return this.inner.append(streamName, events, expectedRevision);
+  async append(streamName: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    return this.inner.append(streamName, await this.sealed(streamName, events), expectedRevision);
   }
 
-  appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]> {
-    return this.inner.appendInOrder(appends);
+  async appendInOrder(appends: StreamAppend[]): Promise<AppendResult[]> {
+    const sealed: StreamAppend[] = [];
+    for (const a of appends) sealed.push({ ...a, events: await this.sealed(a.streamName, a.events) });
+    return this.inner.appendInOrder(sealed);
+  }
+
+  private sealed(streamName: string, events: NewEvent[]): Promise<NewEvent[]> | NewEvent[] {
+    return this.sealer ? this.sealer.seal(streamName, events) : events;
   }
 
   async readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {

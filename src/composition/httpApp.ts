@@ -30,6 +30,8 @@ import { As4Inbox } from '../application/inbox/as4Inbox.js';
 import { OperationsStatus } from '../application/operations/operationsStatus.js';
 import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
 import { RULE_SET_CLOCK, type RuleSetClock } from '../application/documents/ruleSetChoice.js';
+import { AsOfMoments } from '../application/asOf/asOfMoment.js';
+import { PersonalDataErasure } from '../application/personalData/personalDataErasure.js';
 
 export function rateLimitsFrom(config: Config): RateLimits {
   return {
@@ -54,6 +56,8 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     documents: container.resolve(DocumentCommands),
     documentQueries: container.resolve(DocumentQueries),
     documentHistory: container.resolve(DocumentHistory),
+    asOfMoments: container.resolve(AsOfMoments),
+    erasure: container.resolve(PersonalDataErasure),
     sending: container.resolve(SendDocument),
     inbox: container.resolve(InboxCommands),
     webhooks: container.resolve(WebhookCommands),

@@ -87,8 +87,19 @@ import { BLOB_STORE } from '../application/ports/blobStore.js';
 import { EVENT_STORE } from '../application/ports/eventStore.js';
 import { DocumentContent } from '../application/documents/documentContent.js';
 import { DocumentUpcaster } from '../application/documents/documentUpcaster.js';
-import { UPCASTER, UpcastingEventStore } from '../application/upcastingEventStore.js';
+import { APPEND_SEALER, UPCASTER, UpcastingEventStore } from '../application/upcastingEventStore.js';
+import { PERSONAL_DATA_KEY_STORE, PERSONAL_DATA_MASTER_KEY } from '../application/ports/personalDataKeys.js';
+import { PersonalDataVault } from '../application/personalData/personalDataVault.js';
+import { ErasureKeyShredder, PersonalDataErasure } from '../application/personalData/personalDataErasure.js';
+import {
+  ChainedUpcaster,
+  PersonalEventOpener,
+  PersonalEventSealer,
+} from '../application/personalData/personalEvents.js';
+import { PgPersonalDataKeys } from '../infrastructure/postgres/pgPersonalDataKeys.js';
+import { loadPersonalDataMasterKey } from '../infrastructure/personalDataMasterKey.js';
 import { RULE_SET_CLOCK, systemRuleSetClock } from '../application/documents/ruleSetChoice.js';
+import { AsOfMoments } from '../application/asOf/asOfMoment.js';
 
 /** The worker processes' entry: their own composition root. */
 const TASK_PROCESS = fileURLToPath(new URL('./taskProcess.js', import.meta.url));
@@ -171,10 +182,24 @@ export async function registerService(container: DependencyContainer, options: C
   // The request codec for bodies decoded on this thread (the workers' entry gives it to them).
   useDocumentDecoder(decodeDocumentInput);
 
-  // Every read of the log goes through the upcaster: events recorded before payloads left them
-  // read in today's shape.
+  // Personal data is sealed with its tenant's key before it is appended or stored, and opened as it
+  // is read (crypto-shredding: application/personalData).
+  container.register(PERSONAL_DATA_MASTER_KEY, {
+    useValue: await loadPersonalDataMasterKey(config.personalDataKey, config.dataDir),
+  });
+  container.registerSingleton(PERSONAL_DATA_KEY_STORE, PgPersonalDataKeys);
+  container.registerSingleton(PersonalDataVault);
+  container.registerSingleton(APPEND_SEALER, PersonalEventSealer);
+  // Every read of the log goes through the upcasters: events recorded before payloads left them
+  // read in today's shape, and personal values are opened.
   container.registerSingleton(DocumentContent);
-  container.registerSingleton(UPCASTER, DocumentUpcaster);
+  container.register(UPCASTER, {
+    useFactory: instanceCachingFactory(
+      (c) => new ChainedUpcaster([c.resolve(DocumentUpcaster), c.resolve(PersonalEventOpener)]),
+    ),
+  });
+  container.registerSingleton(DocumentUpcaster);
+  container.registerSingleton(PersonalEventOpener);
   container.registerSingleton(EVENT_STORE, UpcastingEventStore);
   registerDocuments(container, config, options);
   registerDelivery(container, options);
@@ -183,6 +208,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(AccountQueries);
   container.registerSingleton(OperatorQueries);
   container.registerSingleton(DocumentStats);
+  container.registerSingleton(AsOfMoments);
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
   container.register(STARTUP_FACTS, { useValue: registerPeppol(container, config.peppol, logger) });
@@ -196,8 +222,11 @@ export async function registerService(container: DependencyContainer, options: C
       c.resolve(ResponseRouter),
       c.resolve(MlsResponder),
       c.resolve(WebhookDispatch).dispatcher(),
+      c.resolve(ErasureKeyShredder),
     ]),
   });
+  container.registerSingleton(PersonalDataErasure);
+  container.registerSingleton(ErasureKeyShredder);
   container.registerSingleton(ResponseRouter);
   container.registerSingleton(NetworkMessages);
   container.registerSingleton(ReceivedMlsRecorder);

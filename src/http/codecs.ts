@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { HttpError, problemsFromIoTs } from './errors.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../domain/emailAddress.js';
+import { describedAs } from './jsonSchema.js';
 
 /** Decodes a request part or answers 422 with the offending fields. */
 export function decode<C extends t.Any>(codec: C, value: unknown, root: 'body' | 'query' | 'path'): t.TypeOf<C> {
@@ -56,3 +57,18 @@ export const SkipLimitQuery = t.partial({
 
 /** `page` and `page_size` of the page-numbered lists. */
 export const PAGE_FIELDS = { page: QueryInt('page', 1, 1_000_000), page_size: QueryInt('page_size', 1, 100) };
+
+/**
+ * `as_of`: answer as the API did at a moment of the log, a global position (an integer) or a
+ * date-time with its zone. Read by application/asOf/asOfMoment.ts, which names ["query", "as_of"]
+ * in a 422 for a malformed one or one in the future.
+ */
+export const AS_OF_FIELDS = {
+  as_of: describedAs(new t.Type<string, string, unknown>('AsOf', t.string.is, t.string.validate, t.identity), {
+    type: 'string',
+    description:
+      'Answer as of this moment: a global log position (e.g. 1234) or a date-time with its zone (e.g. 2025-03-01T12:00:00Z, the last position recorded at or before it). A document that did not exist then is not found (404); a moment in the future is a 422. See docs/using/as-of.md',
+    examples: ['1234', '2025-03-01T12:00:00Z'],
+  }),
+};
+export const AsOfQuery = t.partial(AS_OF_FIELDS);

@@ -28,6 +28,8 @@ import type { As4Inbox } from '../application/inbox/as4Inbox.js';
 import type { HygieneLimits } from './inputHygiene.js';
 import type { RateLimits } from './rateLimit.js';
 import type { RuleSetClock } from '../application/documents/ruleSetChoice.js';
+import type { AsOfMoments } from '../application/asOf/asOfMoment.js';
+import type { PersonalDataErasure } from '../application/personalData/personalDataErasure.js';
 
 /** What the HTTP interface talks to: application handlers, queries and ports, and its own limits. */
 export interface HttpDependencies {
@@ -42,6 +44,10 @@ export interface HttpDependencies {
   documents: DocumentCommands;
   documentQueries: DocumentQueries;
   documentHistory: DocumentHistory;
+  /** Retention of a tenant's documents, and erasure of its personal data (the operator's). */
+  erasure: PersonalDataErasure;
+  /** `as_of` of the document reads, their history, the lists and the stats. */
+  asOfMoments: AsOfMoments;
   sending: SendDocument;
   inbox: InboxCommands;
   webhooks: WebhookCommands;

@@ -85,7 +85,7 @@ function toHttp(error: unknown): { status: number; detail: string | FieldProblem
         headers: {},
       };
     }
-    const status = { not_found: 404, conflict: 409, invalid_state: 409 }[error.kind];
+    const status = { not_found: 404, conflict: 409, invalid_state: 409, gone: 410 }[error.kind];
     return { status, detail: error.message, headers: {} };
   }
   const bodyError = error as { type?: string; status?: number; limit?: number };

@@ -24,6 +24,11 @@ export interface Config {
   mongodbUrl: string | null;
   operatorKey: string | null;
   bootstrapAdminKey: string | null;
+  /**
+   * The master key wrapping the tenants' personal-data keys (32 bytes, base64); unset: the key in
+   * <dataDir>/personal-data.key, generated on the first start. The same for every process.
+   */
+  personalDataKey: string | null;
   logLevel: string;
   /** LOG_FORMAT: `pretty` (lines for people), `json` (one object a line); unset: pretty on a terminal, else JSON. */
   logFormat: LogFormat | null;
@@ -106,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     mongodbUrl: SETTINGS.MONGODB_URL.read(env),
     operatorKey: SETTINGS.OPERATOR_KEY.read(env),
     bootstrapAdminKey: SETTINGS.BOOTSTRAP_ADMIN_KEY.read(env),
+    personalDataKey: SETTINGS.PERSONAL_DATA_KEY.read(env),
     logLevel: SETTINGS.LOG_LEVEL.read(env),
     logFormat: logFormatOf(SETTINGS.LOG_FORMAT.read(env)),
     jsonBodyLimit: SETTINGS.JSON_BODY_LIMIT.read(env),

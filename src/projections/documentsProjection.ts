@@ -19,6 +19,8 @@ import {
   type DocumentView,
 } from '../application/readModels/documentView.js';
 import type { Projection } from '../application/ports/projection.js';
+import { DOCUMENT_PERSONAL_FIELDS, erasedDocument } from '../domain/personalData/personalFields.js';
+import { ERASURE_EVENT, erasedRow, inLogOrder, rewriteTenantRows } from './personalDataErasure.js';
 
 /**
  * One read model behind the document list, the outbox, the drafts and the inbox, in two
@@ -50,10 +52,36 @@ export const documentsProjection = (content: Pick<DocumentContent, 'document'>):
     },
     { name: DOCUMENT_CONTENTS },
   ],
-  handles: DOCUMENT_EVENT_TYPES,
-  handle: (event: RecordedEvent, session: ReadModelSession) => applyBatch([event], session, content),
-  handleBatch: (events: RecordedEvent[], session: ReadModelSession) => applyBatch(events, session, content),
+  handles: [...DOCUMENT_EVENT_TYPES, ERASURE_EVENT],
+  handle: (event: RecordedEvent, session: ReadModelSession) => applyInOrder([event], session, content),
+  handleBatch: (events: RecordedEvent[], session: ReadModelSession) => applyInOrder(events, session, content),
 });
+
+const applyInOrder = (events: RecordedEvent[], session: ReadModelSession, content: Pick<DocumentContent, 'document'>) =>
+  inLogOrder(
+    events,
+    (run) => applyBatch(run, session, content),
+    (tenantId) => eraseTenant(session, tenantId),
+  );
+
+/** A tenant's personal data was erased: its rows and contents show the personal values as erased. */
+async function eraseTenant(session: ReadModelSession, tenantId: string): Promise<void> {
+  const contents = session.collection<DocumentContentView>(DOCUMENT_CONTENTS);
+  await rewriteTenantRows(session.collection<DocumentView>(DOCUMENTS), tenantId, async (rows) => {
+    const found = await contents.getMany(rows.map((r) => r.id));
+    await contents.upsertMany(found.map((c) => [c.id, { ...c, response: erasedDocument(c.response) }] as const));
+    const values = new Map(found.map((c) => [c.id, personalValuesOf(c.response)]));
+    return rows.map((row) => [row.id, erasedRow(row, values.get(row.id) ?? new Set())] as const);
+  });
+}
+
+/** The personal values a document's content has (what its row's search texts may hold). */
+export const personalValuesOf = (document: object): Set<string> =>
+  new Set(
+    DOCUMENT_PERSONAL_FIELDS.map((f) => (document as Record<string, unknown>)[f]).filter(
+      (v): v is string => typeof v === 'string' && v !== '',
+    ),
+  );
 
 /**
  * Stand for the facts and references in states rebuilt from a summary, which does not keep them:
@@ -65,6 +93,23 @@ const NOT_KEPT = {
   document_ref: null as unknown as ContentRef,
   ubl_ref: null as unknown as UblRef,
 };
+
+/** A document's state as its row keeps it: what later events evolve (the facts of the content are in the row). */
+export function stateOfRow(row: Pick<DocumentView, 'summary'>): DocumentAggregateState {
+  const { attachments, ...summary } = row.summary;
+  return {
+    status: 'present',
+    ...summary,
+    ...NOT_KEPT,
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      file_name: a.file_name,
+      file_type: a.file_type,
+      file_size: a.file_size,
+      content: null,
+    })),
+  };
+}
 
 interface Entry {
   state: DocumentAggregateState;
@@ -94,20 +139,13 @@ async function applyBatch(
   const ids = [...new Set(events.map((e) => (e.data as { document_id: string }).document_id))];
   const current = new Map<string, Entry>();
   for (const row of await rows.getMany(ids)) {
-    const { attachments, ...summary } = row.summary;
-    const state: DocumentAggregateState = {
-      status: 'present',
-      ...summary,
-      ...NOT_KEPT,
-      attachments: attachments.map((a) => ({
-        id: a.id,
-        file_name: a.file_name,
-        file_type: a.file_type,
-        file_size: a.file_size,
-        content: null,
-      })),
-    };
-    current.set(row.id, { state, row, position: BigInt(row.last_position), changed: false, content: null });
+    current.set(row.id, {
+      state: stateOfRow(row),
+      row,
+      position: BigInt(row.last_position),
+      changed: false,
+      content: null,
+    });
   }
   const creations = new Map<string, DocumentRecord & { status: 'present' }>();
   for (const event of events) {
@@ -166,7 +204,7 @@ async function applyBatch(
 }
 
 /** The fields the lists filter and sort on, from the facts of the document's content. */
-function listFieldsOf(record: DocumentRecord): Omit<DocumentView, 'state' | 'summary' | 'last_position'> {
+export function listFieldsOf(record: DocumentRecord): Omit<DocumentView, 'state' | 'summary' | 'last_position'> {
   const d = record.header;
   return {
     id: record.id,

@@ -4,6 +4,7 @@ import { tenantsProjection } from './tenantsProjection.js';
 import { organizationsProjection } from './organizationsProjection.js';
 import { apiKeysProjection } from './apiKeysProjection.js';
 import { documentsProjection } from './documentsProjection.js';
+import { documentVersionsProjection } from './documentVersionsProjection.js';
 import { webhookDeliveriesProjection, webhooksProjection } from './webhooksProjection.js';
 import { peppolParticipantsProjection } from './peppolParticipantsProjection.js';
 
@@ -15,6 +16,7 @@ export const allProjections = (content: Pick<DocumentContent, 'document'>): read
   tenantsProjection,
   apiKeysProjection,
   documentsProjection(content),
+  documentVersionsProjection,
   webhooksProjection,
   webhookDeliveriesProjection,
   peppolParticipantsProjection,

@@ -25,6 +25,7 @@ export const tenantsProjection: Projection = {
     'TenantPeppolRegistered',
     'TenantBusinessCardUpdated',
     'TenantPeppolUnregistered',
+    'TenantPersonalDataErased',
   ],
   async handle(event: RecordedEvent, session: ReadModelSession) {
     const tenants = session.collection<TenantView>(TENANTS);

@@ -5,6 +5,7 @@ import { writeUbl } from '../../src/domain/document/ubl/ublWriter.js';
 import { fromDocumentJson } from '../../src/domain/document/invoice/documentJson.js';
 import type { DocumentCreated } from '../../src/domain/document/lifecycle/documentAggregate.js';
 import { DocumentContent } from '../../src/application/documents/documentContent.js';
+import { PersonalDataVault } from '../../src/application/personalData/personalDataVault.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { binary } from '../support/pdfFiles.js';
 import { allReadModelRows } from '../support/documentAnswers.js';
@@ -27,14 +28,19 @@ const BUYER_ID = '0208:0451234595';
 const SELLER_ID = '0208:0403013026';
 
 /**
- * Events carry references and facts; the payloads are in the blob store, each once. Measured on
- * the stored rows (event sizes, blob rows), not timed.
+ * Events carry references and facts; the payloads are in the blob store, each once (per tenant:
+ * sealed with its personal-data key, a blob is keyed by the SHA-256 of the sealed bytes). Measured
+ * on the stored rows (event sizes, blob rows), not timed.
  */
 describe('Payloads by reference: the event store grows by facts, each file is stored once (real app, PostgreSQL)', function () {
   let t: TestService;
   let pool: pg.Pool;
   let seller: { id: string; key: string };
   let buyerKey: string;
+  let buyerId: string;
+  /** What a tenant's payload is stored as: sealed with its key (deterministic: the same bytes, the same blob). */
+  const sealed = async (tenantId: string, bytes: Buffer) =>
+    (await t.service.resolve(PersonalDataVault).sealer(tenantId)).bytes(bytes);
 
   before(async () => {
     t = await startTestService({}, undefined, { deliveryRetryUnitMs: 5 });
@@ -45,6 +51,7 @@ describe('Payloads by reference: the event store grows by facts, each file is st
       .post('/api/admin/tenants')
       .set(bearer(adminKey))
       .send({ name: 'the-buyer', peppol_ids: [BUYER_ID] });
+    buyerId = buyer.body.id;
     buyerKey = (
       await t.http.post(`/api/admin/tenants/${buyer.body.id}/api-keys`).set(bearer(adminKey)).send({ name: 'app' })
     ).body.key;
@@ -109,11 +116,14 @@ describe('Payloads by reference: the event store grows by facts, each file is st
     // skeleton per version of the UBL) holds no file: each is far smaller than the smallest file.
     const blobs = await blobSizes();
     const fresh = [...blobs].filter(([sha]) => !blobsBefore.has(sha));
-    for (const file of files) expect(blobs.get(sha256(file.bytes)), file.name).to.equal(file.bytes.length);
-    const others = fresh.filter(([sha]) => !files.some((f) => sha256(f.bytes) === sha));
+    const stored = await Promise.all(files.map(async (f) => sealed(seller.id, f.bytes)));
+    files.forEach((file, i) => expect(blobs.get(sha256(stored[i]!)), file.name).to.equal(stored[i]!.length));
+    // Sealed, a file is a few dozen bytes longer than itself, and holds none of its bytes in the clear.
+    stored.forEach((s, i) => expect(s.length).to.be.within(files[i]!.bytes.length + 1, files[i]!.bytes.length + 100));
+    const others = fresh.filter(([sha]) => !stored.some((s) => sha256(s) === sha));
     expect(others).to.have.length(22); // the content, and the UBL's skeleton at creation and after each of the 20 additions
     for (const [, size] of others) expect(size).to.be.below(30 * KB);
-    const fileBytes = files.reduce((n, f) => n + f.bytes.length, 0);
+    const fileBytes = stored.reduce((n, s) => n + s.length, 0);
     expect(fresh.reduce((n, [, size]) => n + size, 0)).to.be.below(fileBytes + 22 * 30 * KB);
 
     // The UBL put back together is the one written from the document with every file's base64,
@@ -144,7 +154,7 @@ describe('Payloads by reference: the event store grows by facts, each file is st
     }
   });
 
-  it("a rendering (construct_pdf) is one blob: the attachment, GET …/pdf, the PDF in the UBL, and the receiver's copy are the same bytes", async () => {
+  it("a rendering (construct_pdf) is one blob per tenant: the attachment, GET …/pdf, the PDF in the UBL, and the receiver's copy are the same bytes", async () => {
     const created = await t.http
       .post('/api/documents?construct_pdf=true')
       .set(bearer(seller.key))
@@ -153,7 +163,8 @@ describe('Payloads by reference: the event store grows by facts, each file is st
     const id = created.body.id as string;
     const pdf = (await t.http.get(`/api/documents/${id}/pdf`).set(bearer(seller.key)).buffer(true).parse(binary))
       .body as Buffer;
-    const key = sha256(pdf);
+    const ours = await sealed(seller.id, pdf);
+    const key = sha256(ours);
     const attachment = created.body.attachments.find((a: { file_name: string }) => a.file_name === 'ONE-PDF.pdf');
     const download = (
       await t.http
@@ -162,20 +173,21 @@ describe('Payloads by reference: the event store grows by facts, each file is st
         .buffer(true)
         .parse(binary)
     ).body as Buffer;
-    expect(sha256(download)).to.equal(key);
+    expect(download.equals(pdf)).to.equal(true);
     const ubl = (await t.http.get(`/api/documents/${id}/ubl?format=xml`).set(bearer(seller.key))).text;
     expect(ubl).to.contain(`filename="ONE-PDF.pdf">${pdf.toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
     // Stored once: under its key, and in no other blob (the UBL's skeleton leaves it out).
     const created0 = (await t.service.eventStore.readStream(`document-${id}`))[0]!.data as DocumentCreated['data'];
     expect(created0.ubl_ref.embeds.map((e) => e.sha256)).to.deep.equal([key]);
     const blobs = await blobSizes();
-    expect(blobs.get(key)).to.equal(pdf.length);
+    expect(blobs.get(key)).to.equal(ours.length);
     expect(blobs.get(created0.ubl_ref.skeleton.sha256)).to.be.below(pdf.length);
     expect(blobs.get(created0.document_ref.sha256)).to.be.below(pdf.length);
     // Every event of the document is small.
     for (const row of await streamRows(id)) expect(row.bytes).to.be.below(10 * KB);
 
-    // The receiver gets the same UBL, whose PDF is the same blob.
+    // The receiver gets the same UBL and the same PDF: its own copy, sealed with its own key (an
+    // erasure of the seller's personal data leaves the buyer's copy readable).
     expect((await t.http.post(`/api/documents/${id}/send`).set(bearer(seller.key))).status).to.equal(200);
     await waitForState(t, seller.key, id, ['SENT']);
     const inbound = await eventually(async () => {
@@ -188,12 +200,14 @@ describe('Payloads by reference: the event store grows by facts, each file is st
       ubl_ref: typeof created0.ubl_ref;
       attachments: Array<{ content: { sha256: string } | null }>;
     };
-    expect(received.ubl_ref).to.deep.equal(created0.ubl_ref);
-    expect(received.attachments.map((a) => a.content?.sha256)).to.include(key);
+    const theirKey = sha256(await sealed(buyerId, pdf));
+    expect(received.ubl_ref.embeds.map((e) => e.sha256)).to.deep.equal([theirKey]);
+    expect(received.ubl_ref.size).to.equal(created0.ubl_ref.size);
+    expect(received.attachments.map((a) => a.content?.sha256)).to.include(theirKey);
     const theirs = (
       await t.http.get(`/api/documents/${inbound.id}/pdf`).set(bearer(buyerKey)).buffer(true).parse(binary)
     ).body as Buffer;
-    expect(sha256(theirs)).to.equal(key);
+    expect(theirs.equals(pdf)).to.equal(true);
     expect((await t.http.get(`/api/documents/${inbound.id}/ubl?format=xml`).set(bearer(buyerKey))).text).to.equal(ubl);
   });
 

@@ -232,6 +232,25 @@ describe('Every answer described: each route answers what /api/openapi.json says
         .set(bearer(operator))
         .send({ test_mode: true, email: 'spare@example.com' }),
     );
+    // Retention and erasure (the spare tenant has issued nothing: nothing holds its erasure back).
+    conforms(
+      'put',
+      '/api/operator/organizations/{organizationId}/retention',
+      await t.http
+        .put(`/api/operator/organizations/${organization.id}/retention`)
+        .set(bearer(operator))
+        .send({ retention_years: 10, reason: 'Belgian VAT Code art. 60 §4' }),
+    );
+    conforms(
+      'get',
+      '/api/operator/tenants/{tenantId}/retention',
+      await get(`/api/operator/tenants/${spare.id}/retention`, operator),
+    );
+    conforms(
+      'post',
+      '/api/operator/tenants/{tenantId}/erasure',
+      await t.http.post(`/api/operator/tenants/${spare.id}/erasure`).set(bearer(operator)).send({ reason: 'asked' }),
+    );
     conforms(
       'delete',
       '/api/admin/tenants/{tenantId}',

@@ -148,7 +148,9 @@ export async function tenantCalls(): Promise<string[]> {
   const tested = await client.POST('/api/webhooks/{webhookId}/test', { params: { path: { webhookId } } });
   seen.push(tested.data?.delivered, tested.data?.status_code);
 
-  const stats = await client.GET('/api/stats', { params: { query: { from: '2026-01-01', group_by: 'month' } } });
+  const stats = await client.GET('/api/stats', {
+    params: { query: { from: '2026-01-01', group_by: 'month', as_of: '2026-11-01T00:00:00Z' } },
+  });
   seen.push(stats.data?.totals.count, stats.data?.items[0]?.period);
   const lookup = await client.GET('/api/lookup', { params: { query: { peppol_id: '0208:0451234595' } } });
   seen.push(lookup.data?.status, lookup.data?.queryMetadata.source);
@@ -187,6 +189,18 @@ export async function administrativeCalls(): Promise<string[]> {
     body: { tier: 'premium' },
   });
   seen.push(tier.data?.rate_tier);
+  const retention = await client.PUT('/api/operator/organizations/{organizationId}/retention', {
+    params: { path: { organizationId } },
+    body: { retention_years: 7, reason: 'Dutch tenants: AWR art. 52(4)' },
+  });
+  seen.push(retention.data?.retention_years);
+  const kept = await client.GET('/api/operator/tenants/{tenantId}/retention', { params: { path: { tenantId } } });
+  seen.push(kept.data?.retention_until, kept.data?.retention_over);
+  const erased = await client.POST('/api/operator/tenants/{tenantId}/erasure', {
+    params: { path: { tenantId } },
+    body: { reason: 'GDPR art. 17 request of 2026-11-02', legal_basis: null },
+  });
+  seen.push(erased.data?.erased_at, erased.data?.keys_destroyed[0]);
   const reports = await client.GET('/api/operator/reports/peppol', { params: { query: { month: '2026-10' } } });
   const both = typeof reports.data === 'object' ? reports.data : undefined;
   seen.push(both?.tsr_sha256, both?.prepared?.prepared_at);

@@ -12,6 +12,9 @@ import { Service } from '../../src/service.js';
 import { freshDatabase } from './postgres.js';
 import type { CompositionOptions } from '../../src/composition/options.js';
 
+/** The personal-data master key of test services (32 bytes, base64). */
+export const TEST_PERSONAL_DATA_KEY = Buffer.alloc(32, 7).toString('base64');
+
 export interface TestService {
   service: Service;
   http: ReturnType<typeof supertest>;
@@ -45,11 +48,13 @@ export async function startTestService(
     rateLimitAdminPerMinute: 0,
     rateLimitAdminPerHour: 0,
   };
-  // Webhook subscribers in tests listen on loopback.
+  // Webhook subscribers in tests listen on loopback. One personal-data master key for every test
+  // service: suites start several services on one database, as a deployment's processes share theirs.
   const config = {
     ...loadConfig({}),
     dataDir,
     operatorKey,
+    personalDataKey: TEST_PERSONAL_DATA_KEY,
     ...unlimited,
     webhookAllowPrivateNetworks: true,
     ...overrides,

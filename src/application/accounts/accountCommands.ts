@@ -52,6 +52,19 @@ export class AccountCommands {
     return { organization: result.state, key };
   }
 
+  /** Sets how long the organization's tenants' accounting documents are kept (the operator's, with the reason). */
+  async setRetention(organizationId: string, years: number, reason: string, metadata: EventMetadata) {
+    const result = await handleCommand(
+      this.store,
+      organizationDecider,
+      organizationStream(organizationId),
+      { type: 'SetRetention', data: { retention_years: years, reason, now: now() } },
+      { ...metadata, organizationId },
+    );
+    if (result.state.status === 'absent') throw notFound('Organization not found');
+    return result.state;
+  }
+
   async organization(organizationId: string) {
     const state = await loadState(this.store, organizationDecider, organizationStream(organizationId));
     if (state.status === 'absent') throw notFound('Organization not found');

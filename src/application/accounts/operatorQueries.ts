@@ -4,6 +4,7 @@ import { ORGANIZATIONS, TENANTS, type OrganizationView, type TenantView } from '
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
 import { notFound } from '../../domain/errors.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
+import { DEFAULT_RETENTION_YEARS } from '../../domain/organization/retention.js';
 
 /** What a tenant (or an organization, summed over its tenants) has done: documents by direction and outcome. */
 export interface Usage {
@@ -23,6 +24,8 @@ export interface OrganizationSummary {
   id: string;
   name: string;
   created_at: string;
+  /** How long its tenants' accounting documents are kept (years; docs/operating/retention-and-erasure.md). */
+  retention_years: number;
   /** Tenants not deleted. */
   tenant_count: number;
   usage: Usage;
@@ -151,6 +154,7 @@ function summary(organization: OrganizationView, tenants: TenantView[]) {
     id: organization.id,
     name: organization.name,
     created_at: organization.created_at,
+    retention_years: organization.retention_years ?? DEFAULT_RETENTION_YEARS,
     tenant_count: tenants.filter((t) => !t.is_deleted).length,
   };
 }

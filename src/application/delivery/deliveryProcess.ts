@@ -18,6 +18,7 @@ import { nextAttemptAt } from '../../domain/document/lifecycle/deliverySchedule.
 import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
 import { DocumentContent } from '../documents/documentContent.js';
+import { PersonalDataErasedError } from '../personalData/personalDataVault.js';
 
 export const DELIVERY_JOB = 'deliver-document';
 
@@ -193,14 +194,26 @@ export class DeliveryProcess implements DeliveryStarter {
     if (state.state !== 'TRANSIT' || job.attempt !== delivery.attempts + 1) return;
 
     const started = new Date();
-    const outcome = await this.deliver(delivery.transport, {
+    const ubl = await this.content.ubl(state.ubl_ref).catch((error: unknown) => {
+      if (error instanceof PersonalDataErasedError) return null;
+      throw error;
+    });
+    const request = {
       document: { ...state },
-      ubl: await this.content.ubl(state.ubl_ref),
       messageId: delivery.message_id,
       senderPeppolId: delivery.sender_peppol_id,
       receiverPeppolId: delivery.receiver_peppol_id,
       email: delivery.email,
-    });
+    };
+    // A delivery under way when its tenant's personal data was erased has no UBL left to send.
+    const outcome: TransportOutcome & { thrown?: unknown } =
+      ubl === null
+        ? {
+            outcome: 'permanent',
+            receiver: request.receiverPeppolId ?? request.email ?? 'unknown',
+            error: "the document's content was erased with the tenant's personal data",
+          }
+        : await this.deliver(delivery.transport, { ...request, ubl });
     this.options.afterTransport?.();
     const finished = new Date();
     const result = await handleCommand(

@@ -31,7 +31,8 @@ export class PeppolTransport implements Transport {
     /** Reading the UBL that travels (large documents off the event loop). */
     @inject(DOCUMENT_WORK) private readonly work: Pick<DocumentWork, 'readUbl'>,
     /** Where the receiver's copy is stored. */
-    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'storeDocument'>,
+    @inject(DocumentContent)
+    private readonly content: Pick<DocumentContent, 'storeDocument' | 'storeUbl' | 'attachmentKeys'>,
     /** Receivers on other access points. */
     @inject(As4Delivery) private readonly as4: Pick<As4Delivery, 'send'>,
   ) {}
@@ -97,9 +98,13 @@ export class PeppolTransport implements Transport {
       };
     }
     const documentId = derivedId(tenantId, request.messageId);
-    // The receiver's copy of the content is its own; its UBL and attachments are the very bytes
-    // that travelled, so the same blobs as the sender's (content-addressed: stored once).
-    const stored = await this.content.storeDocument({ ...received, direction: 'INBOUND', state: 'RECEIVED' });
+    // The receiver's copy is its own: its content, and the very UBL that travelled, sealed with the
+    // receiver's personal-data key (an erasure of the sender's leaves the receiver's copy readable).
+    const content = { ...received, direction: 'INBOUND', state: 'RECEIVED' } as const;
+    const [stored, ubl_ref] = await Promise.all([
+      this.content.storeDocument(content, tenantId),
+      this.content.attachmentKeys(content, tenantId).then((keys) => this.content.storeUbl(request.ubl, keys, tenantId)),
+    ]);
     // Usually a new stream, so it is not read first; for a message delivered again the append
     // conflicts, the stream is read, and the decider records nothing.
     await handleCommand(
@@ -112,7 +117,7 @@ export class PeppolTransport implements Transport {
           document_id: documentId,
           tenant_id: tenantId,
           ...stored,
-          ubl_ref: sent.ubl_ref,
+          ubl_ref,
           file_name: sent.file_name,
           message_id: request.messageId,
           receiver_peppol_id: receiver,

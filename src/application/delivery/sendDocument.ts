@@ -40,7 +40,8 @@ import {
   ownParticipantIds,
   sendBlockOf,
 } from '../../domain/peppol/senderIdentity.js';
-import { invalid, notFound } from '../../domain/errors.js';
+import { invalid, invalidState, notFound } from '../../domain/errors.js';
+import { ERASED } from '../../domain/personalData/personalFields.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';
 import { sameUbl, type DocumentHeader, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
 import { DocumentContent, type DocumentWithContent } from '../documents/documentContent.js';
@@ -119,7 +120,8 @@ export function routeOf(tenant: Tenant, document: Pick<DocumentRecord, 'header'>
       : documentParty(d.customer_peppol_id, d.customer_tax_id, d.customer_company_id));
   const sender = senderOf(tenant, d, overridden(options.sender_peppol_scheme, options.sender_peppol_id, 'sender'));
   if (tenant.test_mode) {
-    const email = options.email ?? tenant.test_mode_email;
+    // An address erased with the tenant's personal data is no address.
+    const email = options.email ?? (tenant.test_mode_email === ERASED ? null : tenant.test_mode_email);
     if (!email)
       throw invalid(
         'Test mode is on but no e-mail address is configured for it: ask the operator to set one, or pass email',
@@ -195,7 +197,7 @@ export class SendDocument {
   constructor(
     @inject(EVENT_STORE) private readonly store: EventStore,
     /** The documents' payloads: the UBL a PDF draft is checked by, the content the answer shows. */
-    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'ubl' | 'withContent'>,
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'ubl' | 'withContent' | 'erasedSince'>,
     /** Starts the delivery's first attempt (the delivery process manager), from the document as the send left it. */
     @inject(DELIVERY_STARTER) private readonly delivery: DeliveryStarter,
     /** A PDF draft's stored UBL is checked again before it leaves (requireValidUbl). */
@@ -232,6 +234,11 @@ export class SendDocument {
       if (sent) return this.content.withContent(presentRecord(sent));
       const document = loaded.state;
       if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
+      // Its UBL was sealed with a key that is destroyed: there is nothing left to send.
+      if (attempt === 1 && (await this.content.erasedSince(document)))
+        throw invalidState(
+          "The document's content was erased with the tenant's personal data: it can no longer be sent",
+        );
       if (document.source === 'pdf' && (checkedUbl === null || !sameUbl(document.ubl_ref, checkedUbl))) {
         requireValidUbl(await this.content.ubl(document.ubl_ref), this.ublRules);
         checkedUbl = document.ubl_ref;

@@ -27,6 +27,7 @@ import { inject, injectable } from '../injection.js';
 import { EVENT_STORE } from '../ports/eventStore.js';
 import { DOCUMENT_LIMITS, DOCUMENT_WORK } from './documentTokens.js';
 import { DocumentContent, type DocumentWithContent } from './documentContent.js';
+import { PersonalDataErasedError } from '../personalData/personalDataVault.js';
 import { chooseRuleSet, RULE_SET_CLOCK, systemRuleSetClock, type RuleSetClock } from './ruleSetChoice.js';
 import type { RuleSetId } from '../../domain/validation/index.js';
 import { ownParticipantIds, type ParticipantHolder } from '../../domain/peppol/senderIdentity.js';
@@ -220,9 +221,10 @@ export class DocumentCommands {
     if (made) return made;
     // The content says what the lifecycle will: a draft, outbound (the decider decides it, not this).
     const content = { ...document, state: 'DRAFT', direction: 'OUTBOUND' } as const;
+    // Sealed with the tenant's personal-data key.
     const [stored, ubl_ref] = await Promise.all([
-      this.content.storeDocument(content),
-      this.content.storeUbl(ubl, this.content.attachmentKeys(content)),
+      this.content.storeDocument(content, tenantId),
+      this.content.attachmentKeys(content, tenantId).then((keys) => this.content.storeUbl(ubl, keys, tenantId)),
     ]);
     try {
       // A fresh id names no stream yet: nothing to read.
@@ -272,10 +274,20 @@ export class DocumentCommands {
     return tenantRecord(tenantId, await loadState(this.store, documentDecider, documentStream(documentId)));
   }
 
-  /** The tenant's document and its UBL, as it is sent. */
+  /** The tenant's document and its UBL, as it is sent; gone (410) once its personal data was erased. */
   async ubl(tenantId: string, documentId: string): Promise<{ record: DocumentRecord; ubl: string }> {
-    const record = await this.record(tenantId, documentId);
+    const record = await this.notErased(await this.record(tenantId, documentId));
     return { record, ubl: await this.content.ubl(record.ubl_ref) };
+  }
+
+  /**
+   * Refuses (410) what an erasure of the tenant's personal data made unreadable: the payloads of a
+   * document recorded before it. Sealed ones cannot be opened any more; those recorded in the clear
+   * (before payloads were sealed) are refused alike.
+   */
+  private async notErased(record: DocumentRecord): Promise<DocumentRecord> {
+    if (await this.content.erasedSince(record)) throw new PersonalDataErasedError(record.tenant_id);
+    return record;
   }
 
   /** One attachment of the tenant's document and its bytes; not found when it has none such. */
@@ -287,7 +299,7 @@ export class DocumentCommands {
     const record = await this.record(tenantId, documentId);
     const attachment = record.attachments.find((a) => a.id === attachmentId);
     if (!attachment) throw notFound('Attachment not found');
-    return { attachment, bytes: () => this.content.attachment(attachment) };
+    return { attachment, bytes: async () => this.content.attachment((await this.notErased(record)) && attachment) };
   }
 
   /** Validates a stored document's UBL again and records the run. */
@@ -336,7 +348,7 @@ export class DocumentCommands {
     const attachment: StoredAttachment = {
       ...facts,
       id: randomUUID(),
-      content: this.content.refOf(bytes, file.file_type),
+      content: await this.content.refOf(bytes, file.file_type, tenantId),
     };
     let stored = false;
     await this.withNewUbl(tenantId, documentId, metadata, (record) => {
@@ -348,7 +360,7 @@ export class DocumentCommands {
         command: (ubl_ref) => ({ type: 'AddAttachment', data: { attachment, ubl_ref, now: now() } }),
         // Once the decider's own refusals passed: the bytes are stored before the UBL names them.
         store: async () => {
-          if (!stored) await this.content.put(bytes, file.file_type);
+          if (!stored) await this.content.put(bytes, file.file_type, tenantId);
           stored = true;
         },
       };
@@ -400,7 +412,7 @@ export class DocumentCommands {
       ]);
       const toWrite = this.content.documentToWrite(content, attachments);
       const text = await this.work.ublWithAttachments({ tenantId }, toWrite.document, current, toWrite.extraBytes);
-      const ubl_ref = await this.content.storeTemplate({ ...toWrite, text });
+      const ubl_ref = await this.content.storeTemplate({ ...toWrite, text }, tenantId);
       try {
         await handleCommand(
           this.store,

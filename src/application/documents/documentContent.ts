@@ -11,6 +11,8 @@ import {
   type UblRef,
 } from '../../domain/document/lifecycle/documentContent.js';
 import { base64Length, canonicalBytes, cutBinaries, putBack, type CutBinary } from './storedUbl.js';
+import { PersonalDataVault, type Sealer } from '../personalData/personalDataVault.js';
+import { DOCUMENT_PERSONAL_FIELDS, erasedDocument } from '../../domain/personalData/personalFields.js';
 
 /** A document's record with its content, for what shows or writes the document itself. */
 export type { DocumentWithContent };
@@ -64,14 +66,32 @@ const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(byte
  * before the event that names it is appended; a payload left by an append that then failed is
  * harmless (content-addressed: it is the same blob whoever stores those bytes next, and nothing
  * names it meanwhile).
+ *
+ * A tenant's document payloads are sealed with its personal-data key (personalDataVault.ts) when
+ * the tenant is named: the UBL and the attachments whole, the content's personal fields one by one
+ * (the rest of the content stays readable after an erasure: amounts, lines, dates, parties). The
+ * blob's key is the SHA-256 of the sealed bytes (what is stored, and what the history chain
+ * covers); a reference's size is the content's. Reading opens what is sealed.
  */
 @injectable()
 export class DocumentContent {
-  constructor(@inject(BLOB_STORE) private readonly blobs: BlobStore) {}
+  constructor(
+    @inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @inject(PersonalDataVault) private readonly vault?: PersonalDataVault,
+  ) {}
 
-  async put(bytes: Uint8Array, mediaType: string | null): Promise<ContentRef> {
-    const ref = await this.blobs.put(bytes, { mediaType: mediaTypeOf(mediaType) });
-    return { sha256: ref.sha256, size: ref.size, media_type: ref.mediaType };
+  /** Stores a payload, sealed with the tenant's key when `tenantId` is given. */
+  async put(bytes: Uint8Array, mediaType: string | null, tenantId?: string): Promise<ContentRef> {
+    return this.putSealed(bytes, mediaType, await this.sealerOf(tenantId));
+  }
+
+  private async putSealed(bytes: Uint8Array, mediaType: string | null, sealer: Sealer | null): Promise<ContentRef> {
+    const ref = await this.blobs.put(sealer ? sealer.bytes(bytes) : bytes, { mediaType: mediaTypeOf(mediaType) });
+    return { sha256: ref.sha256, size: bytes.length, media_type: ref.mediaType };
+  }
+
+  private async sealerOf(tenantId: string | undefined): Promise<Sealer | null> {
+    return tenantId !== undefined && this.vault ? this.vault.sealer(tenantId) : null;
   }
 
   /** The bytes of a payload an event names (evidence, responses). */
@@ -79,18 +99,23 @@ export class DocumentContent {
     return this.bytes(ref.sha256);
   }
 
-  /** A blob that must be there: one an event names. Its absence is a fault of the store, not of the caller. */
+  /**
+   * A blob that must be there: one an event names. Its absence is a fault of the store, not of the
+   * caller. Opened when sealed (PersonalDataErasedError, a 410, when its tenant's key was destroyed).
+   */
   private async bytes(sha256: string): Promise<Buffer> {
     const bytes = await this.blobs.get(sha256);
     if (!bytes) throw new Error(`blob ${sha256} is missing from the blob store`);
-    return bytes;
+    return this.vault ? this.vault.payload(bytes) : bytes;
   }
 
   /**
    * Stores a document's content and each attachment's bytes. The content keeps every field of
    * the document; an attachment's base64 is replaced by its blob's key, so the bytes are kept once.
+   * With `tenantId`, sealed with its key.
    */
-  async storeDocument(document: DocumentJson): Promise<StoredDocument> {
+  async storeDocument(document: DocumentJson, tenantId?: string): Promise<StoredDocument> {
+    const sealer = await this.sealerOf(tenantId);
     const puts: Array<Promise<unknown>> = [];
     const attachments: StoredAttachment[] = [];
     const contentAttachments: ContentAttachment[] = [];
@@ -101,8 +126,8 @@ export class DocumentContent {
         const canonical = canonicalBytes(a.file_data);
         // Decoded as the attachment download always decoded it (Node's base64, lenient).
         const bytes = canonical ?? Buffer.from(a.file_data, 'base64');
-        content = this.refOf(bytes, a.file_type);
-        puts.push(this.put(bytes, a.file_type));
+        content = this.sealedRefOf(bytes, a.file_type, sealer);
+        puts.push(this.putSealed(bytes, a.file_type, sealer));
         const file_blob = { sha256: content.sha256, size: content.size };
         kept = canonical ? { ...a, file_data: null, file_blob } : { ...a, file_blob };
       }
@@ -115,49 +140,91 @@ export class DocumentContent {
         content,
       });
     }
-    const json = Buffer.from(JSON.stringify({ ...document, attachments: contentAttachments }));
-    const [document_ref] = await Promise.all([this.put(json, JSON_TYPE), ...puts]);
+    // The personal fields sealed one by one: the rest of the content outlives an erasure.
+    const kept: Record<string, unknown> = { ...document, attachments: contentAttachments };
+    if (sealer)
+      for (const field of DOCUMENT_PERSONAL_FIELDS) {
+        const value = kept[field];
+        if (typeof value === 'string' && value !== '') kept[field] = sealer.value(value);
+      }
+    const json = Buffer.from(JSON.stringify(kept));
+    const [document_ref] = await Promise.all([this.putSealed(json, JSON_TYPE, null), ...puts]);
     return { document_ref: document_ref as ContentRef, attachments, header: headerOf(document) };
   }
 
-  /** The keys of a document's attachments' bytes (what storeDocument stores). */
-  attachmentKeys(document: DocumentJson): Set<string> {
+  /** The keys of a document's attachments' bytes (what storeDocument stores for the tenant). */
+  async attachmentKeys(document: DocumentJson, tenantId?: string): Promise<Set<string>> {
+    const sealer = await this.sealerOf(tenantId);
     const keys = new Set<string>();
     for (const a of document.attachments) {
-      if (a.file_data) keys.add(sha256Of(canonicalBytes(a.file_data) ?? Buffer.from(a.file_data, 'base64')));
+      if (a.file_data)
+        keys.add(
+          this.sealedRefOf(canonicalBytes(a.file_data) ?? Buffer.from(a.file_data, 'base64'), null, sealer).sha256,
+        );
     }
     return keys;
   }
 
-  /** The reference `put` will answer for these bytes, without storing them. */
-  refOf(bytes: Uint8Array, mediaType: string | null): ContentRef {
-    return { sha256: sha256Of(bytes), size: bytes.length, media_type: mediaTypeOf(mediaType) };
+  /** The reference `put` will answer for these bytes (sealed for the tenant when given), without storing them. */
+  async refOf(bytes: Uint8Array, mediaType: string | null, tenantId?: string): Promise<ContentRef> {
+    return this.sealedRefOf(bytes, mediaType, await this.sealerOf(tenantId));
+  }
+
+  private sealedRefOf(bytes: Uint8Array, mediaType: string | null, sealer: Sealer | null): ContentRef {
+    return {
+      sha256: sha256Of(sealer ? sealer.bytes(bytes) : bytes),
+      size: bytes.length,
+      media_type: mediaTypeOf(mediaType),
+    };
   }
 
   /**
-   * The stored content. Attachments kept by their blob have `file_data` null here: nothing that
-   * reads the content as a document (showing, rendering, routing) uses the bytes; writing the UBL
-   * again names them by their blobs (`documentToWrite`).
+   * The stored content, its personal fields opened (ERASED once the tenant's key is destroyed).
+   * Attachments kept by their blob have `file_data` null here: nothing that reads the content as a
+   * document (showing, rendering, routing) uses the bytes; writing the UBL again names them by
+   * their blobs (`documentToWrite`).
    */
   async document(ref: ContentRef): Promise<DocumentJson> {
-    return JSON.parse((await this.bytes(ref.sha256)).toString('utf8')) as DocumentJson;
+    const document = JSON.parse((await this.bytes(ref.sha256)).toString('utf8')) as Record<string, unknown>;
+    if (this.vault)
+      for (const field of DOCUMENT_PERSONAL_FIELDS) {
+        const value = document[field];
+        if (typeof value === 'string') document[field] = await this.vault.value(value);
+      }
+    return document as unknown as DocumentJson;
   }
 
+  /**
+   * A document with its content. A document recorded before its tenant's personal data was erased
+   * shows its personal fields as erased, also when they were recorded in the clear (before they
+   * were sealed).
+   */
   async withContent(record: DocumentRecord): Promise<DocumentWithContent> {
-    return { ...record, document: await this.document(record.document_ref) };
+    const document = await this.document(record.document_ref);
+    return { ...record, document: (await this.erasedSince(record)) ? erasedDocument(document) : document };
   }
 
-  /** Stores a UBL: its skeleton, and the bytes of each binary cut from it (unless `stored` has them already). */
-  async storeUbl(text: string, stored: ReadonlySet<string> = new Set()): Promise<UblRef> {
+  /** Whether the tenant's personal data was erased after this document was recorded. */
+  async erasedSince(record: Pick<DocumentRecord, 'tenant_id' | 'created_at'>): Promise<boolean> {
+    const erasedAt = this.vault ? await this.vault.erasedAt(record.tenant_id) : null;
+    return erasedAt !== null && record.created_at < erasedAt;
+  }
+
+  /**
+   * Stores a UBL: its skeleton, and the bytes of each binary cut from it (unless `stored` has them
+   * already), sealed with the tenant's key when `tenantId` is given.
+   */
+  async storeUbl(text: string, stored: ReadonlySet<string> = new Set(), tenantId?: string): Promise<UblRef> {
+    const sealer = await this.sealerOf(tenantId);
     const puts: Array<Promise<unknown>> = [];
     const { text: skeleton, embeds } = cutBinaries(text, (base64) => {
       const bytes = canonicalBytes(base64);
       if (!bytes) return null;
-      const sha256 = sha256Of(bytes);
-      if (!stored.has(sha256)) puts.push(this.put(bytes, null));
+      const { sha256 } = this.sealedRefOf(bytes, null, sealer);
+      if (!stored.has(sha256)) puts.push(this.putSealed(bytes, null, sealer));
       return { sha256, size: bytes.length };
     });
-    const [ref] = await Promise.all([this.put(Buffer.from(skeleton), XML_TYPE), ...puts]);
+    const [ref] = await Promise.all([this.putSealed(Buffer.from(skeleton), XML_TYPE, sealer), ...puts]);
     return { skeleton: ref as ContentRef, embeds, size: Buffer.byteLength(text) };
   }
 
@@ -232,14 +299,14 @@ export class DocumentContent {
   }
 
   /** Stores a UBL written by `documentToWrite`'s document: its stand-ins become embeds of the blobs they name. */
-  async storeTemplate(template: UblTemplate): Promise<UblRef> {
+  async storeTemplate(template: UblTemplate, tenantId?: string): Promise<UblRef> {
     const { text, embeds } = cutBinaries(template.text, (base64) => template.placeholders.get(base64) ?? null);
     // Every stand-in the writer wrote must be found again: one left in the text would be sent as
     // if it were the attachment.
     if (embeds.length !== template.count)
       throw new Error(`the UBL written again carries ${embeds.length} of its ${template.count} attachments' stand-ins`);
     return {
-      skeleton: await this.put(Buffer.from(text), XML_TYPE),
+      skeleton: await this.put(Buffer.from(text), XML_TYPE, tenantId),
       embeds,
       size: Buffer.byteLength(template.text) + template.extraBytes,
     };

@@ -13,8 +13,10 @@ import {
 import { notFound } from '../../domain/errors.js';
 import { DocumentContent } from './documentContent.js';
 import { as4MessageStream, type As4MessageReceived } from './as4MessageRecord.js';
-import { loadState, loadStream, toDomainEvent } from '../commandHandler.js';
+import { loadState, toDomainEvent } from '../commandHandler.js';
 import { apiKeyDecider, apiKeyStream } from '../../domain/apiKey/apiKey.js';
+import { fold } from '../../domain/decider.js';
+import { documentResponse, type DocumentResource } from '../readModels/documentView.js';
 
 export interface AttemptReport {
   attempt: number;
@@ -229,14 +231,37 @@ function happenedAt(event: DocumentEvent, recordedAt: string): string {
 export class DocumentHistory {
   constructor(
     @inject(EVENT_STORE) private readonly store: EventStore,
-    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'blob'>,
+    @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'blob' | 'withContent'>,
   ) {}
 
-  /** The tenant's document events and state; a deleted document's history stays readable for audit. */
-  private async load(tenantId: string, documentId: string) {
-    const loaded = await loadStream(this.store, documentDecider, documentStream(documentId));
-    if (loaded.state.status === 'absent' || loaded.state.tenant_id !== tenantId) throw notFound('Document not found');
-    return loaded;
+  /**
+   * The tenant's document events and state; a deleted document's history stays readable for audit.
+   * With `asOf`, only the events up to that global position: one that did not exist then is not found.
+   */
+  private async load(tenantId: string, documentId: string, asOf?: bigint) {
+    const all = await this.store.readStream(documentStream(documentId));
+    const events = asOf === undefined ? all : all.filter((e) => e.globalPosition <= asOf);
+    const state = fold(documentDecider, events.map(toDomainEvent<DocumentEvent>));
+    if (state.status === 'absent' || state.tenant_id !== tenantId) throw notFound('Document not found');
+    return { events, state };
+  }
+
+  /**
+   * The document as GET /api/documents/{id} showed it at the global position `asOf`: its events up
+   * to there, folded (the documents read model is the same fold, kept). Not found when it did not
+   * exist then, was deleted by then, or is another tenant's.
+   */
+  async documentAsOf(
+    tenantId: string,
+    documentId: string,
+    asOf: bigint,
+    direction?: 'OUTBOUND' | 'INBOUND',
+  ): Promise<DocumentResource> {
+    const { state } = await this.load(tenantId, documentId, asOf);
+    if (state.status !== 'present' || (direction !== undefined && state.direction !== direction))
+      throw notFound('Document not found');
+    const { status: _status, ...record } = state;
+    return documentResponse(await this.content.withContent(record));
   }
 
   /**
@@ -257,8 +282,8 @@ export class DocumentHistory {
     };
   }
 
-  async history(tenantId: string, documentId: string) {
-    const { events } = await this.load(tenantId, documentId);
+  async history(tenantId: string, documentId: string, asOf?: bigint) {
+    const { events } = await this.load(tenantId, documentId, asOf);
     const nameOf = await this.keyNames(events);
     return {
       document_id: documentId,
@@ -280,8 +305,9 @@ export class DocumentHistory {
   async timeline(
     tenantId: string,
     documentId: string,
+    asOf?: bigint,
   ): Promise<{ document_id: string; state: string | null; items: TimelineEntry[] }> {
-    const { events, state } = await this.load(tenantId, documentId);
+    const { events, state } = await this.load(tenantId, documentId, asOf);
     const nameOf = await this.keyNames(events);
     // Who answered a received document answered as the participant it was addressed to.
     const addressee = state.status === 'present' ? (state.inbound?.receiver_peppol_id ?? null) : null;
@@ -345,8 +371,8 @@ export class DocumentHistory {
   }
 
   /** Every delivery of the document and every attempt of each, derived from its history. */
-  async transmissionReport(tenantId: string, documentId: string) {
-    const { events, state } = await this.load(tenantId, documentId);
+  async transmissionReport(tenantId: string, documentId: string, asOf?: bigint) {
+    const { events, state } = await this.load(tenantId, documentId, asOf);
     const deliveries: DeliveryReport[] = [];
     // Received documents: each attempt to take the tenant's answer back to the sender's access point.
     const responseDeliveries: Array<Record<string, unknown>> = [];

@@ -7,6 +7,7 @@ import { invalid } from '../../domain/errors.js';
 import type { EmbeddedFile, PdfReader } from './pdfPorts.js';
 import type { DocumentWork, PdfDraftResult } from './documentWork.js';
 import { DocumentContent, type DocumentWithContent } from './documentContent.js';
+import { PersonalDataErasedError } from '../personalData/personalDataVault.js';
 import { hasXmlFile } from '../../domain/document/ubl/embeddedDocument.js';
 import type { ValidationResultIssue } from '../../domain/document/rules/documentCheck.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
@@ -57,6 +58,8 @@ export class DocumentPdfs {
    * sender's), so the seller and the buyer see the same file; else rendered now, with its UBL embedded.
    */
   async render(tenantId: string, record: DocumentWithContent): Promise<{ fileName: string; pdf: Buffer }> {
+    // Its UBL (which a rendering embeds) and attachments went with its tenant's personal data.
+    if (await this.content.erasedSince(record)) throw new PersonalDataErasedError(record.tenant_id);
     const fileName = fileNameOf(record.header, 'pdf');
     const carried = record.attachments.find(
       (a) => a.file_name === fileName && a.file_type === 'application/pdf' && a.content !== null,

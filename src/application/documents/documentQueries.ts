@@ -9,13 +9,20 @@ import { inject, injectable } from '../injection.js';
 import { LIST_LINE_BUDGET } from './documentTokens.js';
 import { notFound } from '../../domain/errors.js';
 import {
+  contentResponse,
   DOCUMENT_CONTENTS,
+  DOCUMENT_VERSIONS,
   DOCUMENTS,
+  versionsAt,
   withSummary,
   type DocumentContentView,
   type DocumentResource,
+  type DocumentVersionView,
   type DocumentView,
 } from '../readModels/documentView.js';
+import { DocumentContent } from './documentContent.js';
+import { erasedDocument } from '../../domain/personalData/personalFields.js';
+import type { DocumentResponse } from '../../domain/document/invoice/documentModel.js';
 
 import type { SortField } from '../../domain/document/invoice/documentModel.js';
 
@@ -68,17 +75,24 @@ function withinLineBudget(documents: DocumentResource[], budget: number): Docume
   });
 }
 
-/** Reads of the documents read model, always within one tenant. */
+/**
+ * Reads of the documents read model, always within one tenant. With `asOf` (a global position),
+ * the lists are read from the documents' versions valid at that position (documentVersionsProjection):
+ * the same query, the same page, as the documents read model answered when it stood there.
+ */
 @injectable()
 export class DocumentQueries {
   constructor(
     @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
     /** Lines one list page carries in all (LIST_MAX_LINES): see withinLineBudget. */
     @inject(LIST_LINE_BUDGET) private readonly listLineBudget = 10_000,
+    /** For versions of documents deleted since: their content is read again from the blob store. */
+    @inject(DocumentContent) private readonly content?: Pick<DocumentContent, 'document' | 'erasedSince'>,
   ) {}
 
-  private filterOf(tenantId: string, q: DocumentListQuery): Filter {
+  private filterOf(tenantId: string, q: DocumentListQuery, asOf?: bigint): Filter {
     const filters: Filter[] = [{ op: 'eq', field: 'tenant_id', value: tenantId }];
+    if (asOf !== undefined) filters.push(...versionsAt(asOf));
     if (q.direction) filters.push({ op: 'eq', field: 'direction', value: q.direction });
     if (q.states?.length) filters.push({ op: 'in', field: 'state', values: q.states });
     if (q.types?.length) filters.push({ op: 'in', field: 'document_type', values: q.types });
@@ -93,29 +107,60 @@ export class DocumentQueries {
   }
 
   /** A page of the list rows, each completed with its document's content (one more read for the page). */
-  private async find(query: Query): Promise<{ items: DocumentResource[]; total: number }> {
+  private async find(query: Query, asOf?: bigint): Promise<{ items: DocumentResource[]; total: number }> {
+    if (asOf !== undefined) return this.findVersions(query);
     const rows = await this.readModels.collection<DocumentView>(DOCUMENTS).find(query);
-    const contents = new Map<string, DocumentContentView>();
-    for (const content of await this.readModels
-      .collection<DocumentContentView>(DOCUMENT_CONTENTS)
-      .getMany(rows.items.map((r) => r.id))) {
-      contents.set(content.id, content);
-    }
+    const contents = await this.contentsOf(rows.items.map((r) => r.id));
     // A document's content is written before (or with) its row: a row without one was deleted
     // between the two reads.
     const items = rows.items
       .filter((row) => contents.has(row.id))
-      .map((row) => withSummary(contents.get(row.id)!.response, row.summary));
+      .map((row) => withSummary(contents.get(row.id)!, row.summary));
     return { items: withinLineBudget(items, this.listLineBudget), total: rows.total };
   }
 
-  async page(tenantId: string, q: DocumentListQuery, page: number, pageSize: number): Promise<NumberPage> {
-    const result = await this.find({
-      filter: this.filterOf(tenantId, q),
-      sort: [{ field: sortKey(q.sortBy ?? 'created_at'), direction: q.sortOrder ?? 'desc' }],
-      skip: (page - 1) * pageSize,
-      limit: pageSize,
-    });
+  /** A page of versions valid at a position; a document deleted since has its content read from the blob store. */
+  private async findVersions(query: Query): Promise<{ items: DocumentResource[]; total: number }> {
+    const rows = await this.readModels.collection<DocumentVersionView>(DOCUMENT_VERSIONS).find(query);
+    const contents = await this.contentsOf(rows.items.map((r) => r.document_id));
+    const items: DocumentResource[] = [];
+    for (const row of rows.items) {
+      let content = contents.get(row.document_id);
+      if (!content) {
+        if (!this.content) throw new Error('no blob store to read the content of a deleted document');
+        const opened = await this.content.document(row.document_ref);
+        // Content recorded in the clear before its tenant's personal data was erased shows it erased too.
+        const document = (await this.content.erasedSince(row.summary)) ? erasedDocument(opened) : opened;
+        content = await contentResponse({ ...row.summary, document });
+      }
+      items.push(withSummary(content, row.summary));
+    }
+    return { items: withinLineBudget(items, this.listLineBudget), total: rows.total };
+  }
+
+  private async contentsOf(ids: string[]): Promise<Map<string, DocumentResponse>> {
+    const contents = new Map<string, DocumentResponse>();
+    for (const content of await this.readModels.collection<DocumentContentView>(DOCUMENT_CONTENTS).getMany(ids))
+      contents.set(content.id, content.response);
+    return contents;
+  }
+
+  async page(
+    tenantId: string,
+    q: DocumentListQuery,
+    page: number,
+    pageSize: number,
+    asOf?: bigint,
+  ): Promise<NumberPage> {
+    const result = await this.find(
+      {
+        filter: this.filterOf(tenantId, q, asOf),
+        sort: [{ field: sortKey(q.sortBy ?? 'created_at'), direction: q.sortOrder ?? 'desc' }],
+        skip: (page - 1) * pageSize,
+        limit: pageSize,
+      },
+      asOf,
+    );
     const pages = Math.ceil(result.total / pageSize);
     return { items: result.items, total: result.total, page, page_size: pageSize, pages, has_next_page: page < pages };
   }
@@ -135,13 +180,16 @@ export class DocumentQueries {
     return withSummary(content.response, row.summary);
   }
 
-  async list(tenantId: string, skip: number, limit: number) {
-    const result = await this.find({
-      filter: this.filterOf(tenantId, {}),
-      sort: [{ field: 'created_at', direction: 'desc' }],
-      skip,
-      limit,
-    });
+  async list(tenantId: string, skip: number, limit: number, asOf?: bigint) {
+    const result = await this.find(
+      {
+        filter: this.filterOf(tenantId, {}, asOf),
+        sort: [{ field: 'created_at', direction: 'desc' }],
+        skip,
+        limit,
+      },
+      asOf,
+    );
     return { documents: result.items, total: result.total, skip, limit };
   }
 }

@@ -3,10 +3,13 @@ import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.j
 import { inject, injectable } from '../injection.js';
 import {
   DOCUMENT_CONTENTS,
+  DOCUMENT_VERSIONS,
   DOCUMENTS,
+  versionsAt,
   type DocumentContentView,
   type DocumentView,
 } from '../readModels/documentView.js';
+import type { AsOfMoment } from '../asOf/asOfMoment.js';
 import { invalid } from '../../domain/errors.js';
 
 export type StatsGrouping = 'day' | 'month';
@@ -55,10 +58,12 @@ export class DocumentStats {
     from: string | undefined,
     to: string | undefined,
     groupBy: StatsGrouping,
+    /** Counted as the documents stood at this moment (their versions then); "today" is its day. */
+    asOf?: AsOfMoment,
   ): Promise<DocumentStatsAnswer> {
     if (from !== undefined && !isDate(from)) throw invalid('from must be a date, YYYY-MM-DD', ['query', 'from']);
     if (to !== undefined && !isDate(to)) throw invalid('to must be a date, YYYY-MM-DD', ['query', 'to']);
-    const end = to ?? new Date().toISOString().slice(0, 10);
+    const end = to ?? (asOf ? asOf.at : new Date().toISOString()).slice(0, 10);
     const start = from ?? new Date(Date.parse(`${end}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10);
     if (start > end) throw invalid('from must not be after to', ['query', 'from']);
     if ((Date.parse(end) - Date.parse(start)) / DAY_MS > MAX_DAYS)
@@ -66,7 +71,9 @@ export class DocumentStats {
     const endExclusive = new Date(Date.parse(`${end}T00:00:00Z`) + DAY_MS).toISOString();
 
     const groups = new Map<string, { group: StatsGroup; sums: Map<string, Decimal> }>();
-    const rows = this.readModels.collection<DocumentView>(DOCUMENTS);
+    const rows = this.readModels.collection<DocumentView & { document_id?: string }>(
+      asOf ? DOCUMENT_VERSIONS : DOCUMENTS,
+    );
     for (let skip = 0; ; skip += PAGE) {
       const page = await rows.find({
         filter: {
@@ -75,6 +82,7 @@ export class DocumentStats {
             { op: 'eq', field: 'tenant_id', value: tenantId },
             { op: 'gte', field: 'created_at', value: `${start}T00:00:00.000Z` },
             { op: 'lt', field: 'created_at', value: endExclusive },
+            ...(asOf ? versionsAt(asOf.position) : []),
           ],
         },
         sort: [
@@ -97,7 +105,7 @@ export class DocumentStats {
           groups.set(key, entry);
         }
         entry.group.count++;
-        const amount = amounts.get(row.id);
+        const amount = amounts.get(row.document_id ?? row.id);
         if (amount)
           entry.sums.set(amount.currency, (entry.sums.get(amount.currency) ?? new Decimal(0)).plus(amount.total));
       }
@@ -134,13 +142,16 @@ export class DocumentStats {
   }
 
   /** Each row's currency and total: from the row, or from its content for rows written before the row kept them. */
-  private async amountsOf(rows: DocumentView[]): Promise<Map<string, { currency: string; total: Decimal }>> {
+  private async amountsOf(
+    rows: Array<DocumentView & { document_id?: string }>,
+  ): Promise<Map<string, { currency: string; total: Decimal }>> {
     const amounts = new Map<string, { currency: string; total: Decimal }>();
     const missing: string[] = [];
     for (const row of rows) {
-      if (row.currency === undefined || row.invoice_total === undefined) missing.push(row.id);
+      // Versions are keyed by document and position (one per document at a position); contents by document.
+      if (row.currency === undefined || row.invoice_total === undefined) missing.push(row.document_id ?? row.id);
       else if (row.currency && row.invoice_total)
-        amounts.set(row.id, { currency: row.currency, total: new Decimal(row.invoice_total) });
+        amounts.set(row.document_id ?? row.id, { currency: row.currency, total: new Decimal(row.invoice_total) });
     }
     if (missing.length > 0) {
       for (const content of await this.readModels.collection<DocumentContentView>(DOCUMENT_CONTENTS).getMany(missing)) {

@@ -153,7 +153,7 @@ export class DocumentUpcaster implements Upcaster {
       throw new Error('a document event recorded before the blob store has no document or UBL');
     const [stored, ubl_ref] = await Promise.all([
       this.content.storeDocument(document),
-      this.content.storeUbl(ubl, this.content.attachmentKeys(document)),
+      this.content.attachmentKeys(document).then((keys) => this.content.storeUbl(ubl, keys)),
     ]);
     return { ...stored, ubl_ref };
   }

@@ -224,9 +224,12 @@ export class As4Inbox {
       metadata: { actor: 'as4-inbox', tenantId: tenant ?? undefined, correlationId: message.messageId },
     });
     // The evidence is stored before the event that names it (and after every check that may refuse).
+    // The message as received is sealed with the receiving tenant's personal-data key: its payload,
+    // encrypted for this access point's key, holds the UBL and so the people it names. The receipt
+    // (digests and signatures) names nobody.
     const storeEvidence = async (): Promise<Refs> => {
       const [messageRef, receiptRef] = await Promise.all([
-        this.content.put(request.body, null),
+        this.content.put(request.body, null, tenantId ?? undefined),
         this.content.put(receipt.body, null),
       ]);
       return { message: messageRef, receipt: receiptRef };
@@ -339,9 +342,10 @@ export class As4Inbox {
       );
       return { kind: 'refused', refusal: { rule_set: ruleSet.id, issues } };
     }
+    // Sealed with the receiving tenant's personal-data key.
     const [stored, ublRef] = await Promise.all([
-      this.content.storeDocument({ ...received, direction: 'INBOUND', state: 'RECEIVED' }),
-      this.content.storeUbl(message.businessDocument),
+      this.content.storeDocument({ ...received, direction: 'INBOUND', state: 'RECEIVED' }, tenantId),
+      this.content.storeUbl(message.businessDocument, undefined, tenantId),
     ]);
     const events = documentDecider.decide(
       {

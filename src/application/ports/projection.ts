@@ -36,6 +36,8 @@ export function isNewer(event: RecordedEvent, existing: Versioned | null): boole
 export interface ReadModelProgress {
   /** Waits (at most `timeoutMs`) until every read model includes everything appended so far; false on timeout. */
   catchUp(timeoutMs?: number): Promise<boolean>;
+  /** Waits (at most `timeoutMs`) until every read model includes `position`; false on timeout. */
+  waitFor(position: bigint, timeoutMs?: number): Promise<boolean>;
 }
 
 /** The read-model projections (`Projection[]`): what reads wait for. */

@@ -26,5 +26,7 @@ export interface OrganizationView extends Versioned {
   id: string;
   name: string;
   created_at: string;
+  /** Absent until the operator sets it: the default (DEFAULT_RETENTION_YEARS) applies. */
+  retention_years?: number;
 }
 export const ORGANIZATIONS = 'organizations';

@@ -2,6 +2,8 @@ import type { DocumentRecord } from '../../domain/document/lifecycle/documentAgg
 import { fromDocumentJson, lineIn, type DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import { lineItemResponse, toResponse, type DocumentResponse } from '../../domain/document/invoice/documentModel.js';
 import type { Versioned } from '../ports/projection.js';
+import type { Filter } from '../ports/readModelStore.js';
+import type { ContentRef } from '../../domain/document/lifecycle/documentContent.js';
 import {
   ownParticipantIds,
   sendBlockOf,
@@ -154,6 +156,33 @@ export function withSummary(content: DocumentResponse, summary: DocumentSummary)
 export async function documentResponse(record: DocumentWithContent): Promise<DocumentResource> {
   return withSummary(await contentResponse(record), summaryOf(record));
 }
+
+/**
+ * The documents' rows as they were at every position of the log (projections/
+ * documentVersionsProjection.ts), for answers as of a moment: one version per event of a
+ * document, valid from the event's position (`from_pos`) until the next event of the same
+ * document (`to_pos`, exclusive; OPEN_VERSION for the current one). A deleted document's last
+ * version ends at its deletion. The current version is kept under the document's id, the earlier
+ * ones under `<id>@<from_pos>`.
+ */
+export const DOCUMENT_VERSIONS = 'document_versions';
+export const OPEN_VERSION = Number.MAX_SAFE_INTEGER;
+
+export interface DocumentVersionView extends DocumentView {
+  document_id: string;
+  from_pos: number;
+  to_pos: number;
+  /** The document's content, for a version whose document was deleted since (its content row is gone). */
+  document_ref: ContentRef;
+  /** The personal values its search texts hold (the parties' e-mail addresses): what an erasure masks. */
+  personal_values: string[];
+}
+
+/** The filter of the versions valid at `position`. */
+export const versionsAt = (position: bigint): Filter[] => [
+  { op: 'lte', field: 'from_pos', value: Number(position) },
+  { op: 'gt', field: 'to_pos', value: Number(position) },
+];
 
 /**
  * A document as its tenant sees it: with `send_blocked`, why the tenant cannot send it (an

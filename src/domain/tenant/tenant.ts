@@ -5,6 +5,7 @@ import { formatPeppolId, parsePeppolId } from '../document/invoice/peppolId.js';
 import { isCountryCode } from '../document/invoice/codeLists.js';
 import { sameParticipant } from '../peppol/participantId.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../emailAddress.js';
+import { ERASED } from '../personalData/personalFields.js';
 
 /** A reseller's customer organization: the owner of documents, keys and a Peppol identity. */
 export type RateTier = 'standard' | 'premium';
@@ -59,7 +60,28 @@ export type TenantPeppolUnregistered = Event<
   { tenant_id: string; peppol_id: string; unregistered_at: string }
 >;
 
+/**
+ * The tenant's personal data was erased (GDPR art. 17): its personal-data keys up to `key_version`
+ * are destroyed, so every personal value and payload sealed with them reads as erased from then on
+ * (crypto-shredding; docs/operating/retention-and-erasure.md). Within the retention period of its
+ * documents (`retention_until`), only with a legal basis that overrides it.
+ */
+export type TenantPersonalDataErased = Event<
+  'TenantPersonalDataErased',
+  {
+    tenant_id: string;
+    reason: string;
+    legal_basis: string | null;
+    /** The first day none of its accounting documents has to be kept any more; null: it has none. */
+    retention_until: string | null;
+    retention_overridden: boolean;
+    key_version: number;
+    erased_at: string;
+  }
+>;
+
 export type TenantEvent =
+  | TenantPersonalDataErased
   | TenantCreated
   | TenantUpdated
   | TenantDeleted
@@ -82,7 +104,21 @@ export type TenantCommand =
   | { type: 'SetRateTier'; data: { tier: RateTier; now: string } }
   | { type: 'RegisterPeppol'; data: { peppol_id: string; company_name: string; country_code: string; now: string } }
   | { type: 'UpdateBusinessCard'; data: { company_name: string; now: string } }
-  | { type: 'UnregisterPeppol'; data: { now: string } };
+  | { type: 'UnregisterPeppol'; data: { now: string } }
+  /**
+   * `retention_until`: when the retention of the tenant's accounting documents ends (the
+   * application reads it from them); `key_version`: the newest key to destroy.
+   */
+  | {
+      type: 'ErasePersonalData';
+      data: {
+        reason: string;
+        legal_basis: string | null;
+        retention_until: string | null;
+        key_version: number;
+        now: string;
+      };
+    };
 
 export interface PeppolRegistration {
   peppol_id: string;
@@ -105,6 +141,8 @@ export interface Tenant extends TenantProfile {
   test_mode_email: string | null;
   rate_tier: RateTier;
   peppol_registration: PeppolRegistration | null;
+  /** When its personal data was last erased; absent if never. */
+  personal_data_erased_at?: string;
 }
 
 export type TenantState = { status: 'absent' } | ({ status: 'present' } & Tenant);
@@ -226,7 +264,9 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
         if (given !== undefined && given !== null && !isEmailAddress(given)) {
           throw invalid(`email must be ${EMAIL_ADDRESS_RULE}`, ['body', 'email']);
         }
-        const email = given === undefined ? state.test_mode_email : given;
+        // An erased address is no address.
+        const kept = state.test_mode_email === ERASED ? null : state.test_mode_email;
+        const email = given === undefined ? kept : given;
         if (command.data.test_mode && email === null) {
           throw invalid(
             'Test mode needs the e-mail address its documents go to: give email (this tenant has none yet)',
@@ -276,6 +316,9 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
           },
         ];
       }
+      case 'ErasePersonalData':
+        requirePresent(state);
+        return decideErasure(state, command.data);
       case 'UnregisterPeppol': {
         requirePresent(state);
         const registration = requireRegistration(state);
@@ -340,11 +383,53 @@ export const tenantDecider: Decider<TenantState, TenantCommand, TenantEvent> = {
         };
       case 'TenantPeppolUnregistered':
         return { ...state, peppol_registration: null };
+      case 'TenantPersonalDataErased':
+        return {
+          ...state,
+          test_mode_email: state.test_mode_email === null ? null : ERASED,
+          personal_data_erased_at: event.data.erased_at,
+        };
       default:
         return assertNever(event);
     }
   },
 };
+
+/**
+ * Erasure is refused while any of the tenant's accounting documents must still be kept, unless a
+ * legal basis overrides the retention (a court order, the tenant's own archive taking over the
+ * obligation): the law that makes it keep them (GDPR art. 17(3)(b)) says so.
+ */
+function decideErasure(
+  state: Tenant,
+  data: Extract<TenantCommand, { type: 'ErasePersonalData' }>['data'],
+): TenantEvent[] {
+  const reason = data.reason.trim();
+  if (reason.length === 0 || reason.length > 1000)
+    throw invalid('reason must say why the personal data is erased (1 to 1000 characters)', ['body', 'reason']);
+  const legalBasis = data.legal_basis?.trim() || null;
+  if (legalBasis !== null && legalBasis.length > 1000)
+    throw invalid('legal_basis must be at most 1000 characters', ['body', 'legal_basis']);
+  const within = data.retention_until !== null && data.now.slice(0, 10) < data.retention_until;
+  if (within && legalBasis === null)
+    throw invalidState(
+      `The tenant's accounting documents must be kept until ${data.retention_until} (its organization's retention period): erasing their personal data now would make their UBL unreadable. Erasure within the retention period needs legal_basis, the legal ground that overrides it`,
+    );
+  return [
+    {
+      type: 'TenantPersonalDataErased',
+      data: {
+        tenant_id: state.id,
+        reason,
+        legal_basis: legalBasis,
+        retention_until: data.retention_until,
+        retention_overridden: within,
+        key_version: data.key_version,
+        erased_at: data.now,
+      },
+    },
+  ];
+}
 
 /** Names compare without case, spaces or punctuation: "Acme Corp" and "acme-corp" are one name. */
 export function tenantNameKey(name: string): string {

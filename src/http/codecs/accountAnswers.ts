@@ -116,6 +116,7 @@ const OrganizationSummary = t.type({
   id: t.string,
   name: t.string,
   created_at: t.string,
+  retention_years: t.number,
   tenant_count: t.number,
   usage: Usage,
 });
@@ -128,3 +129,34 @@ export const OrganizationAnswer = t.intersection([
   OrganizationSummary,
   t.type({ tenants: t.array(t.intersection([TenantAnswer, t.type({ usage: Usage })])) }),
 ]);
+
+/** `PUT /api/operator/organizations/{id}/retention`: the organization with its retention period. */
+export const OrganizationRetentionAnswer = t.type({
+  id: t.string,
+  name: t.string,
+  created_at: t.string,
+  retention_years: t.number,
+});
+
+/** `GET /api/operator/tenants/{id}/retention`: where a tenant stands with the retention of its documents. */
+export const TenantRetentionAnswer = t.type({
+  tenant_id: t.string,
+  organization_id: t.string,
+  retention_years: t.number,
+  latest_document_date: text,
+  retention_until: text,
+  retention_over: t.boolean,
+  personal_data_erased_at: text,
+});
+
+/** `POST /api/operator/tenants/{id}/erasure`: the erasure as recorded, and the key versions destroyed. */
+export const ErasureAnswer = t.type({
+  tenant_id: t.string,
+  reason: t.string,
+  legal_basis: text,
+  retention_until: text,
+  retention_overridden: t.boolean,
+  key_version: t.number,
+  erased_at: t.string,
+  keys_destroyed: t.array(t.number),
+});

@@ -21,6 +21,8 @@ import { inboxRoutes } from './inbox/inboxRoutes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
 import { statsRoutes } from './stats/statsRoutes.js';
 import { peppolReportRoutes } from './reporting/peppolReportRoutes.js';
+import { asOfReader } from '../asOf.js';
+import { erasureRoutes } from './accounts/erasureRoutes.js';
 
 /**
  * Every route of the API, by resource (one folder each). Express tries routes in this order, so
@@ -32,12 +34,15 @@ export function registerRoutes(
   deps: HttpDependencies,
   readYourWrites: () => Promise<void>,
 ): void {
+  // `as_of` on the document reads, their history, the lists and the stats.
+  const asOf = asOfReader(deps.asOfMoments, deps.readModels);
   healthRoutes(routes, deps.operations);
   // `GET /` and the interactive reference at /docs.
   docsRoutes(routes, deps.version);
 
   // Accounts: the operator's, the resellers' (tenants and their keys), the tenant's own.
   operatorRoutes(routes, deps.accounts, deps.operatorQueries, readYourWrites);
+  erasureRoutes(routes, deps.erasure, readYourWrites);
   adminRoutes(routes, deps.accounts, deps.accountQueries, readYourWrites, (organizationId, tenantId, metadata) =>
     deps.peppol.registrations.unregisterIfRegistered(organizationId, tenantId, metadata),
   );
@@ -52,19 +57,25 @@ export function registerRoutes(
   as4Routes(routes, deps.peppol.as4, deps.peppol.as4MaxMessageBytes);
 
   // Documents: create, read, delete; their UBL, attachments and PDF; validation; sending.
-  documentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
+  documentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit, {
+    history: deps.documentHistory,
+    asOf,
+  });
   ublRoutes(routes, deps.documents);
   attachmentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
   documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit, deps.ruleSetClock);
-  sendingRoutes(routes, deps.sending, deps.documentHistory);
+  sendingRoutes(routes, deps.sending, deps.documentHistory, asOf);
 
   // The outbox and the inbox: paged lists of documents, and the buyer's answers.
-  const page = documentPageRoute(routes, deps.documentQueries, readYourWrites);
+  const page = documentPageRoute(routes, deps.documentQueries, readYourWrites, asOf);
   outboxRoutes(page);
-  inboxRoutes(routes, page, deps.inbox, deps.documentQueries, readYourWrites);
+  inboxRoutes(routes, page, deps.inbox, deps.documentQueries, readYourWrites, {
+    history: deps.documentHistory,
+    asOf,
+  });
 
   webhookRoutes(routes, deps.webhooks, readYourWrites, deps.webhookTests);
-  statsRoutes(routes, deps.documentStats, readYourWrites);
+  statsRoutes(routes, deps.documentStats, readYourWrites, asOf);
   peppolReportRoutes(routes, deps.peppolReporting, deps.peppolReportSubmission);
 }

@@ -1,3 +1,5 @@
+import { MASTER_KEY_FILE } from '../personalDataMasterKey.js';
+
 /**
  * What a backup folder holds (`manifest.json`, written last: a folder without it is not a
  * backup). Every file is named with its size and SHA-256, so `sha256sum` can check a copy and the
@@ -6,16 +8,17 @@
  *   manifest.json
  *   tables/<table>.ndjson.gz   every row of every logged table of the database, one JSON object a line
  *   blobs.pack.gz              every blob: [32-byte SHA-256][8-byte size][bytes], one after the other
- *   files/…                    the data folder's state: operator-key.sha256, mail/ (test-mode mail)
+ *   files/…                    the data folder's state: operator-key.sha256, personal-data.key, mail/ (test-mode mail)
  */
 export const BACKUP_FORMAT = 1;
 
 /**
- * What of the data folder (DATA_DIR) is state: the generated operator key's hash and test-mode
- * mail. (The embedded PostgreSQL's cluster is in the database part; its password is the new
- * instance's own.)
+ * What of the data folder (DATA_DIR) is state: the generated operator key's hash, the generated
+ * personal-data master key (without it the tenants' keys in the database part open nothing; set by
+ * PERSONAL_DATA_KEY instead, it is not in the folder and not backed up) and test-mode mail. (The
+ * embedded PostgreSQL's cluster is in the database part; its password is the new instance's own.)
  */
-export const DATA_DIR_STATE = ['operator-key.sha256', 'mail'];
+export const DATA_DIR_STATE = ['operator-key.sha256', MASTER_KEY_FILE, 'mail'];
 
 export interface BackedUpFile {
   /** Relative to the backup folder. */

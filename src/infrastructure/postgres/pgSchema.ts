@@ -104,6 +104,17 @@ const statements = [
      name text PRIMARY KEY,
      value text NOT NULL
    )`,
+  // The tenants' personal-data keys (PgPersonalDataKeys), wrapped by the master key; a destroyed
+  // key keeps its row (when, which version) without its bytes. Never in the event log.
+  `CREATE TABLE IF NOT EXISTS personal_data_keys (
+     tenant_id text NOT NULL,
+     version integer NOT NULL CHECK (version > 0),
+     wrapped bytea,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     destroyed_at timestamptz,
+     PRIMARY KEY (tenant_id, version),
+     CHECK ((wrapped IS NULL) = (destroyed_at IS NOT NULL))
+   )`,
   // Rate-limit counters shared by every process (PgRateLimitStore). UNLOGGED: each request
   // writes here, and a counter is worth no WAL flush; after a database crash the counters
   // start again from zero, which only ever lets a little more through.

@@ -44,6 +44,12 @@ export const SETTINGS = {
     section: 'service',
     description: 'On start, create an organization holding exactly this admin key, unless one already does.',
   }),
+  PERSONAL_DATA_KEY: optionalText('PERSONAL_DATA_KEY', {
+    section: 'service',
+    defaultText: 'generated',
+    description:
+      "The master key (32 bytes in base64, e.g. `openssl rand -base64 32`) that wraps each tenant's personal-data key (crypto-shredding, docs/operating/retention-and-erasure.md). Unset: the first start generates one into `DATA_DIR/personal-data.key` (mode 0600). Every process of a deployment needs the same one; losing it loses every tenant's personal data, so keep a copy apart from the database's backups.",
+  }),
   LOG_FORMAT: choice('LOG_FORMAT', ['auto', 'pretty', 'json'] as const, 'auto', {
     section: 'service',
     description:

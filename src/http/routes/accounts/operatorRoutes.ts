@@ -6,9 +6,15 @@ import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { tenantResponse } from './tenantView.js';
 import {
+  DEFAULT_RETENTION_YEARS,
+  MAX_RETENTION_YEARS,
+  MIN_RETENTION_YEARS,
+} from '../../../domain/organization/retention.js';
+import {
   CreatedOrganizationAnswer,
   OrganizationAnswer,
   OrganizationKeyAnswer,
+  OrganizationRetentionAnswer,
   OrganizationsAnswer,
   TenantAnswer,
 } from '../../codecs/accountAnswers.js';
@@ -17,6 +23,7 @@ const CreateOrganization = t.type({ name: NonEmptyString });
 const SetTestMode = t.intersection([t.type({ test_mode: t.boolean }), t.partial({ email: Nullable(Email) })]);
 const SetTier = t.type({ tier: t.keyof({ standard: null, premium: null }) });
 const OrganizationsQuery = t.partial(PAGE_FIELDS);
+const SetRetention = t.type({ retention_years: t.number, reason: t.string });
 
 /**
  * The operator interface: what only the deployment's operator may do (the spec says test mode
@@ -86,6 +93,32 @@ export function operatorRoutes(
           created_at: key.record.created_at,
         },
       });
+    },
+  });
+  routes.add({
+    method: 'put',
+    path: '/api/operator/organizations/:organizationId/retention',
+    summary: `How long the organization's tenants' accounting documents are kept, in years from 1 January after each document's date (default ${DEFAULT_RETENTION_YEARS}, the Belgian rule); with the reason (the law or agreement it follows). Erasure of a tenant's personal data is refused while any of its documents is within it`,
+    tag: 'operator',
+    auth: 'operator',
+    body: SetRetention,
+    responses: {
+      200: 'The organization with its retention period',
+      404: 'Not found',
+      422: `Not a whole number of years from ${MIN_RETENTION_YEARS} to ${MAX_RETENTION_YEARS}, or no reason`,
+    },
+    answer: OrganizationRetentionAnswer,
+    handler: async (req, res, answer) => {
+      const body = decode(SetRetention, req.body, 'body');
+      const organization = await accounts.setRetention(
+        String(req.params.organizationId),
+        body.retention_years,
+        body.reason,
+        commandMetadata(req, res),
+      );
+      if (organization.status !== 'active') throw new Error('organization was not found');
+      const { status: _status, ...retention } = organization;
+      answer(retention);
     },
   });
   routes.add({

@@ -85,10 +85,9 @@ export function attachmentRoutes(
       // The content is read from where it is kept (the document's stream); the metadata from the read model.
       if (req.query.download === 'true') {
         const { attachment, bytes } = await documents.attachment(tenantOf(res).tenantId, id(req.params), attachmentId);
-        res
-          .type(attachment.file_type)
-          .attachment(attachment.file_name)
-          .send(await bytes());
+        // Read before the headers are set: a refusal (410 once erased) is answered as JSON.
+        const content = await bytes();
+        res.type(attachment.file_type).attachment(attachment.file_name).send(content);
         return;
       }
       await readYourWrites();

@@ -3,7 +3,8 @@ import { SORT_FIELDS } from '../../../domain/document/invoice/documentModel.js';
 import { type DocumentListQuery, type DocumentQueries } from '../../../application/documents/documentQueries.js';
 import { DOCUMENT_STATES, DOCUMENT_TYPES } from '../../../domain/document/invoice/documentModel.js';
 import { tenantOf } from '../../auth.js';
-import { decode, PAGE_FIELDS } from '../../codecs.js';
+import { AS_OF_FIELDS, decode, PAGE_FIELDS } from '../../codecs.js';
+import type { AsOfReader } from '../../asOf.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { DocumentPageAnswer } from '../../codecs/documentAnswers.js';
 import { withSendBlock } from '../../../application/readModels/documentView.js';
@@ -32,6 +33,7 @@ const PageQuery = t.partial({
   customer_peppol_id: t.string,
   sort_by: keyof(SORT_FIELDS),
   sort_order: t.keyof({ asc: null, desc: null }),
+  ...AS_OF_FIELDS,
 });
 export type PageQuery = t.TypeOf<typeof PageQuery>;
 
@@ -63,21 +65,30 @@ export function documentPageRoute(
   routes: RouteRegistry,
   queries: DocumentQueries,
   readYourWrites: () => Promise<void>,
+  asOf: AsOfReader,
 ): DocumentPageRoute {
   return (path, summary, tag, base) =>
     routes.add({
       method: 'get',
       path,
-      summary,
+      summary: `${summary} (as_of: as the list stood at that moment)`,
       tag,
       auth: 'tenant',
       query: PageQuery,
+      responses: { 200: 'A page of documents', 422: 'A bad parameter, or an as_of that is malformed or in the future' },
       answer: DocumentPageAnswer,
       handler: async (req, res, answer) => {
         const q = decode(PageQuery, req.query, 'query');
         await readYourWrites();
+        const moment = await asOf(q.as_of, 'read models');
         const { tenant } = tenantOf(res);
-        const found = await queries.page(tenant.id, { ...listQuery(q), ...base(q) }, q.page ?? 1, q.page_size ?? 20);
+        const found = await queries.page(
+          tenant.id,
+          { ...listQuery(q), ...base(q) },
+          q.page ?? 1,
+          q.page_size ?? 20,
+          moment?.position,
+        );
         answer({ ...found, items: found.items.map((d) => withSendBlock(d, tenant)) });
       },
     });

@@ -3,7 +3,9 @@ import type { DocumentCommands } from '../../../application/documents/documentCo
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
 import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
-import { decode, SkipLimitQuery } from '../../codecs.js';
+import { AS_OF_FIELDS, AsOfQuery, decode, SkipLimitQuery } from '../../codecs.js';
+import type { AsOfReader } from '../../asOf.js';
+import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
@@ -13,6 +15,7 @@ import { DocumentAnswer, DocumentListAnswer } from '../../codecs/documentAnswers
 import { DeletedAnswer } from '../../codecs/answerCodecs.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
+const ListQuery = t.partial({ ...SkipLimitQuery.props, ...AS_OF_FIELDS });
 
 /** Documents of the calling tenant: create (from JSON or UBL), list, read, delete. */
 export function documentRoutes(
@@ -21,6 +24,7 @@ export function documentRoutes(
   queries: DocumentQueries,
   readYourWrites: () => Promise<void>,
   uploadLimit: number,
+  asOf: { history: DocumentHistory; asOf: AsOfReader },
 ): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
 
@@ -56,16 +60,18 @@ export function documentRoutes(
   routes.add({
     method: 'get',
     path: '/api/documents',
-    summary: "List the tenant's documents, newest first",
+    summary: "List the tenant's documents, newest first (as_of: as the list stood at that moment)",
     tag: 'documents',
     auth: 'tenant',
-    query: SkipLimitQuery,
+    query: ListQuery,
+    responses: { 200: 'The documents', 422: 'A bad skip, limit or as_of (or one in the future)' },
     answer: DocumentListAnswer,
     handler: async (req, res, answer) => {
-      const q = decode(SkipLimitQuery, req.query, 'query');
+      const q = decode(ListQuery, req.query, 'query');
       await readYourWrites();
+      const moment = await asOf.asOf(q.as_of, 'read models');
       const { tenant } = tenantOf(res);
-      const list = await queries.list(tenant.id, q.skip ?? 0, q.limit ?? 100);
+      const list = await queries.list(tenant.id, q.skip ?? 0, q.limit ?? 100, moment?.position);
       answer({ ...list, documents: list.documents.map((d) => withSendBlock(d, tenant)) });
     },
   });
@@ -95,15 +101,25 @@ export function documentRoutes(
   routes.add({
     method: 'get',
     path: '/api/documents/:documentId',
-    summary: 'Read a document',
+    summary: 'Read a document (as_of: as it was at that moment, from its events up to there)',
     tag: 'documents',
     auth: 'tenant',
-    responses: { 200: 'The document', 404: 'Not found' },
+    query: AsOfQuery,
+    responses: {
+      200: 'The document',
+      404: 'Not found (with as_of: it did not exist then, or was deleted by then)',
+      422: 'A malformed as_of, or one in the future',
+    },
     answer: DocumentAnswer,
     handler: async (req, res, answer) => {
+      const { tenant } = tenantOf(res);
+      const moment = await asOf.asOf(decode(AsOfQuery, req.query, 'query').as_of, 'events');
+      if (moment)
+        return answer(
+          withSendBlock(await asOf.history.documentAsOf(tenant.id, id(req.params), moment.position), tenant),
+        );
       // From the read model; what this client wrote before is in it (read-your-writes).
       await readYourWrites();
-      const { tenant } = tenantOf(res);
       answer(withSendBlock(await queries.get(tenant.id, id(req.params)), tenant));
     },
   });

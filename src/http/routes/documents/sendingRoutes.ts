@@ -4,7 +4,8 @@ import type { SendDocument, SendOptions } from '../../../application/delivery/se
 import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
 import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
-import { decode, Email } from '../../codecs.js';
+import { AsOfQuery, decode, Email } from '../../codecs.js';
+import type { AsOfReader } from '../../asOf.js';
 import { HttpError } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
@@ -44,7 +45,13 @@ function sendOptions(query: unknown, body: unknown): SendOptions {
 }
 
 /** Sending a document and the audit views of what happened to it. */
-export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, history: DocumentHistory): void {
+export function sendingRoutes(
+  routes: RouteRegistry,
+  sending: SendDocument,
+  history: DocumentHistory,
+  asOf: AsOfReader,
+): void {
+  const at = async (query: unknown) => (await asOf(decode(AsOfQuery, query, 'query').as_of, 'events'))?.position;
   const id = (params: Record<string, unknown>) => String(params.documentId);
 
   routes.add({
@@ -94,13 +101,15 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
   routes.add({
     method: 'get',
     path: '/api/documents/:documentId/transmission-report',
-    summary: 'Every delivery of the document and every attempt: transport, receiver, times, outcome, error',
+    summary:
+      'Every delivery of the document and every attempt: transport, receiver, times, outcome, error (as_of: the report as it stood then)',
     tag: 'documents',
     auth: 'tenant',
-    responses: { 200: 'The report', 404: 'Not found' },
+    query: AsOfQuery,
+    responses: { 200: 'The report', 404: 'Not found (with as_of: not yet created then)', 422: 'A bad as_of' },
     answer: TransmissionReportAnswer,
     handler: async (req, res, answer) => {
-      answer(await history.transmissionReport(tenantOf(res).tenantId, id(req.params)));
+      answer(await history.transmissionReport(tenantOf(res).tenantId, id(req.params), await at(req.query)));
     },
   });
   routes.add({
@@ -129,22 +138,25 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
       "The document's lifecycle, oldest first: {document_id, state, items: [{type, at, actor, details}]} with type one of created, validated, attachment_added, attachment_removed, send_requested, delivery_attempted, sent, failed, received, accepted, rejected, response_received, response_delivery_attempted, deleted",
     tag: 'documents',
     auth: 'tenant',
-    responses: { 200: 'The timeline', 404: 'Not found' },
+    query: AsOfQuery,
+    responses: { 200: 'The timeline', 404: 'Not found (with as_of: not yet created then)', 422: 'A bad as_of' },
     answer: TimelineAnswer,
     handler: async (req, res, answer) => {
-      answer(await history.timeline(tenantOf(res).tenantId, id(req.params)));
+      answer(await history.timeline(tenantOf(res).tenantId, id(req.params), await at(req.query)));
     },
   });
   routes.add({
     method: 'get',
     path: '/api/documents/:documentId/history',
-    summary: "The document's events, oldest first, for audit (also after it was deleted)",
+    summary:
+      "The document's events, oldest first, for audit (also after it was deleted; as_of: the events up to that moment)",
     tag: 'documents',
     auth: 'tenant',
-    responses: { 200: 'The events', 404: 'Not found' },
+    query: AsOfQuery,
+    responses: { 200: 'The events', 404: 'Not found (with as_of: not yet created then)', 422: 'A bad as_of' },
     answer: HistoryAnswer,
     handler: async (req, res, answer) => {
-      answer(await history.history(tenantOf(res).tenantId, id(req.params)));
+      answer(await history.history(tenantOf(res).tenantId, id(req.params), await at(req.query)));
     },
   });
 }

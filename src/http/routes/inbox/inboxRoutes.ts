@@ -3,7 +3,9 @@ import type { InboxCommands } from '../../../application/inbox/inboxCommands.js'
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
 import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
-import { decode, NonEmptyString, Nullable } from '../../codecs.js';
+import { AsOfQuery, decode, NonEmptyString, Nullable } from '../../codecs.js';
+import type { AsOfReader } from '../../asOf.js';
+import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import type { DocumentPageRoute } from '../documents/documentPages.js';
@@ -25,6 +27,7 @@ export function inboxRoutes(
   inbox: InboxCommands,
   queries: DocumentQueries,
   readYourWrites: () => Promise<void>,
+  asOf: { history: DocumentHistory; asOf: AsOfReader },
 ): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
 
@@ -41,14 +44,24 @@ export function inboxRoutes(
   routes.add({
     method: 'get',
     path: '/api/inbox/:documentId',
-    summary: 'A received document',
+    summary: 'A received document (as_of: as it was at that moment)',
     tag: 'inbox',
     auth: 'tenant',
-    responses: { 200: 'The document', 404: 'Not found (or not a received document)' },
+    query: AsOfQuery,
+    responses: {
+      200: 'The document',
+      404: 'Not found (or not a received document; with as_of: not received by then)',
+      422: 'A malformed as_of, or one in the future',
+    },
     answer: DocumentAnswer,
     handler: async (req, res, answer) => {
-      await readYourWrites();
       const { tenant } = tenantOf(res);
+      const moment = await asOf.asOf(decode(AsOfQuery, req.query, 'query').as_of, 'events');
+      if (moment)
+        return answer(
+          withSendBlock(await asOf.history.documentAsOf(tenant.id, id(req.params), moment.position, 'INBOUND'), tenant),
+        );
+      await readYourWrites();
       answer(withSendBlock(await queries.get(tenant.id, id(req.params), 'INBOUND'), tenant));
     },
   });
