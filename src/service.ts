@@ -21,6 +21,10 @@ import { LOGGER } from './application/ports/logger.js';
 import { DeliveryProcess } from './application/delivery/deliveryProcess.js';
 import { AccountCommands } from './application/accounts/accountCommands.js';
 import { PeppolReporting } from './application/reporting/peppolReports.js';
+import { HistoryChainer } from './application/history/historyChainer.js';
+import { HistoryCheckpoints } from './application/history/historyCheckpoints.js';
+import { CHECKPOINT_SIGNER } from './application/ports/historyChain.js';
+import type { KeyCheckpointSigner } from './infrastructure/history/checkpointSigner.js';
 import type { RouteRegistry } from './http/routeRegistry.js';
 
 export const VERSION = '0.1.0';
@@ -66,6 +70,11 @@ export class Service {
       if (created) logger.info('created the bootstrap organization for BOOTSTRAP_ADMIN_KEY');
     }
     await this.projections.start();
+    // The hash chain follows the log from where it stands; checkpoints are signed on their schedule.
+    const signer = this.resolve<KeyCheckpointSigner>(CHECKPOINT_SIGNER);
+    logger.info({ keyId: signer.keyId, source: signer.source }, 'history checkpoints are signed with this key');
+    await this.resolve(HistoryChainer).start();
+    this.resolve(HistoryCheckpoints).start();
     await this.resolve<JobScheduler>(JOB_SCHEDULER).start();
     this.resolve(DeliveryProcess).startRecovery();
     // The monthly Peppol reports: this month's is prepared on the 1st of the next (one job per month).
@@ -113,6 +122,8 @@ export class Service {
     await this.resolve<JobScheduler>(JOB_SCHEDULER).stop(graceMs);
     this.resolve(EmailTransport).close();
     await this.resolve(TaskPool).close();
+    await this.resolve(HistoryCheckpoints).stop();
+    await this.resolve(HistoryChainer).stop();
     await this.projections.stop();
     await this.resolve<ReadModelStore>(READ_MODEL_STORE).close();
     await this.eventStore.close();

@@ -29,6 +29,10 @@ import { As4Inbox } from '../application/inbox/as4Inbox.js';
 import { OperationsStatus } from '../application/operations/operationsStatus.js';
 import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
 import { RULE_SET_CLOCK, type RuleSetClock } from '../application/documents/ruleSetChoice.js';
+import { HistoryChainer } from '../application/history/historyChainer.js';
+import { HistoryCheckpoints } from '../application/history/historyCheckpoints.js';
+import { HistoryVerification } from '../application/history/historyVerification.js';
+import { CHECKPOINT_SIGNER, type CheckpointSigner } from '../application/ports/historyChain.js';
 
 export function rateLimitsFrom(config: Config): RateLimits {
   return {
@@ -59,6 +63,12 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     webhookTests: container.resolve(WebhookDispatch),
     documentStats: container.resolve(DocumentStats),
     peppolReporting: container.resolve(PeppolReporting),
+    history: {
+      chainer: container.resolve(HistoryChainer),
+      checkpoints: container.resolve(HistoryCheckpoints),
+      verification: container.resolve(HistoryVerification),
+      signingKeyId: () => container.resolve<CheckpointSigner>(CHECKPOINT_SIGNER).keyId,
+    },
     peppol: {
       registrations: container.resolve(PeppolRegistrations),
       smp: container.resolve(SmpPublication),

@@ -5,6 +5,7 @@ import type { AgendaBackend } from 'agenda';
 import { instanceCachingFactory, type DependencyContainer } from './container.js';
 import type { CompositionOptions } from './options.js';
 import { registerPeppol } from './peppol.js';
+import { registerHistory } from './history.js';
 import { CONFIG, type Config } from '../infrastructure/config.js';
 import type { Database } from '../infrastructure/postgres/database.js';
 import { DATABASE, DATABASE_URL, PG_POOL } from '../infrastructure/postgres/tokens.js';
@@ -180,6 +181,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
   registerPeppol(container, config.peppol, logger);
+  registerHistory(container, config);
 
   container.register(READ_MODEL_PROJECTIONS, {
     useFactory: instanceCachingFactory((c) => allProjections(c.resolve(DocumentContent))),

@@ -27,6 +27,7 @@ import type { As4Inbox } from '../application/inbox/as4Inbox.js';
 import type { HygieneLimits } from './inputHygiene.js';
 import type { RateLimits } from './rateLimit.js';
 import type { RuleSetClock } from '../application/documents/ruleSetChoice.js';
+import type { HistoryRouteDependencies } from './routes/history/historyRoutes.js';
 
 /** What the HTTP interface talks to: application handlers, queries and ports, and its own limits. */
 export interface HttpDependencies {
@@ -48,6 +49,8 @@ export interface HttpDependencies {
   webhookTests: Pick<WebhookDispatch, 'sendTest'>;
   documentStats: DocumentStats;
   peppolReporting: PeppolReporting;
+  /** The tamper-evident history: checkpoints and verification (operator routes). */
+  history: HistoryRouteDependencies;
   peppol: {
     registrations: PeppolRegistrations;
     smp: SmpPublication;

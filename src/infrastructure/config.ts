@@ -81,6 +81,23 @@ export interface Config {
   blobStore: BlobStoreConfig;
   /** Memory for recently written and read blobs (BLOB_CACHE_MB; 0 turns the cache off). */
   blobCacheBytes: number;
+  /** The hash chain over the log and its signed checkpoints (docs/internals/proving-history.md). */
+  history: HistorySettings;
+}
+
+export interface HistorySettings {
+  /** HISTORY_CHECKPOINT_INTERVAL_S (600): a checkpoint when the last is this old and events came since; 0: on demand only. */
+  checkpointIntervalMs: number;
+  /** HISTORY_CHECKPOINT_EVERY_EVENTS (10000): a checkpoint as soon as this many events came since the last; 0: no such bound. */
+  checkpointEveryEvents: number;
+  /** HISTORY_SIGNING_KEY_FILE: the PEM private key checkpoints are signed with (else the AS4 key, else one generated in DATA_DIR). */
+  signingKeyFile: string | null;
+  /** HISTORY_SIGNING_CERTIFICATE_FILE: its certificate, optional. */
+  signingCertificateFile: string | null;
+  /** HISTORY_CHECKPOINT_FILE: each checkpoint is also appended here, one JSON line (a copy outside the database). */
+  checkpointFile: string | null;
+  /** HISTORY_CHAIN_PACE_MS (100): the chainer writes at most this often under load; it bounds how long an event stays unchained. */
+  chainPaceMs: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -174,5 +191,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     blobStore: loadBlobStoreConfig(env, dataDir),
     blobCacheBytes: integer(env, 'BLOB_CACHE_MB', 32) * 1024 * 1024,
+    history: {
+      checkpointIntervalMs: integer(env, 'HISTORY_CHECKPOINT_INTERVAL_S', 600) * 1000,
+      checkpointEveryEvents: integer(env, 'HISTORY_CHECKPOINT_EVERY_EVENTS', 10_000),
+      signingKeyFile: optional(env.HISTORY_SIGNING_KEY_FILE),
+      signingCertificateFile: optional(env.HISTORY_SIGNING_CERTIFICATE_FILE),
+      checkpointFile: optional(env.HISTORY_CHECKPOINT_FILE),
+      chainPaceMs: integer(env, 'HISTORY_CHAIN_PACE_MS', 100),
+    },
   };
 }

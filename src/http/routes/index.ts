@@ -21,6 +21,7 @@ import { inboxRoutes } from './inbox/inboxRoutes.js';
 import { webhookRoutes } from './webhooks/webhookRoutes.js';
 import { statsRoutes } from './stats/statsRoutes.js';
 import { peppolReportRoutes } from './reporting/peppolReportRoutes.js';
+import { historyRoutes } from './history/historyRoutes.js';
 
 /**
  * Every route of the API, by resource (one folder each). Express tries routes in this order, so
@@ -67,4 +68,5 @@ export function registerRoutes(
   webhookRoutes(routes, deps.webhooks, readYourWrites, deps.webhookTests);
   statsRoutes(routes, deps.documentStats, readYourWrites);
   peppolReportRoutes(routes, deps.peppolReporting);
+  historyRoutes(routes, deps.history);
 }
