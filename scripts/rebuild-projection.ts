@@ -12,8 +12,11 @@ import { allProjections } from '../src/projections/index.js';
 import { ProjectionRunner, resetProjection } from '../src/projections/projectionRunner.js';
 import { EVENT_STORE, type EventStore } from '../src/application/ports/eventStore.js';
 import { READ_MODEL_STORE, type ReadModelStore } from '../src/application/ports/readModelStore.js';
+import { DATABASE, PG_POOL } from '../src/infrastructure/postgres/tokens.js';
+import type { Database } from '../src/infrastructure/postgres/database.js';
+import type pg from 'pg';
 import { DocumentContent } from '../src/application/documents/documentContent.js';
-import { closeContainer } from './closeContainer.js';
+import { BLOBS } from '../src/infrastructure/blobs/openBlobStore.js';
 
 async function main() {
   const target = process.argv[2];
@@ -45,7 +48,11 @@ async function main() {
     `rebuilt ${projections.map((p) => p.name).join(', ')} up to position ${head} in ${Date.now() - started} ms`,
   );
 
-  await closeContainer(container);
+  await readModels.close();
+  await events.close();
+  container.resolve<{ close(): void }>(BLOBS).close();
+  await container.resolve<pg.Pool>(PG_POOL).end();
+  await container.resolve<Database>(DATABASE).stop();
 }
 
 main().catch((error) => {

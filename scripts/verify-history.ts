@@ -11,11 +11,10 @@
 import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../src/infrastructure/config.js';
 import { createLogger } from '../src/infrastructure/logger.js';
-import { compose } from '../src/composition/compose.js';
-import { HistoryVerification, type HistoryVerificationReport } from '../src/application/history/historyVerification.js';
+import { openHistoryVerification } from '../src/composition/historyTools.js';
+import type { HistoryVerificationReport } from '../src/application/history/historyVerification.js';
 import { parseCheckpoints } from '../src/application/history/checkpointJson.js';
 import type { SignedCheckpoint } from '../src/application/ports/historyChain.js';
-import { closeContainer } from './closeContainer.js';
 
 interface Options {
   checkpointsFile: string | null;
@@ -51,13 +50,13 @@ async function main() {
   }
   const config = loadConfig();
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
-  const container = await compose({ config, logger });
+  const { verification, close } = await openHistoryVerification(config, logger);
   try {
-    const report = await container.resolve(HistoryVerification).verify({ external, blobs: opts.blobs });
+    const report = await verification.verify({ external, blobs: opts.blobs });
     console.log(opts.json ? JSON.stringify(report, null, 2) : describe(report, opts.checkpointsFile));
     process.exitCode = report.ok ? 0 : 1;
   } finally {
-    await closeContainer(container);
+    await close();
   }
 }
 

@@ -5,7 +5,6 @@ import {
   CHECKPOINT_SIGNER,
   HISTORY_BLOB_STORE,
   HISTORY_CHAIN_STORE,
-  type CheckpointSigner,
   type HistoryChainStore,
   type SignedCheckpoint,
 } from '../ports/historyChain.js';
@@ -38,7 +37,8 @@ export class HistoryVerification {
     @inject(RECORDED_EVENT_STORE) private readonly events: EventStore,
     @inject(HISTORY_CHAIN_STORE) private readonly chain: HistoryChainStore,
     @inject(HISTORY_BLOB_STORE) private readonly blobs: BlobStore,
-    @inject(CHECKPOINT_SIGNER) private readonly signer: Pick<CheckpointSigner, 'keyId'>,
+    /** Whose checkpoints are this service's own (null: no key known here, e.g. a script on another machine). */
+    @inject(CHECKPOINT_SIGNER) private readonly signer: { readonly keyId: string | null },
   ) {}
 
   async verify(options: VerifyOptions = {}): Promise<HistoryVerificationReport> {
@@ -53,7 +53,7 @@ export class HistoryVerification {
         readLinks: (after, maxCount) => this.chain.read({ after, maxCount }),
         readCheckpoints: (after, maxCount) => this.chain.checkpointsAfter(after ?? null, maxCount),
         external,
-        trustedKeyIds: new Set([this.signer.keyId, ...external.map((c) => c.keyId)]),
+        trustedKeyIds: new Set([...(this.signer.keyId ? [this.signer.keyId] : []), ...external.map((c) => c.keyId)]),
         checkBlob: options.blobs === false ? undefined : (sha256) => this.checkBlob(sha256),
         onProgress: () => new Promise((resolve) => setImmediate(resolve)),
       });

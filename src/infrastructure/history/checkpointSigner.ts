@@ -56,12 +56,25 @@ export function loadCheckpointSigner(
   settings: CheckpointKeySettings,
   accessPoint: { privateKey: KeyObject; certificate: X509Certificate } | null,
 ): KeyCheckpointSigner {
+  return findCheckpointSigner(settings, accessPoint, true)!;
+}
+
+/**
+ * The signer the service would use, without generating a key when there is none (a verification
+ * run elsewhere only needs to know whose signatures are the service's); null then.
+ */
+export function findCheckpointSigner(
+  settings: CheckpointKeySettings,
+  accessPoint: { privateKey: KeyObject; certificate: X509Certificate } | null,
+  generate = false,
+): KeyCheckpointSigner | null {
   if (settings.keyFile) {
     const certificate = settings.certificateFile ? new X509Certificate(readFileSync(settings.certificateFile)) : null;
     return new KeyCheckpointSigner(createPrivateKey(readFileSync(settings.keyFile)), certificate, 'HISTORY_SIGNING_KEY_FILE');
   }
   if (accessPoint) return new KeyCheckpointSigner(accessPoint.privateKey, accessPoint.certificate, 'the access point key');
   const file = path.join(settings.dataDir, GENERATED_KEY_FILE);
+  if (!existsSync(file) && !generate) return null;
   if (!existsSync(file)) {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     try {
