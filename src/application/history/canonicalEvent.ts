@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RecordedEvent } from '../ports/eventStore.js';
 import { isBlobKey } from '../ports/blobStore.js';
 
@@ -30,6 +30,23 @@ export const GENESIS_HASH: Buffer = Buffer.alloc(32);
  * JSON.stringify does; anything JSON cannot hold (a function, NaN, a bigint) is refused.
  */
 export function canonicalJson(value: unknown): string {
+  return write(value, null);
+}
+
+/** Member names seen before, quoted: an event's names repeat from one event to the next. */
+const quotedNames = new Map<string, string>();
+
+function quoted(name: string): string {
+  let q = quotedNames.get(name);
+  if (q === undefined) {
+    q = JSON.stringify(name);
+    if (quotedNames.size < 10_000) quotedNames.set(name, q);
+  }
+  return q;
+}
+
+/** Writes `value` canonically; when `blobs` is given, collects the blob references met on the way. */
+function write(value: unknown, blobs: Set<string> | null): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
@@ -42,7 +59,7 @@ export function canonicalJson(value: unknown): string {
     case 'object': {
       if (Array.isArray(value)) {
         let out = '[';
-        for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i] ?? null);
+        for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + write(value[i] ?? null, blobs);
         return `${out}]`;
       }
       const record = value as Record<string, unknown>;
@@ -52,7 +69,8 @@ export function canonicalJson(value: unknown): string {
       for (const name of names) {
         const member = record[name];
         if (member === undefined) continue;
-        out += `${first ? '' : ','}${JSON.stringify(name)}:${canonicalJson(member)}`;
+        if (blobs !== null && name === 'sha256' && isBlobKey(member)) blobs.add(member);
+        out += `${first ? '' : ','}${quoted(name)}:${write(member, blobs)}`;
         first = false;
       }
       return `${out}}`;
@@ -68,18 +86,7 @@ export function canonicalJson(value: unknown): string {
  */
 export function blobDigestsOf(data: unknown): string[] {
   const found = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null) return;
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    for (const [name, member] of Object.entries(value)) {
-      if (name === 'sha256' && isBlobKey(member)) found.add(member);
-      else visit(member);
-    }
-  };
-  visit(data);
+  write(data, found);
   return [...found].sort();
 }
 
@@ -91,20 +98,24 @@ export type ChainedEvent = Pick<
 
 /** The JSON text whose UTF-8 bytes are the event's canonical bytes, and the blobs it names. */
 export function canonicalForm(event: ChainedEvent): { json: string; blobs: string[] } {
-  const blobs = blobDigestsOf(event.data);
-  const json = canonicalJson({
-    v: CANONICAL_VERSION,
-    position: String(event.globalPosition),
-    stream: event.streamName,
-    revision: event.revision,
-    id: event.id,
-    type: event.type,
-    recorded_at: new Date(event.recordedAt).toISOString(),
-    data: event.data,
-    metadata: event.metadata,
-    blobs,
-  });
+  const found = new Set<string>();
+  const data = write(event.data, found);
+  const blobs = [...found].sort();
+  // The members in RFC 8785 order (blobs, data, id, metadata, position, recorded_at, revision,
+  // stream, type, v), written out here so that the data is walked once.
+  const json =
+    `{"blobs":${write(blobs, null)},"data":${data},"id":${JSON.stringify(event.id)}` +
+    `,"metadata":${write(event.metadata, null)},"position":"${event.globalPosition}"` +
+    `,"recorded_at":${JSON.stringify(isoTime(event.recordedAt))},"revision":${write(event.revision, null)}` +
+    `,"stream":${JSON.stringify(event.streamName)},"type":${JSON.stringify(event.type)},"v":${CANONICAL_VERSION}}`;
   return { json, blobs };
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** An ISO 8601 time in UTC with milliseconds, as Date.prototype.toISOString writes it. */
+function isoTime(text: string): string {
+  return ISO_TIME.test(text) ? text : new Date(text).toISOString();
 }
 
 export function canonicalEventBytes(event: ChainedEvent): Buffer {
@@ -114,7 +125,7 @@ export function canonicalEventBytes(event: ChainedEvent): Buffer {
 /** SHA-256 of the event's canonical bytes, and the blobs it names. */
 export function digestOf(event: ChainedEvent): { digest: Buffer; blobs: string[] } {
   const { json, blobs } = canonicalForm(event);
-  return { digest: createHash('sha256').update(json, 'utf8').digest(), blobs };
+  return { digest: hash('sha256', json, 'buffer'), blobs };
 }
 
 /** SHA-256 of the event's canonical bytes. */
@@ -124,7 +135,7 @@ export function eventDigest(event: ChainedEvent): Buffer {
 
 /** The chain's next hash: SHA-256 of the previous hash followed by the event's digest (32 + 32 bytes). */
 export function chainHash(previous: Uint8Array, digest: Uint8Array): Buffer {
-  return createHash('sha256').update(previous).update(digest).digest();
+  return hash('sha256', Buffer.concat([previous, digest], 64), 'buffer');
 }
 
 /** A 32-byte hash from its 64 lowercase hexadecimal digits; null for anything else. */
