@@ -46,7 +46,12 @@ async function main() {
     invoice_total: '1234.56',
     items: Array.from({ length: 5 }, (_, i) => ({ i, amount: '10.00' })),
   };
-  const metadata = { tenantId: randomUUID(), actor: 'bench', requestId: randomUUID() };
+  const tenantId = randomUUID();
+  const metadata = {
+    tenantId,
+    actor: { kind: 'api_key' as const, keyId: randomUUID(), keyName: 'erp', tenantId },
+    requestId: randomUUID(),
+  };
 
   // Warm-up, so connection set-up is not measured.
   await Promise.all(

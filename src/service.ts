@@ -20,6 +20,7 @@ import { JOB_SCHEDULER, type JobScheduler } from './application/ports/jobSchedul
 import { LOGGER } from './application/ports/logger.js';
 import { DeliveryProcess } from './application/delivery/deliveryProcess.js';
 import { AccountCommands } from './application/accounts/accountCommands.js';
+import { systemActor } from './application/actor.js';
 import { PeppolReporting } from './application/reporting/peppolReports.js';
 import { HistoryChainer } from './application/history/historyChainer.js';
 import { HistoryCheckpoints } from './application/history/historyCheckpoints.js';
@@ -65,7 +66,7 @@ export class Service {
     const logger = this.resolve<Logger>(LOGGER);
     if (config.bootstrapAdminKey) {
       const created = await this.resolve(AccountCommands).bootstrapOrganization(config.bootstrapAdminKey, {
-        actor: 'bootstrap',
+        actor: systemActor('bootstrap'),
       });
       if (created) logger.info('created the bootstrap organization for BOOTSTRAP_ADMIN_KEY');
     }

@@ -11,6 +11,7 @@ import { DocumentContent } from '../documents/documentContent.js';
 import { countryC1Of } from '../../domain/peppol/countryC1.js';
 import { PEPPOL_CREDIT_NOTE, PEPPOL_INVOICE } from '../../domain/peppol/peppolDocumentTypes.js';
 import { As4Delivery } from './as4Delivery.js';
+import { systemActor } from '../actor.js';
 
 /**
  * Peppol delivery. A receiver that is a participant of this instance gets the document in its
@@ -105,7 +106,7 @@ export class PeppolTransport implements Transport {
           now: new Date().toISOString(),
         },
       },
-      { actor: 'delivery', tenantId, correlationId: request.messageId },
+      { actor: systemActor('delivery'), tenantId, correlationId: request.messageId },
       [],
     );
     return { outcome: 'delivered', receiver };

@@ -14,6 +14,8 @@ import { notFound } from '../../domain/errors.js';
 import { DocumentContent } from './documentContent.js';
 import { as4MessageStream, type As4MessageReceived } from './as4MessageRecord.js';
 import { loadStream, toDomainEvent } from '../commandHandler.js';
+import { actorView, describeActor } from '../actor.js';
+import { actorsOf } from '../actorHistory.js';
 
 export interface AttemptReport {
   attempt: number;
@@ -47,7 +49,8 @@ export interface DeliveryReport {
   receiver_peppol_id: string | null;
   email: string | null;
   requested_at: string;
-  requested_by: string | null;
+  /** Who asked for it, in words (actor.ts). */
+  requested_by: string;
   status: 'in_progress' | 'sent' | 'failed';
   completed_at: string | null;
   failure_reason: string | null;
@@ -133,8 +136,10 @@ export interface TimelineEntry {
   type: string;
   /** When it happened (for an attempt: when it started). */
   at: string;
-  /** Who did it: the API key's actor, or the service (delivery, webhooks, …); null when not recorded. */
-  actor: string | null;
+  /** Who did it, in words: "API key 'erp' (…)", "the operator", "access point POP000123", "delivery job", or "unknown". */
+  actor: string;
+  /** The same as recorded: {kind: api_key|organization_admin|operator|access_point|system|unknown, and its ids}. */
+  actor_detail: Record<string, string | null>;
   /** The facts of the step (as in the history, without the document id). */
   details: Record<string, unknown>;
 }
@@ -195,15 +200,17 @@ export class DocumentHistory {
 
   async history(tenantId: string, documentId: string) {
     const { events } = await this.load(tenantId, documentId);
+    const actors = await actorsOf(this.store, events);
     return {
       document_id: documentId,
-      events: events.map((e) => ({
+      events: events.map((e, i) => ({
         id: e.id,
         type: e.type,
         revision: e.revision,
         position: String(e.globalPosition),
         recorded_at: e.recordedAt,
-        actor: e.metadata.actor ?? null,
+        actor: describeActor(actors[i]!),
+        actor_detail: actorView(actors[i]!),
         request_id: e.metadata.requestId ?? null,
         data: summary(toDomainEvent<DocumentEvent>(e)),
       })),
@@ -216,16 +223,18 @@ export class DocumentHistory {
     documentId: string,
   ): Promise<{ document_id: string; state: string | null; items: TimelineEntry[] }> {
     const { events, state } = await this.load(tenantId, documentId);
+    const actors = await actorsOf(this.store, events);
     return {
       document_id: documentId,
       state: state.status === 'present' ? state.state : null,
-      items: events.map((recorded) => {
+      items: events.map((recorded, i) => {
         const event = toDomainEvent<DocumentEvent>(recorded);
         const { document_id: _id, ...details } = summary(event);
         return {
           type: TIMELINE_TYPES[event.type],
           at: happenedAt(event, recorded.recordedAt),
-          actor: recorded.metadata.actor ?? null,
+          actor: describeActor(actors[i]!),
+          actor_detail: actorView(actors[i]!),
           details,
         };
       }),
@@ -274,15 +283,16 @@ export class DocumentHistory {
   /** Every delivery of the document and every attempt of each, derived from its history. */
   async transmissionReport(tenantId: string, documentId: string) {
     const { events, state } = await this.load(tenantId, documentId);
+    const actors = await actorsOf(this.store, events);
     const deliveries: DeliveryReport[] = [];
     // Received documents: each attempt to take the tenant's answer back to the sender's access point.
     const responseDeliveries: Array<Record<string, unknown>> = [];
     const current = () => deliveries[deliveries.length - 1];
-    for (const recorded of events) {
+    for (const [i, recorded] of events.entries()) {
       const event = toDomainEvent<DocumentEvent>(recorded);
       switch (event.type) {
         case 'SendRequested':
-          deliveries.push(deliveryOf(event.data, recorded.metadata.actor ?? null));
+          deliveries.push(deliveryOf(event.data, describeActor(actors[i]!)));
           break;
         case 'DeliveryAttempted': {
           const d = current();
@@ -332,7 +342,7 @@ export class DocumentHistory {
   }
 }
 
-const deliveryOf = (d: SendRequested['data'], actor: string | null): DeliveryReport => ({
+const deliveryOf = (d: SendRequested['data'], actor: string): DeliveryReport => ({
   delivery_id: d.delivery_id,
   message_id: d.message_id,
   transport: d.transport,

@@ -35,6 +35,7 @@ import { describeEbmsError, ebmsError, type EbmsError } from '../../domain/peppo
 import { participantKey } from '../../domain/peppol/participantId.js';
 import { RECEIVED_DOCUMENT_TYPES } from '../../domain/peppol/smpDocuments.js';
 import { DomainError } from '../../domain/errors.js';
+import { accessPointActor } from '../actor.js';
 
 export interface As4Request {
   contentType: string;
@@ -190,7 +191,7 @@ export class As4Inbox {
           country_c1: message.sbdh.countryC1,
         },
       } satisfies As4MessageReceived['data'],
-      metadata: { actor: 'as4-inbox', tenantId, correlationId: message.messageId },
+      metadata: { actor: accessPointActor(message.senderAp), tenantId, correlationId: message.messageId },
     });
     // The evidence is stored before the event that names it (and after every check that may refuse).
     const storeEvidence = async (): Promise<Refs> => {
@@ -375,7 +376,7 @@ export class As4Inbox {
             now,
           },
         },
-        { actor: 'as4-inbox', tenantId, correlationId: message.messageId },
+        { actor: accessPointActor(message.senderAp), tenantId, correlationId: message.messageId },
       );
       return target;
     } catch (error) {

@@ -1,3 +1,5 @@
+import type { Actor } from '../actor.js';
+
 /**
  * The event store port. Every aggregate is a stream of events; every event also has one
  * position in a single global order, which projections and process managers follow.
@@ -6,8 +8,11 @@
 export interface EventMetadata {
   tenantId?: string;
   organizationId?: string;
-  /** Who caused the event: an API key id, 'operator', or a process manager name. */
-  actor?: string;
+  /**
+   * Who caused the event (actor.ts). Events recorded before it was tagged carry a string here, or
+   * nothing: read it with actorOf, which understands both.
+   */
+  actor?: Actor;
   correlationId?: string;
   causationId?: string;
   requestId?: string;

@@ -28,6 +28,7 @@ import {
   type PeppolExchange,
 } from '../../domain/reporting/peppolReporting.js';
 import { endUserStatisticsXml, transactionStatisticsXml } from '../../domain/reporting/peppolReportXml.js';
+import { systemActor } from '../actor.js';
 
 /** The month's reports as prepared and kept (their XML in the blob store, by digest). */
 export type PeppolReportPrepared = Event<
@@ -173,7 +174,7 @@ export class PeppolReporting {
     try {
       await this.store.append(
         peppolReportStream(month),
-        [{ type: 'PeppolReportPrepared', data, metadata: { actor: 'peppol-reporting' } }],
+        [{ type: 'PeppolReportPrepared', data, metadata: { actor: systemActor('peppol-reporting') } }],
         'no_stream',
       );
     } catch (error) {

@@ -30,7 +30,10 @@ export const TimelineAnswer = t.type({
     t.type({
       type: t.string,
       at: t.string,
-      actor: nullable(t.string),
+      /** Who did it, in words. */
+      actor: t.string,
+      /** Who did it, as recorded: kind (api_key, organization_admin, operator, access_point, system, unknown) and its ids. */
+      actor_detail: t.record(t.string, nullable(t.string)),
       details: t.UnknownRecord,
     }),
   ),

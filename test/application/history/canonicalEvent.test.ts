@@ -44,7 +44,7 @@ describe("An event's canonical bytes and the chain over them", () => {
         ubl_ref: { skeleton: { sha256: blob, size: 7, media_type: 'application/xml' }, embeds: [{ at: 3, sha256: embed, size: 2 }] },
         note: { sha256: 'not-a-digest' },
       },
-      metadata: { tenantId: 't', actor: 'operator' },
+      metadata: { tenantId: 't', actor: { kind: 'operator' as const } },
       recordedAt: '2026-01-02T03:04:05.678Z',
     };
     const expected = canonicalJson({

@@ -18,7 +18,7 @@ function log(n: number): RecordedEvent[] {
     globalPosition: BigInt(i),
     type: 'DocumentValidated',
     data: { n: i, amount: '12.30', ref: { sha256: sha(`blob ${i % 5}`), size: 3, media_type: 'text/plain' } },
-    metadata: { tenantId: 't1', actor: 'operator' },
+    metadata: { tenantId: 't1', actor: { kind: 'operator' as const } },
     recordedAt: new Date(1_700_000_000_000 + i).toISOString(),
   }));
 }
@@ -85,7 +85,7 @@ describe('Walking the log against its hash chain', () => {
   it('Given an edited event type, metadata or time, When walked, Then each is a change at its position', async () => {
     for (const edit of [
       (e: RecordedEvent) => ({ ...e, type: 'DocumentDeleted' }),
-      (e: RecordedEvent) => ({ ...e, metadata: { ...e.metadata, actor: 'someone' } }),
+      (e: RecordedEvent) => ({ ...e, metadata: { ...e.metadata, actor: { kind: 'unknown' as const } } }),
       (e: RecordedEvent) => ({ ...e, recordedAt: new Date(Date.parse(e.recordedAt) + 1).toISOString() }),
       (e: RecordedEvent) => ({ ...e, streamName: 'document-other' }),
     ]) {
