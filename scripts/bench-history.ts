@@ -76,7 +76,14 @@ async function main() {
   await chainer.stop();
 
   const signer = new KeyCheckpointSigner(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, null, 'bench');
-  await new HistoryCheckpoints(chain, chainer, signer, noCheckpointFile, { intervalMs: 0, everyEvents: 0 }, logger).checkpointNow();
+  await new HistoryCheckpoints(
+    chain,
+    chainer,
+    signer,
+    noCheckpointFile,
+    { intervalMs: 0, everyEvents: 0 },
+    logger,
+  ).checkpointNow();
 
   const verification = new HistoryVerification(store, chain, new PgBlobStore(pool), signer);
   started = performance.now();

@@ -65,7 +65,8 @@ function describe(report: HistoryVerificationReport, file: string | null): strin
     `${report.events_checked} events and ${report.links_checked} chain links checked, chained through position ${report.chained_through ?? '(nothing)'} (log head ${report.log_head ?? '(empty)'}), ` +
       `${report.checkpoints_checked} checkpoints${file ? ` and ${report.external_checkpoints_checked} from ${file}` : ''}, ${report.blobs_checked} blobs, in ${(report.duration_ms / 1000).toFixed(1)} s`,
   ];
-  if (report.unchained_events > 0) lines.push(`${report.unchained_events} events after the chain's head are not chained yet`);
+  if (report.unchained_events > 0)
+    lines.push(`${report.unchained_events} events after the chain's head are not chained yet`);
   for (const note of report.notes) lines.push(`note: ${note}`);
   if (report.ok) {
     lines.push('OK: the log is as chained and as every checkpoint signed it');

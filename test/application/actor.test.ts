@@ -8,7 +8,10 @@ describe('Who caused an event (metadata.actor)', () => {
     const cases: Array<[Actor, string]> = [
       [{ kind: 'api_key', keyId: KEY, keyName: 'erp', tenantId: 't' }, `API key 'erp' (${KEY})`],
       [{ kind: 'api_key', keyId: KEY, keyName: null, tenantId: 't' }, `API key ${KEY}`],
-      [{ kind: 'organization_admin', keyId: KEY, keyName: 'main', organizationId: 'o' }, `organization admin key 'main' (${KEY})`],
+      [
+        { kind: 'organization_admin', keyId: KEY, keyName: 'main', organizationId: 'o' },
+        `organization admin key 'main' (${KEY})`,
+      ],
       [{ kind: 'operator' }, 'the operator'],
       [{ kind: 'access_point', seatId: 'POP000123' }, 'access point POP000123'],
       [{ kind: 'access_point', seatId: null }, 'an access point (not recorded which)'],
@@ -20,7 +23,12 @@ describe('Who caused an event (metadata.actor)', () => {
   });
 
   it('Given events recorded before actors were tagged, When read, Then what their string says is derived, else unknown', () => {
-    expect(actorOf({ actor: `key:${KEY}`, tenantId: 't1' })).to.deep.equal({ kind: 'api_key', keyId: KEY, keyName: null, tenantId: 't1' });
+    expect(actorOf({ actor: `key:${KEY}`, tenantId: 't1' })).to.deep.equal({
+      kind: 'api_key',
+      keyId: KEY,
+      keyName: null,
+      tenantId: 't1',
+    });
     expect(actorOf({ actor: `key:${KEY}`, organizationId: 'o1' })).to.deep.equal({
       kind: 'organization_admin',
       keyId: KEY,
@@ -49,6 +57,9 @@ describe('Who caused an event (metadata.actor)', () => {
       key_name: 'erp',
       tenant_id: 't',
     });
-    expect(actorView({ kind: 'access_point', seatId: 'POP000123' })).to.deep.equal({ kind: 'access_point', seat_id: 'POP000123' });
+    expect(actorView({ kind: 'access_point', seatId: 'POP000123' })).to.deep.equal({
+      kind: 'access_point',
+      seat_id: 'POP000123',
+    });
   });
 });

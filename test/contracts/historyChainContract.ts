@@ -33,7 +33,14 @@ export function historyChainContract(adapterName: string, store: () => EventStor
       await applyPostgresSchema(pool);
       chain = new PgHistoryChainStore(pool);
       chainer = new HistoryChainer(store(), chain, logger, { paceMs: 0, batchSize: 200 });
-      checkpoints = new HistoryCheckpoints(chain, chainer, signer, noCheckpointFile, { intervalMs: 0, everyEvents: 0 }, logger);
+      checkpoints = new HistoryCheckpoints(
+        chain,
+        chainer,
+        signer,
+        noCheckpointFile,
+        { intervalMs: 0, everyEvents: 0 },
+        logger,
+      );
       await chainer.start();
     });
     after(async () => {
@@ -54,7 +61,11 @@ export function historyChainContract(adapterName: string, store: () => EventStor
       await Promise.all(
         streams.map(async (name) => {
           for (let i = 0; i < 5; i++) {
-            await store().append(name, [{ type: 'Happened', data: { i, ref: { sha256: 'a'.repeat(64) } } }], i === 0 ? 'no_stream' : i - 1);
+            await store().append(
+              name,
+              [{ type: 'Happened', data: { i, ref: { sha256: 'a'.repeat(64) } } }],
+              i === 0 ? 'no_stream' : i - 1,
+            );
           }
         }),
       );
@@ -71,7 +82,14 @@ export function historyChainContract(adapterName: string, store: () => EventStor
 
     it("links a stream's events to a signed checkpoint in a proof that is checked offline, and names an event changed since", async () => {
       const name = `proved-${randomUUID()}`;
-      await store().append(name, [{ type: 'Opened', data: { n: 1 } }, { type: 'Closed', data: { n: 2 } }], 'no_stream');
+      await store().append(
+        name,
+        [
+          { type: 'Opened', data: { n: 1 } },
+          { type: 'Closed', data: { n: 2 } },
+        ],
+        'no_stream',
+      );
       const events = await store().readStream(name);
       const proofs = await new HistoryProofs(chain, checkpoints).proofsFor(events.map((e) => e.globalPosition));
       const carried = events.map(eventJson);
@@ -81,18 +99,25 @@ export function historyChainContract(adapterName: string, store: () => EventStor
       expect(verifyHistoryProofs(carried, proofs, new Set(['0'.repeat(64)])).join()).to.contain('not trusted');
     });
 
-    it("names a changed link of the chain at its position; the event is as chained", async () => {
+    it('names a changed link of the chain at its position; the event is as chained', async () => {
       const name = `edited-${randomUUID()}`;
       await store().append(name, [{ type: 'Happened', data: {} }], 'no_stream');
       expect(await chainer.catchUp(30_000)).to.equal(true);
       const [event] = await store().readStream(name);
-      const { rows } = await pool.query<{ hash: Buffer }>('SELECT hash FROM es_chain WHERE global_position = $1', [String(event!.globalPosition)]);
-      await pool.query('UPDATE es_chain SET hash = sha256(hash) WHERE global_position = $1', [String(event!.globalPosition)]);
+      const { rows } = await pool.query<{ hash: Buffer }>('SELECT hash FROM es_chain WHERE global_position = $1', [
+        String(event!.globalPosition),
+      ]);
+      await pool.query('UPDATE es_chain SET hash = sha256(hash) WHERE global_position = $1', [
+        String(event!.globalPosition),
+      ]);
       try {
         const report = await walk();
         expect(report.first_problem).to.include({ kind: 'link_changed', position: String(event!.globalPosition) });
       } finally {
-        await pool.query('UPDATE es_chain SET hash = $2 WHERE global_position = $1', [String(event!.globalPosition), rows[0]!.hash]);
+        await pool.query('UPDATE es_chain SET hash = $2 WHERE global_position = $1', [
+          String(event!.globalPosition),
+          rows[0]!.hash,
+        ]);
       }
       expect((await walk()).ok).to.equal(true);
     });

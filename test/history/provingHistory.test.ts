@@ -115,7 +115,9 @@ describe('Proving history: the hash chain, its signed checkpoints and their veri
   });
 
   it('verifies a clean log: every event, link, checkpoint and blob holds (the route, and npm run verify-history with the file)', async () => {
-    const report = await verify({ checkpoints: (await t.http.get('/api/operator/history/checkpoints').set(bearer(t.operatorKey))).body.items });
+    const report = await verify({
+      checkpoints: (await t.http.get('/api/operator/history/checkpoints').set(bearer(t.operatorKey))).body.items,
+    });
     expect(report.ok, JSON.stringify(report.problems)).to.equal(true);
     expect(report.events_checked).to.be.greaterThan(9);
     expect(report.checkpoints_checked).to.equal(1);
@@ -150,7 +152,10 @@ describe('Proving history: the hash chain, its signed checkpoints and their veri
     };
 
     it('an edited event (data): changed', async () => {
-      const { rows } = await pool.query<{ data: string }>('SELECT data::text FROM es_events WHERE global_position = $1', [p]);
+      const { rows } = await pool.query<{ data: string }>(
+        'SELECT data::text FROM es_events WHERE global_position = $1',
+        [p],
+      );
       const original = rows[0]!.data.replace(/'/g, "''");
       await scenario(
         [`UPDATE es_events SET data = jsonb_set(data, '{file_name}', '"forged.json"') WHERE global_position = ${p}`],
@@ -160,10 +165,15 @@ describe('Proving history: the hash chain, its signed checkpoints and their veri
     });
 
     it('an edited event (metadata): changed', async () => {
-      const { rows } = await pool.query<{ metadata: string }>('SELECT metadata::text FROM es_events WHERE global_position = $1', [p + 1]);
+      const { rows } = await pool.query<{ metadata: string }>(
+        'SELECT metadata::text FROM es_events WHERE global_position = $1',
+        [p + 1],
+      );
       const original = rows[0]!.metadata.replace(/'/g, "''");
       await scenario(
-        [`UPDATE es_events SET metadata = jsonb_set(metadata, '{requestId}', '"someone-else"') WHERE global_position = ${p + 1}`],
+        [
+          `UPDATE es_events SET metadata = jsonb_set(metadata, '{requestId}', '"someone-else"') WHERE global_position = ${p + 1}`,
+        ],
         [`UPDATE es_events SET metadata = '${original}'::jsonb WHERE global_position = ${p + 1}`],
         { kind: 'changed', position: () => p + 1 },
       );
@@ -204,8 +214,11 @@ describe('Proving history: the hash chain, its signed checkpoints and their veri
       await scenario(swap, swap, { kind: 'reordered', position: () => p });
     });
 
-    it("an edited row of the chain table: link_changed (the event is as chained)", async () => {
-      const { rows } = await pool.query<{ hash: string }>("SELECT encode(hash, 'hex') AS hash FROM es_chain WHERE global_position = $1", [p]);
+    it('an edited row of the chain table: link_changed (the event is as chained)', async () => {
+      const { rows } = await pool.query<{ hash: string }>(
+        "SELECT encode(hash, 'hex') AS hash FROM es_chain WHERE global_position = $1",
+        [p],
+      );
       await scenario(
         [`UPDATE es_chain SET hash = sha256(hash) WHERE global_position = ${p}`],
         [`UPDATE es_chain SET hash = decode('${rows[0]!.hash}', 'hex') WHERE global_position = ${p}`],
@@ -236,22 +249,30 @@ describe('Proving history: the hash chain, its signed checkpoints and their veri
     });
 
     it('the log rewritten with its chain: the signed checkpoint names it; with its checkpoints gone too, the copy outside does', async () => {
-      const checkpoint = (await t.http.get('/api/operator/history/checkpoints').set(bearer(t.operatorKey))).body.items[0];
+      const checkpoint = (await t.http.get('/api/operator/history/checkpoints').set(bearer(t.operatorKey))).body
+        .items[0];
       // Rewrite an event, throw the chain away from there and let the chainer chain the rewritten log.
-      await pool.query(`UPDATE es_events SET data = jsonb_set(data, '{file_name}', '"rewritten.json"') WHERE global_position = $1`, [p]);
+      await pool.query(
+        `UPDATE es_events SET data = jsonb_set(data, '{file_name}', '"rewritten.json"') WHERE global_position = $1`,
+        [p],
+      );
       await pool.query('DELETE FROM es_chain WHERE global_position >= $1', [p]);
       const chainer = t.service.resolve(HistoryChainer);
       await chainer.start();
       expect(await chainer.catchUp()).to.equal(true);
       const rewritten = await verify();
-      expect(rewritten.problems.map((x) => [x.kind, x.position])).to.deep.equal([['checkpoint_mismatch', checkpoint.position]]);
+      expect(rewritten.problems.map((x) => [x.kind, x.position])).to.deep.equal([
+        ['checkpoint_mismatch', checkpoint.position],
+      ]);
 
       await pool.query('DELETE FROM es_checkpoints');
       const withCopy = await verify({ checkpoints: [checkpoint] });
       expect(withCopy.problems.map((x) => x.kind)).to.deep.equal(['checkpoint_missing', 'checkpoint_mismatch']);
       const { code, stdout } = await script('--checkpoints', checkpointsFile());
       expect(code, stdout).to.equal(1);
-      expect(stdout).to.contain(`NOT OK: the first difference is at position ${checkpoint.position}: checkpoint_missing`);
+      expect(stdout).to.contain(
+        `NOT OK: the first difference is at position ${checkpoint.position}: checkpoint_missing`,
+      );
     });
   });
 

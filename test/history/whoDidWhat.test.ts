@@ -26,7 +26,14 @@ describe("Who did what: every event's actor, in words in a document's history (r
       ({ tenantId: tenant.id, ...(actor ? { actor } : {}) }) as unknown as EventMetadata;
     const validated = (n: number) => ({
       type: 'DocumentValidated',
-      data: { document_id: created.body.id, validation_id: `v${n}`, is_valid: true, fatal: 0, warnings: 0, validated_at: new Date().toISOString() },
+      data: {
+        document_id: created.body.id,
+        validation_id: `v${n}`,
+        is_valid: true,
+        fatal: 0,
+        warnings: 0,
+        validated_at: new Date().toISOString(),
+      },
     });
     await t.service.eventStore.append(
       stream,
@@ -72,7 +79,7 @@ describe("Who did what: every event's actor, in words in a document's history (r
     });
   });
 
-  it("records the operator and the organization admin as themselves on the events they cause", async () => {
+  it('records the operator and the organization admin as themselves on the events they cause', async () => {
     const { id: organizationId, adminKey } = await createOrganization(t, 'Reseller two');
     const tenant = await createTenant(t, adminKey);
     const testMode = await t.http

@@ -79,7 +79,12 @@ describe('Parity with the newer public API: timeline, webhook history and test, 
       expect(items[0]!.details).to.not.have.property('document_id');
       // Who did each step, in words and as recorded.
       expect(items[0]!.actor).to.equal(`API key 'app' (${s.keyId})`);
-      expect(items[0]!.actor_detail).to.deep.equal({ kind: 'api_key', key_id: s.keyId, key_name: 'app', tenant_id: s.id });
+      expect(items[0]!.actor_detail).to.deep.equal({
+        kind: 'api_key',
+        key_id: s.keyId,
+        key_name: 'app',
+        tenant_id: s.id,
+      });
       expect(items[2]!.actor).to.equal('delivery job');
       expect(items[2]!.actor_detail).to.deep.equal({ kind: 'system', job: 'delivery' });
       expect(items[2]!.details).to.include({ attempt: 1, outcome: 'delivered', transport: 'peppol' });

@@ -166,13 +166,26 @@ class ChainWalk {
     if (digest.equals(link.digest)) {
       // (The position is in the digest: an equal digest is the same event at the same position.)
       if (!expected.equals(link.hash)) {
-        this.problem('link_changed', link.position, link.eventId, "the chain's stored hash was changed (the event is as chained)");
+        this.problem(
+          'link_changed',
+          link.position,
+          link.eventId,
+          "the chain's stored hash was changed (the event is as chained)",
+        );
       }
       this.advance(link, expected);
     } else if (expected.equals(link.hash)) {
-      this.problem('link_changed', link.position, link.eventId, "the chain's stored digest was changed (the event is as chained)");
+      this.problem(
+        'link_changed',
+        link.position,
+        link.eventId,
+        "the chain's stored digest was changed (the event is as chained)",
+      );
       this.advance(link, expected);
-    } else if (event.globalPosition !== link.position && digestOf({ ...event, globalPosition: link.position }).digest.equals(link.digest)) {
+    } else if (
+      event.globalPosition !== link.position &&
+      digestOf({ ...event, globalPosition: link.position }).digest.equals(link.digest)
+    ) {
       this.renumbered(event, link);
       this.advance(link, chainHash(this.previous, link.digest));
     } else {
@@ -227,7 +240,12 @@ class ChainWalk {
       const { digest, blobs } = digestOf(event);
       const withIt = chainHash(this.previous, digest);
       if (chainHash(withIt, link.digest).equals(link.hash)) {
-        this.problem('link_missing', eventPosition, event.id, "the chain's record of this event was removed (the event is as chained)");
+        this.problem(
+          'link_missing',
+          eventPosition,
+          event.id,
+          "the chain's record of this event was removed (the event is as chained)",
+        );
         this.previous = withIt;
         this.lastPosition = eventPosition;
         this.chained++;
@@ -256,7 +274,12 @@ class ChainWalk {
     } else if (eventChained) {
       this.linkWithoutEvent(link);
     } else {
-      this.problem('changed', eventPosition, event.id, `another event (${event.id}) is where ${link.eventId} was chained`);
+      this.problem(
+        'changed',
+        eventPosition,
+        event.id,
+        `another event (${event.id}) is where ${link.eventId} was chained`,
+      );
       this.eventsChecked++;
       this.events.shift();
       this.advance(link, link.hash);
@@ -307,7 +330,13 @@ class ChainWalk {
           const l = (await this.links.peek(0))!;
           const e = run.get(l.eventId)!;
           const { digest, blobs } = digestOf({ ...e, globalPosition: l.position });
-          if (!digest.equals(l.digest)) this.problem('changed', e.globalPosition, e.id, 'the event is not what was chained: its type, stream, data, metadata or time were edited');
+          if (!digest.equals(l.digest))
+            this.problem(
+              'changed',
+              e.globalPosition,
+              e.id,
+              'the event is not what was chained: its type, stream, data, metadata or time were edited',
+            );
           this.queueBlobs(blobs, e);
           this.advance(l, l.hash);
           this.links.shift();
@@ -321,7 +350,12 @@ class ChainWalk {
     // No run within reach holds the same events: the event here is simply not the chained one.
     const event = (await this.events.peek())!;
     const link = (await this.links.peek())!;
-    this.problem('changed', event.globalPosition, event.id, `another event (${event.id}) is where ${link.eventId} was chained`);
+    this.problem(
+      'changed',
+      event.globalPosition,
+      event.id,
+      `another event (${event.id}) is where ${link.eventId} was chained`,
+    );
     this.eventsChecked++;
     this.events.shift();
     this.advance(link, link.hash);
@@ -356,7 +390,15 @@ class ChainWalk {
       return;
     }
     this.problemCount++;
-    this.found.push({ kind, position: String(position), count: 1, event_id: eventId, detail, step: this.step, order: position });
+    this.found.push({
+      kind,
+      position: String(position),
+      count: 1,
+      event_id: eventId,
+      detail,
+      step: this.step,
+      order: position,
+    });
   }
 
   private queueBlobs(blobs: string[], event: ChainedEvent): void {
@@ -379,9 +421,19 @@ class ChainWalk {
       // Out of the walk's order: never merged into a run.
       this.step += 2;
       if (outcome === 'changed') {
-        this.problem('blob_changed', blob.position, blob.eventId, `the bytes of blob ${blob.sha256} no longer have that SHA-256`);
+        this.problem(
+          'blob_changed',
+          blob.position,
+          blob.eventId,
+          `the bytes of blob ${blob.sha256} no longer have that SHA-256`,
+        );
       } else if (outcome === 'missing') {
-        this.problem('blob_missing', blob.position, blob.eventId, `blob ${blob.sha256}, which the event names, is not stored`);
+        this.problem(
+          'blob_missing',
+          blob.position,
+          blob.eventId,
+          `blob ${blob.sha256}, which the event names, is not stored`,
+        );
       }
     });
   }
@@ -430,13 +482,30 @@ class ChainWalk {
       if (where === 'kept in the database') this.checkpointsChecked++;
       else this.externalChecked++;
       const signature = checkpointSignatureProblem(checkpoint);
-      if (signature) this.problem('checkpoint_signature', position, null, `the checkpoint ${where} made at ${checkpoint.createdAt}: ${signature}`);
-      else if (this.sources.trustedKeyIds && !this.sources.trustedKeyIds.has(checkpoint.keyId)) this.untrustedKeys.add(checkpoint.keyId);
+      if (signature)
+        this.problem(
+          'checkpoint_signature',
+          position,
+          null,
+          `the checkpoint ${where} made at ${checkpoint.createdAt}: ${signature}`,
+        );
+      else if (this.sources.trustedKeyIds && !this.sources.trustedKeyIds.has(checkpoint.keyId))
+        this.untrustedKeys.add(checkpoint.keyId);
     }
     if (outside && !stored) {
-      this.problem('checkpoint_missing', position, null, `the checkpoint made at ${outside.createdAt}, in the copy outside the database, is not in the database`);
+      this.problem(
+        'checkpoint_missing',
+        position,
+        null,
+        `the checkpoint made at ${outside.createdAt}, in the copy outside the database, is not in the database`,
+      );
     } else if (outside && stored && !sameCheckpoint(outside, stored)) {
-      this.problem('checkpoint_changed', position, null, `the checkpoint made at ${outside.createdAt} differs in the database from the copy outside it`);
+      this.problem(
+        'checkpoint_changed',
+        position,
+        null,
+        `the checkpoint made at ${outside.createdAt} differs in the database from the copy outside it`,
+      );
     }
     const checkpoint = (outside ?? stored)!;
     const head = hashFromHex(checkpoint.headHash);

@@ -58,13 +58,9 @@ export function checkpointSignatureProblem(checkpoint: SignedCheckpoint): string
   } catch (error) {
     return (error as Error).message;
   }
-  if (algorithm !== checkpoint.algorithm) return `its algorithm ${checkpoint.algorithm} is not its key's (${algorithm})`;
+  if (algorithm !== checkpoint.algorithm)
+    return `its algorithm ${checkpoint.algorithm} is not its key's (${algorithm})`;
   const signature = Buffer.from(checkpoint.signature, 'base64');
-  const valid = verify(
-    algorithm === 'ed25519' ? null : 'sha256',
-    checkpointStatement(checkpoint),
-    key,
-    signature,
-  );
+  const valid = verify(algorithm === 'ed25519' ? null : 'sha256', checkpointStatement(checkpoint), key, signature);
   return valid ? null : 'its signature does not match its statement';
 }

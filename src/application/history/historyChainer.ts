@@ -90,7 +90,8 @@ export class HistoryChainer {
       },
       onError: (error) => {
         if (!this.running) return;
-        if (error instanceof ChainMovedError) this.logger.debug('chained meanwhile by another process; following again');
+        if (error instanceof ChainMovedError)
+          this.logger.debug('chained meanwhile by another process; following again');
         else this.logger.error({ err: error }, 'the history chainer failed; it starts again from the chain head');
         this.subscription = null;
         this.restartTimer = setTimeout(() => {

@@ -104,9 +104,11 @@ export class HistoryCheckpoints {
     // Another process checkpointed the same head first: its checkpoint is the one kept (and published).
     if (kept.signature !== signed.signature) return kept;
     this.logger.info({ position: String(kept.position), events: kept.events }, 'history checkpoint written');
-    await this.publisher.publish(kept).catch((error: unknown) =>
-      this.logger.error({ err: error }, 'the history checkpoint could not be published (it is kept in the database)'),
-    );
+    await this.publisher
+      .publish(kept)
+      .catch((error: unknown) =>
+        this.logger.error({ err: error }, 'the history checkpoint could not be published (it is kept in the database)'),
+      );
     return kept;
   }
 

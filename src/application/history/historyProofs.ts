@@ -102,7 +102,9 @@ export function verifyHistoryProofs(
     const signature = checkpointSignatureProblem(checkpoint);
     if (signature) problems.push(`${where}: checkpoint at position ${checkpoint.position}: ${signature}`);
     else if (trustedKeyIds && !trustedKeyIds.has(checkpoint.keyId))
-      problems.push(`${where}: checkpoint at position ${checkpoint.position} is signed by key ${checkpoint.keyId}, which is not trusted`);
+      problems.push(
+        `${where}: checkpoint at position ${checkpoint.position} is signed by key ${checkpoint.keyId}, which is not trusted`,
+      );
     const segment = segmentProblem(proof.segment);
     if (segment) {
       problems.push(`${where}: ${segment}`);
@@ -135,8 +137,10 @@ export function segmentProblem(segment: ChainSegment): string | null {
     const hash = hashFromHex(link.hash);
     if (!digest || !hash || !/^\d+$/.test(link.position)) return `the link at position ${link.position} is malformed`;
     const position = BigInt(link.position);
-    if (lastPosition !== null && position <= lastPosition) return `its links are out of order at position ${link.position}`;
-    if (!chainHash(previous, digest).equals(hash)) return `the hash at position ${link.position} does not follow from the one before`;
+    if (lastPosition !== null && position <= lastPosition)
+      return `its links are out of order at position ${link.position}`;
+    if (!chainHash(previous, digest).equals(hash))
+      return `the hash at position ${link.position} does not follow from the one before`;
     previous = hash;
     lastPosition = position;
   }

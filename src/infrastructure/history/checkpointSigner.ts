@@ -1,6 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, X509Certificate, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import type { CheckpointSigner } from '../../application/ports/historyChain.js';
 import { publicKeyId, signatureAlgorithmOf } from '../../application/history/checkpointStatement.js';
 
@@ -70,9 +77,14 @@ export function findCheckpointSigner(
 ): KeyCheckpointSigner | null {
   if (settings.keyFile) {
     const certificate = settings.certificateFile ? new X509Certificate(readFileSync(settings.certificateFile)) : null;
-    return new KeyCheckpointSigner(createPrivateKey(readFileSync(settings.keyFile)), certificate, 'HISTORY_SIGNING_KEY_FILE');
+    return new KeyCheckpointSigner(
+      createPrivateKey(readFileSync(settings.keyFile)),
+      certificate,
+      'HISTORY_SIGNING_KEY_FILE',
+    );
   }
-  if (accessPoint) return new KeyCheckpointSigner(accessPoint.privateKey, accessPoint.certificate, 'the access point key');
+  if (accessPoint)
+    return new KeyCheckpointSigner(accessPoint.privateKey, accessPoint.certificate, 'the access point key');
   const file = path.join(settings.dataDir, GENERATED_KEY_FILE);
   if (!existsSync(file) && !generate) return null;
   if (!existsSync(file)) {

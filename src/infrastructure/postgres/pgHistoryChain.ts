@@ -1,9 +1,5 @@
 import type pg from 'pg';
-import type {
-  ChainLink,
-  HistoryChainStore,
-  SignedCheckpoint,
-} from '../../application/ports/historyChain.js';
+import type { ChainLink, HistoryChainStore, SignedCheckpoint } from '../../application/ports/historyChain.js';
 import { inject, injectable } from '../../application/injection.js';
 import { PG_POOL } from './tokens.js';
 
@@ -152,7 +148,10 @@ export class PgHistoryChainStore implements HistoryChainStore {
     return toCheckpoint(rows[0]!);
   }
 
-  async checkpoints(options: { limit: number; offset?: number }): Promise<{ items: SignedCheckpoint[]; total: number }> {
+  async checkpoints(options: {
+    limit: number;
+    offset?: number;
+  }): Promise<{ items: SignedCheckpoint[]; total: number }> {
     const [page, count] = await Promise.all([
       this.pool.query<CheckpointRow>(
         `SELECT ${CHECKPOINT_COLUMNS} FROM es_checkpoints ORDER BY global_position DESC LIMIT $1 OFFSET $2`,

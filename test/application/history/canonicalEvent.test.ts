@@ -22,7 +22,9 @@ describe("An event's canonical bytes and the chain over them", () => {
   });
 
   it('Given member names outside the BMP and with accents, When canonicalised, Then they are sorted by UTF-16 code units', () => {
-    expect(canonicalJson({ '\u20ac': 1, '\ud83d\ude00': 2, é: 3, a: 4, B: 5 })).to.equal('{"B":5,"a":4,"é":3,"€":1,"😀":2}');
+    expect(canonicalJson({ '\u20ac': 1, '\ud83d\ude00': 2, é: 3, a: 4, B: 5 })).to.equal(
+      '{"B":5,"a":4,"é":3,"€":1,"😀":2}',
+    );
   });
 
   it('Given values JSON cannot hold, When canonicalised, Then they are refused', () => {
@@ -30,7 +32,7 @@ describe("An event's canonical bytes and the chain over them", () => {
     expect(() => canonicalJson({ n: 1n })).to.throw(TypeError);
   });
 
-  it("Given an event, When its canonical bytes are made, Then they are RFC 8785 of the documented object, the blobs its data names included", () => {
+  it('Given an event, When its canonical bytes are made, Then they are RFC 8785 of the documented object, the blobs its data names included', () => {
     const blob = sha('content').toString('hex');
     const embed = sha('embed').toString('hex');
     const event = {
@@ -41,7 +43,10 @@ describe("An event's canonical bytes and the chain over them", () => {
       type: 'DocumentCreated',
       data: {
         document_ref: { sha256: blob, size: 7, media_type: 'application/json' },
-        ubl_ref: { skeleton: { sha256: blob, size: 7, media_type: 'application/xml' }, embeds: [{ at: 3, sha256: embed, size: 2 }] },
+        ubl_ref: {
+          skeleton: { sha256: blob, size: 7, media_type: 'application/xml' },
+          embeds: [{ at: 3, sha256: embed, size: 2 }],
+        },
         note: { sha256: 'not-a-digest' },
       },
       metadata: { tenantId: 't', actor: { kind: 'operator' as const } },

@@ -184,7 +184,7 @@ describe('Walking the log against its hash chain', () => {
     ]);
   });
 
-  it("Given a checkpoint whose head hash was edited in the database, When walked, Then its signature no longer holds", async () => {
+  it('Given a checkpoint whose head hash was edited in the database, When walked, Then its signature no longer holds', async () => {
     const events = log(10);
     const links = linksFor(events, null);
     const checkpoint = { ...checkpointAt(links, 9), headHash: sha('forged') };
@@ -197,7 +197,9 @@ describe('Walking the log against its hash chain', () => {
     const links = linksFor(events, null);
     const kept = [checkpointAt(links, 9), checkpointAt(links, 19)];
     const resigned = { ...kept[1]!, createdAt: '2030-01-01T00:00:00.000Z' };
-    const report = await walkChain(sources(events, links, [{ ...resigned, ...signer.sign(checkpointStatement(resigned)) }], { external: kept }));
+    const report = await walkChain(
+      sources(events, links, [{ ...resigned, ...signer.sign(checkpointStatement(resigned)) }], { external: kept }),
+    );
     expect(report.problems.map((p) => [p.kind, p.position])).to.deep.equal([
       ['checkpoint_missing', '9'],
       ['checkpoint_changed', '19'],
@@ -217,7 +219,9 @@ describe('Walking the log against its hash chain', () => {
   it('Given checkpoints signed by another key, When walked, Then they hold but are noted as not signed by the service', async () => {
     const events = log(5);
     const links = linksFor(events, null);
-    const report = await walkChain(sources(events, links, [checkpointAt(links, 4)], { trustedKeyIds: new Set(['0'.repeat(64)]) }));
+    const report = await walkChain(
+      sources(events, links, [checkpointAt(links, 4)], { trustedKeyIds: new Set(['0'.repeat(64)]) }),
+    );
     expect(report.ok).to.equal(true);
     expect(report.notes.join()).to.contain(signer.keyId);
   });

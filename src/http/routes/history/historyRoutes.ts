@@ -72,7 +72,11 @@ export function historyRoutes(routes: RouteRegistry, history: HistoryRouteDepend
       'Write a signed checkpoint of everything appended so far (once chained, which takes a moment): 201 with it, or 200 with the last one when nothing was appended since',
     tag: 'operator',
     auth: 'operator',
-    responses: { 200: 'Nothing new since the last checkpoint: that one', 201: 'The new checkpoint', 409: 'The log is empty' },
+    responses: {
+      200: 'Nothing new since the last checkpoint: that one',
+      201: 'The new checkpoint',
+      409: 'The log is empty',
+    },
     handler: async (_req, res) => {
       const before = (await history.checkpoints.list(1, 1)).items[0];
       const checkpoint = await history.checkpoints.checkpointNow();
@@ -84,7 +88,7 @@ export function historyRoutes(routes: RouteRegistry, history: HistoryRouteDepend
     method: 'post',
     path: '/api/operator/history/verify',
     summary:
-      "Walk the whole log against its hash chain and its signed checkpoints, and (unless blobs is false) read every blob an event names. Body (optional): checkpoints (from a copy kept outside the database: the latest one vouches for everything before it), blobs. Answer: ok, first_problem ({kind, position, to_position, count, event_id, detail}: the first position where anything differs, and how: changed, missing, inserted, reordered, renumbered, link_changed, link_missing, blob_changed, blob_missing, checkpoint_mismatch, checkpoint_signature, checkpoint_missing, checkpoint_changed), problems, counts, notes",
+      'Walk the whole log against its hash chain and its signed checkpoints, and (unless blobs is false) read every blob an event names. Body (optional): checkpoints (from a copy kept outside the database: the latest one vouches for everything before it), blobs. Answer: ok, first_problem ({kind, position, to_position, count, event_id, detail}: the first position where anything differs, and how: changed, missing, inserted, reordered, renumbered, link_changed, link_missing, blob_changed, blob_missing, checkpoint_mismatch, checkpoint_signature, checkpoint_missing, checkpoint_changed), problems, counts, notes',
     tag: 'operator',
     auth: 'operator',
     body: VerifyBody,
