@@ -274,17 +274,22 @@ class ChainWalk {
     } else if (eventChained) {
       this.linkWithoutEvent(link);
     } else {
-      this.problem(
-        'changed',
-        eventPosition,
-        event.id,
-        `another event (${event.id}) is where ${link.eventId} was chained`,
-      );
-      this.eventsChecked++;
-      this.events.shift();
-      this.advance(link, link.hash);
-      this.links.shift();
+      this.replaced(event, link);
     }
+  }
+
+  /** Another event than the chained one is at the chained one's place: both are passed. */
+  private replaced(event: ChainedEvent, link: ChainLink): void {
+    this.problem(
+      'changed',
+      event.globalPosition,
+      event.id,
+      `another event (${event.id}) is where ${link.eventId} was chained`,
+    );
+    this.eventsChecked++;
+    this.events.shift();
+    this.advance(link, link.hash);
+    this.links.shift();
   }
 
   /**
@@ -348,18 +353,7 @@ class ChainWalk {
       }
     }
     // No run within reach holds the same events: the event here is simply not the chained one.
-    const event = (await this.events.peek())!;
-    const link = (await this.links.peek())!;
-    this.problem(
-      'changed',
-      event.globalPosition,
-      event.id,
-      `another event (${event.id}) is where ${link.eventId} was chained`,
-    );
-    this.eventsChecked++;
-    this.events.shift();
-    this.advance(link, link.hash);
-    this.links.shift();
+    this.replaced((await this.events.peek())!, (await this.links.peek())!);
   }
 
   private async chainedAhead(id: string): Promise<boolean> {
