@@ -24,6 +24,10 @@ import { noCheckpointFile } from '../src/infrastructure/history/checkpointFile.j
 import { HistoryChainer } from '../src/application/history/historyChainer.js';
 import { HistoryCheckpoints } from '../src/application/history/historyCheckpoints.js';
 import { HistoryVerification } from '../src/application/history/historyVerification.js';
+import { postgresCpuMs } from './benchCpu.js';
+import { WorkerRangeWalker } from '../src/infrastructure/history/workerRangeWalker.js';
+import { VERIFICATION } from '../src/composition/history.js';
+import { loadConfig } from '../src/infrastructure/config.js';
 
 const events = Number(process.env.EVENTS ?? 1_000_000);
 
@@ -68,11 +72,20 @@ async function main() {
   await pool.query('UPDATE es_global SET position = $1 - 1', [events]);
   const generateSeconds = (performance.now() - started) / 1000;
 
+  // CPU time (this process, and PostgreSQL's when it is the embedded server here) is steadier
+  // than the wall clock on a shared machine.
+  const cpu = async () => ({
+    node: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+    postgres: dataDir ? await postgresCpuMs(dataDir) : 0,
+  });
   const chainer = new HistoryChainer(store, chain, logger, { paceMs: 0, batchSize: 2000 });
+  let cpuBefore = await cpu();
+  const chainCpuBefore = cpuBefore;
   started = performance.now();
   await chainer.start();
   while (!(await chainer.catchUp(60_000))) process.stderr.write('.');
   const chainSeconds = (performance.now() - started) / 1000;
+  const chainCpu = await cpu();
   await chainer.stop();
 
   const signer = new KeyCheckpointSigner(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, null, 'bench');
@@ -85,10 +98,17 @@ async function main() {
     logger,
   ).checkpointNow();
 
-  const verification = new HistoryVerification(store, chain, new PgBlobStore(pool), signer);
+  // As `npm run verify-history` walks it: in ranges, in worker threads (HISTORY_VERIFY_WORKERS).
+  const walker = new WorkerRangeWalker(
+    { databaseUrl: url, eventStoreUrl: null, blobStore: { kind: 'postgres' } },
+    loadConfig().history.verifyWorkers,
+  );
+  const verification = new HistoryVerification(store, chain, new PgBlobStore(pool), signer, walker, VERIFICATION);
+  cpuBefore = await cpu();
   started = performance.now();
   const report = await verification.verify({ blobs: false });
   const verifySeconds = (performance.now() - started) / 1000;
+  const verifyCpu = await cpu();
   if (!report.ok) throw new Error(`the generated log does not verify: ${JSON.stringify(report.first_problem)}`);
 
   console.log(
@@ -98,8 +118,10 @@ async function main() {
         generate_seconds: round(generateSeconds),
         chain_seconds: round(chainSeconds),
         chained_events_per_second: Math.round(events / chainSeconds),
+        chain_cpu_seconds: cpuSeconds(chainCpu, chainCpuBefore),
         verify_seconds: round(verifySeconds),
         verified_events_per_second: Math.round(events / verifySeconds),
+        verify_cpu_seconds: cpuSeconds(verifyCpu, cpuBefore),
         checkpoints_checked: report.checkpoints_checked,
       },
       null,
@@ -113,6 +135,12 @@ async function main() {
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
+
+type Cpu = { node: number; postgres: number };
+const cpuSeconds = (after: Cpu, before: Cpu) => ({
+  node: round((after.node - before.node) / 1000),
+  postgres: round((after.postgres - before.postgres) / 1000),
+});
 
 main().catch((error) => {
   console.error(error);

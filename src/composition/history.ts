@@ -6,6 +6,7 @@ import { loadCheckpointSigner } from '../infrastructure/history/checkpointSigner
 import { CheckpointFile, noCheckpointFile } from '../infrastructure/history/checkpointFile.js';
 import { ACCESS_POINT_IDENTITY, type AccessPointIdentity } from '../infrastructure/as4/accessPointIdentity.js';
 import {
+  CHAIN_RANGE_WALKER,
   CHECKPOINT_PUBLISHER,
   CHECKPOINT_SIGNER,
   HISTORY_BLOB_STORE,
@@ -14,8 +15,17 @@ import {
 import type { BlobStore } from '../application/ports/blobStore.js';
 import { HISTORY_CHAINER_OPTIONS, HistoryChainer } from '../application/history/historyChainer.js';
 import { HISTORY_CHECKPOINT_OPTIONS, HistoryCheckpoints } from '../application/history/historyCheckpoints.js';
-import { HistoryVerification } from '../application/history/historyVerification.js';
+import {
+  HISTORY_VERIFICATION_OPTIONS,
+  HistoryVerification,
+  type HistoryVerificationOptions,
+} from '../application/history/historyVerification.js';
+import { WorkerRangeWalker } from '../infrastructure/history/workerRangeWalker.js';
+import { DATABASE_URL } from '../infrastructure/postgres/tokens.js';
 import { HistoryProofs } from '../application/history/historyProofs.js';
+
+/** Under 20,000 events a walk takes well under a second here; above, ranges of at least 50,000 in workers. */
+export const VERIFICATION: HistoryVerificationOptions = { inProcessBelow: 20_000, minRangeEvents: 50_000 };
 
 /**
  * The tamper-evident history: the chain (in PostgreSQL, which every profile has), the chainer that
@@ -49,6 +59,21 @@ export function registerHistory(container: DependencyContainer, config: Config):
   container.register(HISTORY_CHECKPOINT_OPTIONS, {
     useValue: { intervalMs: settings.checkpointIntervalMs, everyEvents: settings.checkpointEveryEvents },
   });
+  // A long chain is verified in worker threads, in ranges walked at once.
+  container.register(CHAIN_RANGE_WALKER, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new WorkerRangeWalker(
+          {
+            databaseUrl: c.resolve<string>(DATABASE_URL),
+            eventStoreUrl: config.eventStoreUrl,
+            blobStore: config.blobStore,
+          },
+          settings.verifyWorkers,
+        ),
+    ),
+  });
+  container.register(HISTORY_VERIFICATION_OPTIONS, { useValue: VERIFICATION });
   container.registerSingleton(HistoryChainer);
   container.registerSingleton(HistoryCheckpoints);
   container.registerSingleton(HistoryVerification);

@@ -10,6 +10,8 @@ import { openBlobStore } from '../infrastructure/blobs/openBlobStore.js';
 import { findCheckpointSigner } from '../infrastructure/history/checkpointSigner.js';
 import { loadAccessPointIdentity } from '../infrastructure/as4/accessPointIdentity.js';
 import { HistoryVerification } from '../application/history/historyVerification.js';
+import { WorkerRangeWalker } from '../infrastructure/history/workerRangeWalker.js';
+import { VERIFICATION } from './history.js';
 
 /**
  * What `npm run verify-history` needs and no more: the database (DATABASE_URL, or the embedded
@@ -41,9 +43,18 @@ export async function openHistoryVerification(
       },
       loadAccessPointIdentity(config.peppol)?.key ?? null,
     );
-    const verification = new HistoryVerification(events, new PgHistoryChainStore(pool), blobs.store, {
-      keyId: signer?.keyId ?? null,
-    });
+    const walker = new WorkerRangeWalker(
+      { databaseUrl: database.url, eventStoreUrl: config.eventStoreUrl, blobStore: config.blobStore },
+      config.history.verifyWorkers,
+    );
+    const verification = new HistoryVerification(
+      events,
+      new PgHistoryChainStore(pool),
+      blobs.store,
+      { keyId: signer?.keyId ?? null },
+      walker,
+      VERIFICATION,
+    );
     return {
       verification,
       close: async () => {

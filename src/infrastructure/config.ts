@@ -98,6 +98,8 @@ export interface HistorySettings {
   checkpointFile: string | null;
   /** HISTORY_CHAIN_PACE_MS (100): the chainer writes at most this often under load; it bounds how long an event stays unchained. */
   chainPaceMs: number;
+  /** HISTORY_VERIFY_WORKERS (the cores, at most 4): worker threads a verification of a long chain walks it with. */
+  verifyWorkers: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -198,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signingCertificateFile: optional(env.HISTORY_SIGNING_CERTIFICATE_FILE),
       checkpointFile: optional(env.HISTORY_CHECKPOINT_FILE),
       chainPaceMs: integer(env, 'HISTORY_CHAIN_PACE_MS', 100),
+      verifyWorkers: Math.max(1, integer(env, 'HISTORY_VERIFY_WORKERS', Math.min(4, os.availableParallelism()))),
     },
   };
 }

@@ -10,6 +10,14 @@ import { loadConfig } from '../../src/infrastructure/config.js';
 import { HistoryChainer } from '../../src/application/history/historyChainer.js';
 import { parseCheckpoints } from '../../src/application/history/checkpointJson.js';
 import { checkpointSignatureProblem } from '../../src/application/history/checkpointStatement.js';
+import { HistoryVerification } from '../../src/application/history/historyVerification.js';
+import { WorkerRangeWalker } from '../../src/infrastructure/history/workerRangeWalker.js';
+import {
+  CHECKPOINT_SIGNER,
+  HISTORY_BLOB_STORE,
+  HISTORY_CHAIN_STORE,
+} from '../../src/application/ports/historyChain.js';
+import { RECORDED_EVENT_STORE } from '../../src/application/ports/eventStore.js';
 import { bearer, createOrganization, createTenant, startTestService, type TestService } from '../support/service.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 
@@ -212,6 +220,51 @@ describe('Proving history: the hash chain, its signed checkpoints and their veri
         `UPDATE es_events SET global_position = ${p + 1} WHERE global_position = -1`,
       ];
       await scenario(swap, swap, { kind: 'reordered', position: () => p });
+    });
+
+    it('the same answers when the chain is walked in ranges by worker threads, as a long chain is', async () => {
+      const resolve = <T>(token: symbol) => t.service.resolve<T>(token);
+      const inRanges = new HistoryVerification(
+        resolve(RECORDED_EVENT_STORE),
+        resolve(HISTORY_CHAIN_STORE),
+        resolve(HISTORY_BLOB_STORE),
+        resolve(CHECKPOINT_SIGNER),
+        new WorkerRangeWalker({ databaseUrl: t.databaseUrl, eventStoreUrl: null, blobStore: { kind: 'postgres' } }, 2),
+        { inProcessBelow: 0, minRangeEvents: 3 },
+      );
+      const whole = await verify();
+      const clean = await inRanges.verify();
+      expect(clean.ok, JSON.stringify(clean.problems)).to.equal(true);
+      expect([clean.events_checked, clean.links_checked, clean.checkpoints_checked, clean.blobs_checked]).to.deep.equal(
+        [whole.events_checked, whole.events_checked, whole.checkpoints_checked, whole.blobs_checked],
+      );
+      // An edit in each range: both found, the first named first.
+      const last = (await pool.query<{ p: string }>('SELECT max(global_position) AS p FROM es_events')).rows[0]!.p;
+      const original = await pool.query<{ position: string; metadata: unknown }>(
+        'SELECT global_position AS position, metadata FROM es_events WHERE global_position IN (1, $1)',
+        [last],
+      );
+      for (const [position, name] of [
+        [last, 'late'],
+        ['1', 'early'],
+      ])
+        await pool.query(
+          `UPDATE es_events SET metadata = jsonb_set(metadata, '{requestId}', to_jsonb($2::text)) WHERE global_position = $1`,
+          [position, name],
+        );
+      try {
+        const tampered = await inRanges.verify();
+        expect(tampered.problems.map((x) => [x.kind, x.position])).to.deep.equal([
+          ['changed', '1'],
+          ['changed', last],
+        ]);
+      } finally {
+        for (const row of original.rows)
+          await pool.query('UPDATE es_events SET metadata = $2 WHERE global_position = $1', [
+            row.position,
+            row.metadata,
+          ]);
+      }
     });
 
     it('an edited row of the chain table: link_changed (the event is as chained)', async () => {

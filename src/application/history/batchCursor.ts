@@ -8,12 +8,12 @@ export class BatchCursor<T> {
   private offset = 0;
   private ended = false;
   private next: Promise<T[]> | null = null;
-  private after: bigint | undefined;
-
   constructor(
     private readonly read: (after: bigint | undefined, maxCount: number) => Promise<T[]>,
     private readonly positionOf: (item: T) => bigint,
     private readonly batchSize: number,
+    /** Where to start: strictly after this position (undefined: from the first). */
+    private after?: bigint,
   ) {}
 
   /** The item `i` places ahead (0: the current one); undefined past the end. */

@@ -87,14 +87,47 @@ const MAX_PROBLEMS = 1000;
 const BLOB_BATCH = 64;
 
 /**
+ * A part of the chain, for walks of several parts at once: after a link (its position, its stored
+ * hash, how many links up to it), through a position.
+ */
+export interface ChainRange {
+  after: { position: bigint; hash: Buffer; chained: number } | null;
+  /** The range's last position; null: to the end of the log (where events not chained yet are counted). */
+  through: bigint | null;
+}
+
+export const WHOLE_CHAIN: ChainRange = { after: null, through: null };
+
+/**
  * Walks the log and the chain side by side, recomputing every event's digest and every link's hash
  * from the event store's own rows, and compares the result with the chain's stored links and with
  * every signed checkpoint (the store's, and those of a copy kept outside the database). Each
  * position is judged on its own: after a difference, the walk goes on from the chain's record, so
  * one edited row is one problem, not every position after it.
  */
-export async function walkChain(sources: ChainWalkSources): Promise<ChainWalkReport> {
-  return new ChainWalk(sources).run();
+export async function walkChain(sources: ChainWalkSources, range: ChainRange = WHOLE_CHAIN): Promise<ChainWalkReport> {
+  return new ChainWalk(sources, range).run();
+}
+
+/** One report of the walks of consecutive ranges (in order). */
+export function mergeReports(reports: ChainWalkReport[]): ChainWalkReport {
+  const all = reports.flatMap((r) => r.problems).sort((a, b) => compare(BigInt(a.position), BigInt(b.position)));
+  const sum = (field: keyof ChainWalkReport) => reports.reduce((n, r) => n + (r[field] as number), 0);
+  const chained = reports.map((r) => r.chained_through).filter((p) => p !== null);
+  return {
+    ok: reports.every((r) => r.ok),
+    first_problem: all[0] ?? null,
+    problems: all.slice(0, LISTED),
+    problems_total: sum('problems_total'),
+    events_checked: sum('events_checked'),
+    links_checked: sum('links_checked'),
+    chained_through: chained[chained.length - 1] ?? null,
+    unchained_events: sum('unchained_events'),
+    checkpoints_checked: sum('checkpoints_checked'),
+    external_checkpoints_checked: sum('external_checkpoints_checked'),
+    blobs_checked: sum('blobs_checked'),
+    notes: [...new Set(reports.flatMap((r) => r.notes))],
+  };
 }
 
 class ChainWalk {
@@ -121,11 +154,26 @@ class ChainWalk {
   private externalChecked = 0;
   private nextCheckpoint: bigint | null = null;
 
-  constructor(private readonly sources: ChainWalkSources) {
-    this.events = new BatchCursor(sources.readEvents, (e) => e.globalPosition, BATCH);
-    this.links = new BatchCursor(sources.readLinks, (l) => l.position, BATCH);
-    this.storeCheckpoints = new BatchCursor(sources.readCheckpoints, (c) => c.position, 500);
-    this.external = [...(sources.external ?? [])].sort((a, b) => compare(a.position, b.position));
+  constructor(
+    private readonly sources: ChainWalkSources,
+    private readonly range: ChainRange,
+  ) {
+    const after = range.after?.position;
+    this.events = new BatchCursor(sources.readEvents, (e) => e.globalPosition, BATCH, after);
+    this.links = new BatchCursor(sources.readLinks, (l) => l.position, BATCH, after);
+    this.storeCheckpoints = new BatchCursor(sources.readCheckpoints, (c) => c.position, 500, after);
+    this.external = (sources.external ?? [])
+      .filter((c) => this.inRange(c.position) && (after === undefined || c.position > after))
+      .sort((a, b) => compare(a.position, b.position));
+    if (range.after) {
+      this.previous = range.after.hash;
+      this.lastPosition = range.after.position;
+      this.chained = range.after.chained;
+    }
+  }
+
+  private inRange(position: bigint): boolean {
+    return this.range.through === null || position <= this.range.through;
   }
 
   async run(): Promise<ChainWalkReport> {
@@ -133,8 +181,11 @@ class ChainWalk {
     let unchained = 0;
     let sinceProgress = 0;
     while (this.problemCount < MAX_PROBLEMS) {
-      const event = await this.events.peek();
-      const link = await this.links.peek();
+      // Past the range's end is the next range's (its lookahead may still read there).
+      const nextEvent = await this.events.peek();
+      const nextLink = await this.links.peek();
+      const event = nextEvent && this.inRange(nextEvent.globalPosition) ? nextEvent : undefined;
+      const link = nextLink && this.inRange(nextLink.position) ? nextLink : undefined;
       if (!event && !link) break;
       if (!link) {
         // Past the chain's head: recorded, not chained yet.
@@ -155,7 +206,7 @@ class ChainWalk {
     }
     if (this.problemCount >= MAX_PROBLEMS) this.notes.push(`the walk stopped after ${MAX_PROBLEMS} problems`);
     await this.checkBlobs();
-    await this.settleCheckpoints(null);
+    await this.settleCheckpoints(this.range.through);
     return this.report(unchained);
   }
 

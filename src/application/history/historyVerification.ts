@@ -2,14 +2,17 @@ import { inject, injectable } from '../injection.js';
 import { RECORDED_EVENT_STORE, type EventStore } from '../ports/eventStore.js';
 import { BlobCorruptedError, type BlobStore } from '../ports/blobStore.js';
 import {
+  CHAIN_RANGE_WALKER,
   CHECKPOINT_SIGNER,
   HISTORY_BLOB_STORE,
   HISTORY_CHAIN_STORE,
+  type ChainRangeWalker,
   type HistoryChainStore,
+  type RangeWalkOptions,
   type SignedCheckpoint,
 } from '../ports/historyChain.js';
 import { conflict } from '../../domain/errors.js';
-import { walkChain, type ChainWalkReport } from './chainWalk.js';
+import { mergeReports, walkChain, WHOLE_CHAIN, type ChainRange, type ChainWalkReport } from './chainWalk.js';
 
 export interface HistoryVerificationReport extends ChainWalkReport {
   /** The log's newest position when the walk began (null: empty). */
@@ -24,10 +27,20 @@ export interface VerifyOptions {
   blobs?: boolean;
 }
 
+export interface HistoryVerificationOptions {
+  /** A chain shorter than this is walked here, at once (a worker's start would cost more). */
+  inProcessBelow: number;
+  /** The least events a range walked in parallel holds. */
+  minRangeEvents: number;
+}
+
+export const HISTORY_VERIFICATION_OPTIONS = Symbol('HistoryVerificationOptions');
+
 /**
- * Walks the whole log against its chain and its checkpoints (chainWalk.ts), reading the events
- * as recorded and the blobs as stored (not through the service's cache). One at a time per
- * process; between batches it yields, so requests are served meanwhile.
+ * Walks the whole log against its chain and its checkpoints (chainWalk.ts), reading the events as
+ * recorded and the blobs as stored (not through the service's cache). A long chain is cut into
+ * ranges walked at once by the range walker (worker threads: every core, and none of it on the
+ * event loop); a short one is walked here. One verification at a time per process.
  */
 @injectable()
 export class HistoryVerification {
@@ -39,6 +52,8 @@ export class HistoryVerification {
     @inject(HISTORY_BLOB_STORE) private readonly blobs: BlobStore,
     /** Whose checkpoints are this service's own (null: no key known here, e.g. a script on another machine). */
     @inject(CHECKPOINT_SIGNER) private readonly signer: { readonly keyId: string | null },
+    @inject(CHAIN_RANGE_WALKER) private readonly walker: ChainRangeWalker | null,
+    @inject(HISTORY_VERIFICATION_OPTIONS) private readonly options: HistoryVerificationOptions,
   ) {}
 
   async verify(options: VerifyOptions = {}): Promise<HistoryVerificationReport> {
@@ -48,15 +63,16 @@ export class HistoryVerification {
       const started = performance.now();
       const head = await this.events.headPosition();
       const external = options.external ?? [];
-      const report = await walkChain({
-        readEvents: (after, maxCount) => this.events.readAll({ after, maxCount }),
-        readLinks: (after, maxCount) => this.chain.read({ after, maxCount }),
-        readCheckpoints: (after, maxCount) => this.chain.checkpointsAfter(after ?? null, maxCount),
+      const walk: RangeWalkOptions = {
         external,
-        trustedKeyIds: new Set([...(this.signer.keyId ? [this.signer.keyId] : []), ...external.map((c) => c.keyId)]),
-        checkBlob: options.blobs === false ? undefined : (sha256) => this.checkBlob(sha256),
-        onProgress: () => new Promise((resolve) => setImmediate(resolve)),
-      });
+        trustedKeyIds: [...(this.signer.keyId ? [this.signer.keyId] : []), ...external.map((c) => c.keyId)],
+        blobs: options.blobs !== false,
+      };
+      const ranges = await this.ranges();
+      const report =
+        ranges === null
+          ? await this.walkHere(WHOLE_CHAIN, walk)
+          : mergeReports(await Promise.all(ranges.map((range) => this.walker!.walk(range, walk))));
       return {
         ...report,
         log_head: head < 0n ? null : String(head),
@@ -65,6 +81,41 @@ export class HistoryVerification {
     } finally {
       this.running = false;
     }
+  }
+
+  /** Consecutive ranges of about equal length for the walker; null: walk it here, whole. */
+  private async ranges(): Promise<ChainRange[] | null> {
+    const head = await this.chain.head();
+    const length = head ? head.seq + 1 : 0;
+    if (!this.walker || length < this.options.inProcessBelow) return null;
+    const parts = Math.max(1, Math.min(this.walker.parallelism, Math.floor(length / this.options.minRangeEvents)));
+    const ranges: ChainRange[] = [];
+    let after: ChainRange['after'] = null;
+    for (let i = 1; i < parts; i++) {
+      const boundary = await this.chain.linkAtSeq(Math.floor((i * length) / parts) - 1);
+      // A chain whose sequence numbers were tampered with is walked whole (the walk names it).
+      if (!boundary || (after && boundary.position <= after.position)) return [WHOLE_CHAIN];
+      ranges.push({ after, through: boundary.position });
+      after = { position: boundary.position, hash: boundary.hash, chained: boundary.seq + 1 };
+    }
+    ranges.push({ after, through: null });
+    return ranges;
+  }
+
+  /** One range, walked in this thread, yielding to the event loop between batches. */
+  walkHere(range: ChainRange, options: RangeWalkOptions): Promise<ChainWalkReport> {
+    return walkChain(
+      {
+        readEvents: (after, maxCount) => this.events.readAll({ after, maxCount }),
+        readLinks: (after, maxCount) => this.chain.read({ after, maxCount }),
+        readCheckpoints: (after, maxCount) => this.chain.checkpointsAfter(after ?? null, maxCount),
+        external: options.external,
+        trustedKeyIds: new Set(options.trustedKeyIds),
+        checkBlob: options.blobs ? (sha256) => this.checkBlob(sha256) : undefined,
+        onProgress: () => new Promise((resolve) => setImmediate(resolve)),
+      },
+      range,
+    );
   }
 
   private async checkBlob(sha256: string): Promise<'ok' | 'missing' | 'changed'> {

@@ -1,3 +1,5 @@
+import type { ChainRange, ChainWalkReport } from '../history/chainWalk.js';
+
 /**
  * The ports of the tamper-evident history (application/history): where the hash chain over the
  * global log and its signed checkpoints are kept, who signs a checkpoint, and where a copy of each
@@ -58,6 +60,8 @@ export interface HistoryChainStore {
   linkAt(position: bigint): Promise<ChainLink | null>;
   /** The last link before `position`; null when there is none. */
   linkBefore(position: bigint): Promise<ChainLink | null>;
+  /** The link with this sequence number (the chain's `seq`-th event, from 0); null when there is none. */
+  linkAtSeq(seq: number): Promise<ChainLink | null>;
   /** Keeps a checkpoint; one at the same position already kept stays, and is answered instead. */
   saveCheckpoint(checkpoint: SignedCheckpoint): Promise<SignedCheckpoint>;
   /** The newest checkpoints first, a page at a time. */
@@ -76,6 +80,23 @@ export interface CheckpointSigner {
   sign(statement: Buffer): Pick<SignedCheckpoint, 'algorithm' | 'signature' | 'keyId' | 'publicKey' | 'certificate'>;
 }
 
+/** What a walk of one range is asked to compare, besides the log and the chain. */
+export interface RangeWalkOptions {
+  external: SignedCheckpoint[];
+  trustedKeyIds: string[];
+  /** Whether the blobs the events name are read. */
+  blobs: boolean;
+}
+
+/**
+ * Walks ranges of the chain off the event loop, several at once (worker threads with connections of
+ * their own): a verification of a large log uses every core and leaves the service's requests be.
+ */
+export interface ChainRangeWalker {
+  readonly parallelism: number;
+  walk(range: ChainRange, options: RangeWalkOptions): Promise<ChainWalkReport>;
+}
+
 /** Hands each new checkpoint to the operator, outside the database (a file they configure). */
 export interface CheckpointPublisher {
   publish(checkpoint: SignedCheckpoint): Promise<void>;
@@ -88,4 +109,5 @@ export const HISTORY_CHAIN_STORE = Symbol('HistoryChainStore');
  */
 export const HISTORY_BLOB_STORE = Symbol('HistoryBlobStore');
 export const CHECKPOINT_SIGNER = Symbol('CheckpointSigner');
+export const CHAIN_RANGE_WALKER = Symbol('ChainRangeWalker');
 export const CHECKPOINT_PUBLISHER = Symbol('CheckpointPublisher');

@@ -126,6 +126,12 @@ export class PgHistoryChainStore implements HistoryChainStore {
     return rows[0] ? toLink(rows[0]) : null;
   }
 
+  async linkAtSeq(seq: number): Promise<ChainLink | null> {
+    // No index on seq: asked only to split a verification into ranges, a few times per walk.
+    const { rows } = await this.pool.query<LinkRow>(`SELECT ${LINK_COLUMNS} FROM es_chain WHERE seq = $1 LIMIT 1`, [seq]);
+    return rows[0] ? toLink(rows[0]) : null;
+  }
+
   async saveCheckpoint(checkpoint: SignedCheckpoint): Promise<SignedCheckpoint> {
     const { rows } = await this.pool.query<CheckpointRow>(
       `WITH inserted AS (
