@@ -28,6 +28,26 @@ export const historyChainSchema = [
      public_key text NOT NULL,
      certificate text
    )`,
+  // Appends links on top of the head the caller chained from (p_expected; NULL: an empty chain),
+  // all or none, in one round trip: false when the head moved (another process chained first).
+  // The chain is derived from committed events: a crash that loses its last links loses nothing
+  // the chainer cannot compute again, so this commit waits for no WAL flush (set for the
+  // statement's own transaction: the commit reads the setting before the transaction's settings end).
+  `CREATE OR REPLACE FUNCTION es_chain_append(p_positions bigint[], p_seqs bigint[], p_ids uuid[],
+       p_digests bytea[], p_hashes bytea[], p_expected bigint) RETURNS boolean
+   LANGUAGE plpgsql AS $fn$
+   BEGIN
+     PERFORM set_config('synchronous_commit', 'off', true);
+     IF (SELECT max(global_position) FROM es_chain) IS DISTINCT FROM p_expected THEN
+       RETURN false;
+     END IF;
+     INSERT INTO es_chain (global_position, seq, event_id, digest, hash)
+       SELECT * FROM unnest(p_positions, p_seqs, p_ids, p_digests, p_hashes);
+     RETURN true;
+   EXCEPTION WHEN unique_violation THEN
+     RETURN false;
+   END
+   $fn$`,
 ];
 
 interface LinkRow {
@@ -67,40 +87,18 @@ export class PgHistoryChainStore implements HistoryChainStore {
 
   async append(links: ChainLink[], expectedHead: bigint | null): Promise<boolean> {
     if (links.length === 0) return true;
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      // The chain is derived from committed events: a crash that loses the last links loses
-      // nothing the chainer cannot compute again from the log, so this commit waits for no WAL flush.
-      await client.query('SET LOCAL synchronous_commit TO OFF');
-      const { rows } = await client.query<{ head: string | null }>('SELECT max(global_position) AS head FROM es_chain');
-      const head = rows[0]?.head ?? null;
-      if ((head === null ? null : BigInt(head)) !== expectedHead) {
-        await client.query('ROLLBACK');
-        return false;
-      }
-      await client.query(
-        `INSERT INTO es_chain (${LINK_COLUMNS})
-         SELECT p, s, e, decode(d, 'hex'), decode(h, 'hex')
-           FROM unnest($1::bigint[], $2::bigint[], $3::uuid[], $4::text[], $5::text[]) AS u(p, s, e, d, h)`,
-        [
-          links.map((l) => String(l.position)),
-          links.map((l) => l.seq),
-          links.map((l) => l.eventId),
-          links.map((l) => l.digest.toString('hex')),
-          links.map((l) => l.hash.toString('hex')),
-        ],
-      );
-      await client.query('COMMIT');
-      return true;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      // Another process chained the same positions first.
-      if ((error as { code?: string }).code === '23505') return false;
-      throw error;
-    } finally {
-      client.release();
-    }
+    const { rows } = await this.pool.query<{ appended: boolean }>(
+      'SELECT es_chain_append($1::bigint[], $2::bigint[], $3::uuid[], $4::bytea[], $5::bytea[], $6::bigint) AS appended',
+      [
+        links.map((l) => String(l.position)),
+        links.map((l) => l.seq),
+        links.map((l) => l.eventId),
+        links.map((l) => l.digest),
+        links.map((l) => l.hash),
+        expectedHead === null ? null : String(expectedHead),
+      ],
+    );
+    return rows[0]!.appended;
   }
 
   async read(options: { after?: bigint; maxCount?: number } = {}): Promise<ChainLink[]> {
@@ -128,7 +126,9 @@ export class PgHistoryChainStore implements HistoryChainStore {
 
   async linkAtSeq(seq: number): Promise<ChainLink | null> {
     // No index on seq: asked only to split a verification into ranges, a few times per walk.
-    const { rows } = await this.pool.query<LinkRow>(`SELECT ${LINK_COLUMNS} FROM es_chain WHERE seq = $1 LIMIT 1`, [seq]);
+    const { rows } = await this.pool.query<LinkRow>(`SELECT ${LINK_COLUMNS} FROM es_chain WHERE seq = $1 LIMIT 1`, [
+      seq,
+    ]);
     return rows[0] ? toLink(rows[0]) : null;
   }
 
