@@ -98,6 +98,15 @@ async function main() {
     logger,
   ).checkpointNow();
 
+  // For scale: reading the log alone, as a replay does (the same machine, the same moment).
+  started = performance.now();
+  for (let after = -1n; ;) {
+    const batch = await store.readAll({ after, maxCount: 2000 });
+    if (batch.length === 0) break;
+    after = batch[batch.length - 1]!.globalPosition;
+  }
+  const readSeconds = (performance.now() - started) / 1000;
+
   // As `npm run verify-history` walks it: in ranges, in worker threads (HISTORY_VERIFY_WORKERS).
   const walker = new WorkerRangeWalker(
     { databaseUrl: url, eventStoreUrl: null, blobStore: { kind: 'postgres' } },
@@ -119,6 +128,7 @@ async function main() {
         chain_seconds: round(chainSeconds),
         chained_events_per_second: Math.round(events / chainSeconds),
         chain_cpu_seconds: cpuSeconds(chainCpu, chainCpuBefore),
+        read_all_seconds: round(readSeconds),
         verify_seconds: round(verifySeconds),
         verified_events_per_second: Math.round(events / verifySeconds),
         verify_cpu_seconds: cpuSeconds(verifyCpu, cpuBefore),
