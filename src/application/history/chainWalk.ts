@@ -1,67 +1,14 @@
-import type { ChainLink, SignedCheckpoint } from '../ports/historyChain.js';
+import type {
+  ChainLink,
+  ChainRange,
+  ChainWalkReport,
+  HistoryProblem,
+  HistoryProblemKind,
+  SignedCheckpoint,
+} from '../ports/historyChain.js';
 import { BatchCursor } from './batchCursor.js';
 import { chainHash, digestOf, GENESIS_HASH, hashFromHex, type ChainedEvent } from './canonicalEvent.js';
 import { checkpointSignatureProblem } from './checkpointStatement.js';
-
-/**
- * How the log can differ from what was chained:
- * - changed: the event at a position is not the one chained there (its bytes, or another event);
- * - missing: a chained event is gone; inserted: an event that was never chained is in the log;
- * - reordered: chained events are there, in another order; renumbered: an event is as chained
- *   but at another position (what removing or inserting one before it with renumbering leaves);
- * - link_changed / link_missing: the chain's own record was edited (the event is as chained);
- * - blob_changed / blob_missing: a blob an event names no longer has the bytes of its SHA-256;
- * - checkpoint_mismatch: the log up to a signed checkpoint no longer hashes to its head hash
- *   (the log and the chain were rewritten together); checkpoint_signature: a checkpoint's
- *   signature does not hold; checkpoint_missing / checkpoint_changed: a checkpoint of a copy kept
- *   outside the database is not in the database, or differs there.
- */
-export type HistoryProblemKind =
-  | 'changed'
-  | 'missing'
-  | 'inserted'
-  | 'reordered'
-  | 'renumbered'
-  | 'link_changed'
-  | 'link_missing'
-  | 'blob_changed'
-  | 'blob_missing'
-  | 'checkpoint_mismatch'
-  | 'checkpoint_signature'
-  | 'checkpoint_missing'
-  | 'checkpoint_changed';
-
-export interface HistoryProblem {
-  kind: HistoryProblemKind;
-  /** The (first) global position concerned, decimal. */
-  position: string;
-  /** The last position of a run of neighbouring positions with the same problem. */
-  to_position?: string;
-  /** How many positions the run covers (1 for one). */
-  count: number;
-  event_id: string | null;
-  detail: string;
-}
-
-export interface ChainWalkReport {
-  ok: boolean;
-  /** The first position where anything differs, and how; null when nothing does. */
-  first_problem: HistoryProblem | null;
-  /** In position order; neighbouring positions with the same problem are one entry. At most 100. */
-  problems: HistoryProblem[];
-  /** How many entries there were in all (`problems` lists the first 100). */
-  problems_total: number;
-  events_checked: number;
-  links_checked: number;
-  /** Position of the chain's last link (null: nothing chained). */
-  chained_through: string | null;
-  /** Events after the chain's last link: recorded, not chained yet (the chainer follows within about a second). */
-  unchained_events: number;
-  checkpoints_checked: number;
-  external_checkpoints_checked: number;
-  blobs_checked: number;
-  notes: string[];
-}
 
 export interface ChainWalkSources {
   readEvents(after: bigint | undefined, maxCount: number): Promise<ChainedEvent[]>;
@@ -85,16 +32,6 @@ const LISTED = 100;
 /** A log that differs everywhere is not walked to its end: the first problems say what happened. */
 const MAX_PROBLEMS = 1000;
 const BLOB_BATCH = 64;
-
-/**
- * A part of the chain, for walks of several parts at once: after a link (its position, its stored
- * hash, how many links up to it), through a position.
- */
-export interface ChainRange {
-  after: { position: bigint; hash: Buffer; chained: number } | null;
-  /** The range's last position; null: to the end of the log (where events not chained yet are counted). */
-  through: bigint | null;
-}
 
 export const WHOLE_CHAIN: ChainRange = { after: null, through: null };
 

@@ -6,13 +6,15 @@ import {
   CHECKPOINT_SIGNER,
   HISTORY_BLOB_STORE,
   HISTORY_CHAIN_STORE,
+  type ChainRange,
   type ChainRangeWalker,
+  type ChainWalkReport,
   type HistoryChainStore,
   type RangeWalkOptions,
   type SignedCheckpoint,
 } from '../ports/historyChain.js';
 import { conflict } from '../../domain/errors.js';
-import { mergeReports, walkChain, WHOLE_CHAIN, type ChainRange, type ChainWalkReport } from './chainWalk.js';
+import { mergeReports, walkChain, WHOLE_CHAIN } from './chainWalk.js';
 
 export interface HistoryVerificationReport extends ChainWalkReport {
   /** The log's newest position when the walk began (null: empty). */

@@ -1,5 +1,3 @@
-import type { ChainRange, ChainWalkReport } from '../history/chainWalk.js';
-
 /**
  * The ports of the tamper-evident history (application/history): where the hash chain over the
  * global log and its signed checkpoints are kept, who signs a checkpoint, and where a copy of each
@@ -78,6 +76,78 @@ export interface CheckpointSigner {
   /** The signer's key id (SHA-256 of its SubjectPublicKeyInfo, hex). */
   readonly keyId: string;
   sign(statement: Buffer): Pick<SignedCheckpoint, 'algorithm' | 'signature' | 'keyId' | 'publicKey' | 'certificate'>;
+}
+
+/* What a walk of the chain reports (application/history/chainWalk.ts). */
+
+/**
+ * How the log can differ from what was chained:
+ * - changed: the event at a position is not the one chained there (its bytes, or another event);
+ * - missing: a chained event is gone; inserted: an event that was never chained is in the log;
+ * - reordered: chained events are there, in another order; renumbered: an event is as chained
+ *   but at another position (what removing or inserting one before it with renumbering leaves);
+ * - link_changed / link_missing: the chain's own record was edited (the event is as chained);
+ * - blob_changed / blob_missing: a blob an event names no longer has the bytes of its SHA-256;
+ * - checkpoint_mismatch: the log up to a signed checkpoint no longer hashes to its head hash
+ *   (the log and the chain were rewritten together); checkpoint_signature: a checkpoint's
+ *   signature does not hold; checkpoint_missing / checkpoint_changed: a checkpoint of a copy kept
+ *   outside the database is not in the database, or differs there.
+ */
+export type HistoryProblemKind =
+  | 'changed'
+  | 'missing'
+  | 'inserted'
+  | 'reordered'
+  | 'renumbered'
+  | 'link_changed'
+  | 'link_missing'
+  | 'blob_changed'
+  | 'blob_missing'
+  | 'checkpoint_mismatch'
+  | 'checkpoint_signature'
+  | 'checkpoint_missing'
+  | 'checkpoint_changed';
+
+export interface HistoryProblem {
+  kind: HistoryProblemKind;
+  /** The (first) global position concerned, decimal. */
+  position: string;
+  /** The last position of a run of neighbouring positions with the same problem. */
+  to_position?: string;
+  /** How many positions the run covers (1 for one). */
+  count: number;
+  event_id: string | null;
+  detail: string;
+}
+
+export interface ChainWalkReport {
+  ok: boolean;
+  /** The first position where anything differs, and how; null when nothing does. */
+  first_problem: HistoryProblem | null;
+  /** In position order; neighbouring positions with the same problem are one entry. At most 100. */
+  problems: HistoryProblem[];
+  /** How many entries there were in all (`problems` lists the first 100). */
+  problems_total: number;
+  events_checked: number;
+  links_checked: number;
+  /** Position of the chain's last link (null: nothing chained). */
+  chained_through: string | null;
+  /** Events after the chain's last link: recorded, not chained yet (the chainer follows within about a second). */
+  unchained_events: number;
+  checkpoints_checked: number;
+  external_checkpoints_checked: number;
+  blobs_checked: number;
+  notes: string[];
+}
+
+/**
+ * A part of the chain, for walks of several parts at once: after a link (its position, its stored
+ * hash, how many links up to it), through a position.
+ */
+export interface ChainRange {
+  after: { position: bigint; hash: Buffer; chained: number } | null;
+  /** The range's last position; null: to the end of the log (where events not chained yet are counted). */
+  through: bigint | null;
 }
 
 /** What a walk of one range is asked to compare, besides the log and the chain. */

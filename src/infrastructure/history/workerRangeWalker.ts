@@ -1,6 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import type { ChainRangeWalker, RangeWalkOptions } from '../../application/ports/historyChain.js';
-import type { ChainRange, ChainWalkReport } from '../../application/history/chainWalk.js';
+import type {
+  ChainRange,
+  ChainRangeWalker,
+  ChainWalkReport,
+  RangeWalkOptions,
+} from '../../application/ports/historyChain.js';
 import type { BlobStoreConfig } from '../blobs/blobStoreConfig.js';
 
 /** Where a worker finds the log, the chain and the blobs: connections of its own. */
