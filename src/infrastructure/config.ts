@@ -96,7 +96,7 @@ export interface HistorySettings {
   signingCertificateFile: string | null;
   /** HISTORY_CHECKPOINT_FILE: each checkpoint is also appended here, one JSON line (a copy outside the database). */
   checkpointFile: string | null;
-  /** HISTORY_CHAIN_PACE_MS (100): the chainer writes at most this often under load; it bounds how long an event stays unchained. */
+  /** HISTORY_CHAIN_PACE_MS (250): the chainer reads and writes at most this often under load; it bounds how long an event stays unchained. */
   chainPaceMs: number;
   /** HISTORY_VERIFY_WORKERS (the cores, at most 4): worker threads a verification of a long chain walks it with. */
   verifyWorkers: number;
@@ -199,7 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signingKeyFile: optional(env.HISTORY_SIGNING_KEY_FILE),
       signingCertificateFile: optional(env.HISTORY_SIGNING_CERTIFICATE_FILE),
       checkpointFile: optional(env.HISTORY_CHECKPOINT_FILE),
-      chainPaceMs: integer(env, 'HISTORY_CHAIN_PACE_MS', 100),
+      chainPaceMs: integer(env, 'HISTORY_CHAIN_PACE_MS', 250),
       verifyWorkers: Math.max(1, integer(env, 'HISTORY_VERIFY_WORKERS', Math.min(4, os.availableParallelism()))),
     },
   };
