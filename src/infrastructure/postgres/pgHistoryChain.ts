@@ -29,7 +29,8 @@ export const historyChainSchema = [
      certificate text
    )`,
   // Appends links on top of the head the caller chained from (p_expected; NULL: an empty chain),
-  // all or none, in one round trip: false when the head moved (another process chained first).
+  // all or none, in one round trip: false when the head moved (another process chained first; one
+  // chaining the same positions at the same moment makes it fail on the primary key instead).
   // The chain is derived from committed events: a crash that loses its last links loses nothing
   // the chainer cannot compute again, so this commit waits for no WAL flush (set for the
   // statement's own transaction: the commit reads the setting before the transaction's settings end).
@@ -44,8 +45,6 @@ export const historyChainSchema = [
      INSERT INTO es_chain (global_position, seq, event_id, digest, hash)
        SELECT * FROM unnest(p_positions, p_seqs, p_ids, p_digests, p_hashes);
      RETURN true;
-   EXCEPTION WHEN unique_violation THEN
-     RETURN false;
    END
    $fn$`,
 ];
@@ -87,18 +86,27 @@ export class PgHistoryChainStore implements HistoryChainStore {
 
   async append(links: ChainLink[], expectedHead: bigint | null): Promise<boolean> {
     if (links.length === 0) return true;
-    const { rows } = await this.pool.query<{ appended: boolean }>(
-      'SELECT es_chain_append($1::bigint[], $2::bigint[], $3::uuid[], $4::bytea[], $5::bytea[], $6::bigint) AS appended',
-      [
-        links.map((l) => String(l.position)),
-        links.map((l) => l.seq),
-        links.map((l) => l.eventId),
-        links.map((l) => l.digest),
-        links.map((l) => l.hash),
-        expectedHead === null ? null : String(expectedHead),
-      ],
-    );
-    return rows[0]!.appended;
+    // Another process chained the same positions at the same moment: a unique violation (23505).
+    const appended = await this.pool
+      .query<{ appended: boolean }>(
+        'SELECT es_chain_append($1::bigint[], $2::bigint[], $3::uuid[], $4::bytea[], $5::bytea[], $6::bigint) AS appended',
+        [
+          links.map((l) => String(l.position)),
+          links.map((l) => l.seq),
+          links.map((l) => l.eventId),
+          links.map((l) => l.digest),
+          links.map((l) => l.hash),
+          expectedHead === null ? null : String(expectedHead),
+        ],
+      )
+      .then(
+        ({ rows }) => rows[0]!.appended,
+        (error: { code?: string }) => {
+          if (error.code === '23505') return false;
+          throw error;
+        },
+      );
+    return appended;
   }
 
   async read(options: { after?: bigint; maxCount?: number } = {}): Promise<ChainLink[]> {
