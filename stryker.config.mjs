@@ -23,7 +23,7 @@ export default {
   // has; our tsconfig has no `extends` or `references` to rewrite, so name none.
   tsconfigFile: 'no-tsconfig-to-rewrite.json',
   // Not copied into the sandbox: build output, reports, the data directory, CI binaries.
-  ignorePatterns: ['dist', 'reports', 'docs', '.ci', 'var'],
+  ignorePatterns: ['dist', 'build', 'test-output', 'reports', 'docs', '.ci', 'var'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
   reporters: ['clear-text', 'progress', 'json', 'html'],

@@ -33,7 +33,7 @@ async function main() {
   const sender = identity(1);
   const receiver = identity(2);
   const receiverCertificate = new X509Certificate(await readFile(pki.instance(2).certificateFile));
-  const codec = new As4MessageCodecAdapter(receiver, { limits: DEFAULT_INBOUND_LIMITS, checkSigner: () => null });
+  const codec = new As4MessageCodecAdapter(receiver, { limits: DEFAULT_INBOUND_LIMITS, checkSigner: async () => null });
   const decoded = decodeDocumentInput(
     { ...invoiceWithLines(10), vendor_peppol_id: '0208:0451234595', customer_peppol_id: '0208:0987654394' },
     { maxLines: 10, maxAttachments: 50, maxRenderedLines: 10 },

@@ -7,6 +7,7 @@
  *   npm run bench:pdf          Options (env): RUNS (5)
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { checkDocument } from '../src/domain/document/rules/documentCheck.js';
 import type { DocumentCheck } from '../src/domain/document/rules/documentCheck.js';
 import { recoverFromText } from '../src/domain/document/pdf-text/recoverDocument.js';
@@ -16,6 +17,7 @@ import { realisticDocuments } from '../test/domain/document/fixtures/realisticDo
 import { checked, longInvoice } from '../test/support/pdfSamples.js';
 import { stripEmbeddedFiles } from '../test/support/pdfFiles.js';
 import { readEmbeddedDocument } from '../src/infrastructure/xml/embeddedXml.js';
+import { repoRoot } from '../test/support/repoRoot.js';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const renderer = new PdfmakeRenderer();
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
     'lo-en-long-reverse-charge.pdf',
     'scanned-invoice.pdf',
   ]) {
-    cases.push([file, await readFile(new URL(`../../test/fixtures/pdf/${file}`, import.meta.url))]);
+    cases.push([file, await readFile(path.join(repoRoot, 'test/fixtures/pdf', file))]);
   }
   for (const [name, pdf] of cases) {
     const method = await extract(pdf);

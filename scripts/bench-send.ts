@@ -73,7 +73,11 @@ async function main() {
     ).json() as Promise<Record<string, any>>;
 
   const org = await call('POST', '/api/operator/organizations', operatorKey, { name: 'bench' });
-  const tenant = await call('POST', '/api/admin/tenants', org.admin_key.key, { name: 'bench-sender' });
+  // It sends as the documents' seller (benchDocuments: BE0897223670), an id it must hold.
+  const tenant = await call('POST', '/api/admin/tenants', org.admin_key.key, {
+    name: 'bench-sender',
+    peppol_ids: ['0208:0897223670'],
+  });
   const key = (await call('POST', `/api/admin/tenants/${tenant.id}/api-keys`, org.admin_key.key, { name: 'bench' }))
     .key as string;
   await call('PUT', `/api/operator/tenants/${tenant.id}/test-mode`, operatorKey, {

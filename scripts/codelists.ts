@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RULE_SETS } from '../src/domain/validation/ruleSets.js';
-import { repoRoot } from '../test/domain/validation/conformance/corpus.js';
+import { repoRoot } from '../test/support/repoRoot.js';
 
 /** PEPPOL-SB: the separate self-billing Schematron some releases ship (PEPPOL-EN16931-UBL-SB.xslt). */
 type Artefact = 'CEN' | 'PEPPOL' | 'PEPPOL-SB';
@@ -175,7 +175,7 @@ const LISTS: ListSpec[] = [
 function findJar(): string {
   const arg = process.argv[2];
   if (arg) return path.resolve(arg);
-  const root = repoRoot();
+  const root = repoRoot;
   const candidates = [
     path.join(root, 'test/interop/phive/target/lib'),
     path.join(root, '.ci/m2/com/helger/phive/rules/phive-rules-peppol'),
@@ -276,7 +276,7 @@ function main(): void {
     if (text.length === 0 && artefact !== 'PEPPOL-SB') throw new Error(`${jarName}: no ${entry}`);
     return text;
   };
-  const out = path.join(repoRoot(), 'src/domain/validation/codelists');
+  const out = path.join(repoRoot, 'src/domain/validation/codelists');
   const written: string[] = [];
   for (const spec of LISTS) {
     const perRelease = releases.map((release) => {
@@ -314,7 +314,7 @@ function main(): void {
     const counts = perRelease.map((p) => `${p.release}: ${p.codes.length}`).join(', ');
     console.log(`${spec.name} (${spec.artefact} ${source}): ${counts}`);
   }
-  execFileSync(path.join(repoRoot(), 'node_modules/.bin/prettier'), ['--write', ...written], { stdio: 'ignore' });
+  execFileSync(path.join(repoRoot, 'node_modules/.bin/prettier'), ['--write', ...written], { stdio: 'ignore' });
 }
 
 main();

@@ -1,6 +1,6 @@
 /**
  * Runs the conformance runner (official unit tests and examples, per rule set, against the official
- * XSLT of each release) and the differential suite, and prints the README's conformance table: per
+ * XSLT of each release) and the differential suite, and prints the conformance table of docs/internals/conformance.md: per
  * release, the unit tests on the rule under test and on the whole set of fatal rule ids, the example
  * documents, and the differential agreement. `npm run conformance:report` (builds first); needs the
  * shared corpus (../shared or SHARED_DIR) and the phive harness (bash .ci/build-phive). The suites'
@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { repoRoot } from '../test/support/repoRoot.js';
 
 interface Stat {
   ruleSet: string;
@@ -29,7 +30,8 @@ interface ReleaseSummary {
   byRule: Record<string, { oursOnly: number; officialOnly: number }>;
 }
 
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The compiled tree this runs from (a build generation, or a developer's dist/). */
+const compiled = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-report-'));
 const conformanceJson = path.join(tmp, 'conformance.json');
 const differentialJson = path.join(tmp, 'differential.json');
@@ -37,17 +39,17 @@ const differentialJson = path.join(tmp, 'differential.json');
 const run = spawnSync(
   process.execPath,
   [
-    path.join(dist, '..', 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    path.join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js'),
     '--no-config',
     '--require',
-    path.join(dist, 'test', 'setup.js'),
+    path.join(compiled, 'test', 'setup.js'),
     '--timeout',
     '600000',
     '--exit',
     '--reporter',
     'dot',
-    path.join(dist, 'test', 'domain', 'validation', 'conformance.test.js'),
-    path.join(dist, 'test', 'differential', 'differential.test.js'),
+    path.join(compiled, 'test', 'domain', 'validation', 'conformance.test.js'),
+    path.join(compiled, 'test', 'differential', 'differential.test.js'),
   ],
   {
     stdio: ['ignore', process.env.VERBOSE ? 'inherit' : 'ignore', 'inherit'],

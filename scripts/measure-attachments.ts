@@ -1,6 +1,6 @@
 /**
  * What a document with many attachments, added one by one, costs in storage: the bytes of each
- * event of its stream, and the blobs (README, "Payloads by reference"). Not a timing: sizes only.
+ * event of its stream, and the blobs (docs/internals/blob-store.md, "Payloads by reference"). Not a timing: sizes only.
  *   npm run measure:attachments       Options (env): ATTACHMENTS (20), MIN_KB (50), MAX_KB (200)
  */
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -27,7 +27,7 @@ async function main() {
     process.exit(2);
   }
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   // The same composition root as `npm start` chooses (and the embedded server, when that is the profile).
   const container = await compose({ config, logger });
   const events = container.resolve<EventStore>(EVENT_STORE);

@@ -1,17 +1,22 @@
 import { loadConfig } from './infrastructure/config.js';
 import { createLogger } from './infrastructure/logger.js';
-import { Service } from './service.js';
+import { holdBuildGeneration } from './infrastructure/buildGeneration.js';
+import { STARTUP_FACTS, startupReport, type StartupFact } from './composition/startupReport.js';
+import { Service, VERSION } from './service.js';
 
 /**
- * `npm start`: the service on the storage profile its settings choose (the embedded PostgreSQL
- * by default; see composition/options.ts), until SIGINT/SIGTERM.
+ * `npm start` (and the systemd unit, deploy/invoicing.service): the service on the storage
+ * profile its settings choose (the embedded PostgreSQL by default; see composition/options.ts),
+ * until SIGINT/SIGTERM.
  */
 /** How long a shutdown waits for the requests, deliveries and jobs under way (each) before it cuts them off. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
+  // First: no later build may remove the files this process and its workers load.
+  const build = holdBuildGeneration();
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   let service: Service | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -34,7 +39,13 @@ async function main(): Promise<void> {
     service = await Service.create({ config, logger });
     await service.start();
     await service.listen(config.port, config.host);
-    logger.info({ port: config.port }, `listening on http://localhost:${config.port}`);
+    const report = startupReport(
+      config,
+      service.resolve<StartupFact[]>(STARTUP_FACTS),
+      build,
+      `invoicing ${VERSION} listening on http://localhost:${config.port} (HOST ${config.host}, data in ${config.dataDir})`,
+    );
+    logger.info({ startup: report.facts }, report.text);
   } catch (error) {
     logger.error({ err: error }, 'failed to start');
     await service?.stop().catch(() => undefined);

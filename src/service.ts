@@ -9,6 +9,7 @@ import { createHttpApp } from './composition/httpApp.js';
 import type { CompositionOptions } from './composition/options.js';
 import { CONFIG, type Config } from './infrastructure/config.js';
 import { DATABASE, PG_POOL } from './infrastructure/postgres/tokens.js';
+import { whileStartingAlone } from './infrastructure/postgres/pgSchema.js';
 import { BLOBS } from './infrastructure/blobs/openBlobStore.js';
 import type { Database } from './infrastructure/postgres/database.js';
 import { EmailTransport } from './infrastructure/mail/emailTransport.js';
@@ -17,6 +18,7 @@ import { ProjectionRunner } from './projections/projectionRunner.js';
 import { EVENT_STORE, type EventStore } from './application/ports/eventStore.js';
 import { READ_MODEL_STORE, type ReadModelStore } from './application/ports/readModelStore.js';
 import { JOB_SCHEDULER, type JobScheduler } from './application/ports/jobScheduler.js';
+import { IDEMPOTENCY_STORE, type IdempotencyStore } from './application/ports/idempotencyStore.js';
 import { LOGGER } from './application/ports/logger.js';
 import { DeliveryProcess } from './application/delivery/deliveryProcess.js';
 import { AccountCommands } from './application/accounts/accountCommands.js';
@@ -70,13 +72,16 @@ export class Service {
       });
       if (created) logger.info('created the bootstrap organization for BOOTSTRAP_ADMIN_KEY');
     }
-    await this.projections.start();
+    // Their stores create what they need on a new database; processes starting together take turns.
+    await whileStartingAlone(this.resolve<pg.Pool>(PG_POOL), async () => {
+      await this.projections.start();
+      await this.resolve<JobScheduler>(JOB_SCHEDULER).start();
+    });
     // The hash chain follows the log from where it stands; checkpoints are signed on their schedule.
     const signer = this.resolve<KeyCheckpointSigner>(CHECKPOINT_SIGNER);
     logger.info({ keyId: signer.keyId, source: signer.source }, 'history checkpoints are signed with this key');
     await this.resolve(HistoryChainer).start();
     this.resolve(HistoryCheckpoints).start();
-    await this.resolve<JobScheduler>(JOB_SCHEDULER).start();
     this.resolve(DeliveryProcess).startRecovery();
     // The monthly Peppol reports: this month's is prepared on the 1st of the next (one job per month).
     await this.resolve(PeppolReporting).scheduleFor(new Date());
@@ -126,6 +131,7 @@ export class Service {
     await this.resolve(HistoryCheckpoints).stop();
     await this.resolve(HistoryChainer).stop();
     await this.projections.stop();
+    await this.resolve<IdempotencyStore>(IDEMPOTENCY_STORE).close();
     await this.resolve<ReadModelStore>(READ_MODEL_STORE).close();
     await this.eventStore.close();
     this.resolve<{ close(): void }>(BLOBS).close();

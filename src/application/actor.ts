@@ -12,6 +12,8 @@ export const SYSTEM_JOBS = [
   'response-router',
   'webhooks',
   'peppol-reporting',
+  'network-messages',
+  'mls-responder',
   'bootstrap',
 ] as const;
 export type SystemJob = (typeof SYSTEM_JOBS)[number];
@@ -43,6 +45,8 @@ const JOB_WORDS: Record<SystemJob, string> = {
   'response-router': 'response router',
   webhooks: 'webhook dispatcher',
   'peppol-reporting': 'Peppol reporting job',
+  'network-messages': 'network message delivery job',
+  'mls-responder': 'MLS responder',
   bootstrap: 'start-up (BOOTSTRAP_ADMIN_KEY)',
 };
 
@@ -65,10 +69,12 @@ export function actorOf(metadata: Record<string, unknown>): Actor {
   const key = LEGACY_KEY.exec(recorded);
   if (key) {
     // A tenant key's requests recorded the tenant; an organization key's only the organization.
+    // Some recorded the key's name beside it (actorName).
     const tenantId = text(metadata.tenantId);
+    const keyName = text(metadata.actorName);
     return tenantId
-      ? { kind: 'api_key', keyId: key[1]!, keyName: null, tenantId }
-      : { kind: 'organization_admin', keyId: key[1]!, keyName: null, organizationId: text(metadata.organizationId) };
+      ? { kind: 'api_key', keyId: key[1]!, keyName, tenantId }
+      : { kind: 'organization_admin', keyId: key[1]!, keyName, organizationId: text(metadata.organizationId) };
   }
   return { kind: 'unknown' };
 }

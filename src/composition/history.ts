@@ -23,6 +23,7 @@ import {
 import { WorkerRangeWalker } from '../infrastructure/history/workerRangeWalker.js';
 import { DATABASE_URL } from '../infrastructure/postgres/tokens.js';
 import { HistoryProofs } from '../application/history/historyProofs.js';
+import { EvidenceBundles } from '../application/evidence/evidenceBundle.js';
 
 /** Under 20,000 events a walk takes well under a second here; above, ranges of at least 50,000 in workers. */
 export const VERIFICATION: HistoryVerificationOptions = { inProcessBelow: 20_000, minRangeEvents: 50_000 };
@@ -78,4 +79,5 @@ export function registerHistory(container: DependencyContainer, config: Config):
   container.registerSingleton(HistoryCheckpoints);
   container.registerSingleton(HistoryVerification);
   container.registerSingleton(HistoryProofs);
+  container.registerSingleton(EvidenceBundles);
 }

@@ -14,6 +14,7 @@ import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
 import { DocumentHistory } from '../application/documents/documentHistory.js';
+import { EvidenceBundles } from '../application/evidence/evidenceBundle.js';
 import { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import { SendDocument } from '../application/delivery/sendDocument.js';
 import { InboxCommands } from '../application/inbox/inboxCommands.js';
@@ -21,6 +22,7 @@ import { WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
 import { DocumentStats } from '../application/documents/documentStats.js';
 import { PeppolReporting } from '../application/reporting/peppolReports.js';
+import { PeppolReportSubmission } from '../application/reporting/peppolReportSubmission.js';
 import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
 import { SmpPublication } from '../application/peppol/smpPublication.js';
 import { ParticipantLookup } from '../application/peppol/participantLookup.js';
@@ -57,12 +59,14 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     documents: container.resolve(DocumentCommands),
     documentQueries: container.resolve(DocumentQueries),
     documentHistory: container.resolve(DocumentHistory),
+    evidenceBundles: container.resolve(EvidenceBundles),
     sending: container.resolve(SendDocument),
     inbox: container.resolve(InboxCommands),
     webhooks: container.resolve(WebhookCommands),
     webhookTests: container.resolve(WebhookDispatch),
     documentStats: container.resolve(DocumentStats),
     peppolReporting: container.resolve(PeppolReporting),
+    peppolReportSubmission: container.resolve(PeppolReportSubmission),
     history: {
       chainer: container.resolve(HistoryChainer),
       checkpoints: container.resolve(HistoryCheckpoints),

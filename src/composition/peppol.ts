@@ -14,6 +14,7 @@ import { readSbdh } from '../infrastructure/as4/sbdhXml.js';
 import { AS4_MESSAGE_CODEC, AS4_RECEPTION_OPTIONS } from '../application/ports/as4Reception.js';
 import { As4Inbox } from '../application/inbox/as4Inbox.js';
 import type { Logger } from 'pino';
+import type { StartupFact } from './startupReport.js';
 import { instanceCachingFactory, type DependencyContainer } from './container.js';
 import type { PeppolConfig } from '../infrastructure/peppolConfig.js';
 import {
@@ -34,6 +35,7 @@ import { PeppolRegistrations } from '../application/peppol/peppolRegistration.js
 import { base64Der, readCertificateFile, readCertificates } from '../infrastructure/peppol/certificates.js';
 import { ACCESS_POINT_TRUST, AccessPointTrust } from '../infrastructure/peppol/accessPointTrust.js';
 import { RevocationLists } from '../infrastructure/peppol/revocationLists.js';
+import { OcspChecker } from '../infrastructure/peppol/ocspChecker.js';
 import { SmpXmlSignatures, SmpXmlSigner } from '../infrastructure/peppol/xmlSignatures.js';
 import { FetchHttpGetter } from '../infrastructure/peppol/httpGetter.js';
 import { DnsSmlLocator } from '../infrastructure/peppol/dnsSmlLocator.js';
@@ -43,22 +45,20 @@ import { AS4_CLIENT } from '../application/ports/as4Sending.js';
 import { HttpAs4Client } from '../infrastructure/as4/as4Client.js';
 import { As4EndpointResolver } from '../application/delivery/as4EndpointResolver.js';
 import { As4Delivery } from '../application/delivery/as4Delivery.js';
+import { SERVICE_PROVIDER, type ServiceProvider } from '../application/ports/serviceProvider.js';
+import { spidParticipantOfSeat } from '../domain/peppol/mls/serviceProviderId.js';
 
 /**
  * Peppol registration, SMP, lookup and SML: the network adapters are built from their settings
  * (each is off, or null, unless configured; key and certificate files are read once, here), and
  * the application's Peppol services are constructed by the container around them.
  */
-export function registerPeppol(container: DependencyContainer, config: PeppolConfig, logger: Logger): void {
+export function registerPeppol(container: DependencyContainer, config: PeppolConfig, logger: Logger): StartupFact[] {
   const read = (file: string) => fs.readFileSync(file, 'utf8');
   const signer =
     config.smpSigningKeyFile && config.smpSigningCertificateFile
       ? new SmpXmlSigner(read(config.smpSigningKeyFile), read(config.smpSigningCertificateFile))
       : null;
-  if (!signer)
-    logger.warn(
-      'SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse',
-    );
   const identity = loadAccessPointIdentity(config);
   const as4Certificate = identity
     ? base64Der(identity.key.certificate)
@@ -67,9 +67,6 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
       : config.as4CertificatePem
         ? base64Der(new X509Certificate(config.as4CertificatePem))
         : null;
-  if (!as4Certificate)
-    logger.warn('AS4_CERTIFICATE_FILE is not set: ServiceMetadata publishes an empty endpoint certificate');
-  if (!identity) logger.warn('AS4_KEY_FILE is not set: this access point neither sends nor receives over AS4');
   const smp: SmpSettings = {
     publicUrl: config.publicUrl,
     as4EndpointUrl: config.as4EndpointUrl,
@@ -89,6 +86,7 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
       : smlPublishingOff;
 
   container.register(SMP_SETTINGS, { useValue: smp });
+  container.register(SERVICE_PROVIDER, { useValue: serviceProvider(config, identity) });
   container.register(ACCESS_POINT_IDENTITY, { useFactory: () => identity });
   const trust = accessPointTrust(config, identity, logger);
   container.register(ACCESS_POINT_TRUST, { useValue: trust });
@@ -121,6 +119,53 @@ export function registerPeppol(container: DependencyContainer, config: PeppolCon
   container.registerSingleton(PeppolRegistrations);
   container.registerSingleton(As4EndpointResolver);
   container.registerSingleton(As4Delivery);
+  return peppolFacts(config, identity, signer !== null, as4Certificate !== null);
+}
+
+/** What the start-up block says of AS4 and SMP signing: off, as a first start has them, is expected, and says why. */
+function peppolFacts(
+  config: PeppolConfig,
+  identity: AccessPointIdentity | null,
+  signed: boolean,
+  as4CertificatePublished: boolean,
+): StartupFact[] {
+  const as4: StartupFact = identity
+    ? {
+        part: 'AS4',
+        on: true,
+        detail: `seat ${identity.seatId}, endpoint ${config.as4EndpointUrl ?? '(AS4_ENDPOINT_URL not set)'}, ${identity.apCas.length} AP CA(s) trusted, certificate valid until ${new Date(identity.key.certificate.validTo).toISOString().slice(0, 10)}`,
+      }
+    : {
+        part: 'AS4',
+        on: false,
+        detail: `AS4_KEY_FILE is not set: this access point neither sends nor receives over AS4; ServiceMetadata publishes ${as4CertificatePublished ? 'the certificate of AS4_CERTIFICATE_FILE' : 'an empty endpoint certificate (AS4_CERTIFICATE_FILE is not set)'}`,
+      };
+  const smp: StartupFact = signed
+    ? { part: 'SMP signing', on: true, detail: 'ServiceMetadata is signed (SMP_SIGNING_KEY_FILE)' }
+    : {
+        part: 'SMP signing',
+        on: false,
+        detail:
+          'SMP_SIGNING_KEY_FILE is not set: ServiceMetadata is published unsigned, which Peppol access points refuse',
+      };
+  return [as4, smp];
+}
+
+/**
+ * The provider's SPID and country: as set, or from the AS4 certificate (its seat id's six digits;
+ * its subject C, which Peppol AP certificates carry). Without an AS4 identity it has neither.
+ */
+function serviceProvider(config: PeppolConfig, identity: AccessPointIdentity | null): ServiceProvider {
+  const subjectCountry = identity
+    ? (/^C=([A-Za-z]{2})$/m.exec(identity.key.certificate.subject)?.[1]?.toUpperCase() ?? null)
+    : null;
+  return {
+    participant: identity ? (config.serviceProviderId ?? spidParticipantOfSeat(identity.seatId)) : null,
+    country: config.serviceProviderCountry ?? subjectCountry,
+    mlsType: config.mlsType,
+    mlsSend: config.mlsSend,
+    reporting: { receiver: config.reportingReceiver, submit: config.reportingSubmit },
+  };
 }
 
 /** Below this a received payload's SBDH is read on the event loop (well under a millisecond). */
@@ -148,7 +193,7 @@ function registerAs4Reception(
       const pool = c.resolve(TaskPool);
       return new As4MessageCodecAdapter(identity, {
         limits: { mime, maxPayloadBytes: Math.max(config.as4MaxMessageBytes, DEFAULT_INBOUND_LIMITS.maxPayloadBytes) },
-        checkSigner: (certificate) => trust.problem(certificate, new Date()),
+        checkSigner: (certificate) => trust.check(certificate, new Date()),
         // Large payloads are parsed in the worker processes, each sending AP its own fair turn.
         readSbdh: async (payload, senderAp) =>
           payload.length <= INLINE_SBDH_BYTES
@@ -164,8 +209,8 @@ function registerAs4Reception(
 }
 
 /**
- * Other access points' certificates are judged on the AP CAs and, when AS4_CRL_FILES is set, on the
- * CRLs, read and verified here once: a CRL that is not one, or that no AP CA signed, stops the start.
+ * Other access points' certificates are judged on the AP CAs, the CRLs of AS4_CRL_FILES (read and
+ * verified here once: a CRL that is not one, or that no AP CA signed, stops the start) and OCSP.
  */
 function accessPointTrust(
   config: PeppolConfig,
@@ -173,13 +218,23 @@ function accessPointTrust(
   logger: Logger,
 ): AccessPointTrust {
   const apCas = identity ? identity.apCas : config.apCaFiles.flatMap(readCertificates);
-  if (config.crlFiles.length === 0) return new AccessPointTrust(apCas, null);
-  const revocation = RevocationLists.load(config.crlFiles, apCas, (message) => logger.warn(message));
-  revocation.checkFreshness(new Date());
-  // Roots issue CAs, not access points: only the CAs under them need a CRL here.
-  for (const ca of revocation.uncovered(apCas.filter((ca) => !ca.checkIssued(ca))))
-    logger.warn(
-      `AS4_CRL_FILES has no CRL of ${ca.subject.replace(/\n/g, ', ')}: its certificates are not checked for revocation`,
-    );
-  return new AccessPointTrust(apCas, revocation);
+  const warn = (message: string) => logger.warn(message);
+  const crls = config.crlFiles.length === 0 ? null : RevocationLists.load(config.crlFiles, apCas, warn);
+  if (crls) {
+    crls.checkFreshness(new Date());
+    // Roots issue CAs, not access points: only the CAs under them need a CRL here.
+    for (const ca of crls.uncovered(apCas.filter((ca) => !ca.checkIssued(ca))))
+      logger.warn(
+        `AS4_CRL_FILES has no CRL of ${ca.subject.replace(/\n/g, ', ')}: its certificates are not checked for revocation` +
+          (config.ocsp ? ' unless they name an OCSP responder' : ''),
+      );
+  }
+  const ocsp = config.ocsp
+    ? new OcspChecker({
+        timeoutMs: config.ocspTimeoutMs,
+        maxCacheMs: config.ocspCacheMaxSeconds * 1000,
+        nonce: config.ocspNonce,
+      })
+    : null;
+  return new AccessPointTrust(apCas, { crls, ocsp, failurePolicy: config.ocspFailurePolicy, warn });
 }

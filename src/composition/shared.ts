@@ -6,10 +6,12 @@ import { instanceCachingFactory, type DependencyContainer } from './container.js
 import type { CompositionOptions } from './options.js';
 import { registerPeppol } from './peppol.js';
 import { registerHistory } from './history.js';
+import { STARTUP_FACTS } from './startupReport.js';
 import { CONFIG, type Config } from '../infrastructure/config.js';
 import type { Database } from '../infrastructure/postgres/database.js';
 import { DATABASE, DATABASE_URL, PG_POOL } from '../infrastructure/postgres/tokens.js';
 import { applyPostgresSchema } from '../infrastructure/postgres/pgSchema.js';
+import { checkConnectionBudget, namedConnections } from '../infrastructure/postgres/connectionBudget.js';
 import { IDEMPOTENCY_RETENTION, PgIdempotencyStore } from '../infrastructure/postgres/pgIdempotencyStore.js';
 import { PgRateLimitStore } from '../infrastructure/postgres/pgRateLimitStore.js';
 import { PgHealthProbe } from '../infrastructure/postgres/pgHealthProbe.js';
@@ -36,11 +38,12 @@ import {
   READ_MODEL_PROGRESS,
   READ_MODEL_PROJECTIONS,
 } from '../application/ports/projection.js';
-import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js';
+import { OPERATIONAL_METRICS, type OperationalMetrics } from '../application/ports/operationalMetrics.js';
 import { OperationsStatus } from '../application/operations/operationsStatus.js';
 import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentStats } from '../application/documents/documentStats.js';
 import { PeppolReporting } from '../application/reporting/peppolReports.js';
+import { PeppolReportSubmission } from '../application/reporting/peppolReportSubmission.js';
 import { PrometheusMetrics } from '../infrastructure/metrics/prometheusMetrics.js';
 import { OPERATOR_KEY, OperatorKey } from '../application/accounts/operatorKey.js';
 import { AccountCommands } from '../application/accounts/accountCommands.js';
@@ -65,6 +68,9 @@ import { SendDocument } from '../application/delivery/sendDocument.js';
 import { InboxCommands } from '../application/inbox/inboxCommands.js';
 import { ResponseRouter } from '../application/inbox/responseRouter.js';
 import { ResponseDelivery } from '../application/inbox/responseDelivery.js';
+import { MlsResponder } from '../application/inbox/mlsResponder.js';
+import { ReceivedMlsRecorder } from '../application/inbox/receivedMls.js';
+import { NetworkMessages } from '../application/network/networkMessages.js';
 import {
   WEBHOOK_DISPATCH_OPTIONS,
   WebhookDispatch,
@@ -108,19 +114,19 @@ export async function registerPostgres(
   database: Database,
 ): Promise<pg.Pool> {
   const { config, logger } = options;
-  const pool = new pg.Pool({ connectionString: database.url, max: config.databasePoolSize });
+  // Every connection of this process says whose it is (pg_stat_activity.application_name).
+  const url = namedConnections(database.url);
+  const pool = new pg.Pool({ connectionString: url, max: config.databasePoolSize });
   // While the pool ends, its closing connections may still report the server going away.
   pool.on('error', (error) => {
     if (!pool.ending) logger.warn({ err: error }, 'idle database connection failed');
   });
   await applyPostgresSchema(pool);
+  await checkConnectionBudget(pool, config.databasePoolSize, logger);
   container.register(DATABASE, { useValue: database });
-  container.register(DATABASE_URL, { useValue: database.url });
+  container.register(DATABASE_URL, { useValue: url });
   container.register(PG_POOL, { useValue: pool });
-  // A claim whose process died is free again after the longest a request may take.
-  container.register(IDEMPOTENCY_RETENTION, {
-    useValue: { ttlHours: config.idempotencyKeyTtlHours, claimLeaseMs: 5 * 60_000 },
-  });
+  container.register(IDEMPOTENCY_RETENTION, { useValue: { ttlHours: config.idempotencyKeyTtlHours } });
   container.registerSingleton(IDEMPOTENCY_STORE, PgIdempotencyStore);
   container.registerSingleton(RATE_LIMIT_STORE, PgRateLimitStore);
   container.registerSingleton(HEALTH_PROBE, PgHealthProbe);
@@ -180,7 +186,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(DocumentStats);
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
-  registerPeppol(container, config.peppol, logger);
+  container.register(STARTUP_FACTS, { useValue: registerPeppol(container, config.peppol, logger) });
   registerHistory(container, config);
 
   container.register(READ_MODEL_PROJECTIONS, {
@@ -188,11 +194,19 @@ export async function registerService(container: DependencyContainer, options: C
   });
   // Process managers follow the log like projections do (and are not rebuilt with them).
   container.register(PROCESS_MANAGERS, {
-    useFactory: instanceCachingFactory((c) => [c.resolve(ResponseRouter), c.resolve(WebhookDispatch).dispatcher()]),
+    useFactory: instanceCachingFactory((c) => [
+      c.resolve(ResponseRouter),
+      c.resolve(MlsResponder),
+      c.resolve(WebhookDispatch).dispatcher(),
+    ]),
   });
   container.registerSingleton(ResponseRouter);
+  container.registerSingleton(NetworkMessages);
+  container.registerSingleton(ReceivedMlsRecorder);
+  container.registerSingleton(MlsResponder);
   container.registerSingleton(ResponseDelivery);
   container.registerSingleton(PeppolReporting);
+  container.registerSingleton(PeppolReportSubmission);
   container.registerSingleton(ProjectionRunner);
   container.register(READ_MODEL_PROGRESS, { useToken: ProjectionRunner });
   container.register(PROJECTION_STATUS, { useToken: ProjectionRunner });
@@ -203,6 +217,7 @@ export async function registerService(container: DependencyContainer, options: C
   // Their jobs are defined on the scheduler before it starts (Service.start).
   container.resolve(DeliveryProcess).register();
   container.resolve(ResponseDelivery).register();
+  container.resolve(NetworkMessages).register();
   container.resolve(PeppolReporting).register();
   container.resolve(WebhookDispatch).register();
 }
@@ -217,6 +232,7 @@ function registerDocuments(container: DependencyContainer, config: Config, optio
       taskTimeoutMs: config.work.taskTimeoutMs,
       maxHeapMb: config.work.heapMb,
       maxWaitingPerTenant: config.work.maxWaitingPerTenant,
+      refused: (reason: string) => container.resolve<OperationalMetrics>(OPERATIONAL_METRICS).workRefused(reason),
     },
   });
   container.register(PDF_READER_LIMITS, { useValue: config.pdfReader });

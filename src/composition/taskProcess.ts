@@ -1,6 +1,7 @@
 import { documentTasks, useDocumentDecoder, type TaskName } from '../infrastructure/workers/documentTasks.js';
 import { serializeError } from '../infrastructure/workers/taskErrors.js';
-import { XML_LIMITS_ENV, type TaskReply } from '../infrastructure/workers/taskPool.js';
+import type { TaskReply } from '../infrastructure/workers/taskPool.js';
+import { SETTINGS } from '../infrastructure/settings/catalogue.js';
 import { useXmlLimits } from '../domain/validation/index.js';
 import { decodeDocumentInput } from '../http/codecs/documentCodec.js';
 
@@ -12,7 +13,7 @@ import { decodeDocumentInput } from '../http/codecs/documentCodec.js';
  * process can be killed outright, taking every byte it allocated with it. Each request is
  * answered with a value or an error as data, so the error's class and fields survive the trip.
  */
-const limits = process.env[XML_LIMITS_ENV];
+const limits = SETTINGS.INVOICING_WORKER_XML_LIMITS.read(process.env);
 if (limits) useXmlLimits(JSON.parse(limits));
 useDocumentDecoder(decodeDocumentInput);
 

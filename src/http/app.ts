@@ -14,6 +14,7 @@ import { documentErrorToHttp, XML_TYPES } from './routes/documents/documentError
 import { peppolErrorToHttp } from './routes/peppol/peppolErrors.js';
 import { isAs4Path } from './routes/peppol/as4Routes.js';
 import { consoleApp } from './console/consoleApp.js';
+import * as t from 'io-ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 /** How long a read waits for the read models to include earlier writes before it answers with what is there. */
@@ -48,6 +49,9 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
         return id;
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      // The line a person reads; the JSON record keeps req and res in full.
+      customSuccessMessage: (req, res, ms) => `${req.method} ${urlOf(req)} ${res.statusCode} ${Math.round(ms)} ms`,
+      customErrorMessage: (req, res, error) => `${req.method} ${urlOf(req)} ${res.statusCode} failed: ${error.message}`,
       redact: ['req.headers.authorization'],
     }),
   );
@@ -80,7 +84,8 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
     summary: 'This OpenAPI 3.1 description (public: it holds no account data)',
     tag: 'meta',
     auth: 'none',
-    handler: (_req, res) => res.json(openApi),
+    answer: t.UnknownRecord,
+    handler: (_req, _res, answer) => answer(openApi),
   });
   const openApi = routes.openApi({ title: 'Invoicing service', version: deps.version });
 
@@ -94,3 +99,6 @@ export function createApp(deps: HttpDependencies): { app: Express; routes: Route
   app.use(errorMiddleware);
   return { app, routes };
 }
+
+/** The path as the client sent it (express strips a router's mount point from req.url). */
+const urlOf = (req: { url?: string; originalUrl?: string }): string => req.originalUrl ?? req.url ?? '';

@@ -6,12 +6,14 @@ import type { OperatorQueries } from '../application/accounts/operatorQueries.js
 import type { DocumentCommands } from '../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../application/documents/documentQueries.js';
 import type { DocumentHistory } from '../application/documents/documentHistory.js';
+import type { EvidenceBundles } from '../application/evidence/evidenceBundle.js';
 import type { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import type { SendDocument } from '../application/delivery/sendDocument.js';
 import type { InboxCommands } from '../application/inbox/inboxCommands.js';
 import type { WebhookCommands } from '../application/webhooks/webhookCommands.js';
 import type { WebhookDispatch } from '../application/webhooks/webhookDispatch.js';
 import type { DocumentStats } from '../application/documents/documentStats.js';
+import type { PeppolReportSubmission } from '../application/reporting/peppolReportSubmission.js';
 import type { PeppolReporting } from '../application/reporting/peppolReports.js';
 import type { PeppolRegistrations } from '../application/peppol/peppolRegistration.js';
 import type { SmpPublication } from '../application/peppol/smpPublication.js';
@@ -42,6 +44,7 @@ export interface HttpDependencies {
   documents: DocumentCommands;
   documentQueries: DocumentQueries;
   documentHistory: DocumentHistory;
+  evidenceBundles: Pick<EvidenceBundles, 'bundle'>;
   sending: SendDocument;
   inbox: InboxCommands;
   webhooks: WebhookCommands;
@@ -51,6 +54,7 @@ export interface HttpDependencies {
   peppolReporting: PeppolReporting;
   /** The tamper-evident history: checkpoints and verification (operator routes). */
   history: HistoryRouteDependencies;
+  peppolReportSubmission: PeppolReportSubmission;
   peppol: {
     registrations: PeppolRegistrations;
     smp: SmpPublication;

@@ -38,6 +38,11 @@ async function bodyOf(req: Request, res: Response, uploadLimit: number): Promise
  * records nothing new; with a different request it is a 422; while the first is still being
  * worked on, a 409. Results are kept (IDEMPOTENCY_KEY_TTL_HOURS) for every answer but 5xx and 429,
  * which mean nothing was done, so the key is free to be tried again.
+ *
+ * The claimed key and the request's fingerprint go with the events the request records
+ * (commandMetadata: EventMetadata.idempotency). When the process dies between recording them and
+ * keeping the result, the claim dies with it, and the retry's handler finds those events and
+ * answers what they did (the document created, the send's result) instead of doing it again.
  */
 export function idempotency(store: IdempotencyStore, uploadLimit: number): RequestHandler {
   return async (req, res, next) => {
@@ -53,7 +58,8 @@ export function idempotency(store: IdempotencyStore, uploadLimit: number): Reque
       ]);
     }
     const scope = tenantOf(res).tenantId;
-    const claim = await store.claim(scope, key, fingerprint(req, await bodyOf(req, res, uploadLimit)));
+    const claimFingerprint = fingerprint(req, await bodyOf(req, res, uploadLimit));
+    const claim = await store.claim(scope, key, claimFingerprint);
     switch (claim.kind) {
       case 'completed':
         res.status(claim.status).set('Idempotent-Replayed', 'true').json(claim.body);
@@ -71,10 +77,11 @@ export function idempotency(store: IdempotencyStore, uploadLimit: number): Reque
       case 'claimed':
         break;
     }
+    res.locals.idempotency = { key, request: claimFingerprint };
     // The result is recorded when the answer is made, and before it is sent: a retry made the
     // moment the answer arrives finds it. Not when the connection closes: a client that gives up
     // early must not free the key while the work goes on (its retry gets a 409 until the first
-    // answer is recorded, or the claim lapses if this process dies).
+    // answer is recorded, or this process dies and its claim with it).
     const json = res.json.bind(res);
     let recorded = false;
     res.json = (body: unknown) => {

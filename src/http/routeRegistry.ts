@@ -7,7 +7,10 @@ import type { RateLimitGates } from './rateLimit.js';
 export type AuthKind = 'none' | 'tenant' | 'organization' | 'operator';
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
-export interface RouteDefinition {
+/** Sends the route's JSON answer, typed by its codec (`answer`), with the route's success status unless told otherwise. */
+export type Answer<A extends t.Any> = (value: t.TypeOf<A>, status?: number) => void;
+
+export interface RouteDefinition<A extends t.Any = t.Any> {
   method: Method;
   /** Express path, e.g. /api/admin/tenants/:tenantId */
   path: string;
@@ -26,10 +29,13 @@ export interface RouteDefinition {
   /** Status → description of the successful answer. */
   responses?: Record<number, string>;
   /**
-   * The JSON shape of the 200 answer, for the OpenAPI document (src/http/codecs/answerCodecs.ts):
-   * the handler types its answer by it, so the two cannot drift apart.
+   * The JSON shape of the successful answer, for the OpenAPI document (src/http/codecs/): the
+   * handler answers through the `answer` it is given, typed by this codec, so the two cannot drift
+   * apart. Every route has this or `media` (test/http/answerShapes.test.ts).
    */
-  answer?: t.Any;
+  answer?: A;
+  /** Answers in other media types (PDF, XML, HTML, text), by media type: what each is. */
+  media?: Record<string, string>;
   /**
    * Narrows a pattern the path syntax cannot express (e.g. a parameter that must start with a
    * scheme): a request it refuses goes on to the next routes as if this one did not exist.
@@ -41,7 +47,7 @@ export interface RouteDefinition {
   documentBody?: boolean;
   /** Reads its own body as bytes (no JSON parser runs): `POST /as4`. */
   rawBody?: boolean;
-  handler: (req: Request, res: Response) => Promise<unknown> | unknown;
+  handler: (req: Request, res: Response, answer: Answer<A>) => Promise<unknown> | unknown;
 }
 
 const passThrough: RequestHandler = (_req, _res, next) => next();
@@ -93,8 +99,8 @@ export class RouteRegistry {
     }
   }
 
-  add(route: RouteDefinition): void {
-    this.routes.push(route);
+  add<A extends t.Any>(route: RouteDefinition<A>): void {
+    this.routes.push(route as unknown as RouteDefinition);
     const handlers: RequestHandler[] = [];
     const match = route.match;
     if (match) handlers.push((req, _res, next) => (match(req) ? next() : next('route')));
@@ -104,13 +110,14 @@ export class RouteRegistry {
     if (!route.rawBody) handlers.push(route.documentBody ? this.json.documents : this.json.other);
     handlers.push(this.hygiene);
     if (route.idempotent && this.idempotency) handlers.push(this.idempotency);
+    const status = successStatus(route);
     handlers.push(async (req, res) => {
-      await route.handler(req, res);
+      await route.handler(req, res, (value, answerStatus) => void res.status(answerStatus ?? status).json(value));
     });
     this.router[route.method](route.path, ...handlers);
   }
 
-  openApi(info: { title: string; version: string }): object {
+  openApi(info: { title: string; version: string }): Record<string, unknown> {
     const paths: Record<string, Record<string, object>> = {};
     for (const route of this.routes) {
       const openApiPath = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -130,11 +137,19 @@ export class RouteRegistry {
           }))
         : [];
       const responses: Record<string, object> = {};
-      for (const [status, description] of Object.entries(route.responses ?? { 200: 'OK' })) {
+      const success = String(successStatus(route));
+      for (const [status, description] of Object.entries({ [success]: 'OK', ...route.responses })) {
+        const content = {
+          ...(route.answer ? { 'application/json': { schema: jsonSchemaOf(route.answer) } } : {}),
+          ...Object.fromEntries(
+            Object.entries(route.media ?? {}).map(([type, what]) => [
+              type,
+              { schema: { type: 'string', description: what } },
+            ]),
+          ),
+        };
         responses[status] =
-          status === '200' && route.answer
-            ? { description, content: { 'application/json': { schema: jsonSchemaOf(route.answer) } } }
-            : { description };
+          status === success && Object.keys(content).length > 0 ? { description, content } : { description };
       }
       if (route.auth !== 'none')
         responses['401'] = { description: 'Missing or invalid credentials', content: errorContent };
@@ -215,6 +230,14 @@ export class RouteRegistry {
       },
     };
   }
+}
+
+/** The status of a successful answer: the first 2xx the route lists, else 200. */
+function successStatus(route: Pick<RouteDefinition, 'responses'>): number {
+  const listed = Object.keys(route.responses ?? {})
+    .map(Number)
+    .filter((status) => status >= 200 && status < 300);
+  return listed.length > 0 ? Math.min(...listed) : 200;
 }
 
 const binary = { type: 'string', contentMediaType: 'application/octet-stream' };

@@ -1,16 +1,18 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadPeppolConfig, type PeppolConfig } from './peppolConfig.js';
-import { DEFAULT_XML_LIMITS, XML_LIMIT_SETTINGS, type XmlLimits } from '../domain/validation/index.js';
-import { DEFAULT_DOCUMENT_SIZE_LIMITS } from '../domain/document/invoice/documentLimits.js';
-import { DEFAULT_HYGIENE_LIMITS, type HygieneLimits } from '../domain/inputText.js';
-import { DEFAULT_PDF_READER_LIMITS, type PdfReaderLimits } from './pdf/pdfContentReader.js';
+import type { XmlLimits } from '../domain/validation/index.js';
+import type { HygieneLimits } from '../domain/inputText.js';
+import type { PdfReaderLimits } from './pdf/pdfContentReader.js';
 import { loadBlobStoreConfig, type BlobStoreConfig } from './blobs/blobStoreConfig.js';
+import { SETTINGS } from './settings/catalogue.js';
+import type { Env } from './settings/setting.js';
+import type { LogFormat } from './logger.js';
 
 /** `Config`: every setting, for the composition root and the service's start (the rest get their own settings). */
 export const CONFIG = Symbol('Config');
 
-/** Every setting of the service, read once from the environment. See the README's table. */
+/** Every setting of the service, read once from the environment (settings/catalogue.ts declares each). */
 export interface Config {
   port: number;
   host: string;
@@ -23,6 +25,8 @@ export interface Config {
   operatorKey: string | null;
   bootstrapAdminKey: string | null;
   logLevel: string;
+  /** LOG_FORMAT: `pretty` (lines for people), `json` (one object a line); unset: pretty on a terminal, else JSON. */
+  logFormat: LogFormat | null;
   /** Largest accepted JSON document body (create, validate), in bytes. */
   jsonBodyLimit: number;
   /** Largest JSON body of any other route, in bytes. */
@@ -41,7 +45,10 @@ export interface Config {
   smtpUrl: string | null;
   /** The From of test-mode mail. */
   mailFrom: string;
-  /** PostgreSQL connections one process keeps (requests, projections and jobs share them). */
+  /**
+   * PostgreSQL connections one process may open for requests, projections and jobs (besides 3 of
+   * its own: two LISTENs and the idempotency claim session); idle ones close after 10 s.
+   */
   databasePoolSize: number;
   /** Deliveries one process runs at once. */
   deliveryConcurrency: number;
@@ -102,105 +109,88 @@ export interface HistorySettings {
   verifyWorkers: number;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
+/** LOG_FORMAT `auto` (unset): pretty on a terminal, JSON otherwise (logger.ts decides). */
+const logFormatOf = (format: LogFormat | 'auto'): LogFormat | null => (format === 'auto' ? null : format);
 
-/** A calendar day, YYYY-MM-DD (a real date), or null when unset. */
-function day(env: NodeJS.ProcessEnv, name: string): string | null {
-  const raw = optional(env[name]);
-  if (raw === null) return null;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) !== raw)
-    throw new Error(`${name} must be a date YYYY-MM-DD, got "${raw}"`);
-  return raw;
-}
-
-const optional = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const dataDir = path.resolve(env.DATA_DIR || './var');
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(SETTINGS.DATA_DIR.read(env));
+  const workers = SETTINGS.WORK_PROCESSES.read(env);
   return {
-    port: integer(env, 'PORT', 8080),
-    host: env.HOST || '0.0.0.0',
+    port: SETTINGS.PORT.read(env),
+    host: SETTINGS.HOST.read(env),
     dataDir,
-    databaseUrl: optional(env.DATABASE_URL),
-    embeddedPostgresPort: integer(env, 'EMBEDDED_PG_PORT', 54329),
-    eventStoreUrl: optional(env.EVENTSTORE_URL),
-    mongodbUrl: optional(env.MONGODB_URL),
-    operatorKey: optional(env.OPERATOR_KEY),
-    bootstrapAdminKey: optional(env.BOOTSTRAP_ADMIN_KEY),
-    logLevel: env.LOG_LEVEL || 'info',
-    jsonBodyLimit: integer(env, 'JSON_BODY_LIMIT', 2 * 1024 * 1024),
-    jsonOtherBodyLimit: integer(env, 'JSON_OTHER_BODY_LIMIT', 64 * 1024),
-    uploadBodyLimit: integer(env, 'UPLOAD_BODY_LIMIT', 20 * 1024 * 1024),
+    databaseUrl: SETTINGS.DATABASE_URL.read(env),
+    embeddedPostgresPort: SETTINGS.EMBEDDED_PG_PORT.read(env),
+    eventStoreUrl: SETTINGS.EVENTSTORE_URL.read(env),
+    mongodbUrl: SETTINGS.MONGODB_URL.read(env),
+    operatorKey: SETTINGS.OPERATOR_KEY.read(env),
+    bootstrapAdminKey: SETTINGS.BOOTSTRAP_ADMIN_KEY.read(env),
+    logLevel: SETTINGS.LOG_LEVEL.read(env),
+    logFormat: logFormatOf(SETTINGS.LOG_FORMAT.read(env)),
+    jsonBodyLimit: SETTINGS.JSON_BODY_LIMIT.read(env),
+    jsonOtherBodyLimit: SETTINGS.JSON_OTHER_BODY_LIMIT.read(env),
+    uploadBodyLimit: SETTINGS.UPLOAD_BODY_LIMIT.read(env),
     // The spec's limits; a development host raises them (or sets 0) for load tests.
-    rateLimitStandardPerMinute: integer(env, 'RATE_LIMIT_STANDARD_PER_MINUTE', 100),
-    rateLimitPremiumPerMinute: integer(env, 'RATE_LIMIT_PREMIUM_PER_MINUTE', 1000),
-    rateLimitAdminPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 100),
-    rateLimitAdminPerHour: integer(env, 'RATE_LIMIT_ADMIN_PER_HOUR', 1000),
-    smtpUrl: optional(env.SMTP_URL),
-    mailFrom: env.MAIL_FROM || 'E-invoicing test mode <no-reply@localhost>',
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 30),
-    deliveryConcurrency: integer(env, 'DELIVERY_CONCURRENCY', 20),
-    deliveryRetryUnitMs: integer(env, 'DELIVERY_RETRY_UNIT_MS', 60_000),
-    rulesDate: day(env, 'RULES_DATE'),
-    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 20),
-    jobLockLifetimeMs: integer(env, 'JOB_LOCK_LIFETIME_MS', 60_000),
-    webhookAllowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+    rateLimitStandardPerMinute: SETTINGS.RATE_LIMIT_STANDARD_PER_MINUTE.read(env),
+    rateLimitPremiumPerMinute: SETTINGS.RATE_LIMIT_PREMIUM_PER_MINUTE.read(env),
+    rateLimitAdminPerMinute: SETTINGS.RATE_LIMIT_ADMIN_PER_MINUTE.read(env),
+    rateLimitAdminPerHour: SETTINGS.RATE_LIMIT_ADMIN_PER_HOUR.read(env),
+    smtpUrl: SETTINGS.SMTP_URL.read(env),
+    mailFrom: SETTINGS.MAIL_FROM.read(env),
+    // The embedded server is this process's alone (it takes 300 connections); a server of one's
+    // own (100 connections as installed) is shared by several processes: 4 × (20 + 3) fit.
+    databasePoolSize: SETTINGS.DATABASE_POOL_SIZE.read(env) ?? (SETTINGS.DATABASE_URL.read(env) ? 20 : 30),
+    deliveryConcurrency: SETTINGS.DELIVERY_CONCURRENCY.read(env),
+    deliveryRetryUnitMs: SETTINGS.DELIVERY_RETRY_UNIT_MS.read(env),
+    rulesDate: SETTINGS.RULES_DATE.read(env),
+    webhookConcurrency: SETTINGS.WEBHOOK_CONCURRENCY.read(env),
+    jobLockLifetimeMs: SETTINGS.JOB_LOCK_LIFETIME_MS.read(env),
+    webhookAllowPrivateNetworks: SETTINGS.WEBHOOK_ALLOW_PRIVATE_NETWORKS.read(env),
     peppol: loadPeppolConfig(env),
     work: {
       // Two even on two cores: while one tenant's heavy task holds one worker, another tenant's
       // gets the other (the pool keeps one free for others while anyone else waits).
-      workers: Math.max(1, integer(env, 'WORK_PROCESSES', Math.max(2, os.availableParallelism()))),
-      taskTimeoutMs: integer(env, 'WORK_TASK_TIMEOUT_MS', 20_000),
-      heapMb: integer(env, 'WORK_HEAP_MB', 384),
-      maxWaitingPerTenant: integer(env, 'WORK_MAX_WAITING_PER_TENANT', 16),
+      workers: workers === 0 ? Math.max(2, os.availableParallelism()) : workers,
+      taskTimeoutMs: SETTINGS.WORK_TASK_TIMEOUT_MS.read(env),
+      heapMb: SETTINGS.WORK_HEAP_MB.read(env),
+      maxWaitingPerTenant: SETTINGS.WORK_MAX_WAITING_PER_TENANT.read(env),
     },
     documentLimits: {
-      maxLines: integer(env, 'MAX_DOCUMENT_LINES', DEFAULT_DOCUMENT_SIZE_LIMITS.maxLines),
-      maxAttachments: integer(env, 'MAX_DOCUMENT_ATTACHMENTS', DEFAULT_DOCUMENT_SIZE_LIMITS.maxAttachments),
-      maxRenderedLines: integer(env, 'PDF_RENDER_MAX_LINES', DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines),
+      maxLines: SETTINGS.MAX_DOCUMENT_LINES.read(env),
+      maxAttachments: SETTINGS.MAX_DOCUMENT_ATTACHMENTS.read(env),
+      maxRenderedLines: SETTINGS.PDF_RENDER_MAX_LINES.read(env),
     },
-    listMaxLines: integer(env, 'LIST_MAX_LINES', 10_000),
+    listMaxLines: SETTINGS.LIST_MAX_LINES.read(env),
     text: {
-      maxStringLength: integer(env, 'MAX_STRING_LENGTH', DEFAULT_HYGIENE_LIMITS.maxStringLength),
-      maxDepth: integer(env, 'MAX_JSON_DEPTH', DEFAULT_HYGIENE_LIMITS.maxDepth),
+      maxStringLength: SETTINGS.MAX_STRING_LENGTH.read(env),
+      maxDepth: SETTINGS.MAX_JSON_DEPTH.read(env),
     },
-    idempotencyKeyTtlHours: integer(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
-    // Each limit's setting is named where its refusal names it (XML_LIMIT_SETTINGS).
+    idempotencyKeyTtlHours: SETTINGS.IDEMPOTENCY_KEY_TTL_HOURS.read(env),
     xmlLimits: {
-      maxBytes: integer(env, XML_LIMIT_SETTINGS.maxBytes, DEFAULT_XML_LIMITS.maxBytes),
-      maxElements: integer(env, XML_LIMIT_SETTINGS.maxElements, DEFAULT_XML_LIMITS.maxElements),
-      maxDepth: integer(env, XML_LIMIT_SETTINGS.maxDepth, DEFAULT_XML_LIMITS.maxDepth),
-      maxAttributesPerElement: integer(
-        env,
-        XML_LIMIT_SETTINGS.maxAttributesPerElement,
-        DEFAULT_XML_LIMITS.maxAttributesPerElement,
-      ),
-      maxTextLength: integer(env, XML_LIMIT_SETTINGS.maxTextLength, DEFAULT_XML_LIMITS.maxTextLength),
+      maxBytes: SETTINGS.XML_MAX_BYTES.read(env),
+      maxElements: SETTINGS.XML_MAX_ELEMENTS.read(env),
+      maxDepth: SETTINGS.XML_MAX_DEPTH.read(env),
+      maxAttributesPerElement: SETTINGS.XML_MAX_ATTRIBUTES.read(env),
+      maxTextLength: SETTINGS.XML_MAX_TEXT_LENGTH.read(env),
     },
     pdfReader: {
-      maxPages: integer(env, 'PDF_READ_MAX_PAGES', DEFAULT_PDF_READER_LIMITS.maxPages),
-      maxEmbeddedBytes: integer(env, 'PDF_READ_MAX_EMBEDDED_BYTES', DEFAULT_PDF_READER_LIMITS.maxEmbeddedBytes),
-      maxDecodedBytes: integer(env, 'PDF_READ_MAX_DECODED_BYTES', DEFAULT_PDF_READER_LIMITS.maxDecodedBytes),
-      maxImagePixels: integer(env, 'PDF_READ_MAX_IMAGE_PIXELS', DEFAULT_PDF_READER_LIMITS.maxImagePixels),
-      maxHeapMb: integer(env, 'PDF_READ_HEAP_MB', DEFAULT_PDF_READER_LIMITS.maxHeapMb),
-      timeoutMs: integer(env, 'PDF_READ_TIMEOUT_MS', DEFAULT_PDF_READER_LIMITS.timeoutMs),
+      maxPages: SETTINGS.PDF_READ_MAX_PAGES.read(env),
+      maxEmbeddedBytes: SETTINGS.PDF_READ_MAX_EMBEDDED_BYTES.read(env),
+      maxDecodedBytes: SETTINGS.PDF_READ_MAX_DECODED_BYTES.read(env),
+      maxImagePixels: SETTINGS.PDF_READ_MAX_IMAGE_PIXELS.read(env),
+      maxHeapMb: SETTINGS.PDF_READ_HEAP_MB.read(env),
+      timeoutMs: SETTINGS.PDF_READ_TIMEOUT_MS.read(env),
     },
     blobStore: loadBlobStoreConfig(env, dataDir),
-    blobCacheBytes: integer(env, 'BLOB_CACHE_MB', 32) * 1024 * 1024,
+    blobCacheBytes: SETTINGS.BLOB_CACHE_MB.read(env) * 1024 * 1024,
     history: {
-      checkpointIntervalMs: integer(env, 'HISTORY_CHECKPOINT_INTERVAL_S', 600) * 1000,
-      checkpointEveryEvents: integer(env, 'HISTORY_CHECKPOINT_EVERY_EVENTS', 10_000),
-      signingKeyFile: optional(env.HISTORY_SIGNING_KEY_FILE),
-      signingCertificateFile: optional(env.HISTORY_SIGNING_CERTIFICATE_FILE),
-      checkpointFile: optional(env.HISTORY_CHECKPOINT_FILE),
-      chainPaceMs: integer(env, 'HISTORY_CHAIN_PACE_MS', 250),
-      verifyWorkers: Math.max(1, integer(env, 'HISTORY_VERIFY_WORKERS', Math.min(4, os.availableParallelism()))),
+      checkpointIntervalMs: SETTINGS.HISTORY_CHECKPOINT_INTERVAL_S.read(env) * 1000,
+      checkpointEveryEvents: SETTINGS.HISTORY_CHECKPOINT_EVERY_EVENTS.read(env),
+      signingKeyFile: SETTINGS.HISTORY_SIGNING_KEY_FILE.read(env),
+      signingCertificateFile: SETTINGS.HISTORY_SIGNING_CERTIFICATE_FILE.read(env),
+      checkpointFile: SETTINGS.HISTORY_CHECKPOINT_FILE.read(env),
+      chainPaceMs: SETTINGS.HISTORY_CHAIN_PACE_MS.read(env),
+      verifyWorkers: SETTINGS.HISTORY_VERIFY_WORKERS.read(env) || Math.min(4, os.availableParallelism()),
     },
   };
 }

@@ -1,6 +1,9 @@
-import { PEPPOL_PRODUCTION_SML_ZONE } from '../domain/peppol/smlName.js';
+import { spidOf } from '../domain/peppol/mls/serviceProviderId.js';
+import type { OcspFailurePolicy } from './peppol/accessPointTrust.js';
+import { SETTINGS } from './settings/catalogue.js';
+import type { Env } from './settings/setting.js';
 
-/** Peppol settings (registration, SMP, lookup, Directory, SML); see the README's Peppol section. */
+/** Peppol settings (registration, SMP, lookup, Directory, SML); settings/catalogue.ts declares each. */
 export interface PeppolConfig {
   /** Public base URL of this service (SMP hrefs, the default AS4 endpoint); unset: taken from each request's Host. */
   publicUrl: string | null;
@@ -20,6 +23,19 @@ export interface PeppolConfig {
   apCaFiles: string[];
   /** CRLs (PEM or DER files, AS4_CRL_FILES) against which AS4 signers are checked for revocation; none: not checked. */
   crlFiles: string[];
+  /**
+   * Other access points' certificates that name an OCSP responder are checked by it (AS4_OCSP,
+   * default true), on receipt (the signer) and before sending (the receiver's SMP certificate).
+   */
+  ocsp: boolean;
+  /** When OCSP gives no status (AS4_OCSP_FAILURE_POLICY): crl (default), accept or refuse; see OcspFailurePolicy. */
+  ocspFailurePolicy: OcspFailurePolicy;
+  /** Time limit of one OCSP request, in ms (AS4_OCSP_TIMEOUT_MS). */
+  ocspTimeoutMs: number;
+  /** Longest time an OCSP answer is kept, in seconds (AS4_OCSP_CACHE_MAX_SECONDS); an answer is never kept past its nextUpdate. */
+  ocspCacheMaxSeconds: number;
+  /** Send a nonce in OCSP requests and require it back (AS4_OCSP_NONCE, default false). */
+  ocspNonce: boolean;
   /**
    * Plain-HTTP AS4 endpoints on loopback addresses are allowed only when this is set
    * (AS4_ALLOW_PLAIN_HTTP_LOOPBACK=true: tests and local demos). Peppol requires HTTPS.
@@ -51,64 +67,66 @@ export interface PeppolConfig {
   smlSmpId: string | null;
   smlClientCertificateFile: string | null;
   smlClientKeyFile: string | null;
+  /**
+   * This service provider's SPIS participant id, `0242:<SPID>` (PEPPOL_SPID): where other providers
+   * send MLS (our SBDH's MLS_TO), the sender of our MLS and Peppol reports. Unset: `0242:` and the
+   * six digits of the AS4 certificate's seat id.
+   */
+  serviceProviderId: string | null;
+  /** COUNTRY_C1 of the messages sent as the provider (MLS, reports), PEPPOL_SP_COUNTRY; unset: the AS4 certificate's subject C. */
+  serviceProviderCountry: string | null;
+  /** MLS_TYPE our SBDH asks for (MLS_TYPE: ALWAYS_SEND or FAILURE_ONLY; default ALWAYS_SEND). */
+  mlsType: 'ALWAYS_SEND' | 'FAILURE_ONLY';
+  /** MLS_SEND=false: as the receiving provider, send no MLS (default true; Peppol requires it). */
+  mlsSend: boolean;
+  /** Who the monthly Peppol reports go to (PEPPOL_REPORTING_RECEIVER; default OpenPeppol, 9925:be0848934496). */
+  reportingReceiver: string;
+  /** PEPPOL_REPORTING_SUBMIT=false: prepare the monthly reports but do not send them (default true). */
+  reportingSubmit: boolean;
 }
 
-const optional = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
-
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = optional(env[name]);
-  if (raw === null) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
-const list = (value: string | undefined) =>
-  (optional(value) ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = optional(env[name])?.toLowerCase() ?? 'false';
-  if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false, got "${raw}"`);
-  return raw === 'true';
-}
-
-function url(env: NodeJS.ProcessEnv, name: string): string | null {
-  const raw = optional(env[name]);
-  if (raw === null) return null;
-  if (!/^https?:\/\/[^\s]+$/i.test(raw)) throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
-}
-
-export function loadPeppolConfig(env: NodeJS.ProcessEnv = process.env): PeppolConfig {
+export function loadPeppolConfig(env: Env = process.env): PeppolConfig {
   const config: PeppolConfig = {
-    publicUrl: url(env, 'PUBLIC_URL'),
-    as4EndpointUrl: url(env, 'AS4_ENDPOINT_URL'),
-    as4CertificateFile: optional(env.AS4_CERTIFICATE_FILE),
-    as4CertificatePem: optional(env.AS4_CERTIFICATE_PEM),
-    as4KeyFile: optional(env.AS4_KEY_FILE),
-    as4KeyPem: optional(env.AS4_KEY_PEM),
-    apCaFiles: list(env.PEPPOL_AP_CA_FILES),
-    crlFiles: list(env.AS4_CRL_FILES),
-    as4AllowPlainHttpLoopback: flag(env, 'AS4_ALLOW_PLAIN_HTTP_LOOPBACK'),
-    as4MaxMessageBytes: positive(env, 'AS4_MAX_MESSAGE_BYTES', 64 * 1024 * 1024),
-    as4SendTimeoutMs: positive(env, 'AS4_SEND_TIMEOUT_MS', 60_000),
-    smpSigningKeyFile: optional(env.SMP_SIGNING_KEY_FILE),
-    smpSigningCertificateFile: optional(env.SMP_SIGNING_CERTIFICATE_FILE),
-    smpTechnicalContactUrl: optional(env.SMP_TECHNICAL_CONTACT_URL),
-    smlDnsZone: optional(env.SML_DNS_ZONE) ?? PEPPOL_PRODUCTION_SML_ZONE,
-    smlDnsServer: optional(env.SML_DNS_SERVER),
-    smlCnameFallback: flag(env, 'SML_CNAME_FALLBACK'),
-    lookupTimeoutMs: positive(env, 'PEPPOL_LOOKUP_TIMEOUT_MS', 5000),
-    trustedCaFiles: list(env.PEPPOL_TRUSTED_CA_FILES),
-    directoryUrl: url(env, 'PEPPOL_DIRECTORY_URL'),
-    smlUrl: url(env, 'SML_URL'),
-    smlSmpId: optional(env.SML_SMP_ID),
-    smlClientCertificateFile: optional(env.SML_CLIENT_CERTIFICATE_FILE),
-    smlClientKeyFile: optional(env.SML_CLIENT_KEY_FILE),
+    publicUrl: SETTINGS.PUBLIC_URL.read(env),
+    as4EndpointUrl: SETTINGS.AS4_ENDPOINT_URL.read(env),
+    as4CertificateFile: SETTINGS.AS4_CERTIFICATE_FILE.read(env),
+    as4CertificatePem: SETTINGS.AS4_CERTIFICATE_PEM.read(env),
+    as4KeyFile: SETTINGS.AS4_KEY_FILE.read(env),
+    as4KeyPem: SETTINGS.AS4_KEY_PEM.read(env),
+    apCaFiles: SETTINGS.PEPPOL_AP_CA_FILES.read(env),
+    crlFiles: SETTINGS.AS4_CRL_FILES.read(env),
+    ocsp: SETTINGS.AS4_OCSP.read(env),
+    ocspFailurePolicy: SETTINGS.AS4_OCSP_FAILURE_POLICY.read(env),
+    ocspTimeoutMs: SETTINGS.AS4_OCSP_TIMEOUT_MS.read(env),
+    ocspCacheMaxSeconds: SETTINGS.AS4_OCSP_CACHE_MAX_SECONDS.read(env),
+    ocspNonce: SETTINGS.AS4_OCSP_NONCE.read(env),
+    as4AllowPlainHttpLoopback: SETTINGS.AS4_ALLOW_PLAIN_HTTP_LOOPBACK.read(env),
+    as4MaxMessageBytes: SETTINGS.AS4_MAX_MESSAGE_BYTES.read(env),
+    as4SendTimeoutMs: SETTINGS.AS4_SEND_TIMEOUT_MS.read(env),
+    smpSigningKeyFile: SETTINGS.SMP_SIGNING_KEY_FILE.read(env),
+    smpSigningCertificateFile: SETTINGS.SMP_SIGNING_CERTIFICATE_FILE.read(env),
+    smpTechnicalContactUrl: SETTINGS.SMP_TECHNICAL_CONTACT_URL.read(env),
+    smlDnsZone: SETTINGS.SML_DNS_ZONE.read(env),
+    smlDnsServer: SETTINGS.SML_DNS_SERVER.read(env),
+    smlCnameFallback: SETTINGS.SML_CNAME_FALLBACK.read(env),
+    lookupTimeoutMs: SETTINGS.PEPPOL_LOOKUP_TIMEOUT_MS.read(env),
+    trustedCaFiles: SETTINGS.PEPPOL_TRUSTED_CA_FILES.read(env),
+    directoryUrl: SETTINGS.PEPPOL_DIRECTORY_URL.read(env),
+    smlUrl: SETTINGS.SML_URL.read(env),
+    smlSmpId: SETTINGS.SML_SMP_ID.read(env),
+    smlClientCertificateFile: SETTINGS.SML_CLIENT_CERTIFICATE_FILE.read(env),
+    smlClientKeyFile: SETTINGS.SML_CLIENT_KEY_FILE.read(env),
+    serviceProviderId: SETTINGS.PEPPOL_SPID.read(env),
+    serviceProviderCountry: SETTINGS.PEPPOL_SP_COUNTRY.read(env)?.toUpperCase() ?? null,
+    mlsType: SETTINGS.MLS_TYPE.read(env),
+    mlsSend: SETTINGS.MLS_SEND.read(env),
+    reportingReceiver: SETTINGS.PEPPOL_REPORTING_RECEIVER.read(env),
+    reportingSubmit: SETTINGS.PEPPOL_REPORTING_SUBMIT.read(env),
   };
+  if (config.serviceProviderId !== null && spidOf(config.serviceProviderId) === null)
+    throw new Error(`PEPPOL_SPID must be an SPIS participant id (0242:<SPID>), got "${config.serviceProviderId}"`);
+  if (config.serviceProviderCountry !== null && !/^[A-Z]{2}$/.test(config.serviceProviderCountry))
+    throw new Error(`PEPPOL_SP_COUNTRY must be an ISO 3166-1 alpha-2 code, got "${config.serviceProviderCountry}"`);
   if ((config.smpSigningKeyFile === null) !== (config.smpSigningCertificateFile === null)) {
     throw new Error('SMP_SIGNING_KEY_FILE and SMP_SIGNING_CERTIFICATE_FILE are set together');
   }

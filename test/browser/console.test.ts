@@ -20,7 +20,7 @@ const target = chromiumBinary();
 /**
  * The web console in a real browser against the real service process: the seller creates an
  * invoice (seeing a rule's message next to its field first), sends it; the buyer finds it in the
- * inbox and accepts it with a note. Screenshots at desktop and phone widths go to docs/screenshots.
+ * inbox and accepts it with a note. Screenshots at desktop and phone widths go to SCREENSHOTS (test/support/console.ts).
  */
 describeRequiring('Web console in chromium (create, send, receive, accept)', 'chromium', target, () => {
   let world: ConsoleWorld;

@@ -7,6 +7,7 @@ import { describeRequiring } from '../support/helperServer.js';
 import {
   BUYER_PEPPOL,
   BUYER_VAT,
+  SELLER_PEPPOL,
   SELLER_VAT,
   chromiumBinary,
   shot,
@@ -131,6 +132,68 @@ describeRequiring('Web console in chromium (upload, reject, webhooks, test mode,
       expect(pdf.body.state).to.equal('DRAFT');
       expect(pdf.body.invoice_id, 'the number read from the PDF').to.be.a('string').and.not.equal('');
       await page.getByRole('heading', { name: new RegExp(pdf.body.invoice_id) }).waitFor();
+    });
+  });
+
+  it('says before Send is pressed that a draft of another seller cannot be sent from this account, and disables Send', async function () {
+    this.timeout(180_000);
+    // An invoice the buyer issues (its own id as the seller's electronic address), as a file.
+    const foreign = await call('POST', '/api/documents/', world.buyer.key, {
+      ...invoice('NOT-MINE-0001'),
+      vendor_name: 'Brouwerij De Zwaan NV',
+      vendor_tax_id: BUYER_VAT,
+      customer_name: 'Acme Solutions BV',
+      customer_tax_id: SELLER_VAT,
+      customer_peppol_id: SELLER_PEPPOL,
+    });
+    expect(foreign.status, JSON.stringify(foreign.body)).to.equal(200);
+    const xml = await fetch(`${world.service.baseUrl}/api/documents/${foreign.body.id}/ubl?format=xml`, {
+      headers: { authorization: `Bearer ${world.buyer.key}` },
+    });
+    const file = path.join(files, 'NOT-MINE-0001.xml');
+    await writeFile(file, await xml.text());
+
+    await withPage(async (page) => {
+      await signIn(page, world.seller.key);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New invoice' }).click();
+      await page.getByLabel('UBL or PDF file').setInputFiles(file);
+      await page.getByRole('form', { name: 'Or upload a file' }).getByRole('button', { name: 'Upload' }).click();
+      await page.getByRole('heading', { name: /NOT-MINE-0001/ }).waitFor();
+      const draft = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+      const note = page.getByRole('note');
+      await note.getByText('This document cannot be sent from this account.').waitFor();
+      expect(await note.textContent())
+        .to.contain(`issued by ${BUYER_PEPPOL}`)
+        .and.contain(SELLER_PEPPOL);
+      const send = page.getByRole('button', { name: 'Send', exact: true });
+      expect(await send.isDisabled()).to.equal(true);
+      expect(await send.getAttribute('aria-describedby')).to.equal('send-blocked');
+      await shot(page, 'draft-cannot-send');
+
+      // Where drafts are listed: the state, that it cannot be sent, and why in a line.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Drafts' }).click();
+      const row = page.getByRole('row', { name: /NOT-MINE-0001/ });
+      await row.getByText('Cannot be sent').waitFor();
+      expect(await row.textContent()).to.contain(`Issued by ${BUYER_PEPPOL}: this account sends as ${SELLER_PEPPOL}`);
+      // The seller's own draft next to it has no such line.
+      const own = await call('POST', '/api/documents/', world.seller.key, invoice('MINE-0001'));
+      expect(own.body.send_blocked).to.equal(null);
+      await page.reload();
+      await page
+        .getByRole('row', { name: /MINE-0001/ })
+        .first()
+        .waitFor();
+      expect(
+        await page
+          .getByRole('row', { name: /^MINE-0001/ })
+          .getByText('Cannot be sent')
+          .count(),
+      ).to.equal(0);
+
+      // The API refuses the send the console did not offer, and nothing changed.
+      const refused = await call('POST', `/api/documents/${draft}/send`, world.seller.key);
+      expect(refused.status).to.equal(422);
+      expect((await call('GET', `/api/documents/${draft}`, world.seller.key)).body.state).to.equal('DRAFT');
     });
   });
 

@@ -48,7 +48,8 @@ describeWithMongo(what, () =>
 
     it('creates, reads (from the read model in MongoDB), lists and sends a document', async () => {
       const org = await createOrganization(t);
-      const tenant = await createTenant(t, org.adminKey);
+      // It sends the fixture seller's invoice (BE0403013026) as that id.
+      const tenant = await createTenant(t, org.adminKey, undefined, { peppol_ids: ['0208:0403013026'] });
       expect(
         (
           await t.http

@@ -97,6 +97,7 @@ describe('API reference: /api/openapi.json matches the routes, /docs serves it, 
             '/as4',
             '/cancel',
             '/test',
+            '/resend',
             '/checkpoints',
           ].some((end) => p.endsWith(end));
           if (!bodiless)

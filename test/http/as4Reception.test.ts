@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import {
   bearer,
+  capturingLogger,
   createOrganization,
   createTenant,
   eventually,
@@ -17,6 +18,7 @@ import {
   buildAs4,
   buildAs4WithCompressed,
   invoiceSbdh,
+  postAs4,
   signingKeyOf,
   tamperSoap,
   type As4Send,
@@ -54,6 +56,7 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
   let ourCertificate: X509Certificate;
   /** A UBL invoice from the fixture's seller to the fixture's buyer, as our service writes it. */
   let invoiceUbl: string;
+  const log = capturingLogger();
 
   const sender = (ap: TestAccessPoint = pki.instance(2)) => ({ ...signingKeyOf(ap), seatId: ap.seatId });
   const send = (overrides: Partial<As4Send> = {}): As4Send => ({
@@ -65,19 +68,7 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
     ...overrides,
   });
 
-  const post = async (message: { contentType: string; body: Buffer }) => {
-    const res = await t.http
-      .post('/as4')
-      .set('Content-Type', message.contentType)
-      .send(message.body)
-      .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => done(null, Buffer.concat(chunks)));
-      });
-    return { status: res.status, contentType: String(res.headers['content-type']), body: res.body as Buffer };
-  };
+  const post = (message: { contentType: string; body: Buffer }) => postAs4(t, message);
   /** The answer read as our sender reads it (signature against our AP certificate). */
   const signal = (body: Buffer, built: Pick<BuiltMessage, 'messageId' | 'references'>): SignalOutcome =>
     readSignalResponse(body, { messageId: built.messageId, references: built.references, receiver: ourCertificate });
@@ -107,10 +98,14 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
   before(async () => {
     pki = await makeTestPki({ instances: 2 });
     ourCertificate = new X509Certificate(readFileSync(pki.instance(1).certificateFile));
-    t = await startTestService({
-      // The AP CA's CRL lists POP999997 only: every other signer here is accepted as before.
-      peppol: accessPointSettings(pki, 1, { crlFiles: [pki.apCaCrlFile], as4MaxMessageBytes: MAX_MESSAGE_BYTES }),
-    });
+    t = await startTestService(
+      {
+        // The AP CA's CRL lists POP999997 only: every other signer here is accepted as before.
+        peppol: accessPointSettings(pki, 1, { crlFiles: [pki.apCaCrlFile], as4MaxMessageBytes: MAX_MESSAGE_BYTES }),
+      },
+      undefined,
+      { logger: log.logger },
+    );
     adminKey = (await createOrganization(t)).adminKey;
     buyer = await createTenant(t, adminKey, 'the-buyer', { peppol_ids: [BUYER_ID] });
     await registerPeppol(t, adminKey, buyer.id, { peppol_id: BUYER_ID, company_name: 'Brouwerij De Zwaan NV' });
@@ -142,6 +137,10 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
       tenant_id: buyer.id,
       kind: 'document',
     });
+    // What a MessageId received again is compared with: the digests the signature gives the payload.
+    expect(record.payload_digests).to.deep.equal(
+      built.references.filter((r) => r.uri.startsWith('cid:')).map((r) => `${r.digestMethod} ${r.digestValue}`),
+    );
 
     const inbox = await eventually(async () => {
       const r = await t.http.get('/api/inbox/?search=AS4-IN-1').set(bearer(buyer.key));
@@ -213,26 +212,55 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
   });
 
   it("answers a sender's retry (the same MessageId) with the same receipt, byte for byte, and stores no second copy", async () => {
-    const built = await buildAs4(
-      send({ businessDocument: invoiceUbl.replace(/<cbc:ID>[^<]*</, '<cbc:ID>AS4-RETRY<') }),
-    );
+    const message = send({ businessDocument: invoiceUbl.replace(/<cbc:ID>[^<]*</, '<cbc:ID>AS4-RETRY<') });
+    const built = await buildAs4(message);
     const first = await post(built);
     const again = await post(built);
     expect(signal(first.body, built).kind).to.equal('receipt');
     expect(again.status).to.equal(200);
     expect(again.body.equals(first.body)).to.equal(true);
-    // A retry rebuilt from scratch (new signature, same MessageId) gets the same receipt too.
-    const rebuilt = await buildAs4(
-      send({
-        messageId: built.messageId,
-        businessDocument: invoiceUbl.replace(/<cbc:ID>[^<]*</, '<cbc:ID>AS4-RETRY<'),
-      }),
-    );
+    // A retry built anew (a fresh encryption key, MIME boundary, signature and ebMS timestamp
+    // around the same payload) gets the same receipt too.
+    const rebuilt = await buildAs4({ ...message, messageId: built.messageId });
+    expect(rebuilt.body.equals(built.body)).to.equal(false);
     expect((await post(rebuilt)).body.equals(first.body)).to.equal(true);
     expect(await recordsOf(built.messageId)).to.have.length(1);
     await t.service.projections.catchUp(10_000);
     const inbox = await t.http.get('/api/inbox/?search=AS4-RETRY').set(bearer(buyer.key));
     expect(inbox.body.total).to.equal(1);
+  });
+
+  it('refuses the same MessageId with other content (EBMS:0004, as phase4), storing nothing, with one warning', async () => {
+    const ubl = (id: string) => invoiceUbl.replace(/<cbc:ID>[^<]*</, `<cbc:ID>${id}<`);
+    const message = send({ businessDocument: ubl('AS4-REUSED-1') });
+    const built = await buildAs4(message);
+    const first = await post(built);
+    expect(signal(first.body, built).kind).to.equal('receipt');
+    const [record] = await recordsOf(built.messageId);
+    const receivedAt = (record!.data as { received_at: string }).received_at;
+    // Another invoice; and the same invoice in another SBDH (a new InstanceIdentifier): other payloads both.
+    for (const other of [
+      send({ messageId: built.messageId, businessDocument: ubl('AS4-REUSED-2') }),
+      { ...message, messageId: built.messageId, sbdh: invoiceSbdh(SELLER_ID, BUYER_ID) },
+    ]) {
+      const warningsBefore = log.records.length;
+      const errors = await refused(await buildAs4(other), null);
+      expect(errors.map((e) => [e.errorCode, e.refToMessageInError])).to.deep.equal([['EBMS:0004', built.messageId]]);
+      expect(errors[0]!.description).to.equal(
+        `MessageId ${built.messageId} was already used for a message with other content, received ${receivedAt}: ` +
+          'this message is not stored; send it with a MessageId of its own',
+      );
+      const warnings = log.records.slice(warningsBefore).filter((r) => r.message_id === built.messageId);
+      expect(warnings.map((w) => [w.level, w.msg])).to.deep.equal([[40, 'AS4 message refused']]);
+    }
+    expect(await recordsOf(built.messageId)).to.have.length(1);
+    await t.service.projections.catchUp(10_000);
+    const inbox = await t.http.get('/api/inbox/?search=AS4-REUSED').set(bearer(buyer.key));
+    expect(inbox.body.items.map((i: { invoice_id: string }) => i.invoice_id)).to.deep.equal(['AS4-REUSED-1']);
+    // The first message, sent again, still gets its receipt.
+    expect((await post(await buildAs4({ ...message, messageId: built.messageId }))).body.equals(first.body)).to.equal(
+      true,
+    );
   });
 
   it('refuses the same MessageId from another access point (EBMS:0003), storing nothing', async () => {
@@ -471,18 +499,9 @@ describe('AS4 receiving without AS4_CRL_FILES', function () {
       toSeatId: OUR_SEAT,
       receiverCertificate: ourCertificate,
     });
-    const res = await supertest(t.service.app)
-      .post('/as4')
-      .set('Content-Type', built.contentType)
-      .send(built.body)
-      .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+    const res = await postAs4(t, built);
     expect(res.status).to.equal(200);
-    const outcome = readSignalResponse(res.body as Buffer, {
+    const outcome = readSignalResponse(res.body, {
       messageId: built.messageId,
       references: built.references,
       receiver: ourCertificate,

@@ -1,10 +1,7 @@
-import http from 'node:http';
 import { expect } from 'chai';
 import {
-  bearer,
   createOrganization,
   createTenant,
-  eventually,
   startTestService,
   waitForState,
   type TestService,
@@ -12,7 +9,14 @@ import {
 import { belgianNumber } from '../support/peppol.js';
 import { startDnsServer, type TestDnsServer } from '../support/dnsServer.js';
 import { makeTestPki, type TestPki } from '../support/testPki.js';
-import { senderPeppolConfig, smlNameOf, startReceiverSmp, urlOf } from '../support/as4Peers.js';
+import {
+  createAndSend,
+  firstAttempt as firstAttemptOf,
+  senderPeppolConfig,
+  smlNameOf,
+  startBusyEndpoint,
+  startReceiverSmp,
+} from '../support/as4Peers.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 
 const SELLER_ID = '0208:0403013026';
@@ -33,23 +37,17 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
   let us: TestService;
   let seller: { id: string; key: string };
   /** An AS4 endpoint that answers every POST with HTTP 503 (an AP under maintenance). */
-  let busy: http.Server;
-  let posts = 0;
+  let busy: Awaited<ReturnType<typeof startBusyEndpoint>>;
   const registered = `0208:${belgianNumber()}`;
 
   before(async () => {
     pki = await makeTestPki({ instances: 2 });
     dns = await startDnsServer();
-    busy = http.createServer((req, res) => {
-      posts++;
-      req.resume();
-      req.on('end', () => res.writeHead(503).end('maintenance'));
-    });
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    busy = await startBusyEndpoint();
     const them = pki.instance(2);
     ({ smp, smpUrl } = await startReceiverSmp({
       ap: them,
-      endpointUrl: `${urlOf(busy)}/as4`,
+      endpointUrl: busy.url,
       participants: [registered],
       dns,
     }));
@@ -57,7 +55,7 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
   after(async () => {
     await us?.stop();
     await smp?.stop();
-    await new Promise((resolve) => busy?.close(resolve));
+    await busy?.close();
     await dns?.close();
     await pki?.dispose();
   });
@@ -78,22 +76,8 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
     seller = await createTenant(us, (await createOrganization(us)).adminKey, undefined, { peppol_ids: [SELLER_ID] });
   };
 
-  const sendTo = async (receiver: string, body = invoice()) => {
-    const created = await us.http.post('/api/documents/').set(bearer(seller.key)).send(body);
-    expect(created.status, JSON.stringify(created.body)).to.equal(200);
-    const [scheme, value] = receiver.split(':');
-    const sent = await us.http
-      .post(`/api/documents/${created.body.id}/send`)
-      .query({ receiver_peppol_scheme: scheme, receiver_peppol_id: value })
-      .set(bearer(seller.key));
-    expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
-    return created.body.id as string;
-  };
-  const firstAttempt = (id: string) =>
-    eventually(async () => {
-      const r = (await us.http.get(`/api/documents/${id}/transmission-report`).set(bearer(seller.key))).body;
-      return r.attempts_total > 0 ? { report: r, attempt: r.deliveries[0].attempts[0] } : undefined;
-    }, 'the first attempt');
+  const sendTo = (receiver: string, body = invoice()) => createAndSend(us, seller.key, body, receiver);
+  const firstAttempt = (id: string) => firstAttemptOf(us, seller.key, id);
 
   describe('with plain HTTP on loopback allowed', () => {
     before(() => startUs(true));
@@ -130,14 +114,14 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
       expect(attempt.outcome).to.equal('retryable');
       expect(attempt.error).to.contain(`the SMP of ${down} at http://127.0.0.1:9 is not available`);
 
-      const before = posts;
+      const before = busy.posts();
       const busyId = await sendTo(registered);
       const busyAttempt = await firstAttempt(busyId);
       expect(busyAttempt.report.state).to.equal('TRANSIT');
-      expect(busyAttempt.attempt).to.include({ outcome: 'retryable', endpoint_url: `${urlOf(busy)}/as4` });
+      expect(busyAttempt.attempt).to.include({ outcome: 'retryable', endpoint_url: busy.url });
       expect(busyAttempt.attempt.error).to.contain('HTTP 503');
       expect(busyAttempt.attempt.remote_ap).to.include({ seat_id: 'POP000002' });
-      expect(posts).to.equal(before + 1);
+      expect(busy.posts()).to.equal(before + 1);
     });
   });
 
@@ -145,7 +129,7 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
     before(() => startUs(false));
 
     it('fails permanently for an http:// endpoint, naming the reason, and posts nothing', async () => {
-      const before = posts;
+      const before = busy.posts();
       const id = await sendTo(registered);
       await waitForState(us, seller.key, id, ['FAILED']);
       const { attempt } = await firstAttempt(id);
@@ -153,7 +137,7 @@ describe('AS4 sending failures (SML DNS, signed SMP of another instance, real HT
       expect(attempt.error)
         .to.contain('is not HTTPS, which Peppol requires')
         .and.contain('AS4_ALLOW_PLAIN_HTTP_LOOPBACK');
-      expect(posts).to.equal(before);
+      expect(busy.posts()).to.equal(before);
     });
   });
 });

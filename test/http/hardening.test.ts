@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import {
   bearer,
   createOrganization,
@@ -32,7 +33,8 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
     t = await startTestService({ documentLimits: { maxLines: 40, maxAttachments: 2, maxRenderedLines: 30 } });
     adminKey = (await createOrganization(t)).adminKey;
     tenant = await createTenant(t, adminKey);
-    testMode = await createTenant(t, adminKey);
+    // Sends the fixture seller's documents (BE0403013026): it holds that id.
+    testMode = await createTenant(t, adminKey, undefined, { peppol_ids: ['0208:0403013026'] });
     expect(
       (
         await t.http
@@ -143,6 +145,59 @@ describe('Hardening: lifecycle, idempotency, duplicates, text hygiene, limits (r
       expect(again.status).to.equal(400);
       expect(again.body).to.deep.equal(first.body);
       expect(again.headers['idempotent-replayed']).to.equal('true');
+    });
+
+    it('answers a retry of a create and a send whose process died before keeping the result from what their events say', async () => {
+      // What a process killed between its append and keeping the result leaves: the claim (a
+      // session lock) died with it, the key's row has no result, the events carry the key.
+      const pool = new pg.Pool({ connectionString: t.databaseUrl, max: 1 });
+      const forget = (key: string) =>
+        pool.query('UPDATE idempotency_keys SET status = NULL, body = NULL WHERE key = $1', [key]);
+      try {
+        const createKey = `lost-create-${randomUUID()}`;
+        const body = invoice();
+        const before = await count(testMode.key);
+        const post = () =>
+          t.http.post('/api/documents/').set(bearer(testMode.key)).set('Idempotency-Key', createKey).send(body);
+        const first = await post();
+        expect(first.status).to.equal(200);
+        expect((await forget(createKey)).rowCount).to.equal(1);
+        const again = await post();
+        expect(again.status).to.equal(200);
+        expect(again.body).to.deep.equal(first.body);
+        expect(await count(testMode.key)).to.equal(before + 1);
+        // Another request with the key is still refused: the key keeps the request it was first used with.
+        await forget(createKey);
+        const other = await t.http
+          .post('/api/documents/')
+          .set(bearer(testMode.key))
+          .set('Idempotency-Key', createKey)
+          .send(invoice());
+        expect(other.status).to.equal(422);
+
+        const sendKey = `lost-send-${randomUUID()}`;
+        const send = () =>
+          t.http.post(`/api/documents/${first.body.id}/send`).set(bearer(testMode.key)).set('Idempotency-Key', sendKey);
+        const sent = await send();
+        expect(sent.status).to.equal(200);
+        expect(sent.body.state).to.equal('TRANSIT');
+        await waitForState(t, testMode.key, first.body.id, ['SENT']);
+        await forget(sendKey);
+        // Not "A SENT document cannot be sent": the send's own result.
+        const resent = await send();
+        expect(resent.status, JSON.stringify(resent.body)).to.equal(200);
+        expect(resent.body).to.deep.equal(sent.body);
+        const report = (
+          await t.http.get(`/api/documents/${first.body.id}/transmission-report`).set(bearer(testMode.key))
+        ).body;
+        expect(report.deliveries).to.have.length(1);
+        // Without the key, sending it again is what it is.
+        expect((await t.http.post(`/api/documents/${first.body.id}/send`).set(bearer(testMode.key))).status).to.equal(
+          409,
+        );
+      } finally {
+        await pool.end();
+      }
     });
 
     it('sends once for a repeated send, and refuses a malformed key', async () => {

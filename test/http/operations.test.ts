@@ -194,7 +194,7 @@ describe('Operations: cancelling a delivery, send options in the body, failure l
   });
 
   describe('the failure log', () => {
-    it('logs every failed delivery attempt at warn: document, attempt, transport, reason, next attempt', async () => {
+    it('logs every failed delivery attempt in one warn line: document, attempt, transport, reason, next attempt', async () => {
       const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       const doc = await createDocument(seller.key, { customer_peppol_id: NOBODY });
       const r = await sendToWait(seller.key, doc.id);
@@ -215,6 +215,8 @@ describe('Operations: cancelling a delivery, send options in the body, failure l
       expect(record.msg).to.equal(
         `delivery attempt 1 of document ${doc.id} failed (no Peppol route to ${NOBODY}); next attempt at ${r.deliveries[0].attempts[0].next_attempt_at}`,
       );
+      // One line for the one failure: no other warning names the document.
+      expect(log.records.filter((l) => l.document === doc.id && (l.level as number) >= 40)).to.have.length(1);
       await t.http.post(`/api/documents/${doc.id}/cancel`).set(bearer(seller.key));
     });
   });

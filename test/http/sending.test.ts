@@ -21,7 +21,7 @@ import { RETRY_DELAYS_MINUTES } from '../../src/domain/document/lifecycle/delive
 const invoice = () => structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>;
 /** The fixture's buyer (BE0451234595) as a Peppol participant. */
 const BUYER_ID = '0208:0451234595';
-/** The fixture's seller (BE0403013026): live senders send as their own Peppol identifier. */
+/** The fixture's seller (BE0403013026): senders (live or in test mode) send as their own Peppol identifier. */
 const SELLER_ID = '0208:0403013026';
 /** One schedule minute lasts this many ms here: the whole schedule takes under 5 s. */
 const UNIT_MS = 5;
@@ -83,7 +83,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
 
   describe('test mode', () => {
     it('e-mails the UBL as an attachment to the configured address: DRAFT → TRANSIT → SENT', async () => {
-      const seller = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       await setTestMode(seller.id, 'inbox@seller.test');
       const doc = await createDocument(seller.key);
       const ubl = (await t.http.get(`/api/documents/${doc.id}/ubl?format=xml`).set(bearer(seller.key))).text;
@@ -118,7 +118,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
     });
 
     it('mails the UBL with every attachment the document has when it is sent, embedded, and the UBL validates', async () => {
-      const seller = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       await setTestMode(seller.id, 'inbox@seller.test');
       const doc = await createDocument(seller.key);
       const note = Buffer.from('%PDF-1.4 signed delivery note');
@@ -167,7 +167,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
     });
 
     it("sends to the client's email parameter instead, through the public e-invoice-api client", async () => {
-      const seller = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       await setTestMode(seller.id, 'inbox@seller.test');
       const doc = await createDocument(seller.key);
       const { client, close } = await publicClient(t, seller.key);
@@ -186,7 +186,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
     });
 
     it('a permanent SMTP refusal (550) fails the document at once with the reason', async () => {
-      const seller = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       await setTestMode(seller.id, 'nobody@bounce.test');
       const doc = await createDocument(seller.key);
       expect((await t.http.post(`/api/documents/${doc.id}/send`).set(bearer(seller.key))).status).to.equal(200);
@@ -201,7 +201,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       const local = await startTestService();
       try {
         const org = await createOrganization(local);
-        const seller = await createTenant(local, org.adminKey);
+        const seller = await createTenant(local, org.adminKey, undefined, { peppol_ids: [SELLER_ID] });
         const res = await local.http
           .put(`/api/operator/tenants/${seller.id}/test-mode`)
           .set(bearer(local.operatorKey))
@@ -222,7 +222,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
     });
 
     it('refuses an email parameter or test-mode address that is not one plain e-mail address (422), changing nothing', async () => {
-      const seller = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       await setTestMode(seller.id, 'inbox@seller.test');
       const doc = await createDocument(seller.key);
       const rule = 'one e-mail address such as name@example.com (no display name, no list)';
@@ -310,7 +310,7 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
     });
 
     it('refuses to send in test mode without an address, and e-mail outside test mode, recording nothing', async () => {
-      const seller = await createTenant(t, adminKey);
+      const seller = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
       // Test mode is not switched on without an address now; a tenant recorded so before is refused at send.
       await t.service.eventStore.append(
         `tenant-${seller.id}`,
@@ -551,7 +551,8 @@ describe('Sending: test-mode e-mail, internal Peppol delivery, retries, inbox re
       const anonymousDoc = await createDocument(anonymous.key);
       const noSender = await t.http.post(`/api/documents/${anonymousDoc.id}/send`).set(bearer(anonymous.key));
       expect(noSender.status).to.equal(422);
-      expect(noSender.body.detail[0].loc).to.deep.equal(['query', 'sender_peppol_id']);
+      expect(noSender.body.detail[0].loc).to.deep.equal(['document', 'AccountingSupplierParty', 'EndpointID']);
+      expect(noSender.body.detail[0].msg).to.match(/holds no Peppol participant id.*administrator/);
       const badOverride = await t.http
         .post(`/api/documents/${doc.id}/send?receiver_peppol_scheme=0208&receiver_peppol_id=0451234590`)
         .set(bearer(seller.key));

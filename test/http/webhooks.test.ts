@@ -16,6 +16,8 @@ import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MINUTES } from '../../src/do
 import { HttpWebhookClient, type ResolveHost } from '../../src/infrastructure/webhooks/httpWebhookClient.js';
 
 const invoice = () => structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>;
+/** The fixture's seller (BE0403013026), whose documents a tenant sends as its own id. */
+const SELLER_ID = '0208:0403013026';
 const UNIT_MS = 5;
 const TIMEOUT_MS = 400;
 
@@ -45,9 +47,9 @@ describe('Webhooks: subscriptions, signed deliveries, retries and history (real 
     await receiver?.stop();
   });
 
-  /** A tenant in test mode: its documents go DRAFT → TRANSIT → SENT by (.eml) mail. */
+  /** A tenant in test mode, holding the fixture seller's id: its documents go DRAFT → TRANSIT → SENT by (.eml) mail. */
   const testModeTenant = async () => {
-    const tenant = await createTenant(t, adminKey);
+    const tenant = await createTenant(t, adminKey, undefined, { peppol_ids: [SELLER_ID] });
     const res = await t.http
       .put(`/api/operator/tenants/${tenant.id}/test-mode`)
       .set(bearer(t.operatorKey))

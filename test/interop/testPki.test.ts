@@ -124,7 +124,29 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
       expect(keyUsage(ap.certificateFile)).to.have.members(['Digital Signature', 'Key Encipherment', 'Key Agreement']);
       expect(cert.keyUsage, 'extended key usage').to.deep.equal(['1.3.6.1.5.5.7.3.2']);
       expect(cert.publicKey.asymmetricKeyDetails?.modulusLength).to.equal(2048);
+      // Without --ocsp-url no OCSP responder is named (then no access point asks one).
+      expect(cert.infoAccess).to.equal(undefined);
     }
+  });
+
+  it('keeps the CA database (V valid, R revoked) and a delegated OCSP responder of the AP CA, for openssl ocsp', async () => {
+    const index = (await readFile(pki.caIndexFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    const status = async (file: string) => {
+      const serial = (await certificate(file)).serialNumber;
+      return index.find((fields) => fields[3] === serial)?.[0];
+    };
+    expect(await status(pki.revoked.certificateFile)).to.equal('R');
+    expect(index.find((f) => f[0] === 'R')![2]).to.match(/,keyCompromise$/);
+    for (const file of [pki.instance(1).certificateFile, pki.instance(3).certificateFile, pki.expired.certificateFile])
+      expect(await status(file), file).to.equal('V');
+    const responder = await certificate(pki.ocspResponderCertificateFile);
+    expect(issuedBy(responder, apCa)).to.equal(true);
+    expect(responder.ca).to.equal(false);
+    expect(responder.keyUsage, 'extended key usage').to.deep.equal(['1.3.6.1.5.5.7.3.9']);
+    expect(responder.checkPrivateKey(createPrivateKey(await readFile(pki.ocspResponderKeyFile)))).to.equal(true);
   });
 
   it('makes every instance certificate valid from now for the days asked', async () => {
@@ -256,9 +278,12 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
 
     await runTestPki(pki.dir, ['--instances', '4', '--days', '30']);
     const after = await hashes(pki.dir);
-    for (const [file, hash] of before) if (file !== 'pki.env') expect(after.get(file), file).to.equal(hash);
-    const added = [...after.keys()].filter((file) => !before.has(file));
+    // The CA database records what it issued.
+    const database = (file: string) => file === 'pki.env' || file.startsWith(path.join('ca', 'db'));
+    for (const [file, hash] of before) if (!database(file)) expect(after.get(file), file).to.equal(hash);
+    const added = [...after.keys()].filter((file) => !before.has(file) && !database(file));
     expect(added.every((file) => file.startsWith(path.join('instances', 'POP000004')))).to.equal(true);
+    expect(await readFile(pki.caIndexFile, 'utf8')).to.include('/CN=POP000004\n');
     expect(issuedBy(await certificate(pki.instance(4).certificateFile), apCa)).to.equal(true);
   });
 
@@ -267,6 +292,7 @@ describe('scripts/test-pki: a private Peppol-like test PKI', function () {
       ['--instances', 'two'],
       ['--days', '1'],
       ['--country', 'Belgium'],
+      ['--ocsp-url', 'ldap://ocsp.test'],
       ['--bogus', 'x'],
     ]) {
       const error = await promisify(execFile)('bash', [TEST_PKI_SCRIPT, '--out', pki.dir, ...args]).then(

@@ -8,9 +8,10 @@ import { expect } from 'chai';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describeCycle, findFolderCycles, scanImports } from '../../scripts/lint/folderCycles.js';
+import { repoRoot } from '../support/repoRoot.js';
 
-// dist/test/lint/ -> the repository, where eslint.config.js is.
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+// The repository, where eslint.config.js is.
+const root = repoRoot;
 
 /**
  * The repository's own ESLint configuration, as `npm run lint` runs it, less the type-aware rules:
@@ -232,7 +233,7 @@ describe('Lint: cycles between folders', () => {
     });
 
     it('fails the command line on a cycle and passes it without one', async () => {
-      const script = path.join(root, 'dist/scripts/lint/folderCycles.js');
+      const script = fileURLToPath(new URL('../../scripts/lint/folderCycles.js', import.meta.url));
       const failed = await promisify(execFile)(process.execPath, [script, path.join(scratch, 'src')]).then(
         () => undefined,
         (error: { code: number; stderr: string }) => error,

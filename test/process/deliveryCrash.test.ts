@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { api, startServiceProcess, type ServiceProcess } from '../support/serviceProcess.js';
+import { api, startServiceProcess, until, type ServiceProcess } from '../support/serviceProcess.js';
 import { freePort } from '../support/postgres.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
@@ -12,16 +12,6 @@ const invoice = (n: number) => ({
   ...(structuredClone(realisticDocuments()[0]!.body) as Record<string, unknown>),
   invoice_id: `CRASH-${n}`,
 });
-
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * The real `npm start` process killed with SIGKILL while it delivers documents and calls
@@ -143,7 +133,11 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
       name: 'Send crash reseller',
     });
     const adminKey: string = org.body.admin_key.key;
-    const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, { name: 'crash-send' });
+    // Sends the fixture seller's invoices: it holds the seller's id.
+    const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, {
+      name: 'crash-send',
+      peppol_ids: ['0208:0403013026'],
+    });
     const key = (
       await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' })
     ).body.key as string;
@@ -188,7 +182,11 @@ describe('Crash safety of sending and webhook dispatch (SIGKILL)', function () {
       name: 'Webhook crash reseller',
     });
     const adminKey: string = org.body.admin_key.key;
-    const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, { name: 'crash-webhooks' });
+    // Sends the fixture seller's invoices: it holds the seller's id.
+    const created = await api(first.baseUrl, 'POST', '/api/admin/tenants', adminKey, {
+      name: 'crash-webhooks',
+      peppol_ids: ['0208:0403013026'],
+    });
     const key = (
       await api(first.baseUrl, 'POST', `/api/admin/tenants/${created.body.id}/api-keys`, adminKey, { name: 'app' })
     ).body.key as string;

@@ -1,6 +1,7 @@
-import type http from 'node:http';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOrganization, startTestService, type TestService } from './service.js';
+import { expect } from 'chai';
+import { bearer, createOrganization, eventually, startTestService, type TestService } from './service.js';
 import { createPeppolTenant, registerPeppol } from './peppol.js';
 import type { TestDnsServer } from './dnsServer.js';
 import type { TestAccessPoint, TestPki } from './testPki.js';
@@ -49,6 +50,48 @@ export async function startReceiverSmp(options: {
   }
   await smp.service.projections.catchUp();
   return { smp, smpUrl };
+}
+
+/** An AS4 endpoint that answers every POST with HTTP 503 (an AP under maintenance), counting them. */
+export async function startBusyEndpoint(): Promise<{ url: string; posts: () => number; close: () => Promise<void> }> {
+  let posts = 0;
+  const server = http.createServer((req, res) => {
+    posts++;
+    req.resume();
+    req.on('end', () => res.writeHead(503).end('maintenance'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `${urlOf(server)}/as4`,
+    posts: () => posts,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Creates a document with the tenant key `key` and asks to send it to the participant `receiver`: its id. */
+export async function createAndSend(
+  service: TestService,
+  key: string,
+  body: Record<string, unknown>,
+  receiver: string,
+): Promise<string> {
+  const created = await service.http.post('/api/documents/').set(bearer(key)).send(body);
+  expect(created.status, JSON.stringify(created.body)).to.equal(200);
+  const [scheme, value] = receiver.split(':');
+  const sent = await service.http
+    .post(`/api/documents/${created.body.id}/send`)
+    .query({ receiver_peppol_scheme: scheme, receiver_peppol_id: value })
+    .set(bearer(key));
+  expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+  return created.body.id as string;
+}
+
+/** The transmission report of a document once an attempt is recorded, and the first attempt of its first delivery. */
+export function firstAttempt(service: TestService, key: string, documentId: string) {
+  return eventually(async () => {
+    const r = (await service.http.get(`/api/documents/${documentId}/transmission-report`).set(bearer(key))).body;
+    return r.attempts_total > 0 ? { report: r, attempt: r.deliveries[0].attempts[0] } : undefined;
+  }, 'the first attempt');
 }
 
 /** The sending instance's Peppol settings: instance 1's AP key, the test PKI's CAs, the test DNS. */

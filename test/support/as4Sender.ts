@@ -18,6 +18,7 @@ import { writeSbdh } from '../../src/infrastructure/as4/sbdhXml.js';
 import { encryptAttachments } from '../../src/infrastructure/as4/wsSecurityEncryption.js';
 import { signEnvelope, type SigningKey } from '../../src/infrastructure/as4/wsSecuritySignature.js';
 import type { TestAccessPoint } from './testPki.js';
+import type { TestService } from './service.js';
 
 /**
  * A Peppol AS4 sender for tests of our receiving endpoint, on our own message core: the messages
@@ -117,3 +118,21 @@ export function tamperSoap(
 }
 
 export const gzip = (bytes: Buffer): Buffer => zlib.gzipSync(bytes);
+
+/** POSTs a message to the service's `/as4`: the HTTP status, Content-Type and body of the answer. */
+export async function postAs4(
+  service: TestService,
+  message: { contentType: string; body: Buffer },
+): Promise<{ status: number; contentType: string; body: Buffer }> {
+  const res = await service.http
+    .post('/as4')
+    .set('Content-Type', message.contentType)
+    .send(message.body)
+    .buffer(true)
+    .parse((response, done) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+  return { status: res.status, contentType: String(res.headers['content-type']), body: res.body as Buffer };
+}

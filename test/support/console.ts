@@ -3,14 +3,18 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { ServerTarget } from './helperServer.js';
 import { freePort } from './postgres.js';
+import { repoRoot } from './repoRoot.js';
 import { api, startServiceProcess, type ServiceProcess } from './serviceProcess.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const SCREENSHOTS = path.join(repoRoot, 'docs', 'screenshots');
+/**
+ * Where the browser suites write their screenshots: test-output/screenshots (ignored by git), so
+ * that `npm test` leaves the tree clean; `npm run screenshots` sets SCREENSHOTS_DIR=docs/screenshots
+ * to refresh the committed ones.
+ */
+export const SCREENSHOTS = path.resolve(repoRoot, process.env.SCREENSHOTS_DIR || 'test-output/screenshots');
 
 /** Debian's chromium (`.ci/run` installs it), or CHROMIUM_PATH. */
 export function chromiumBinary(): ServerTarget<{ kind: 'binary'; bin: string }> {
@@ -118,7 +122,7 @@ export async function startConsoleWorld(
   };
 }
 
-/** A full-page screenshot into docs/screenshots. */
+/** A full-page screenshot into SCREENSHOTS. */
 export const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot } from './repoRoot.js';
 
 /**
  * The servers some suites need that no npm package provides (FerretDB, the S3 test server): small
@@ -14,8 +14,6 @@ export type ServerTarget<T> = T | { kind: 'none'; why: string };
 
 /** An external server named by `urlEnv`, else our built binary (`binEnv`, else `.ci/bin/<name>`). */
 export type UrlOrBinary = ServerTarget<{ kind: 'url'; url: string } | { kind: 'binary'; bin: string }>;
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export function urlOrBinary(options: {
   urlEnv: string;

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import type { Response } from 'superagent';
+import { repoRoot } from './repoRoot.js';
 
-/** test/fixtures/pdf/<name>, read from the source tree (the compiled tests live in dist/). */
-export const pdfFixture = (name: string): Promise<Buffer> =>
-  readFile(new URL(`../../../test/fixtures/pdf/${name}`, import.meta.url));
+/** test/fixtures/pdf/<name>, read from the source tree (the compiled tests live in dist/ or build/). */
+export const pdfFixture = (name: string): Promise<Buffer> => readFile(path.join(repoRoot, 'test/fixtures/pdf', name));
 
 /** supertest parser that keeps a binary body as a Buffer. */
 export const binary = (res: Response, callback: (error: Error | null, body: Buffer) => void): void => {

@@ -124,6 +124,9 @@ export interface Phase4SendOptions {
   countryC1?: string;
   /** The AS4 MessageId (a new one per message when left out): the same one twice is a sender's retry. */
   messageId?: string;
+  /** For a UBL payload: the SBDH phase4 writes asks for MLS (MLS_TO, MLS_TYPE). */
+  mlsTo?: string;
+  mlsType?: 'ALWAYS_SEND' | 'FAILURE_ONLY';
   count?: number;
   concurrency?: number;
 }
@@ -146,6 +149,8 @@ function sendArgs(options: Phase4SendOptions): string[] {
     ['process', options.process],
     ['country-c1', options.countryC1],
     ['message-id', options.messageId],
+    ['mls-to', options.mlsTo],
+    ['mls-type', options.mlsType],
     ['count', options.count],
     ['concurrency', options.concurrency],
   ];

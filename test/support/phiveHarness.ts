@@ -59,12 +59,18 @@ export interface Harness {
 }
 
 /** Starts one harness process with named artefacts (class-path resources of the phive-rules-peppol jar). */
-export async function startHarness(artefacts: { xslt?: Record<string, string>; xsd?: Record<string, string> }) {
+export async function startHarness(artefacts: {
+  xslt?: Record<string, string>;
+  xsd?: Record<string, string>;
+  /** Schematron sources (.sch files on disk, absolute paths), compiled to XSLT by the harness. */
+  sch?: Record<string, string>;
+}) {
   const target = harnessTarget();
   if (target.kind === 'none') throw new Error(target.why);
   const args = ['-jar', target.jar];
   for (const [name, resource] of Object.entries(artefacts.xslt ?? {})) args.push('--xslt', `${name}=${resource}`);
   for (const [name, resource] of Object.entries(artefacts.xsd ?? {})) args.push('--xsd', `${name}=${resource}`);
+  for (const [name, file] of Object.entries(artefacts.sch ?? {})) args.push('--sch', `${name}=${file}`);
   const child: ChildProcessWithoutNullStreams = spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'official-rules-'));
   let stderr = '';

@@ -30,6 +30,8 @@ export async function startTestService(
   > & {
     /** Where the service logs (tests that read the log give one); silent by default. */
     logger?: CompositionOptions['logger'];
+    /** A job's lock lifetime must exceed its longest run: longer for jobs that wait on a JVM peer. */
+    jobLockLifetimeMs?: number;
   } = {},
 ): Promise<TestService> {
   const url = databaseUrl ?? (await freshDatabase('api'));
@@ -52,12 +54,12 @@ export async function startTestService(
     webhookAllowPrivateNetworks: true,
     ...overrides,
   };
-  const { logger, ...rest } = wiring;
+  const { logger, jobLockLifetimeMs, ...rest } = wiring;
   const service = await Service.create({
     config,
     logger: logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     databaseUrl: url,
-    jobs: { processEveryMs: 100, lockLifetimeMs: 2000 },
+    jobs: { processEveryMs: 100, lockLifetimeMs: jobLockLifetimeMs ?? 2000 },
     ...rest,
   });
   await service.start();

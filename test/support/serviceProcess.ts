@@ -56,3 +56,18 @@ export async function api(baseUrl: string, method: string, route: string, key: s
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
+
+/** Polls `check` until it gives a value (not undefined or false; a rejection counts as none), or fails after `timeoutMs`. */
+export async function until<T>(
+  check: () => Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 90_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

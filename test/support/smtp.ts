@@ -10,9 +10,10 @@ export interface TestSmtp {
 
 /**
  * A real SMTP server on a loopback port that keeps every message it accepts. Recipients at
- * bounce.test are refused permanently (550), at later.test temporarily (451).
+ * bounce.test are refused permanently (550), at later.test temporarily (451), and any other
+ * temporarily while `refusing(recipient)` says so.
  */
-export async function startSmtpServer(): Promise<TestSmtp> {
+export async function startSmtpServer(refusing: (recipient: string) => boolean = () => false): Promise<TestSmtp> {
   const messages: ParsedMail[] = [];
   const server = new SMTPServer({
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -21,7 +22,7 @@ export async function startSmtpServer(): Promise<TestSmtp> {
     onRcptTo(address, _session, callback) {
       if (address.address.endsWith('@bounce.test'))
         return callback(Object.assign(new Error('Mailbox unknown'), { responseCode: 550 }));
-      if (address.address.endsWith('@later.test'))
+      if (address.address.endsWith('@later.test') || refusing(address.address))
         return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
       callback();
     },
@@ -34,6 +35,8 @@ export async function startSmtpServer(): Promise<TestSmtp> {
         .catch(callback);
     },
   });
+  // A client that dies mid-session (a crash test's SIGKILL) resets its connection: not the server's failure.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {

@@ -2,12 +2,11 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { loadConfig, type Config } from '../../src/infrastructure/config.js';
 
-/** The repository root, from dist/test/support where this runs. */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { repoRoot } from './repoRoot.js';
+export { repoRoot };
 
 export const TEST_PKI_SCRIPT = path.join(repoRoot, 'scripts', 'test-pki');
 export const TEST_PKI_PASSWORD = 'test-pki';
@@ -32,6 +31,14 @@ export interface TestPki {
   apCaCrlFile: string;
   /** The AP CA's CRL in DER. */
   apCaCrlDerFile: string;
+  apCaKeyFile: string;
+  /** The AP CA's delegated OCSP responder (extended key usage OCSPSigning), for `openssl ocsp -rsigner`. */
+  ocspResponderCertificateFile: string;
+  ocspResponderKeyFile: string;
+  /** The CA database (`openssl ocsp -index`): every certificate issued, POP999997 revoked. */
+  caIndexFile: string;
+  /** The OCSP responder URL in every AP certificate, or null (then they name none). */
+  ocspUrl: string | null;
   /** Instance i (1-based): seat POP00000i. */
   instance(i: number): TestAccessPoint & { smpKeyFile: string; smpCertificateFile: string; smpChainFile: string };
   /** POP999998, from the real AP CA, expired yesterday. */
@@ -61,13 +68,22 @@ function accessPoint(dir: string, seat: string): TestAccessPoint {
 
 /** Runs scripts/test-pki into `dir` and resolves with its output. */
 export async function runTestPki(dir: string, args: string[] = []): Promise<{ stdout: string; stderr: string }> {
-  return promisify(execFile)('bash', [TEST_PKI_SCRIPT, '--out', dir, ...args], { timeout: 60_000 });
+  // A few dozen RSA keys: seconds on an idle machine, minutes on a loaded one.
+  return promisify(execFile)('bash', [TEST_PKI_SCRIPT, '--out', dir, ...args], { timeout: 180_000 });
 }
 
 /** A fresh test PKI in a temporary folder (removed by dispose). */
-export async function makeTestPki(options: { instances?: number; days?: number } = {}): Promise<TestPki> {
+export async function makeTestPki(
+  options: { instances?: number; days?: number; ocspUrl?: string } = {},
+): Promise<TestPki> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'test-pki-'));
-  await runTestPki(dir, ['--instances', String(options.instances ?? 2), '--days', String(options.days ?? 30)]);
+  await runTestPki(dir, [
+    '--instances',
+    String(options.instances ?? 2),
+    '--days',
+    String(options.days ?? 30),
+    ...(options.ocspUrl ? ['--ocsp-url', options.ocspUrl] : []),
+  ]);
   return {
     dir,
     rootCertificateFile: path.join(dir, 'ca', 'root.cert.pem'),
@@ -75,6 +91,11 @@ export async function makeTestPki(options: { instances?: number; days?: number }
     smpCaCertificateFile: path.join(dir, 'ca', 'smp-ca.cert.pem'),
     apCaCrlFile: path.join(dir, 'ca', 'ap-ca.crl.pem'),
     apCaCrlDerFile: path.join(dir, 'ca', 'ap-ca.crl'),
+    apCaKeyFile: path.join(dir, 'ca', 'ap-ca.key.pem'),
+    ocspResponderCertificateFile: path.join(dir, 'ca', 'ap-ca-ocsp.cert.pem'),
+    ocspResponderKeyFile: path.join(dir, 'ca', 'ap-ca-ocsp.key.pem'),
+    caIndexFile: path.join(dir, 'ca', 'db', 'index.txt'),
+    ocspUrl: options.ocspUrl ?? null,
     instance(i) {
       const seat = seatId(i);
       const instanceDir = path.join(dir, 'instances', seat);
@@ -95,6 +116,8 @@ export async function makeTestPki(options: { instances?: number; days?: number }
 /**
  * The Peppol settings of an access point with instance `i`'s AS4 key and certificate, trusting the
  * test AP CA (over the defaults; `extra` adds or overrides, e.g. the CRL or a message size limit).
+ * No MLS and no Peppol report goes out (MLS_SEND, PEPPOL_REPORTING_SUBMIT off) unless a suite asks:
+ * these settings name no test SML, and looking up a receiver would query the production SML.
  */
 export function accessPointSettings(pki: TestPki, i: number, extra: Partial<Config['peppol']> = {}): Config['peppol'] {
   return {
@@ -102,6 +125,8 @@ export function accessPointSettings(pki: TestPki, i: number, extra: Partial<Conf
     as4KeyFile: pki.instance(i).keyFile,
     as4CertificateFile: pki.instance(i).certificateFile,
     apCaFiles: [pki.apCaCertificateFile],
+    mlsSend: false,
+    reportingSubmit: false,
     ...extra,
   };
 }

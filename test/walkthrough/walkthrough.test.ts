@@ -6,15 +6,27 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, startServiceProcess, type ServiceProcess } from '../support/serviceProcess.js';
 import { freePort } from '../support/postgres.js';
+import { documentationFiles, fencedBlocks } from '../docs/markdown.js';
+import { repoRoot } from '../support/repoRoot.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** The repository's root, from this compiled file in dist/test/walkthrough. */
-const ROOT = path.resolve(here, '../../..');
 const DEMO = path.resolve(here, '../../scripts/demo.js');
 
 /** The README's walkthrough: every ```sh block whose first line is `# walkthrough`, in order. */
 function walkthroughBlocks(readme: string): string[] {
   return [...readme.matchAll(/^```sh\n# walkthrough\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+/** The blocks marked runnable (a ```sh or ```bash block whose first line is `# runnable`), per document, in order. */
+async function runnableBlocks(): Promise<Array<{ file: string; script: string }>> {
+  const found: Array<{ file: string; script: string }> = [];
+  for (const file of await documentationFiles(repoRoot)) {
+    const blocks = fencedBlocks(await readFile(path.join(repoRoot, file), 'utf8')).filter(
+      (b) => (b.info === 'sh' || b.info === 'bash') && b.body.split('\n')[0]!.trim() === '# runnable',
+    );
+    if (blocks.length > 0) found.push({ file, script: blocks.map((b) => b.body).join('\n') });
+  }
+  return found;
 }
 
 function run(
@@ -38,7 +50,7 @@ function run(
  * The README's first-invoice walkthrough, run as written with bash (curl and jq) against the real
  * `npm start` process; then `npm run demo`'s compiled script against the same instance.
  */
-describe('Walkthrough: the README path to a first sent invoice, and npm run demo', function () {
+describe('Walkthrough: the README path to a first sent invoice, npm run demo, and the runnable blocks of docs/', function () {
   this.timeout(300_000);
   const operatorKey = 'op_walkthrough_key_0123456789abcdef';
   let dataDir: string;
@@ -64,7 +76,7 @@ describe('Walkthrough: the README path to a first sent invoice, and npm run demo
   });
 
   it("the README's commands, run as written, send an invoice that the buyer receives, accepts and downloads as a PDF", async () => {
-    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
     const blocks = walkthroughBlocks(readme);
     expect(blocks.length, 'the README marks its walkthrough blocks').to.be.greaterThanOrEqual(3);
     const script = blocks.join('\n');
@@ -134,5 +146,41 @@ describe('Walkthrough: the README path to a first sent invoice, and npm run demo
     });
     expect(result.code).to.equal(1);
     expect(result.stderr).to.match(/Failed: POST \/api\/operator\/organizations answered 401/);
+  });
+
+  it('every shell block of README.md and docs/ marked `# runnable` runs, each document in one bash from the root', async () => {
+    const documents = await runnableBlocks();
+    expect(documents.length, 'docs/ has runnable examples').to.be.greaterThanOrEqual(3);
+    const organization = await api(service.baseUrl, 'POST', '/api/operator/organizations', operatorKey, {
+      name: 'Docs examples',
+    });
+    expect(organization.status).to.equal(201);
+    const adminKey = organization.body.admin_key.key as string;
+    for (const [n, { file, script }] of documents.entries()) {
+      // A tenant and an empty folder of its own per document, so that the documents do not depend on each other.
+      const tenant = await api(service.baseUrl, 'POST', '/api/admin/tenants', adminKey, { name: `docs-example-${n}` });
+      expect(tenant.status, JSON.stringify(tenant.body)).to.equal(201);
+      const key = await api(service.baseUrl, 'POST', `/api/admin/tenants/${tenant.body.id}/api-keys`, adminKey, {
+        name: 'docs',
+      });
+      const work = await mkdtemp(path.join(os.tmpdir(), 'invoicing-docs-example-'));
+      try {
+        const result = await run('bash', ['-e', '-o', 'pipefail', '-s'], {
+          cwd: repoRoot,
+          env: {
+            BASE: service.baseUrl,
+            OPERATOR_KEY: operatorKey,
+            ADMIN_KEY: adminKey,
+            TENANT_ID: tenant.body.id,
+            TENANT_KEY: key.body.key,
+            WORK: work,
+          },
+          input: script,
+        });
+        expect(result.code, `${file}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`).to.equal(0);
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    }
   });
 });

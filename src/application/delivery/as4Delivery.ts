@@ -4,6 +4,7 @@ import { AS4_CLIENT, type As4Client, type As4SendResult } from '../ports/as4Send
 import type { TransportOutcome } from '../ports/transport.js';
 import type { Logger } from 'pino';
 import { LOGGER } from '../ports/logger.js';
+import { SERVICE_PROVIDER, type ServiceProvider } from '../ports/serviceProvider.js';
 import { DocumentContent } from '../documents/documentContent.js';
 import { inject, injectable } from '../injection.js';
 import { As4EndpointResolver } from './as4EndpointResolver.js';
@@ -18,6 +19,11 @@ export interface As4Shipment {
   document: string;
   /** When the delivery was asked for (the message's timestamp in every attempt). */
   createdAt: string;
+  /**
+   * A business document of a participant asks the receiving provider for a Message Level Status
+   * (MLS_TO: our SPID, MLS_TYPE as configured); what we send on our own account (an MLS, a report) does not.
+   */
+  requestMls: boolean;
 }
 
 /**
@@ -33,6 +39,7 @@ export class As4Delivery {
     @inject(AS4_CLIENT) private readonly client: As4Client | null,
     @inject(As4EndpointResolver) private readonly resolver: As4EndpointResolver,
     @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'put'>,
+    @inject(SERVICE_PROVIDER) private readonly provider: Pick<ServiceProvider, 'participant' | 'mlsType'>,
     @inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'as4-delivery' });
@@ -69,6 +76,10 @@ export class As4Delivery {
       document: Buffer.from(shipment.document, 'utf8'),
       createdAt: shipment.createdAt,
       endpoint: { url: endpoint.url, certificate: endpoint.certificate },
+      mls:
+        shipment.requestMls && this.provider.participant
+          ? { to: this.provider.participant, type: this.provider.mlsType }
+          : null,
     });
     const as4 = await this.evidence(shipment.messageId, endpoint.url, result);
     as4.envelope = {

@@ -113,7 +113,10 @@ export class DeliveryProcess implements DeliveryStarter {
       this.attempt({ document_id: delivery.document_id, delivery_id: delivery.delivery_id, attempt: 1 }, known),
     )
       .catch((error: unknown) =>
-        this.logger.warn({ err: error, document: delivery.document_id }, 'first attempt failed; a job will make it'),
+        this.logger.warn(
+          { err: error, document: delivery.document_id },
+          `first delivery attempt of document ${delivery.document_id} failed (${(error as Error).message}); a job will make it`,
+        ),
       )
       .finally(() => this.inFlight.delete(run));
     this.inFlight.add(run);
@@ -240,6 +243,7 @@ export class DeliveryProcess implements DeliveryStarter {
             outcome: outcome.outcome,
             reason: outcome.error,
             next_attempt_at: next,
+            ...(outcome.thrown === undefined ? {} : { err: outcome.thrown }),
           },
           next
             ? `delivery attempt ${job.attempt} of document ${job.document_id} failed (${outcome.error}); next attempt at ${next}`
@@ -250,16 +254,20 @@ export class DeliveryProcess implements DeliveryStarter {
     await this.followUp(result.state);
   }
 
-  private async deliver(kind: TransportKind, request: Parameters<Transport['deliver']>[0]): Promise<TransportOutcome> {
+  /** The transport's outcome; `thrown` when it threw instead (logged with the attempt's one line). */
+  private async deliver(
+    kind: TransportKind,
+    request: Parameters<Transport['deliver']>[0],
+  ): Promise<TransportOutcome & { thrown?: unknown }> {
     try {
       return await this.transports[kind].deliver(request);
     } catch (error) {
       // A transport that throws has not classified the failure: try again on the schedule.
-      this.logger.warn({ err: error, document: request.document.id }, 'transport failed unexpectedly');
       return {
         outcome: 'retryable',
         receiver: request.receiverPeppolId ?? request.email ?? 'unknown',
         error: (error as Error).message || 'transport error',
+        thrown: error,
       };
     }
   }

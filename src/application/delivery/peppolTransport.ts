@@ -9,7 +9,10 @@ import { documentDecider, documentStream } from '../../domain/document/lifecycle
 import type { DocumentWork } from '../documents/documentWork.js';
 import { DocumentContent } from '../documents/documentContent.js';
 import { countryC1Of } from '../../domain/peppol/countryC1.js';
-import { PEPPOL_CREDIT_NOTE, PEPPOL_INVOICE } from '../../domain/peppol/peppolDocumentTypes.js';
+import { peppolKindOf } from '../../domain/peppol/peppolDocumentTypes.js';
+import { issuerIdOf } from '../../domain/peppol/senderIdentity.js';
+import { sameParticipant } from '../../domain/peppol/participantId.js';
+import { isSelfBilling } from '../../domain/document/invoice/documentModel.js';
 import { As4Delivery } from './as4Delivery.js';
 import { systemActor } from '../actor.js';
 
@@ -46,7 +49,9 @@ export class PeppolTransport implements Transport {
   private async deliverOverAs4(request: DeliveryRequest, receiver: string): Promise<TransportOutcome> {
     const sender = request.senderPeppolId;
     if (!sender) return { outcome: 'permanent', receiver, error: 'The document names no sender Peppol identifier' };
-    const countryC1 = countryC1Of(request.ubl, sender);
+    const type = request.document.header.document_type;
+    // The sender's country: the issuer's, the buyer in self-billing.
+    const countryC1 = countryC1Of(request.ubl, sender, isSelfBilling(type) ? 'customer' : 'supplier');
     if (!countryC1)
       return {
         outcome: 'permanent',
@@ -58,10 +63,11 @@ export class PeppolTransport implements Transport {
       messageId: request.messageId,
       sender,
       receiver,
-      kind: request.document.header.document_type === 'CREDIT_NOTE' ? PEPPOL_CREDIT_NOTE : PEPPOL_INVOICE,
+      kind: peppolKindOf(type),
       countryC1,
       document: request.ubl,
       createdAt: request.document.delivery?.requested_at ?? new Date().toISOString(),
+      requestMls: true,
     });
   }
 
@@ -80,6 +86,15 @@ export class PeppolTransport implements Transport {
         outcome: 'permanent',
         receiver,
         error: `The receiver cannot read the document: ${(error as Error).message}`,
+      };
+    }
+    // As the AS4 receiver does (checkIssuerIsSender): the document is from its sender, or it is refused.
+    const issuer = issuerIdOf(received);
+    if (!sameParticipant(issuer, request.senderPeppolId)) {
+      return {
+        outcome: 'permanent',
+        receiver,
+        error: `The receiver refuses the document: its issuer ${issuer ?? '(none named)'} is not its sender ${request.senderPeppolId ?? '(none)'}`,
       };
     }
     const documentId = derivedId(tenantId, request.messageId);

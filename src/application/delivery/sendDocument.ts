@@ -20,6 +20,7 @@ import { sentNumberDecider, type SentNumberState } from '../../domain/document/l
 import { sentNumberStream } from './sentNumberStream.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
 import { presentRecord } from '../documents/documentCommands.js';
+import { effectOf } from '../idempotentEffect.js';
 import {
   documentDecider,
   documentStream,
@@ -30,9 +31,18 @@ import {
 import { fatalRuleSummary } from '../../domain/document/rules/documentCheck.js';
 import { derivePeppolId, formatPeppolId, parsePeppolId } from '../../domain/document/invoice/peppolId.js';
 import type { Tenant } from '../../domain/tenant/tenant.js';
+import { isSelfBilling } from '../../domain/document/invoice/documentModel.js';
+import { sameParticipant } from '../../domain/peppol/participantId.js';
+import {
+  issuerIdOf,
+  issuingPartyOf,
+  ownIdMatching,
+  ownParticipantIds,
+  sendBlockOf,
+} from '../../domain/peppol/senderIdentity.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js';
-import { sameUbl, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
+import { sameUbl, type DocumentHeader, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
 import { DocumentContent, type DocumentWithContent } from '../documents/documentContent.js';
 import { STORED_UBL_RULES, type StoredUblRules } from '../ports/storedUblRules.js';
 
@@ -93,16 +103,21 @@ const documentParty = (peppolId: string | null, taxId: string | null, companyId:
 };
 
 /**
- * Where a document goes and how. Test mode mails the UBL to the tenant's test address (or the
- * client's `email`); otherwise it goes over Peppol to the receiver the document (or the
- * override) names. A document that cannot be routed is refused here, before anything is recorded.
+ * Where a document goes and how. It goes as its issuer (senderOf), also in test mode. Test mode
+ * mails the UBL to the tenant's test address (or the client's `email`); otherwise it goes over
+ * Peppol to the receiver the document (or the override) names: the buyer, or the seller of a
+ * self-billed document, whose buyer issues it. A document that cannot be routed is refused here,
+ * before anything is recorded.
  */
 export function routeOf(tenant: Tenant, document: Pick<DocumentRecord, 'header'>, options: SendOptions): Route {
   const d = document.header;
+  const selfBilled = isSelfBilling(d.document_type);
   const receiver =
     overridden(options.receiver_peppol_scheme, options.receiver_peppol_id, 'receiver') ??
-    documentParty(d.customer_peppol_id, d.customer_tax_id, d.customer_company_id);
-  const sender = senderOf(tenant, overridden(options.sender_peppol_scheme, options.sender_peppol_id, 'sender'));
+    (selfBilled
+      ? documentParty(d.vendor_peppol_id, d.vendor_tax_id, d.vendor_company_id)
+      : documentParty(d.customer_peppol_id, d.customer_tax_id, d.customer_company_id));
+  const sender = senderOf(tenant, d, overridden(options.sender_peppol_scheme, options.sender_peppol_id, 'sender'));
   if (tenant.test_mode) {
     const email = options.email ?? tenant.test_mode_email;
     if (!email)
@@ -119,25 +134,15 @@ export function routeOf(tenant: Tenant, document: Pick<DocumentRecord, 'header'>
         ['query', 'email'],
       );
     }
-    return {
-      transport: 'email',
-      sender_peppol_id: sender ?? documentParty(d.vendor_peppol_id, d.vendor_tax_id, d.vendor_company_id),
-      receiver_peppol_id: receiver,
-      email,
-    };
+    return { transport: 'email', sender_peppol_id: sender, receiver_peppol_id: receiver, email };
   }
   if (options.email !== undefined) {
     throw invalid('E-mail delivery is only available in test mode; this account sends over Peppol', ['query', 'email']);
   }
-  if (!sender) {
-    throw invalid(
-      "This account has no Peppol identifier to send from: its administrator sets the tenant's peppol_ids (and registers it)",
-      ['query', 'sender_peppol_id'],
-    );
-  }
   if (!receiver) {
+    const party = selfBilled ? 'vendor' : 'customer';
     throw invalid(
-      'The document names no receiver Peppol identifier: set customer_peppol_id (or a customer tax id it can be derived from), or pass receiver_peppol_scheme and receiver_peppol_id',
+      `The document names no receiver Peppol identifier: set ${party}_peppol_id (or a ${party} tax id it can be derived from), or pass receiver_peppol_scheme and receiver_peppol_id`,
       ['query', 'receiver_peppol_id'],
     );
   }
@@ -145,21 +150,30 @@ export function routeOf(tenant: Tenant, document: Pick<DocumentRecord, 'header'>
 }
 
 /**
- * A tenant sends as itself: its registered Peppol identifier, else the one its administrator
- * set. An override may choose among the tenant's own identifiers but never name someone else's,
- * because receivers (and their Invoice Responses) take the sender at its word.
+ * A tenant sends as itself: a document goes only when its issuer's electronic address (the
+ * seller's; the buyer's when self-billed) is one of the tenant's own participant ids, and it goes
+ * as that id (the SBDH sender and originalSender are the issuer, as receivers check). An override
+ * may only repeat it: the tenant's own, and the document's issuer. Receivers (and their Invoice
+ * Responses) take the sender at its word, so nothing else may go out.
  */
-function senderOf(tenant: Tenant, override: string | null): string | null {
-  const own = [tenant.peppol_registration?.peppol_id, ...tenant.peppol_ids].filter((id): id is string => !!id);
-  const ownKeys = own.map((id) => id.toLowerCase());
-  if (override === null) return own[0] ?? null;
-  if (!ownKeys.includes(override.toLowerCase())) {
-    throw invalid(`${override} is not a Peppol identifier of this account, so it cannot send as it`, [
-      'query',
-      'sender_peppol_id',
-    ]);
+function senderOf(tenant: Tenant, document: DocumentHeader, override: string | null): string {
+  const own = ownParticipantIds(tenant);
+  if (override !== null && !ownIdMatching(own, override)) {
+    throw invalid(
+      `${override} is not a Peppol identifier of this account, so it cannot send as it (${own.length > 0 ? `it may send as: ${own.join(', ')}` : 'it holds none: its administrator must give it one'})`,
+      ['query', 'sender_peppol_id'],
+    );
   }
-  return override;
+  const block = sendBlockOf(own, document);
+  if (block) throw invalid(block.message, block.loc);
+  const issuer = issuerIdOf(document)!;
+  if (override !== null && !sameParticipant(override, issuer)) {
+    throw invalid(
+      `The document is issued by ${issuer}, ${issuingPartyOf(document.document_type).role}, and goes as its issuer: sender_peppol_id ${override} is not it`,
+      ['query', 'sender_peppol_id'],
+    );
+  }
+  return issuer;
 }
 
 /**
@@ -213,6 +227,9 @@ export class SendDocument {
     let checkedUbl: UblRef | null = null;
     for (let attempt = 1; ; attempt++) {
       const loaded = await loadStream(this.store, documentDecider, stream);
+      // A retry of a send this request's Idempotency-Key made already: that send's result.
+      const sent = effectOf(documentDecider, loaded.events, eventMetadata);
+      if (sent) return this.content.withContent(presentRecord(sent));
       const document = loaded.state;
       if (document.status !== 'present' || document.tenant_id !== tenant.id) throw notFound('Document not found');
       if (document.source === 'pdf' && (checkedUbl === null || !sameUbl(document.ubl_ref, checkedUbl))) {

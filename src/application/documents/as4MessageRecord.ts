@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Event } from '../../domain/decider.js';
 import type { ContentRef } from '../../domain/document/lifecycle/documentContent.js';
 import type { As4EnvelopeFacts } from '../../domain/document/lifecycle/documentAggregate.js';
+import type { MlsType, ScopedId } from '../../domain/peppol/as4/sbdh.js';
 
 /**
  * One AS4 message this access point received, stored and acknowledged: the only event of the
@@ -15,9 +16,14 @@ export type As4MessageReceived = Event<
     sender_ap: string;
     /** The receiving tenant (null: none, e.g. an Invoice Response for no document of ours). */
     tenant_id: string | null;
-    /** The inbound document it became, or the outbound document an Invoice Response was recorded on. */
+    /** The inbound document it became, or the outbound document an Invoice Response or an MLS was recorded on. */
     document_id: string | null;
-    kind: 'document' | 'invoice-response';
+    /**
+     * document: in the receiver's inbox; invoice-response: taken in; refused: acknowledged (the AS4
+     * transfer succeeded) but not delivered, its business rules fail (an MLS RE says so); mls: a
+     * Message Level Status to this access point.
+     */
+    kind: 'document' | 'invoice-response' | 'refused' | 'mls';
     /** The message as received (bytes) and its HTTP Content-Type (the MIME boundary is in it). */
     message_ref: ContentRef;
     message_content_type: string;
@@ -30,6 +36,18 @@ export type As4MessageReceived = Event<
      * COUNTRY_C1; for the Peppol Reporting. Absent on events recorded before it was kept.
      */
     envelope?: As4EnvelopeFacts & { sender: string; receiver: string };
+    /**
+     * The SBDH's InstanceIdentifier (what an MLS refers to) and what it asks of MLS (MLS_TO,
+     * MLS_TYPE; null when absent). Absent on events recorded before MLS was handled.
+     */
+    sbdh?: { instance_id: string; mls_to: ScopedId | null; mls_type: MlsType | null };
+    /** kind refused: the business rules that refused it (fatal ones), by the rule set named. */
+    refusal?: { rule_set: string; issues: Array<{ rule_id: string | null; message: string; location: string | null }> };
+    /**
+     * The signed digests of its payloads (`<DigestMethod> <DigestValue>`, sorted): a message with
+     * the same MessageId and other digests is another message. Absent on events recorded before.
+     */
+    payload_digests?: string[];
   }
 >;
 

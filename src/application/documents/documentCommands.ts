@@ -1,6 +1,7 @@
 import { randomUUID, createHash } from 'node:crypto';
 import type { EventMetadata, EventStore } from '../ports/eventStore.js';
 import { handleCommand, loadState, loadStream } from '../commandHandler.js';
+import { creationId, effectOf } from '../idempotentEffect.js';
 import {
   documentDecider,
   documentStream,
@@ -20,7 +21,7 @@ import {
   type DocumentSizeLimits,
 } from '../../domain/document/invoice/documentLimits.js';
 import type { HygieneLimits, InputProblem } from '../../domain/inputText.js';
-import { invalid, notFound } from '../../domain/errors.js';
+import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import type { DocumentWork } from './documentWork.js';
 import { inject, injectable } from '../injection.js';
 import { EVENT_STORE } from '../ports/eventStore.js';
@@ -28,6 +29,7 @@ import { DOCUMENT_LIMITS, DOCUMENT_WORK } from './documentTokens.js';
 import { DocumentContent, type DocumentWithContent } from './documentContent.js';
 import { chooseRuleSet, RULE_SET_CLOCK, systemRuleSetClock, type RuleSetClock } from './ruleSetChoice.js';
 import type { RuleSetId } from '../../domain/validation/index.js';
+import { ownParticipantIds, type ParticipantHolder } from '../../domain/peppol/senderIdentity.js';
 
 export interface ValidationResult {
   id: string;
@@ -69,6 +71,9 @@ const isFatal = (issue: ValidationResultIssue) => issue.flag === 'fatal';
 /** A command decided on a state other than the one its prepared content was made from. */
 class StaleContent extends Error {}
 
+/** The tenant a JSON document is written for: its id and the participant ids it holds. */
+export type IssuingTenant = { id: string } & ParticipantHolder;
+
 /** An attachment as uploaded: its facts and its bytes. */
 export interface AttachmentUpload {
   file_name: string;
@@ -97,11 +102,15 @@ export class DocumentCommands {
     return chooseRuleSet(this.clock, requested).id;
   }
 
-  /** Validates a JSON document without recording anything, by the set in force or the one named. */
-  async validateJson(tenantId: string, body: unknown, requestedRuleSet?: string): Promise<ValidationResult> {
+  /**
+   * Validates a JSON document without recording anything, by the set in force or the one named.
+   * The issuer's electronic address is bound to the tenant as on creation (`sender`).
+   */
+  async validateJson(sender: IssuingTenant, body: unknown, requestedRuleSet?: string): Promise<ValidationResult> {
     const ruleSet = this.ruleSet(requestedRuleSet);
-    const check = await this.work.checkJson({ tenantId }, body, {
+    const check = await this.work.checkJson({ tenantId: sender.id }, body, {
       renderPdf: false,
+      ownParticipantIds: ownParticipantIds(sender),
       ruleSet,
       limits: this.limits,
       text: this.limits.text,
@@ -132,15 +141,21 @@ export class DocumentCommands {
     return { id: randomUUID(), file_name: fileName, is_valid: !issues.some(isFatal), issues, rule_set: ruleSet };
   }
 
-  /** Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in the UBL. */
+  /**
+   * Creates a document from a JSON body; with `renderPdf` its rendering is attached and embedded in
+   * the UBL. Its issuer's electronic address is one of the tenant's participant ids (its first when
+   * the body gives none; another's is refused): senderIdentity.bindIssuer.
+   */
   async createFromJson(
-    tenantId: string,
+    sender: IssuingTenant,
     body: unknown,
     options: { renderPdf: boolean },
     metadata: EventMetadata,
   ): Promise<DocumentWithContent> {
+    const tenantId = sender.id;
     const check = await this.work.checkJson({ tenantId }, body, {
       ...options,
+      ownParticipantIds: ownParticipantIds(sender),
       ruleSet: this.ruleSet(),
       limits: this.limits,
       text: this.limits.text,
@@ -198,34 +213,53 @@ export class DocumentCommands {
     fileName: string,
     metadata: EventMetadata,
   ): Promise<DocumentWithContent> {
-    const documentId = randomUUID();
+    const eventMetadata = { ...metadata, tenantId };
+    const documentId = creationId('document', tenantId, eventMetadata);
+    // A retry of a request that created the document already (its Idempotency-Key names it) gets it.
+    const made = await this.madeBy(documentId, eventMetadata);
+    if (made) return made;
     // The content says what the lifecycle will: a draft, outbound (the decider decides it, not this).
     const content = { ...document, state: 'DRAFT', direction: 'OUTBOUND' } as const;
     const [stored, ubl_ref] = await Promise.all([
       this.content.storeDocument(content),
       this.content.storeUbl(ubl, this.content.attachmentKeys(content)),
     ]);
-    // A fresh id names no stream yet: nothing to read.
-    const result = await handleCommand(
-      this.store,
-      documentDecider,
-      documentStream(documentId),
-      {
-        type: 'CreateDraft',
-        data: {
-          document_id: documentId,
-          tenant_id: tenantId,
-          source,
-          file_name: fileName,
-          ...stored,
-          ubl_ref,
-          now: now(),
+    try {
+      // A fresh id names no stream yet: nothing to read.
+      const result = await handleCommand(
+        this.store,
+        documentDecider,
+        documentStream(documentId),
+        {
+          type: 'CreateDraft',
+          data: {
+            document_id: documentId,
+            tenant_id: tenantId,
+            source,
+            file_name: fileName,
+            ...stored,
+            ubl_ref,
+            now: now(),
+          },
         },
-      },
-      { ...metadata, tenantId },
-      [],
-    );
-    return { ...presentRecord(result.state), document: content };
+        eventMetadata,
+        [],
+      );
+      return { ...presentRecord(result.state), document: content };
+    } catch (error) {
+      // A twin of this request (same key) made it meanwhile ('Document already exists'): its
+      // result is this one's.
+      const twin = error instanceof DomainError ? await this.madeBy(documentId, eventMetadata) : null;
+      if (twin) return twin;
+      throw error;
+    }
+  }
+
+  /** The document as the request of `metadata`'s Idempotency-Key created it, if it did. */
+  private async madeBy(documentId: string, metadata: EventMetadata): Promise<DocumentWithContent | null> {
+    if (!metadata.idempotency) return null;
+    const made = effectOf(documentDecider, await this.store.readStream(documentStream(documentId)), metadata);
+    return made ? this.content.withContent(presentRecord(made)) : null;
   }
 
   /** The tenant's document with its content; another tenant's (or a deleted) document is not found. */

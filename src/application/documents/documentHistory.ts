@@ -1,4 +1,4 @@
-import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../ports/eventStore.js';
 import { inject, injectable } from '../injection.js';
 import { assertNever } from '../../domain/decider.js';
 import {
@@ -56,6 +56,20 @@ export interface DeliveryReport {
   failure_reason: string | null;
   next_attempt_at: string | null;
   attempts: AttemptReport[];
+  /** The receiving provider's Message Level Status about this delivery; null until one came. */
+  mls: MlsReport | null;
+}
+
+/** An MLS as the transmission report shows it (AP/AB: delivered; RE: rejected, not delivered). */
+export interface MlsReport {
+  code: string | null;
+  description: string | null;
+  issues: Array<{ location: string | null; description: string | null; reason: string | null }>;
+  valid: boolean;
+  problems: string[];
+  mls_id: string | null;
+  sender_ap: string;
+  received_at: string;
 }
 
 /**
@@ -104,6 +118,10 @@ function summary(event: DocumentEvent): Record<string, unknown> {
       const { invoice_response_ref: _xml, ...rest } = event.data;
       return rest;
     }
+    case 'MlsReceived': {
+      const { mls_ref: _xml, ...rest } = event.data;
+      return rest;
+    }
     case 'DeliveryAttempted':
     case 'ResponseDeliveryAttempted': {
       const { as4, ...rest } = event.data;
@@ -132,7 +150,7 @@ function as4Facts(as4: As4AttemptEvidence) {
 
 /** One step of a document's life, as the timeline shows it. */
 export interface TimelineEntry {
-  /** What happened: created, validated, attachment_added, attachment_removed, send_requested, delivery_attempted, sent, failed, received, accepted, rejected, response_received, response_delivery_attempted, deleted. */
+  /** What happened: created, validated, attachment_added, attachment_removed, send_requested, delivery_attempted, sent, failed, received, accepted, rejected, response_received, response_delivery_attempted, mls_received, deleted. */
   type: string;
   /** When it happened (for an attempt: when it started). */
   at: string;
@@ -140,6 +158,12 @@ export interface TimelineEntry {
   actor: string;
   /** The same as recorded: {kind: api_key|organization_admin|operator|access_point|system|unknown, and its ids}. */
   actor_detail: Record<string, string | null>;
+  /**
+   * What happened, who did it and as whom, in words: "created by API key 'app' (…)", "sent by API
+   * key 'app' (…) as 0208:0123456749 to …" (the participant the document went as), "accepted by
+   * … as …"; null for the other steps.
+   */
+  summary: string | null;
   /** The facts of the step (as in the history, without the document id). */
   details: Record<string, unknown>;
 }
@@ -159,7 +183,28 @@ const TIMELINE_TYPES: Record<DocumentEvent['type'], string> = {
   DocumentRejected: 'rejected',
   ResponseReceived: 'response_received',
   ResponseDeliveryAttempted: 'response_delivery_attempted',
+  MlsReceived: 'mls_received',
 };
+
+/** The steps a person takes, in words: who created, sent or answered, and as which participant. */
+function stepSummary(event: DocumentEvent, who: string, addressee: string | null): string | null {
+  switch (event.type) {
+    case 'DocumentCreated':
+      return `created by ${who}`;
+    case 'SendRequested': {
+      const as = event.data.sender_peppol_id ?? '(no participant id)';
+      return event.data.transport === 'email'
+        ? `sent by ${who} as ${as}, in test mode by e-mail to ${event.data.email}`
+        : `sent by ${who} as ${as} to ${event.data.receiver_peppol_id}`;
+    }
+    case 'DocumentAccepted':
+      return `accepted by ${who} as ${addressee ?? '(no participant id)'}`;
+    case 'DocumentRejected':
+      return `rejected by ${who} as ${addressee ?? '(no participant id)'}`;
+    default:
+      return null;
+  }
+}
 
 /** When an event says it happened: its own time fact, else when it was recorded. */
 function happenedAt(event: DocumentEvent, recordedAt: string): string {
@@ -224,6 +269,8 @@ export class DocumentHistory {
   ): Promise<{ document_id: string; state: string | null; items: TimelineEntry[] }> {
     const { events, state } = await this.load(tenantId, documentId);
     const actors = await actorsOf(this.store, events);
+    // Who answered a received document answered as the participant it was addressed to.
+    const addressee = state.status === 'present' ? (state.inbound?.receiver_peppol_id ?? null) : null;
     return {
       document_id: documentId,
       state: state.status === 'present' ? state.state : null,
@@ -235,6 +282,7 @@ export class DocumentHistory {
           at: happenedAt(event, recorded.recordedAt),
           actor: describeActor(actors[i]!),
           actor_detail: actorView(actors[i]!),
+          summary: stepSummary(event, describeActor(actors[i]!), addressee),
           details,
         };
       }),
@@ -302,6 +350,14 @@ export class DocumentHistory {
           }
           break;
         }
+        case 'MlsReceived': {
+          const d = deliveries.find((x) => x.delivery_id === event.data.delivery_id);
+          if (d) {
+            const { code, description, issues, valid, problems, mls_id, sender_ap, received_at } = event.data;
+            d.mls = { code, description, issues, valid, problems, mls_id, sender_ap, received_at };
+          }
+          break;
+        }
         case 'ResponseDeliveryAttempted': {
           const { as4, document_id: _id, ...attempt } = event.data;
           responseDeliveries.push({ ...attempt, ...(as4 ? as4Report(as4) : {}) });
@@ -356,6 +412,7 @@ const deliveryOf = (d: SendRequested['data'], actor: string): DeliveryReport => 
   failure_reason: null,
   next_attempt_at: null,
   attempts: [],
+  mls: null,
 });
 
 const attemptOf = (a: DeliveryAttempted['data']): AttemptReport => ({

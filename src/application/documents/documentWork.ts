@@ -28,6 +28,12 @@ export interface UblCheckResult {
   document: DocumentJson | null;
 }
 
+/** A received document checked: the rules that fired, and the document when none was fatal. */
+export interface ReceivedCheck {
+  issues: ValidationResultIssue[];
+  document: DocumentJson | null;
+}
+
 /** What became of an uploaded PDF's content (see DocumentPdfs.createFromPdf). */
 export type PdfDraftResult =
   /** No structured data: the text is wanted. `warnings` say why embedded XML files were not used. */
@@ -85,6 +91,12 @@ export interface DocumentWork {
    */
   readUbl(owner: WorkOwner, ubl: string): Promise<DocumentJson>;
   /**
+   * A business document received over AS4 (through the gate like `readUbl`'s): the business rules
+   * of `ruleSet` (the latest when not given), and the document read when none is fatal
+   * (UblReadError when it cannot be read).
+   */
+  readReceived(owner: WorkOwner, ubl: string, ruleSet?: RuleSetId): Promise<ReceivedCheck>;
+  /**
    * The document's UBL written again with the attachments it now has (refused when it would stop
    * validating). `extraBytes`: what the UBL grows by once the stand-ins it is written with for
    * attachments' base64 are replaced (DocumentContent.documentToWrite); the size limit counts them.
@@ -104,6 +116,11 @@ export interface UblCheckOptions {
 
 export interface JsonCheckOptions {
   renderPdf: boolean;
+  /**
+   * The calling tenant's participant ids (senderIdentity.ownParticipantIds): the issuer's
+   * electronic address the document gets when it gives none, and the only ones it may give.
+   */
+  ownParticipantIds?: readonly string[];
   /** The rule set to check by (the latest when not given). */
   ruleSet?: RuleSetId;
   limits?: DocumentSizeLimits;
@@ -119,10 +136,13 @@ export class MalformedBody extends Error {
   }
 }
 
-/** Why a task was not done: over its time or memory budget, or the tenant has too many waiting. */
+/**
+ * Why a task was not done: over its time or memory budget, the tenant has too many waiting, or
+ * its worker process died twice under it for another reason (a fault of the service, not of the input).
+ */
 export class WorkRefused extends Error {
   constructor(
-    readonly reason: 'time_budget' | 'memory_budget' | 'busy',
+    readonly reason: 'time_budget' | 'memory_budget' | 'busy' | 'worker_failed',
     message: string,
   ) {
     super(message);

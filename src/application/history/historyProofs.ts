@@ -79,48 +79,68 @@ export const chainedEventOf = (event: EventJson): ChainedEvent => ({
   metadata: event.metadata,
 });
 
+/** What does not hold in a proof: the checkpoint (its signature, its key), the segment of the chain, or an event. */
+export interface ProofProblem {
+  part: 'checkpoint' | 'chain_segment' | 'events';
+  detail: string;
+}
+
 /**
  * Checks events against proofs, offline: each event's canonical bytes hash to the digest its
  * position has in a segment, each segment's hashes follow from the hash before it, each segment ends
  * on its checkpoint's position and head hash, each checkpoint's signature holds, and (when
- * `trustedKeyIds` is given) is made by a trusted key. Answers what does not hold, in words; [] when all does.
+ * `trustedKeyIds` is given) is made by a trusted key. Answers what does not hold; [] when all does.
  */
 export function verifyHistoryProofs(
   events: EventJson[],
   proofs: HistoryProof[],
   trustedKeyIds?: ReadonlySet<string>,
-): string[] {
-  const problems: string[] = [];
+): ProofProblem[] {
+  const problems: ProofProblem[] = [];
   const digests = new Map<string, string>();
   for (const [i, proof] of proofs.entries()) {
     const where = `proof ${i + 1}`;
     const checkpoint = checkpointFromJson(proof.checkpoint);
     if (typeof checkpoint === 'string') {
-      problems.push(`${where}: its checkpoint is malformed: ${checkpoint}`);
+      problems.push({ part: 'checkpoint', detail: `${where}: its checkpoint is malformed: ${checkpoint}` });
       continue;
     }
     const signature = checkpointSignatureProblem(checkpoint);
-    if (signature) problems.push(`${where}: checkpoint at position ${checkpoint.position}: ${signature}`);
+    if (signature)
+      problems.push({
+        part: 'checkpoint',
+        detail: `${where}: checkpoint at position ${checkpoint.position}: ${signature}`,
+      });
     else if (trustedKeyIds && !trustedKeyIds.has(checkpoint.keyId))
-      problems.push(
-        `${where}: checkpoint at position ${checkpoint.position} is signed by key ${checkpoint.keyId}, which is not trusted`,
-      );
+      problems.push({
+        part: 'checkpoint',
+        detail: `${where}: checkpoint at position ${checkpoint.position} is signed by key ${checkpoint.keyId}, which is not trusted`,
+      });
     const segment = segmentProblem(proof.segment);
     if (segment) {
-      problems.push(`${where}: ${segment}`);
+      problems.push({ part: 'chain_segment', detail: `${where}: ${segment}` });
       continue;
     }
     const last = proof.segment.links[proof.segment.links.length - 1]!;
     if (last.position !== String(checkpoint.position) || last.hash !== checkpoint.headHash)
-      problems.push(`${where}: the segment does not end on its checkpoint's position and head hash`);
+      problems.push({
+        part: 'chain_segment',
+        detail: `${where}: the segment does not end on its checkpoint's position and head hash`,
+      });
     for (const link of proof.segment.links) digests.set(link.position, link.digest);
   }
   for (const event of events) {
     const digest = digests.get(event.position);
     if (digest === undefined) {
-      problems.push(`event ${event.id} (position ${event.position}) is in no proof's segment`);
+      problems.push({
+        part: 'events',
+        detail: `event ${event.id} (position ${event.position}) is in no proof's segment`,
+      });
     } else if (digestOf(chainedEventOf(event)).digest.toString('hex') !== digest) {
-      problems.push(`event ${event.id} (position ${event.position}) is not what was chained: its bytes differ`);
+      problems.push({
+        part: 'events',
+        detail: `event ${event.id} (position ${event.position}) is not what was chained: its bytes differ`,
+      });
     }
   }
   return problems;

@@ -8,6 +8,7 @@ import {
 } from '../ports/eventStore.js';
 import { LOCAL_PARTICIPANTS, type LocalParticipants } from '../ports/localParticipants.js';
 import { LOGGER } from '../ports/logger.js';
+import { OPERATIONAL_METRICS, type OperationalMetrics } from '../ports/operationalMetrics.js';
 import { BLOB_STORE, type BlobStore } from '../ports/blobStore.js';
 import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
 import {
@@ -23,10 +24,14 @@ import { handleCommand, loadState } from '../commandHandler.js';
 import { derivedId } from '../derivedId.js';
 import { DOCUMENT_WORK } from '../documents/documentTokens.js';
 import type { DocumentWork } from '../documents/documentWork.js';
+import { RULE_SET_CLOCK, chooseRuleSet, type RuleSetClock } from '../documents/ruleSetChoice.js';
+import { SERVICE_PROVIDER, type ServiceProvider } from '../ports/serviceProvider.js';
+import { isMlsForUs, ReceivedMlsRecorder } from './receivedMls.js';
 import { DocumentContent } from '../documents/documentContent.js';
 import { fileNameOf } from '../documents/documentCommands.js';
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
 import { as4MessageStream, type As4MessageReceived } from '../documents/as4MessageRecord.js';
+import { payloadDigests, repeatOf } from './as4Repeat.js';
 import { documentDecider, documentStream } from '../../domain/document/lifecycle/documentAggregate.js';
 import type { ContentRef } from '../../domain/document/lifecycle/documentContent.js';
 import type { ReceivedInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
@@ -63,9 +68,10 @@ class Refusal extends Error {
  * participant of this instance for a document type we publish, and it is stored before the signed
  * receipt is answered: the document enters the receiving tenant's inbox (DocumentReceived, as an
  * internal delivery does), an Invoice Response is recorded on the invoice it answers, and one
- * As4MessageReceived per MessageId keeps the message and the receipt. The same MessageId again (a
- * sender's retry, perhaps after we crashed before answering) gets that receipt again and nothing
- * more is stored. Every refusal is a signed ebMS error and one log line.
+ * As4MessageReceived per MessageId keeps the message and the receipt. The same message again (a
+ * sender's retry, perhaps after we crashed before answering: see as4Repeat) gets that receipt
+ * again and nothing more is stored; the same MessageId with other content is refused. Every
+ * refusal is a signed ebMS error and one log line.
  */
 @injectable()
 export class As4Inbox {
@@ -76,12 +82,16 @@ export class As4Inbox {
     @inject(AS4_MESSAGE_CODEC) private readonly codec: As4MessageCodec | null,
     @inject(EVENT_STORE) private readonly store: EventStore,
     @inject(LOCAL_PARTICIPANTS) private readonly participants: LocalParticipants,
-    /** Reading the UBL (large documents off the event loop). */
-    @inject(DOCUMENT_WORK) private readonly work: Pick<DocumentWork, 'readUbl'>,
+    /** Checking and reading the UBL (large documents off the event loop). */
+    @inject(DOCUMENT_WORK) private readonly work: Pick<DocumentWork, 'readReceived'>,
+    @inject(RULE_SET_CLOCK) private readonly ruleSetClock: RuleSetClock,
+    @inject(SERVICE_PROVIDER) private readonly provider: Pick<ServiceProvider, 'participant'>,
+    @inject(ReceivedMlsRecorder) private readonly mls: Pick<ReceivedMlsRecorder, 'record'>,
     @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'storeDocument' | 'storeUbl' | 'put'>,
     @inject(BLOB_STORE) private readonly blobs: Pick<BlobStore, 'get'>,
     @inject(READ_MODEL_STORE) private readonly readModels: ReadModelStore,
     @inject(AS4_RECEPTION_OPTIONS) private readonly options: As4ReceptionOptions,
+    @inject(OPERATIONAL_METRICS) private readonly metrics: Pick<OperationalMetrics, 'as4Refused'>,
     @inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'as4-inbox' });
@@ -98,12 +108,12 @@ export class As4Inbox {
       opened = await codec.open(request.contentType, request.body);
     } catch (error) {
       // The codec answers every refusal itself; this is a fault of ours, and still no HTTP 500.
-      this.logger.error({ err: error }, 'AS4 message could not be opened');
-      opened = {
-        ok: false as const,
-        errors: [ebmsError('other', null, 'the message could not be processed')],
-        messageId: null,
-      };
+      return this.refuse(
+        [ebmsError('other', null, 'the message could not be processed')],
+        null,
+        request.remoteAddress,
+        error,
+      );
     }
     if (!opened.ok) return this.refuse(opened.errors, opened.messageId, request.remoteAddress);
     const message = opened.message;
@@ -112,11 +122,11 @@ export class As4Inbox {
     } catch (error) {
       if (error instanceof Refusal) return this.refuse(error.errors, message.messageId, request.remoteAddress);
       // Storage failed: nothing was acknowledged, so the sender may (and should) send it again.
-      this.logger.error({ err: error, message_id: message.messageId }, 'AS4 message not stored');
       return this.refuse(
         [ebmsError('other', message.messageId, 'the message could not be stored; send it again later')],
         message.messageId,
         request.remoteAddress,
+        error,
       );
     }
   }
@@ -141,16 +151,22 @@ export class As4Inbox {
     return this.codec;
   }
 
-  private refuse(errors: EbmsError[], messageId: string | null, remoteAddress: string | null): As4Outcome {
-    this.logger.warn(
-      {
-        message_id: messageId,
-        codes: errors.map((e) => e.errorCode),
-        reason: errors.map(describeEbmsError).join('; '),
-        remote: remoteAddress,
-      },
-      'AS4 message refused',
-    );
+  /**
+   * One log line per refused message, naming it and why: a warning when the message is at fault,
+   * an error with `fault` (ours: a bug, storage down) when it is not.
+   */
+  private refuse(
+    errors: EbmsError[],
+    messageId: string | null,
+    remoteAddress: string | null,
+    fault?: unknown,
+  ): As4Outcome {
+    const reason = errors.map(describeEbmsError).join('; ');
+    const fields = { message_id: messageId, codes: errors.map((e) => e.errorCode), reason, remote: remoteAddress };
+    const line = `AS4 message ${messageId ?? '(no readable MessageId)'} from ${remoteAddress ?? 'unknown'} refused: ${reason}`;
+    if (fault === undefined) this.logger.warn(fields, line);
+    else this.logger.error({ ...fields, err: fault }, line);
+    for (const error of errors) this.metrics.as4Refused(error.errorCode);
     return { kind: 'error', answer: this.requireCodec().error(errors, messageId) };
   }
 
@@ -159,23 +175,31 @@ export class As4Inbox {
     const earlier = await this.recorded(stream);
     if (earlier) return this.answerAgain(earlier, message);
 
-    const tenantId = await this.participants.tenantFor(message.sbdh.receiver.value);
+    // Besides our tenants' participants, this access point's SPID receives the MLS other providers send us.
+    const mls = isMlsForUs(message, this.provider);
+    const tenantId = mls ? null : await this.participants.tenantFor(message.sbdh.receiver.value);
     const notServiced = checkServiced(
       message.message,
       message.sbdh,
-      (_participant, documentType) => tenantId !== null && RECEIVED_DOCUMENT_TYPES.includes(documentType),
+      (_participant, documentType) => mls || (tenantId !== null && RECEIVED_DOCUMENT_TYPES.includes(documentType)),
     );
-    if (notServiced || tenantId === null)
+    if (notServiced || (tenantId === null && !mls))
       throw new Refusal([notServiced ?? ebmsError('other', message.messageId, 'no receiver')]);
 
     const receivedAt = new Date().toISOString();
     const receipt = this.requireCodec().receipt(message);
-    const record = (kind: As4MessageReceived['data']['kind'], documentId: string | null, refs: Refs): RecordEvent => ({
+    const record = (
+      kind: As4MessageReceived['data']['kind'],
+      documentId: string | null,
+      refs: Refs,
+      tenant: string | null = tenantId,
+      refusal?: As4MessageReceived['data']['refusal'],
+    ): RecordEvent => ({
       type: 'As4MessageReceived',
       data: {
         message_id: message.messageId,
         sender_ap: message.senderAp,
-        tenant_id: tenantId,
+        tenant_id: tenant,
         document_id: documentId,
         kind,
         message_ref: refs.message,
@@ -190,8 +214,19 @@ export class As4Inbox {
           process: { scheme: message.sbdh.process.scheme, value: message.sbdh.process.value },
           country_c1: message.sbdh.countryC1,
         },
+        sbdh: {
+          instance_id: message.sbdh.document.instanceIdentifier,
+          mls_to: message.sbdh.mlsTo,
+          mls_type: message.sbdh.mlsType,
+        },
+        ...(refusal ? { refusal } : {}),
+        payload_digests: payloadDigests(message.references),
       } satisfies As4MessageReceived['data'],
-      metadata: { actor: accessPointActor(message.senderAp), tenantId, correlationId: message.messageId },
+      metadata: {
+        actor: accessPointActor(message.senderAp),
+        tenantId: tenant ?? undefined,
+        correlationId: message.messageId,
+      },
     });
     // The evidence is stored before the event that names it (and after every check that may refuse).
     const storeEvidence = async (): Promise<Refs> => {
@@ -203,18 +238,28 @@ export class As4Inbox {
     };
 
     let appended: boolean;
-    if (message.invoiceResponse) {
-      const documentId = await this.recordInvoiceResponse(message, message.invoiceResponse, tenantId, receivedAt);
+    if (mls) {
+      const on = await this.mls.record(message, receivedAt);
+      appended = await this.appendRecord(
+        stream,
+        record('mls', on?.documentId ?? null, await storeEvidence(), on?.tenantId ?? null),
+      );
+    } else if (message.invoiceResponse) {
+      const documentId = await this.recordInvoiceResponse(message, message.invoiceResponse, tenantId!, receivedAt);
       appended = await this.appendRecord(stream, record('invoice-response', documentId, await storeEvidence()));
     } else {
-      const documentId = derivedId(tenantId, message.messageId);
-      const received = await this.storeDocument(message, tenantId, documentId, receivedAt);
-      appended = await this.appendDocument(
-        stream,
-        received,
-        record('document', documentId, await storeEvidence()),
-        message,
-      );
+      const documentId = derivedId(tenantId!, message.messageId);
+      const received = await this.storeDocument(message, tenantId!, documentId, receivedAt);
+      appended =
+        received.kind === 'refused'
+          ? // Acknowledged (the transfer succeeded) but not delivered: the sender's provider learns why by MLS.
+            await this.appendRecord(stream, record('refused', null, await storeEvidence(), tenantId, received.refusal))
+          : await this.appendDocument(
+              stream,
+              received.events,
+              record('document', documentId, await storeEvidence()),
+              message,
+            );
     }
     // Another request for the same message recorded it first: its receipt is the one.
     if (!appended) return this.answerAgain((await this.recorded(stream))!, message);
@@ -239,7 +284,8 @@ export class As4Inbox {
     message: InboundAs4Message,
   ): Promise<As4Answer> {
     const first = earlier.data;
-    if (first.sender_ap !== message.senderAp) {
+    const repeat = repeatOf(first, message);
+    if (repeat.kind === 'other-sender')
       throw new Refusal([
         ebmsError(
           'valueInconsistent',
@@ -247,29 +293,62 @@ export class As4Inbox {
           `MessageId ${message.messageId} was already received from another access point`,
         ),
       ]);
-    }
+    // EBMS:0004, as phase4 answers a MessageId it has seen; nothing of this message is stored.
+    if (repeat.kind === 'other-content')
+      throw new Refusal([
+        ebmsError(
+          'other',
+          message.messageId,
+          `MessageId ${message.messageId} was already used for a message with other content, received ` +
+            `${first.received_at}: this message is not stored; send it with a MessageId of its own`,
+        ),
+      ]);
     const body = await this.blobs.get(first.receipt_ref.sha256);
     if (!body) throw new Error(`the receipt of ${message.messageId} is missing from the blob store`);
     this.logger.info({ message_id: message.messageId, sender_ap: message.senderAp }, 'AS4 message received again');
     return { contentType: first.receipt_content_type, body };
   }
 
-  /** The business document read and its content stored; refused (EBMS:0004) when it cannot be read as UBL. */
-  private async storeDocument(message: InboundAs4Message, tenantId: string, documentId: string, now: string) {
-    let received;
+  /**
+   * The business document checked by the business rules in force and read, and its content stored;
+   * refused (EBMS:0004) when it cannot be read as UBL. One that fails a fatal rule is not delivered:
+   * the refusal says which rules (the sender's provider is told by an MLS RE).
+   */
+  private async storeDocument(
+    message: InboundAs4Message,
+    tenantId: string,
+    documentId: string,
+    now: string,
+  ): Promise<
+    | { kind: 'refused'; refusal: NonNullable<As4MessageReceived['data']['refusal']> }
+    | { kind: 'received'; events: ReturnType<typeof documentDecider.decide> }
+  > {
+    const ruleSet = chooseRuleSet(this.ruleSetClock);
+    let checked;
     try {
       // As internal delivery does: the receiver reads the UBL that travelled, and refuses what it cannot read.
-      received = await this.work.readUbl({ tenantId }, message.businessDocument);
+      checked = await this.work.readReceived({ tenantId }, message.businessDocument, ruleSet.id);
     } catch (error) {
       throw new Refusal([
         ebmsError('other', message.messageId, `the business document cannot be read: ${(error as Error).message}`),
       ]);
     }
+    const received = checked.document;
+    if (!received) {
+      const issues = checked.issues
+        .filter((i) => i.flag === 'fatal')
+        .map((i) => ({ rule_id: i.rule_id, message: i.message, location: i.location }));
+      this.logger.warn(
+        { message_id: message.messageId, tenant: tenantId, rules: issues.map((i) => i.rule_id) },
+        'received document fails its business rules: acknowledged, not delivered',
+      );
+      return { kind: 'refused', refusal: { rule_set: ruleSet.id, issues } };
+    }
     const [stored, ublRef] = await Promise.all([
       this.content.storeDocument({ ...received, direction: 'INBOUND', state: 'RECEIVED' }),
       this.content.storeUbl(message.businessDocument),
     ]);
-    return documentDecider.decide(
+    const events = documentDecider.decide(
       {
         type: 'ReceiveDocument',
         data: {
@@ -291,6 +370,7 @@ export class As4Inbox {
       },
       documentDecider.initialState(),
     );
+    return { kind: 'received', events };
   }
 
   /**

@@ -90,7 +90,7 @@ export class ResponseDelivery {
     if (outcome.outcome !== 'delivered')
       this.logger.warn(
         { document: state.id, attempt: job.attempt, receiver, outcome: outcome.outcome, error: outcome.error },
-        'Invoice Response not delivered',
+        `Invoice Response on document ${state.id} not delivered to ${receiver} at attempt ${job.attempt} (${outcome.error})`,
       );
     const result = await handleCommand(
       this.store,
@@ -140,6 +140,7 @@ export class ResponseDelivery {
       countryC1,
       document,
       createdAt: state.response!.responded_at,
+      requestMls: true,
     });
   }
 

@@ -92,7 +92,7 @@ export class ParticipantLookup {
     result.queryMetadata.source = 'local';
     result.dnsInfo.status = 'success';
     const smp = this.deps.smp;
-    for (const documentType of smp.documentTypes()) {
+    for (const documentType of local.documentTypes) {
       const information = smp.serviceInformation(local.id, documentType, requestBase);
       result.serviceMetadata.endpoints.push(
         this.endpointEntry(smp.serviceMetadataUrl(local.id, documentType, requestBase), information, null, result),

@@ -16,6 +16,9 @@ import {
   type SmpEndpoint,
 } from '../../domain/peppol/smpDocuments.js';
 import { XML_SIGNER, type XmlSigner } from '../ports/peppolNetwork.js';
+import { SERVICE_PROVIDER, type ServiceProvider } from '../ports/serviceProvider.js';
+import { MLS_DOCUMENT_TYPE } from '../../domain/peppol/mls/messageLevelStatus.js';
+import { participantKey } from '../../domain/peppol/participantId.js';
 import { ParticipantRegistry, type RegisteredParticipant } from './participantRegistry.js';
 import { inject, injectable } from '../injection.js';
 
@@ -34,12 +37,18 @@ export const SMP_SETTINGS = Symbol('SmpSettings');
 export interface PublishedParticipant {
   id: PeppolId;
   participant: RegisteredParticipant;
+  /** What it receives: a tenant's participant the business documents, this provider's SPID the MLS. */
+  documentTypes: readonly string[];
 }
+
+/** This service provider's SPID receives Message Level Status only. */
+const PROVIDER_DOCUMENT_TYPES: readonly string[] = [MLS_DOCUMENT_TYPE];
 
 /**
  * This instance as a Peppol SMP: the documents it publishes for every live (not simulated)
- * participant of its registry. Every participant receives the same document types at the same
- * AS4 endpoint, this service's.
+ * participant of its registry, and for this service provider's own SPID (`0242:…`, where other
+ * providers send MLS). Every participant receives the same document types at the same AS4
+ * endpoint, this service's; the SPID receives the MLS document type there.
  */
 @injectable()
 export class SmpPublication {
@@ -54,16 +63,37 @@ export class SmpPublication {
     @inject(ParticipantRegistry) private readonly registry: ParticipantRegistry,
     @inject(SMP_SETTINGS) private readonly settings: SmpSettings,
     @inject(XML_SIGNER) private readonly signer: XmlSigner | null,
+    @inject(SERVICE_PROVIDER) private readonly provider: Pick<ServiceProvider, 'participant' | 'country'>,
   ) {}
 
   /** The published participant an SMP path names (`iso6523-actorid-upis::0208:…`), or null. */
   async published(participantText: string): Promise<PublishedParticipant | null> {
     const parsed = parsePeppolId(participantText);
     if (!parsed.ok) return null;
+    const spid = this.provider.participant;
+    if (spid && participantKey(formatPeppolId(parsed.value)) === participantKey(spid)) return this.providerEntry(spid);
     const participant = await this.registry.findByPeppolId(formatPeppolId(parsed.value));
     if (!participant || participant.simulated) return null;
     const registered = parsePeppolId(participant.peppol_id);
-    return registered.ok ? { id: registered.value, participant } : null;
+    return registered.ok ? { id: registered.value, participant, documentTypes: RECEIVED_DOCUMENT_TYPES } : null;
+  }
+
+  /** This provider's SPID as a published participant of no tenant. */
+  private providerEntry(spid: string): PublishedParticipant | null {
+    const parsed = parsePeppolId(spid);
+    if (!parsed.ok) return null;
+    return {
+      id: parsed.value,
+      participant: {
+        tenant_id: '',
+        peppol_id: spid,
+        company_name: `Peppol service provider ${spid}`,
+        country_code: this.provider.country ?? 'ZZ',
+        registered_at: new Date(0).toISOString(),
+        simulated: false,
+      },
+      documentTypes: PROVIDER_DOCUMENT_TYPES,
+    };
   }
 
   baseUrl(requestBase: string): string {
@@ -74,21 +104,18 @@ export class SmpPublication {
     return `${this.baseUrl(requestBase)}/${encodeURIComponent(participantUri(id))}/services/${encodeURIComponent(documentTypeUri(documentType))}`;
   }
 
-  serviceGroupXml(id: PeppolId, requestBase: string): string {
+  serviceGroupXml(published: PublishedParticipant, requestBase: string): string {
+    const { id } = published;
     return serviceGroupXml(
       { scheme: PARTICIPANT_SCHEME, value: formatPeppolId(id) },
-      RECEIVED_DOCUMENT_TYPES.map((documentType) => this.serviceMetadataUrl(id, documentType, requestBase)),
+      published.documentTypes.map((documentType) => this.serviceMetadataUrl(id, documentType, requestBase)),
     );
   }
 
-  documentTypes(): readonly string[] {
-    return RECEIVED_DOCUMENT_TYPES;
-  }
-
-  /** The document type value of `busdox-docid-qns::<value>` when we receive it, else null (case-sensitive, as Peppol doc ids are). */
-  documentType(documentTypeText: string): string | null {
+  /** The document type value of `busdox-docid-qns::<value>` when the participant receives it, else null (case-sensitive, as Peppol doc ids are). */
+  documentType(published: PublishedParticipant, documentTypeText: string): string | null {
     const match = /^busdox-docid-qns::(.+)$/i.exec(documentTypeText);
-    return match && RECEIVED_DOCUMENT_TYPES.includes(match[1]!) ? match[1]! : null;
+    return match && published.documentTypes.includes(match[1]!) ? match[1]! : null;
   }
 
   endpoint(requestBase: string): SmpEndpoint {

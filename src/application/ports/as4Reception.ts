@@ -1,4 +1,5 @@
 import type { ReceivedInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
+import type { ReceivedMls } from '../../domain/peppol/mls/messageLevelStatus.js';
 import type { EbmsError } from '../../domain/peppol/as4/ebmsError.js';
 import type { Sbdh } from '../../domain/peppol/as4/sbdh.js';
 import type { PartDigest } from '../../domain/peppol/as4/signalMessage.js';
@@ -32,6 +33,8 @@ export interface InboundAs4Message {
   businessDocument: string;
   /** Set when the business document is an ApplicationResponse: what it says. */
   invoiceResponse: ReceivedInvoiceResponse | null;
+  /** Set when the document type is the MLS's: what it says, and the MLS rules (SCH-MLS-*) it breaks. */
+  mls?: { says: ReceivedMls; problems: string[] } | null;
   /** The sending access point's seat id: the signer's CN, which is also the From PartyId. */
   senderAp: string;
   signer: As4SignerFacts;

@@ -1,5 +1,6 @@
 import type { PeppolDocumentKind } from '../../domain/peppol/peppolDocumentTypes.js';
 import type { SenderDisposition } from '../../domain/peppol/as4/ebmsError.js';
+import type { MlsType } from '../../domain/peppol/as4/sbdh.js';
 
 import type { RemoteAccessPoint } from '../../domain/document/lifecycle/documentAggregate.js';
 
@@ -24,6 +25,8 @@ export interface As4SendRequest {
   createdAt?: string;
   /** From the receiver's SMP entry. */
   endpoint: { url: string; certificate: string };
+  /** The SBDH's MLS_TO and MLS_TYPE: where and when the receiving provider sends its Message Level Status. */
+  mls?: { to: string; type: MlsType } | null;
 }
 
 /** What was sent: the whole AS4 message as posted (the evidence of what the receipt acknowledges). */

@@ -13,10 +13,27 @@ export interface EventMetadata {
    * nothing: read it with actorOf, which understands both.
    */
   actor?: Actor;
+  /**
+   * The API key's name, recorded beside a 'key:<id>' actor string by events written before the
+   * actor was tagged (the tagged actor carries the name itself).
+   */
+  actorName?: string;
   correlationId?: string;
   causationId?: string;
   requestId?: string;
+  /**
+   * The request the event was recorded for, when it came with an `Idempotency-Key`: the key and a
+   * hash of the request. It is kept with the event, so it commits with it in every store, and a
+   * retry of the request finds what the first one did (application/idempotentEffect.ts).
+   */
+  idempotency?: IdempotencyMark;
   [key: string]: unknown;
+}
+
+/** An `Idempotency-Key` (per tenant) and the fingerprint of the request it came with. */
+export interface IdempotencyMark {
+  key: string;
+  request: string;
 }
 
 /** An event about to be appended. `id` is optional: the store assigns a uuid when absent. */

@@ -2,6 +2,12 @@ import type { DocumentRecord } from '../../domain/document/lifecycle/documentAgg
 import { fromDocumentJson, lineIn, type DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import { lineItemResponse, toResponse, type DocumentResponse } from '../../domain/document/invoice/documentModel.js';
 import type { Versioned } from '../ports/projection.js';
+import {
+  ownParticipantIds,
+  sendBlockOf,
+  type ParticipantHolder,
+  type SendBlock,
+} from '../../domain/peppol/senderIdentity.js';
 
 /**
  * The documents read model (written by projections/documentsProjection.ts) in two collections:
@@ -147,4 +153,18 @@ export function withSummary(content: DocumentResponse, summary: DocumentSummary)
  */
 export async function documentResponse(record: DocumentWithContent): Promise<DocumentResource> {
   return withSummary(await contentResponse(record), summaryOf(record));
+}
+
+/**
+ * A document as its tenant sees it: with `send_blocked`, why the tenant cannot send it (an
+ * outbound DRAFT or FAILED document whose issuer is not one of its participant ids), else null.
+ * Worked out when answering, from the tenant's ids as they are now: a draft its administrator
+ * gives the tenant the id for becomes sendable.
+ */
+export function withSendBlock<D extends DocumentResource>(
+  document: D,
+  tenant: ParticipantHolder,
+): D & { send_blocked: SendBlock | null } {
+  const sendable = document.direction === 'OUTBOUND' && (document.state === 'DRAFT' || document.state === 'FAILED');
+  return { ...document, send_blocked: sendable ? sendBlockOf(ownParticipantIds(tenant), document) : null };
 }

@@ -28,7 +28,8 @@ import {
   type PeppolExchange,
 } from '../../domain/reporting/peppolReporting.js';
 import { endUserStatisticsXml, transactionStatisticsXml } from '../../domain/reporting/peppolReportXml.js';
-import { systemActor } from '../actor.js';
+import { systemActor, type Actor } from '../actor.js';
+import { PeppolReportSubmission } from './peppolReportSubmission.js';
 
 /** The month's reports as prepared and kept (their XML in the blob store, by digest). */
 export type PeppolReportPrepared = Event<
@@ -103,6 +104,7 @@ export class PeppolReporting {
     @inject(AS4_MESSAGE_CODEC) private readonly codec: Pick<As4MessageCodec, 'seatId'> | null,
     @inject(JOB_SCHEDULER) private readonly scheduler: JobScheduler,
     @inject(DocumentContent) private readonly content: Pick<DocumentContent, 'put'>,
+    @inject(PeppolReportSubmission) private readonly submission: Pick<PeppolReportSubmission, 'submit'>,
     @inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'peppol-reporting' });
@@ -201,11 +203,22 @@ export class PeppolReporting {
     );
   }
 
-  /** The job: prepares `month` (once), then schedules the next month's. */
+  /** The job: prepares `month` (once) and sends its two reports (once), then schedules the next month's. */
   async run(month: string, now = new Date()): Promise<void> {
-    if (this.codec) await this.prepare(month, now.toISOString());
+    if (this.codec) await this.prepareAndSubmit(month, now);
     else this.logger.warn({ month }, 'no AS4 identity: no Peppol report prepared');
     await this.scheduleFor(new Date(`${nextMonth(month)}-01T00:00:00.000Z`));
+  }
+
+  /** `month`'s reports prepared (as of `now` unless they were already) and handed to the submission (once). */
+  async prepareAndSubmit(
+    month: string,
+    now = new Date(),
+    actor: Actor = systemActor('peppol-reporting'),
+  ): Promise<PeppolReportPrepared['data']> {
+    const prepared = await this.prepare(month, now.toISOString());
+    await this.submission.submit(prepared, { actor, correlationId: peppolReportStream(month) });
+    return prepared;
   }
 
   /** The month before the one `now` is in: the one reported on the 1st. */
@@ -260,6 +273,8 @@ export class PeppolReporting {
     }
     if (event.type === 'As4MessageReceived') {
       const d = event.data as As4MessageReceived['data'];
+      // Status messages between providers have no end user (nor do the reports, which are never received here).
+      if (d.kind === 'mls') return;
       found.push(() => {
         const doc = d.document_id ? facts(d.document_id) : {};
         const envelope = d.envelope;

@@ -250,7 +250,10 @@ export class WebhookDispatch {
       loaded,
     );
     if (outcome === 'failed')
-      this.logger.info({ webhook: state.webhook_id, attempt: job.attempt, error }, 'webhook call failed');
+      this.logger.warn(
+        { webhook: state.webhook_id, delivery: state.delivery_id, attempt: job.attempt, url, error },
+        `webhook call ${job.attempt} of ${state.webhook_id}${url ? ` to ${url}` : ''} failed (${error})`,
+      );
     await this.followUp(result.state);
   }
 

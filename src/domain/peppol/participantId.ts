@@ -14,6 +14,12 @@ export function participantKey(text: string): string | null {
   return match ? `${match[1]}:${match[2]!.toLowerCase()}` : null;
 }
 
+/** Whether two texts name the same participant (false when either is not a participant id). */
+export const sameParticipant = (a: string | null, b: string | null): boolean => {
+  const key = a === null ? null : participantKey(a);
+  return key !== null && b !== null && key === participantKey(b);
+};
+
 /** `iso6523-actorid-upis::0208:0123456749`, the form SMP URLs and the SML use. */
 export const participantUri = (id: PeppolId): string => `${PARTICIPANT_SCHEME}::${formatPeppolId(id)}`;
 

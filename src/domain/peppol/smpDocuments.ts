@@ -1,5 +1,6 @@
 import { setAttribute, writeXml, xmlBuilder } from '../xml/xmlWriter.js';
 import type { XNode } from '../xml/xmlTree.js';
+import { MLS_DOCUMENT_TYPE, MLS_PROCESS } from './mls/messageLevelStatus.js';
 
 /** Peppol SMP 1.x (busdox) namespaces and identifier schemes. */
 export const SMP_NS = 'http://busdox.org/serviceMetadata/publishing/1.0/';
@@ -38,7 +39,11 @@ export const RECEIVED_DOCUMENT_TYPES: readonly string[] = [
 
 /** The process a received document type belongs to, as our ServiceMetadata names it. */
 export const processOfDocumentType = (documentType: string): string =>
-  documentType === INVOICE_RESPONSE_DOCUMENT_TYPE ? INVOICE_RESPONSE_PROCESS : BIS_BILLING_PROCESS;
+  documentType === INVOICE_RESPONSE_DOCUMENT_TYPE
+    ? INVOICE_RESPONSE_PROCESS
+    : documentType === MLS_DOCUMENT_TYPE
+      ? MLS_PROCESS
+      : BIS_BILLING_PROCESS;
 
 export interface Identifier {
   scheme: string;

@@ -45,6 +45,8 @@ export interface PeppolExchange {
 
 export const TSR_CUSTOMIZATION_ID = 'urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0';
 export const EUSR_CUSTOMIZATION_ID = 'urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1';
+/** OpenPeppol AISBL, the receiver of the Peppol Reporting (Peppol Reporting specification; peppol-reporting's CPeppolReporting). */
+export const OPENPEPPOL_REPORTING_RECEIVER = '9925:be0848934496';
 export const REPORTING_PROFILE_ID = 'urn:fdc:peppol.eu:edec:bis:reporting:1.0';
 export const SERVICE_PROVIDER_SCHEME = 'CertSubjectCN';
 /** The document types of the reports themselves: exchanged like any other, never reported. */

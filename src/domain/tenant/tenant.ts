@@ -3,7 +3,7 @@ import { conflict, invalid, invalidState, notFound } from '../errors.js';
 import { checkCompanyIdentifiers } from './tenantProfile.js';
 import { formatPeppolId, parsePeppolId } from '../document/invoice/peppolId.js';
 import { isCountryCode } from '../document/invoice/codeLists.js';
-import { participantKey } from '../peppol/participantId.js';
+import { sameParticipant } from '../peppol/participantId.js';
 import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../emailAddress.js';
 
 /** A reseller's customer organization: the owner of documents, keys and a Peppol identity. */
@@ -120,8 +120,6 @@ function requireValidIdentifiers(profile: Omit<TenantProfile, 'name'>): void {
 function requirePresent(state: TenantState): asserts state is { status: 'present' } & Tenant {
   if (state.status === 'absent') throw notFound('Tenant not found');
 }
-
-const sameParticipant = (a: string, b: string) => participantKey(a) === participantKey(b);
 
 function requireRegistration(state: Tenant): PeppolRegistration {
   if (!state.peppol_registration) throw invalidState('Tenant is not registered on Peppol');

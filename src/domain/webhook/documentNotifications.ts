@@ -96,6 +96,21 @@ export function documentNotification(event: DocumentEvent): DocumentNotification
         data: { document_id: d.document_id, state: 'SENT', direction: 'OUTBOUND', reason: d.reason },
       };
     }
+    case 'MlsReceived': {
+      // An RE also fails the document (DocumentFailed follows, and notifies document.failed).
+      const d = event.data;
+      return {
+        kind: 'document.mls_received',
+        data: {
+          document_id: d.document_id,
+          direction: 'OUTBOUND',
+          message_id: d.message_id,
+          code: d.code,
+          description: d.description,
+          valid: d.valid,
+        },
+      };
+    }
     case 'DocumentDeleted':
       return { kind: 'document.deleted', data: { document_id: event.data.document_id, state: null } };
     case 'DocumentValidated':

@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_KINDS = [
   'document.accepted',
   'document.rejected',
   'document.deleted',
+  'document.mls_received',
 ] as const;
 export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
 /** Subscribes to every kind, present and future. */

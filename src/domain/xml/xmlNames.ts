@@ -4,6 +4,7 @@ export const NS = {
   ext: 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2',
   invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
   creditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  applicationResponse: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2',
 } as const;
 
 /** Canonical prefix per namespace, so rules can match on 'cbc:ID' whatever prefixes the sender used. */

@@ -6,12 +6,18 @@ import * as t from 'io-ts';
  * value and the published shape together: a field renamed on one side fails the build.
  */
 
-const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
+export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
+/** One of the values, as a string enum in the schema. */
+export const oneOf = (values: readonly string[]) =>
+  t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<string, null>);
 /** Decimal amounts as strings (never floating point), by ISO 4217 currency code. */
 const AmountsByCurrency = t.record(t.string, t.string);
 
+/** `{"is_deleted": true}`: what a DELETE answers. */
+export const DeletedAnswer = t.type({ is_deleted: t.boolean });
+
 /** A page of a list, as every list of the API answers it. */
-const pageOf = <C extends t.Mixed>(item: C) =>
+export const pageOf = <C extends t.Mixed>(item: C) =>
   t.type({
     items: t.array(item),
     total: t.number,
@@ -34,10 +40,24 @@ export const TimelineAnswer = t.type({
       actor: t.string,
       /** Who did it, as recorded: kind (api_key, organization_admin, operator, access_point, system, unknown) and its ids. */
       actor_detail: t.record(t.string, nullable(t.string)),
+      /** What happened and who did it as whom, in words, e.g. "sent by API key 'app' (…) as 0208:0123456749"; null for steps without one. */
+      summary: nullable(t.string),
       details: t.UnknownRecord,
     }),
   ),
 });
+
+/** A webhook subscription, in the client's shape. */
+export const WebhookAnswer = t.type({
+  id: t.string,
+  url: t.string,
+  events: t.array(t.string),
+  secret: t.string,
+  enabled: t.boolean,
+});
+
+/** `GET /api/webhooks`. */
+export const WebhooksAnswer = t.array(WebhookAnswer);
 
 const WebhookCall = t.type({
   attempt: t.number,
@@ -61,6 +81,22 @@ export const WebhookHistoryAnswer = pageOf(
     attempt_count: t.number,
     response_code: nullable(t.number),
     error: nullable(t.string),
+    created_at: t.string,
+    last_attempt_at: nullable(t.string),
+    next_attempt_at: nullable(t.string),
+    attempts: t.array(WebhookCall),
+  }),
+);
+
+/** `GET /api/webhooks/{id}/deliveries`: each notification and every call made for it. */
+export const WebhookDeliveriesAnswer = pageOf(
+  t.type({
+    id: t.string,
+    webhook_id: t.string,
+    event_id: t.string,
+    event_type: t.string,
+    document_id: nullable(t.string),
+    status: oneOf(['pending', 'retrying', 'delivered', 'failed', 'cancelled']),
     created_at: t.string,
     last_attempt_at: nullable(t.string),
     next_attempt_at: nullable(t.string),
@@ -93,28 +129,3 @@ export const StatsAnswer = t.type({
     t.type({ period: t.string, direction: t.string, state: t.string, count: t.number, amounts: AmountsByCurrency }),
   ),
 });
-
-const Usage = t.type({
-  documents_sent: t.number,
-  documents_received: t.number,
-  documents_failed: t.number,
-  documents_in_transit: t.number,
-  drafts: t.number,
-});
-
-const OrganizationSummary = t.type({
-  id: t.string,
-  name: t.string,
-  created_at: t.string,
-  tenant_count: t.number,
-  usage: Usage,
-});
-
-/** `GET /api/operator/organizations`. */
-export const OrganizationsAnswer = pageOf(OrganizationSummary);
-
-/** `GET /api/operator/organizations/{id}`: the organization with each tenant (as the tenant routes answer it) and its usage. */
-export const OrganizationAnswer = t.intersection([
-  OrganizationSummary,
-  t.type({ tenants: t.array(t.intersection([t.type({ id: t.string, name: t.string }), t.type({ usage: Usage })])) }),
-]);

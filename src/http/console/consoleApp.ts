@@ -3,15 +3,20 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** dist/web/console: the console `npm run build` writes (vite), beside this compiled file's dist/src/http/console. */
+/**
+ * web/console of the compiled tree this file belongs to: a build generation's (build/<id>/, made
+ * by `npm run build` and every npm script that needs it), so a process serves the console of its
+ * own build; in a developer's dist/, `npm run build:console` writes it.
+ */
 export const CONSOLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/console');
 
 const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Console not built</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; line-height: 1.5">
 <h1>The web console is not built</h1>
-<p>This service serves its console from <code>dist/web/console</code>, which is missing.
-Run <code>npm run build</code> (it builds the API and the console) and start the service again.</p>
+<p>This service serves its console from the <code>web/console</code> folder of the build it runs from, which is missing.
+Run <code>npm run build</code> (it builds the API and the console into <code>build/</code>) and start the service
+with <code>npm start</code>; a developer's <code>dist/</code> gets it from <code>npm run build:console</code>.</p>
 </body></html>`;
 
 /**

@@ -58,7 +58,7 @@ export function registerRoutes(
   attachmentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
   documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit, deps.ruleSetClock);
-  sendingRoutes(routes, deps.sending, deps.documentHistory);
+  sendingRoutes(routes, deps.sending, deps.documentHistory, deps.evidenceBundles);
 
   // The outbox and the inbox: paged lists of documents, and the buyer's answers.
   const page = documentPageRoute(routes, deps.documentQueries, readYourWrites);
@@ -67,6 +67,6 @@ export function registerRoutes(
 
   webhookRoutes(routes, deps.webhooks, readYourWrites, deps.webhookTests);
   statsRoutes(routes, deps.documentStats, readYourWrites);
-  peppolReportRoutes(routes, deps.peppolReporting);
+  peppolReportRoutes(routes, deps.peppolReporting, deps.peppolReportSubmission);
   historyRoutes(routes, deps.history);
 }

@@ -1,6 +1,6 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import { certificateOfBase64 } from './certificateCache.js';
-import { postMessage } from './as4Post.js';
+import { httpPost } from '../httpPost.js';
 import { isIP } from 'node:net';
 import type {
   As4Client,
@@ -25,7 +25,7 @@ export interface As4ClientSettings {
   /** AS4_SEND_TIMEOUT_MS: the whole POST, answer included. */
   timeoutMs: number;
   /** Judges the receiver's certificate: AP CAs, validity, revocation (the same as for signers of what we receive). */
-  trust: Pick<AccessPointTrust, 'problem'>;
+  trust: Pick<AccessPointTrust, 'check'>;
   /** The largest synchronous answer read (a signal is a few kilobytes). */
   maxResponseBytes?: number;
   now?: () => Date;
@@ -111,11 +111,11 @@ export class HttpAs4Client implements As4Client {
       return transport(false, `the receiver's certificate in its SMP entry is unreadable: ${(error as Error).message}`);
     }
     const remoteAp = remoteAccessPoint(receiver);
-    const problem = this.settings.trust.problem(receiver, now);
+    const problem = await this.settings.trust.check(receiver, now);
     if (problem)
       return transport(
-        false,
-        `the receiver's access point certificate (${remoteAp.subject}) is not acceptable: ${problem}`,
+        problem.temporary,
+        `the receiver's access point certificate (${remoteAp.subject}) is not acceptable${problem.temporary ? ' for now' : ''}: ${problem.reason}`,
         null,
         remoteAp,
       );
@@ -138,8 +138,8 @@ export class HttpAs4Client implements As4Client {
       documentType: request.kind.documentType,
       process: request.kind.process,
       countryC1: request.countryC1,
-      mlsTo: null,
-      mlsType: null,
+      mlsTo: request.mls ? { scheme: PARTICIPANT_SCHEME, value: request.mls.to } : null,
+      mlsType: request.mls?.type ?? null,
       extraScopes: [],
     };
     const newId = stableIds(request.messageId);
@@ -164,7 +164,7 @@ export class HttpAs4Client implements As4Client {
     let answer: Buffer;
     let answerType: string;
     try {
-      const response = await postMessage(
+      const response = await httpPost(
         url,
         built.body,
         { 'Content-Type': built.contentType, 'MIME-Version': '1.0' },

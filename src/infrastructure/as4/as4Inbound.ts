@@ -62,9 +62,18 @@ export type OpenResult =
 export interface OpenOptions {
   /** This AP's key and certificate: to decrypt. */
   own: SigningKey;
-  /** Judges the signer's certificate (Peppol AP CA, validity, revocation); a reason refuses the message as EBMS:0101. */
-  checkSigner?: (certificate: X509Certificate) => string | null;
+  /**
+   * Judges the signer's certificate (Peppol AP CA, validity, revocation): a problem refuses the
+   * message as EBMS:0101, or as EBMS:0004 (which a sender retries) when it is temporary.
+   */
+  checkSigner?: (certificate: X509Certificate) => Promise<SignerProblem | null>;
   limits?: InboundLimits;
+}
+
+/** Why a signer is not accepted; temporary when its revocation status cannot be established now. */
+export interface SignerProblem {
+  reason: string;
+  temporary: boolean;
 }
 
 const fail = (name: ConstructorParameters<typeof As4Failure>[0], message: string) => new As4Failure(name, message);
@@ -117,7 +126,6 @@ function verify(
   doc: Document,
   messaging: ReadMessaging,
   attachments: Map<string, AttachmentContent>,
-  options: OpenOptions,
 ): { signer: X509Certificate; references: PartDigest[] } {
   try {
     assertUniqueIds(doc);
@@ -139,8 +147,6 @@ function verify(
     if (!signedAttachments.has(contentId))
       throw fail('policyNoncompliance', `the signature does not cover attachment cid:${contentId}`);
   }
-  const trustProblem = options.checkSigner?.(verification.certificate) ?? null;
-  if (trustProblem) throw fail('failedAuthentication', `the signing certificate is not accepted: ${trustProblem}`);
   return { signer: verification.certificate, references: verification.references.map((r) => r.reference) };
 }
 
@@ -202,7 +208,12 @@ export async function openMessage(contentTypeHeader: string, body: Buffer, optio
         throw fail('policyNoncompliance', `attachment cid:${part.contentId} is not encrypted`);
       attachments.set(part.contentId!, { contentId: part.contentId!, mimeType: part.mediaType, bytes: part.body });
     }
-    const verified = { ...verify(doc, messaging, attachments, options), soap };
+    const verified = { ...verify(doc, messaging, attachments), soap };
+    const trustProblem = (await options.checkSigner?.(verified.signer)) ?? null;
+    if (trustProblem)
+      throw trustProblem.temporary
+        ? fail('other', `the signing certificate is not accepted for now: ${trustProblem.reason}; send it again later`)
+        : fail('failedAuthentication', `the signing certificate is not accepted: ${trustProblem.reason}`);
     if (content.kind === 'signal') return { ok: true, opened: { kind: 'signal', signal: content.signal, ...verified } };
     const payloads = await payloadsOf(content.message, attachments, limits.maxPayloadBytes);
     return { ok: true, opened: { kind: 'user', message: content.message, payloads, ...verified } };

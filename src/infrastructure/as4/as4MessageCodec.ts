@@ -9,15 +9,18 @@ import type {
 import { readInvoiceResponse, type ReceivedInvoiceResponse } from '../../domain/document/ubl/invoiceResponse.js';
 import { ebmsError, type EbmsError } from '../../domain/peppol/as4/ebmsError.js';
 import {
+  checkIssuerIsSender,
   checkPeppolHeader,
   checkSbdhAgainstHeader,
   checkSenderIsSigner,
 } from '../../domain/peppol/as4/peppolProfile.js';
 import { INVOICE_RESPONSE_DOCUMENT_TYPE } from '../../domain/peppol/smpDocuments.js';
 import { parseUntrustedXml } from '../xml/xmlParser.js';
+import { readMlsText } from '../xml/mlsText.js';
+import { MLS_DOCUMENT_TYPE } from '../../domain/peppol/mls/messageLevelStatus.js';
 import type { AccessPointIdentity } from './accessPointIdentity.js';
 import { commonNameOf, oneLineName } from '../peppol/certificates.js';
-import { openMessage, type InboundLimits } from './as4Inbound.js';
+import { openMessage, type InboundLimits, type OpenOptions } from './as4Inbound.js';
 import { buildErrorSignal, buildReceipt } from './as4Signals.js';
 import { readSbdh, type SbdhRead } from './sbdhXml.js';
 
@@ -29,8 +32,8 @@ export interface As4CodecOptions {
    * one part of opening a message whose cost grows with the document in JavaScript).
    */
   readSbdh?: (payload: Buffer, senderAp: string) => Promise<SbdhRead>;
-  /** Judges a signer's certificate (AP CA, validity, revocation): the reason it is refused, or null. */
-  checkSigner: (certificate: X509Certificate) => string | null;
+  /** Judges a signer's certificate (AP CA, validity, revocation): why it is refused, or null. */
+  checkSigner: NonNullable<OpenOptions['checkSigner']>;
 }
 
 const refused = (errors: EbmsError[], messageId: string | null): OpenedAs4Message => ({
@@ -51,7 +54,8 @@ const signerFacts = (certificate: X509Certificate): As4SignerFacts => ({
  * This access point's AS4 wire format on the message core (as4Inbound, as4Signals, sbdhXml): a
  * message is opened (MIME, decryption with our key, signature of a trusted AP), its header checked
  * against the Peppol AS4 profile and against the signer, its SBDH read and checked against the
- * header. Each refusal carries the ebMS errors to answer with.
+ * header and against the business document's issuer (who sends must be who issues). Each refusal
+ * carries the ebMS errors to answer with.
  *
  * An SBDH that breaks the Peppol Envelope Specification is EBMS:0003 ValueInconsistent (a permanent
  * refusal: the same message never becomes valid); an Invoice Response we cannot read is EBMS:0004.
@@ -102,6 +106,8 @@ export class As4MessageCodecAdapter implements As4MessageCodec {
       return refused([ebmsError('valueInconsistent', id, `the SBDH is not valid: ${sbdh.error}: ${sbdh.message}`)], id);
     const mismatch = checkSbdhAgainstHeader(message, sbdh.sbdh);
     if (mismatch.length > 0) return refused(mismatch, id);
+    const notIssuer = checkIssuerIsSender(message, sbdh.sbdh, sbdh.issuer);
+    if (notIssuer) return refused([notIssuer], id);
     let invoiceResponse: ReceivedInvoiceResponse | null = null;
     if (sbdh.sbdh.documentType.value === INVOICE_RESPONSE_DOCUMENT_TYPE) {
       const read = this.readInvoiceResponse(sbdh.businessDocument);
@@ -114,6 +120,7 @@ export class As4MessageCodecAdapter implements As4MessageCodec {
       sbdh: sbdh.sbdh,
       businessDocument: sbdh.businessDocument,
       invoiceResponse,
+      mls: sbdh.sbdh.documentType.value === MLS_DOCUMENT_TYPE ? readMlsText(sbdh.businessDocument) : null,
       senderAp: senderAp!,
       signer: signerFacts(content.signer),
       references: content.references,

@@ -2,6 +2,7 @@ import libxmljs from 'libxmljs';
 import { escapeAttribute as attr, escapeText as text } from '../../domain/xml/xmlWriter.js';
 import { checkSbdh, type Sbdh, type SbdhCheck, type SbdhFields } from '../../domain/peppol/as4/sbdh.js';
 import { PARTICIPANT_SCHEME } from '../../domain/peppol/participantId.js';
+import { namedIssuerOf, type NamedIssuer } from '../../domain/peppol/senderIdentity.js';
 import { DOCUMENT_ID_SCHEME, PROCESS_ID_SCHEME } from '../../domain/peppol/smpDocuments.js';
 import { DEFAULT_XML_LIMITS, type XmlLimits } from '../../domain/validation/xml/limits.js';
 import { NS } from './namespaces.js';
@@ -59,7 +60,15 @@ const withoutDeclaration = (xml: string): string =>
     .trimEnd();
 
 export type SbdhRead =
-  (SbdhCheck & { ok: false }) | { ok: true; sbdh: Sbdh; warnings: string[]; businessDocument: string };
+  | (SbdhCheck & { ok: false })
+  | {
+      ok: true;
+      sbdh: Sbdh;
+      warnings: string[];
+      businessDocument: string;
+      /** Who the business document says issues it (null for a document of another kind). */
+      issuer: NamedIssuer | null;
+    };
 
 /** The element children of a parsed node, optionally only those named {ns}local. */
 const elements = (parent: XNode, ns?: string, local?: string): XNode[] =>
@@ -130,7 +139,7 @@ export function readSbdh(payload: Buffer, limits: XmlLimits = DEFAULT_XML_LIMITS
   };
   const checked = checkSbdh(fields);
   if (!checked.ok) return checked;
-  return { ...checked, businessDocument: businessDocumentOf(parsed.native) };
+  return { ...checked, businessDocument: businessDocumentOf(parsed.native), issuer: namedIssuerOf(others[0]!) };
 }
 
 /**

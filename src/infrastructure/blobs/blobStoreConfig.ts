@@ -1,41 +1,40 @@
 import path from 'node:path';
 import type { S3Location } from './s3BlobStore.js';
+import { assertNever } from '../../domain/decider.js';
+import { SETTINGS } from '../settings/catalogue.js';
+import type { Env } from '../settings/setting.js';
 
-/** Where blobs are kept (BLOB_STORE and the variables of the chosen kind); see the README's table. */
+/** Where blobs are kept (BLOB_STORE and the variables of the chosen kind); settings/catalogue.ts declares each. */
 export type BlobStoreConfig = { kind: 'postgres' } | { kind: 'fs'; dir: string } | ({ kind: 's3' } & S3Location);
-
-const KINDS = ['postgres', 'fs', 's3'] as const;
-
-const optional = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
 
 /**
  * Reads the blob store's settings, refusing at start what could only fail later: an unknown kind,
  * S3 without a bucket, an endpoint that is not an http(s) URL. Only the chosen kind's variables
  * are read (an S3_BUCKET left set while BLOB_STORE=postgres is ignored).
  */
-export function loadBlobStoreConfig(env: NodeJS.ProcessEnv, dataDir: string): BlobStoreConfig {
-  const kind = optional(env.BLOB_STORE) ?? 'postgres';
+export function loadBlobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
+  const kind = SETTINGS.BLOB_STORE.read(env);
   switch (kind) {
     case 'postgres':
       return { kind };
     case 'fs':
-      return { kind, dir: path.resolve(optional(env.BLOB_DIR) ?? path.join(dataDir, 'blobs')) };
+      return { kind, dir: path.resolve(SETTINGS.BLOB_DIR.read(env) ?? path.join(dataDir, 'blobs')) };
     case 's3':
       return {
         kind,
         bucket: bucket(env),
         prefix: prefix(env),
         endpoint: endpoint(env),
-        region: optional(env.S3_REGION) ?? optional(env.AWS_REGION) ?? 'us-east-1',
-        forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE'),
+        region: SETTINGS.S3_REGION.read(env) ?? SETTINGS.AWS_REGION.read(env) ?? 'us-east-1',
+        forcePathStyle: SETTINGS.S3_FORCE_PATH_STYLE.read(env),
       };
     default:
-      throw new Error(`BLOB_STORE must be one of ${KINDS.join(', ')}, got "${kind}"`);
+      return assertNever(kind);
   }
 }
 
-function bucket(env: NodeJS.ProcessEnv): string {
-  const name = optional(env.S3_BUCKET);
+function bucket(env: Env): string {
+  const name = SETTINGS.S3_BUCKET.read(env);
   if (name === null) throw new Error('S3_BUCKET is required when BLOB_STORE=s3');
   // A name that would change the request's path or host; S3 checks its own finer rules.
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(name)) throw new Error(`S3_BUCKET is not a bucket name: "${name}"`);
@@ -43,8 +42,8 @@ function bucket(env: NodeJS.ProcessEnv): string {
 }
 
 /** `invoicing/blobs`, `/invoicing/blobs/` → `invoicing/blobs/`: a folder-like prefix, never a leading slash. */
-function prefix(env: NodeJS.ProcessEnv): string {
-  const raw = optional(env.S3_PREFIX);
+function prefix(env: Env): string {
+  const raw = SETTINGS.S3_PREFIX.read(env);
   if (raw === null) return '';
   const trimmed = raw.replace(/^\/+|\/+$/g, '');
   // Object keys are at most 1024 bytes; the hash takes 64 of them.
@@ -60,8 +59,8 @@ function prefix(env: NodeJS.ProcessEnv): string {
   return trimmed === '' ? '' : `${trimmed}/`;
 }
 
-function endpoint(env: NodeJS.ProcessEnv): string | null {
-  const raw = optional(env.S3_ENDPOINT);
+function endpoint(env: Env): string | null {
+  const raw = SETTINGS.S3_ENDPOINT.read(env);
   if (raw === null) return null;
   let parsed: URL | null = null;
   try {
@@ -82,10 +81,4 @@ function endpoint(env: NodeJS.ProcessEnv): string | null {
     );
   }
   return raw.replace(/\/+$/, '');
-}
-
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = optional(env[name])?.toLowerCase() ?? 'false';
-  if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false, got "${env[name]}"`);
-  return raw === 'true';
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline, type Readable } from 'node:stream';
 import { assertBlobKey, blobMediaType, type BlobRef, type BlobStore } from '../../application/ports/blobStore.js';
@@ -89,6 +89,15 @@ export class FsBlobStore implements BlobStore {
     // An error on either side reaches the consumer through the checker; the file closes either way.
     pipeline(handle.createReadStream(), checker, () => undefined);
     return checker;
+  }
+
+  /** Every key stored, in no particular order (backups: scripts/backup.ts). Leftovers in tmp/ are not blobs. */
+  async *keys(): AsyncIterable<string> {
+    const fan = /^[0-9a-f]{2}$/;
+    for (const first of (await readdir(this.root)).filter((name) => fan.test(name)).sort())
+      for (const second of (await readdir(path.join(this.root, first))).filter((name) => fan.test(name)).sort())
+        for (const name of await readdir(path.join(this.root, first, second)))
+          if (/^[0-9a-f]{64}$/.test(name) && name.startsWith(first + second)) yield name;
   }
 
   /** Only ever called with a checked key, so the path stays inside the root. */

@@ -4,7 +4,6 @@ import type { BlobStore } from '../../application/ports/blobStore.js';
 import type { BlobStoreConfig } from './blobStoreConfig.js';
 import { FsBlobStore } from './fsBlobStore.js';
 import { PgBlobStore } from './pgBlobStore.js';
-import { S3BlobStore } from './s3BlobStore.js';
 
 /** The opened blob store (`{ store, close }`), closed with the service. */
 export const BLOBS = Symbol('Blobs');
@@ -24,6 +23,8 @@ export async function openBlobStore(
     case 'fs':
       return { store: await FsBlobStore.open(config.dir), close: () => undefined };
     case 's3': {
+      // Loaded only here: the S3 client costs a third of a second of every start that has no use for it.
+      const { S3BlobStore } = await import('./s3BlobStore.js');
       const store = await S3BlobStore.connect(config, resources.s3Credentials);
       return { store, close: () => store.close() };
     }

@@ -2,6 +2,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
@@ -131,6 +132,21 @@ export class S3BlobStore implements BlobStore {
     // A broken connection reaches the consumer through the checker; abandoning the checker frees the connection.
     pipeline(body, checker, () => undefined);
     return checker;
+  }
+
+  /** Every key stored under the prefix, a page of 1,000 at a time (backups: scripts/backup.ts). */
+  async *keys(): AsyncIterable<string> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        const key = object.Key?.slice(this.prefix.length) ?? '';
+        if (/^[0-9a-f]{64}$/.test(key)) yield key;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   /** Releases the client's sockets. */

@@ -49,11 +49,22 @@ export class AgendaScheduler implements JobScheduler {
     this.agenda.define<Data>(
       name,
       async (job) => {
+        // The lock is renewed while the job runs, so it lapses (and another process takes the job
+        // over) only when this process is gone, not when an attempt is slow: a delivery taken
+        // over while its first runner is still at it would be made twice.
+        const lifetime = this.options.lockLifetimeMs ?? 60_000;
+        const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(100, lifetime / 3));
         try {
           await handler(job.attrs.data);
         } catch (error) {
-          this.options.logger.warn({ err: error, job: name }, 'job failed');
+          const data = job.attrs.data as Record<string, unknown>;
+          this.options.logger.warn(
+            { err: error, job: name, data },
+            `job ${name} for ${subjectOf(data)} failed (${(error as Error).message}); it runs again later`,
+          );
           throw error;
+        } finally {
+          clearInterval(renew);
         }
       },
       // A handler that throws (a database outage, a lost race past its retries) has done nothing
@@ -90,4 +101,16 @@ export class AgendaScheduler implements JobScheduler {
     // their lock expires and run again, as after a crash).
     await this.agenda.drain(graceMs);
   }
+}
+
+/** What a job is about, for its log line: the document, message, webhook delivery or month its data names. */
+function subjectOf(data: Record<string, unknown>): string {
+  for (const [field, what] of [
+    ['document_id', 'document'],
+    ['message_id', 'message'],
+    ['delivery_id', 'delivery'],
+    ['month', 'month'],
+  ] as const)
+    if (typeof data?.[field] === 'string') return `${what} ${data[field] as string}`;
+  return JSON.stringify(data ?? {}).slice(0, 200);
 }

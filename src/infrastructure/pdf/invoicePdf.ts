@@ -346,7 +346,7 @@ const ownBytes = (buffer: Buffer): Uint8Array =>
 
 /**
  * Renders a document as a PDF, from structured-clone-safe input to a transferable Uint8Array:
- * what a worker thread runs (CPU-bound, about 0.4 ms per invoice line; see the README), so that
+ * what a worker thread runs (CPU-bound, about 0.4 ms per invoice line; see docs/internals/performance.md), so that
  * the event loop does not. Everything it needs (pdfmake, fonts) it loads in the thread it runs in.
  */
 export async function renderDocumentPdf(task: PdfRenderTask): Promise<Uint8Array> {

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { verify, X509Certificate } from 'node:crypto';
 import { DerCursor, DerError, integerHex, readDer, readTime, TAG, type Der } from './derReader.js';
+import { certificateFields } from './certificateDer.js';
+import { oidText, readAlgorithm, type SignatureAlgorithm } from './signatureAlgorithms.js';
 import { commonNameOf, oneLineName } from './certificates.js';
 
 /**
@@ -37,22 +39,6 @@ export interface CertificateList {
   revoked: Map<string, RevokedEntry>;
 }
 
-interface SignatureAlgorithm {
-  name: string;
-  hash: 'sha256' | 'sha384' | 'sha512';
-  key: 'rsa' | 'ec';
-}
-
-// AlgorithmIdentifier OIDs, as DER content hex.
-const ALGORITHMS = new Map<string, SignatureAlgorithm>([
-  ['2a864886f70d01010b', { name: 'sha256WithRSAEncryption', hash: 'sha256', key: 'rsa' }],
-  ['2a864886f70d01010c', { name: 'sha384WithRSAEncryption', hash: 'sha384', key: 'rsa' }],
-  ['2a864886f70d01010d', { name: 'sha512WithRSAEncryption', hash: 'sha512', key: 'rsa' }],
-  ['2a8648ce3d040302', { name: 'ecdsa-with-SHA256', hash: 'sha256', key: 'ec' }],
-  ['2a8648ce3d040303', { name: 'ecdsa-with-SHA384', hash: 'sha384', key: 'ec' }],
-  ['2a8648ce3d040304', { name: 'ecdsa-with-SHA512', hash: 'sha512', key: 'ec' }],
-]);
-
 const REASON_CODE_OID = '551d15';
 const REASONS = [
   'unspecified',
@@ -67,38 +53,6 @@ const REASONS = [
   'privilegeWithdrawn',
   'aACompromise',
 ];
-
-/** Dotted form of an OID's content, for messages. */
-function oidText(content: Buffer): string {
-  const arcs: number[] = [];
-  let value = 0;
-  for (const byte of content) {
-    value = value * 128 + (byte & 0x7f);
-    if (!(byte & 0x80)) {
-      arcs.push(value);
-      value = 0;
-    }
-  }
-  const first = arcs.shift() ?? 0;
-  const head = first < 80 ? [Math.floor(first / 40), first % 40] : [2, first - 80];
-  return [...head, ...arcs].join('.');
-}
-
-function readAlgorithm(der: Der): SignatureAlgorithm {
-  const cursor = DerCursor.of(der);
-  const oid = cursor.next(TAG.oid, 'signature algorithm');
-  const algorithm = ALGORITHMS.get(oid.content.toString('hex'));
-  if (!algorithm)
-    throw new DerError(
-      `signature algorithm ${oidText(oid.content)} is not supported (RSA or ECDSA with SHA-256/384/512)`,
-    );
-  // RSA carries NULL parameters (or, rarely, none); ECDSA none.
-  const parameters = cursor.optional(TAG.null, 'algorithm parameters');
-  if (parameters && (algorithm.key !== 'rsa' || parameters.content.length !== 0))
-    throw new DerError(`unexpected parameters of ${algorithm.name}`);
-  cursor.end('the signature algorithm');
-  return algorithm;
-}
 
 interface Extension {
   oid: string;
@@ -128,12 +82,18 @@ function readExtensions(der: Der, what: string): Extension[] {
   return extensions;
 }
 
+/** The name of a CRLReason (an ENUMERATED, RFC 5280 5.3.1), as CRL entries and OCSP answers carry it. */
+export function crlReasonName(enumerated: Der): string {
+  const code = enumerated.content;
+  const name = enumerated.tag === TAG.enumerated && code.length === 1 ? REASONS[code[0]!] : undefined;
+  if (!name) throw new DerError(`unknown revocation reason code ${code.toString('hex')}`);
+  return name;
+}
+
 function reasonOf(extensions: Extension[]): string | null {
   const reason = extensions.find((e) => e.oid === REASON_CODE_OID);
   if (!reason) return null;
-  const code = readDer(reason.value, TAG.enumerated, 'reason code').content;
-  const name = code.length === 1 ? REASONS[code[0]!] : undefined;
-  if (!name) throw new DerError(`unknown revocation reason code ${code.toString('hex')}`);
+  const name = crlReasonName(readDer(reason.value, TAG.enumerated, 'reason code'));
   // removeFromCRL only means something in a delta CRL, which this reader does not take.
   if (name === 'removeFromCRL') throw new DerError('a removeFromCRL entry outside a delta CRL');
   return name;
@@ -197,17 +157,6 @@ export function parseCertificateList(bytes: Buffer): CertificateList {
     nextUpdate,
     revoked,
   };
-}
-
-/** tbsCertificate's serialNumber and subject, as encoded (node:crypto gives them only as text). */
-function certificateFields(certificate: X509Certificate): { serial: Der; subject: Der } {
-  const tbs = DerCursor.of(DerCursor.of(readDer(certificate.raw, TAG.sequence, 'Certificate')).next(TAG.sequence));
-  tbs.optional(0xa0, 'version');
-  const serial = tbs.next(TAG.integer, 'serialNumber');
-  tbs.next(TAG.sequence, 'signature');
-  tbs.next(TAG.sequence, 'issuer');
-  tbs.next(TAG.sequence, 'validity');
-  return { serial, subject: tbs.next(TAG.sequence, 'subject') };
 }
 
 const subjectDer = (certificate: X509Certificate): Buffer => certificateFields(certificate).subject.encoded;
@@ -320,7 +269,12 @@ export class RevocationLists {
 
   /** The CAs (of those given) for which no CRL is loaded: their certificates are not checked for revocation. */
   uncovered(cas: readonly X509Certificate[]): X509Certificate[] {
-    return cas.filter((ca) => !this.lists.some((l) => l.ca.fingerprint256 === ca.fingerprint256));
+    return cas.filter((ca) => !this.covers(ca));
+  }
+
+  /** Whether a CRL of `ca` is loaded (then its certificates are checked against it). */
+  covers(ca: X509Certificate): boolean {
+    return this.lists.some((l) => l.ca.fingerprint256 === ca.fingerprint256);
   }
 
   /** Why `certificate` is revoked at `now` by a CRL of the CA that issued it, or null. */

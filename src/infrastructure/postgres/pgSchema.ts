@@ -113,7 +113,8 @@ const statements = [
      hits integer NOT NULL,
      reset_at timestamptz NOT NULL
    )`,
-  // The first result of each request made with an Idempotency-Key (PgIdempotencyStore).
+  // The first result of each request made with an Idempotency-Key (PgIdempotencyStore). A claim
+  // under way is an advisory lock of its process's session, not a column.
   `CREATE TABLE IF NOT EXISTS idempotency_keys (
      scope text NOT NULL,
      key text NOT NULL,
@@ -121,9 +122,16 @@ const statements = [
      status integer,
      body jsonb,
      created_at timestamptz NOT NULL,
-     locked_until timestamptz NOT NULL,
      PRIMARY KEY (scope, key)
    )`,
+  // Until issue 26 a claim was a lease in the row (locked_until): dropped, looked up first
+  // so that a start on an up-to-date schema takes no lock on the table.
+  `DO $$ BEGIN
+     IF EXISTS (SELECT 1 FROM information_schema.columns
+                 WHERE table_schema = current_schema() AND table_name = 'idempotency_keys' AND column_name = 'locked_until') THEN
+       ALTER TABLE idempotency_keys DROP COLUMN locked_until;
+     END IF;
+   END $$`,
   // Content-addressed blobs (PgBlobStore): the bytes under their SHA-256. Rows are never updated
   // but to repair a corrupted copy, and never deleted (the blob store port has no delete).
   `CREATE TABLE IF NOT EXISTS blobs (
@@ -143,6 +151,26 @@ export async function applyPostgresSchema(pool: pg.Pool): Promise<void> {
       for (const statement of statements) await client.query(statement);
     } finally {
       await client.query('SELECT pg_advisory_unlock(74110001)');
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Runs `work` while no other process on this database does: the adapters that create their own
+ * tables and indexes when they start (read-model collections, Agenda's jobs table) race on
+ * `CREATE … IF NOT EXISTS` when several processes start at once on a new database (a unique
+ * violation in pg_type), so their starts take turns.
+ */
+export async function whileStartingAlone<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(74110003)');
+    try {
+      return await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(74110003)');
     }
   } finally {
     client.release();

@@ -5,6 +5,7 @@ import {
   type JsonCheckResult,
   type PdfDraftInput,
   type PdfDraftResult,
+  type ReceivedCheck,
   type UblCheckOptions,
   type UblCheckResult,
 } from '../../application/documents/documentWork.js';
@@ -46,6 +47,7 @@ import { schemaIssuesOf } from '../xml/schemaValidator.js';
 import { parseOwnUbl, parseUbl } from '../xml/ublText.js';
 import { parseOwnXml } from '../xml/xmlParser.js';
 import { readSbdh, type SbdhRead } from '../as4/sbdhXml.js';
+import { bindIssuer } from '../../domain/peppol/senderIdentity.js';
 
 /*
  * The document work itself, as plain functions of plain data: the worker processes run them
@@ -112,20 +114,23 @@ export async function checkJson(input: unknown, options: JsonCheckOptions): Prom
   if (!decodeDocument) throw new Error('No document decoder: the composition root gives one (useDocumentDecoder)');
   const decoded = decodeDocument(body, options.limits);
   if (!decoded.ok) return { ok: false, errors: decoded.errors };
+  const bound = bindIssuer(decoded.value, options.ownParticipantIds ?? []);
+  if (!bound.ok)
+    return { ok: false, errors: [{ loc: bound.loc, msg: bound.msg, type: 'value_error.sender_identity' }] };
   const maxRendered = options.limits?.maxRenderedLines ?? DEFAULT_DOCUMENT_SIZE_LIMITS.maxRenderedLines;
-  if (options.renderPdf && decoded.value.items.length > maxRendered) {
+  if (options.renderPdf && bound.document.items.length > maxRendered) {
     return {
       ok: false,
       errors: [
         {
           loc: ['query', 'construct_pdf'],
-          msg: renderLimitMessage(decoded.value.items.length, maxRendered),
+          msg: renderLimitMessage(bound.document.items.length, maxRendered),
           type: 'limit_exceeded',
         },
       ],
     };
   }
-  const document = { ...decoded.value, attachments: withIds(decoded.value.attachments) };
+  const document = { ...bound.document, attachments: withIds(bound.document.attachments) };
   const ruleSet = ruleSetOf(options.ruleSet);
   if (!options.renderPdf) return checked(checkDocument(document, ruleSet));
   const before = checkDocument(document, ruleSet);
@@ -190,6 +195,17 @@ function parsedWithSchema(xml: Uint8Array | string) {
  */
 export function readDocument(ubl: string): DocumentJson {
   return toDocumentJson(readUbl(parseOwnXml(ubl)));
+}
+
+/**
+ * A business document received over AS4 (it passed the untrusted-XML gate as the payload): the
+ * business rules of `ruleSet` on its tree, then the document read from it when no rule is fatal.
+ * No XSD: that the receiver can read the document is what the reception checks of its syntax.
+ */
+export function readReceivedDocument(ubl: string, ruleSet: RuleSetId | undefined): ReceivedCheck {
+  const tree = parseOwnUbl(ubl);
+  const issues = validateUblTree(tree, { ruleSet: ruleSetOf(ruleSet) }).map(issueFromRule);
+  return { issues, document: issues.some(isFatal) ? null : toDocumentJson(readUbl(tree.root)) };
 }
 
 /** The current UBL is ours (stored): it is parsed only if the new one breaks a rule, to compare. */
@@ -309,6 +325,7 @@ export const documentTasks = {
   checkJson,
   checkUbl,
   readDocument,
+  readReceivedDocument,
   attachmentUbl,
   renderPdf,
   pdfDraft,

@@ -4,6 +4,7 @@ import type {
   JsonCheckResult,
   PdfDraftInput,
   PdfDraftResult,
+  ReceivedCheck,
   UblCheckOptions,
   UblCheckResult,
   WorkOwner,
@@ -11,6 +12,7 @@ import type {
 import type { EmbeddedFile } from '../../application/documents/pdfPorts.js';
 import type { DocumentJson } from '../../domain/document/invoice/documentJson.js';
 import type { DocumentState } from '../../domain/document/invoice/documentModel.js';
+import type { RuleSetId } from '../../domain/validation/index.js';
 import * as tasks from './documentTasks.js';
 import { TaskPool } from './taskPool.js';
 import { inject, injectable } from '../../application/injection.js';
@@ -79,6 +81,11 @@ export class PooledDocumentWork implements DocumentWork {
   async readUbl(owner: WorkOwner, ubl: string): Promise<DocumentJson> {
     if (ubl.length <= this.sizes.inlineBytes) return tasks.readDocument(ubl);
     return this.pool.run(owner, 'readDocument', [ubl], { large: ubl.length > this.sizes.largeBytes });
+  }
+
+  async readReceived(owner: WorkOwner, ubl: string, ruleSet?: RuleSetId): Promise<ReceivedCheck> {
+    if (ubl.length <= this.sizes.inlineBytes) return tasks.readReceivedDocument(ubl, ruleSet);
+    return this.pool.run(owner, 'readReceivedDocument', [ubl, ruleSet], { large: ubl.length > this.sizes.largeBytes });
   }
 
   async ublWithAttachments(

@@ -7,9 +7,7 @@ import { FairQueue } from '../fairness/fairQueue.js';
 import { processCpuMs } from './processCpu.js';
 import { xmlLimits } from '../../domain/validation/index.js';
 import { inject, injectable } from '../../application/injection.js';
-
-/** How a worker process is told the XML limits in force (taskProcess.ts). */
-export const XML_LIMITS_ENV = 'INVOICING_WORKER_XML_LIMITS';
+import { SETTINGS } from '../settings/catalogue.js';
 
 export interface TaskPoolOptions {
   /** Worker processes. */
@@ -22,6 +20,8 @@ export interface TaskPoolOptions {
   maxHeapMb: number;
   /** Tasks one tenant may have waiting; more are refused as busy (429). */
   maxWaitingPerTenant: number;
+  /** Told of every refusal, for monitoring. */
+  refused?: (reason: WorkRefused['reason']) => void;
 }
 
 export type TaskReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
@@ -34,10 +34,14 @@ interface Waiting {
   large: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** How its first worker ended, when that one died under it (the task then runs once more). */
+  diedOnce?: string;
 }
 
 interface Worker {
   process: ChildProcess;
+  /** The end of what it wrote to stderr: V8 says there that it ran out of heap. */
+  stderrTail: string;
   /** The task it runs, if any. */
   busy: {
     id: number;
@@ -51,6 +55,9 @@ interface Worker {
 
 const BUDGET_CHECK_MS = 100;
 const WALL_FACTOR = 3;
+const STDERR_TAIL = 4096;
+/** What V8 writes before it aborts a process over its heap limit (--max-old-space-size). */
+const OUT_OF_HEAP = /heap out of memory|Reached heap limit|Ineffective mark-compacts near heap limit/i;
 
 /**
  * Worker processes for CPU-heavy document work, shared fairly between tenants: they take turns
@@ -58,6 +65,8 @@ const WALL_FACTOR = 3;
  * tenant uploading heavy documents in a loop delays another tenant's task by at most one task's
  * budget, never by its backlog. A task over its time budget, or one
  * whose process runs out of heap, is refused and its process replaced: nothing it did survives.
+ * A process that dies under a task for another reason (killed, crashed, could not load) is said
+ * to have done so, and the task runs once more on a fresh process before it is refused.
  */
 export const TASK_POOL_OPTIONS = Symbol('TaskPoolOptions');
 
@@ -75,7 +84,7 @@ export class TaskPool {
     if (this.closed) return Promise.reject(new WorkRefused('busy', 'The service is shutting down'));
     if (this.queue.waiting(owner.tenantId) >= this.options.maxWaitingPerTenant) {
       return Promise.reject(
-        new WorkRefused('busy', 'Too many documents of this tenant are being processed; try again shortly'),
+        this.refusal('busy', 'Too many documents of this tenant are being processed; try again shortly'),
       );
     }
     return new Promise<T>((resolve, reject) => {
@@ -88,6 +97,11 @@ export class TaskPool {
       });
       this.pump();
     });
+  }
+
+  private refusal(reason: WorkRefused['reason'], message: string): WorkRefused {
+    this.options.refused?.(reason);
+    return new WorkRefused(reason, message);
   }
 
   async close(): Promise<void> {
@@ -137,11 +151,20 @@ export class TaskPool {
       process: fork(this.options.entry, [], {
         execArgv: [`--max-old-space-size=${this.options.maxHeapMb}`, '--enable-source-maps'],
         serialization: 'advanced',
-        env: { ...process.env, [XML_LIMITS_ENV]: JSON.stringify(xmlLimits()) },
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        // How a worker process is told the XML limits in force (taskProcess.ts).
+        env: { ...process.env, [SETTINGS.INVOICING_WORKER_XML_LIMITS.name]: JSON.stringify(xmlLimits()) },
+        // stderr passes through, and its end is kept to tell why the process ended.
+        stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       }),
+      stderrTail: '',
       busy: null,
     };
+    const stderr = worker.process.stderr!;
+    stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      worker.stderrTail = (worker.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    (stderr as { unref?: () => void }).unref?.();
     worker.process.on('message', (message: WorkerMessage) =>
       'started' in message ? this.started(worker, message.id) : this.settle(worker, message),
     );
@@ -164,8 +187,10 @@ export class TaskPool {
     this.running.set(tenantId, (this.running.get(tenantId) ?? 0) + 1);
     worker.busy = { id, tenantId, task, timer: null, cpuAtStart: null, startedAt: 0 };
     (worker.process.channel as { ref?: () => void } | undefined)?.ref?.();
+    // A process that cannot take the task (its channel closed: it is dying) is ended, and its
+    // exit decides what becomes of the task.
     worker.process.send({ id, name: task.name, args: task.args }, (error) => {
-      if (error) this.finish(worker, (t) => t.reject(error));
+      if (error) worker.process.kill('SIGKILL');
     });
   }
 
@@ -187,7 +212,7 @@ export class TaskPool {
       if (used > budget || Date.now() - busy.startedAt > budget * WALL_FACTOR) {
         this.finish(worker, (t) =>
           t.reject(
-            new WorkRefused(
+            this.refusal(
               'time_budget',
               `Processing this document took longer than the limit of ${budget} ms of CPU time (WORK_TASK_TIMEOUT_MS)`,
             ),
@@ -212,18 +237,43 @@ export class TaskPool {
     this.finish(worker, (t) => (reply.ok ? t.resolve(reply.value) : t.reject(reviveError(reply.error))));
   }
 
+  /**
+   * A worker ended. Under a task, V8 saying it ran out of heap makes it the task's refusal;
+   * anything else (killed from outside, a crash, an entry that would not load) is not the
+   * document's doing: the task runs once more on a fresh worker, and is refused, naming how the
+   * worker ended, only if that one dies too.
+   */
   private exited(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
     const index = this.workers.indexOf(worker);
     if (index >= 0) this.workers.splice(index, 1);
-    // A process that dies under a task was (almost always) out of heap: V8 aborts it.
-    this.finish(worker, (t) =>
-      t.reject(
-        new WorkRefused(
-          'memory_budget',
-          `Processing this document needs more memory than the limit of ${this.options.maxHeapMb} MB (WORK_HEAP_MB; the worker ended with ${signal ?? `code ${code}`})`,
-        ),
-      ),
-    );
+    const busy = worker.busy;
+    if (busy && !this.closed) {
+      const ended = `${signal ?? `code ${code}`}`;
+      if (OUT_OF_HEAP.test(worker.stderrTail)) {
+        this.finish(worker, (t) =>
+          t.reject(
+            this.refusal(
+              'memory_budget',
+              `Processing this document needs more memory than the limit of ${this.options.maxHeapMb} MB (WORK_HEAP_MB; the worker ran out of heap and ended with ${ended})`,
+            ),
+          ),
+        );
+      } else {
+        const how = `ended with ${ended}${lastError(worker.stderrTail)}`;
+        this.finish(worker, (t) => {
+          if (t.diedOnce === undefined) {
+            t.diedOnce = how;
+            this.queue.push(busy.tenantId, t);
+          } else
+            t.reject(
+              this.refusal(
+                'worker_failed',
+                `Processing this document failed: its worker process ${t.diedOnce}, and the one that tried again ${how}`,
+              ),
+            );
+        });
+      }
+    } else this.finish(worker, (t) => t.reject(new WorkRefused('busy', 'The service is shutting down')));
     if (!this.closed) this.pump();
   }
 
@@ -250,4 +300,14 @@ export class TaskPool {
     if (index >= 0) this.workers.splice(index, 1);
     worker.process.kill('SIGKILL');
   }
+}
+
+/** The last line of a dying process's stderr that names an error, to say how it ended (`: Error …`). */
+function lastError(stderr: string): string {
+  const line = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /error|signal|abort/i.test(l))
+    .at(-1);
+  return line ? ` (${line.slice(0, 200)})` : '';
 }

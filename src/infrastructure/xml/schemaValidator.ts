@@ -14,10 +14,14 @@ const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 const CREDIT_NOTE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
 
 /**
- * The .xsd files live in the source tree (tsc does not copy them to dist), so they are found from the
- * repository root: the first folder above this module that holds package.json.
+ * The .xsd files: a build generation carries its own copy beside this module (scripts/build), so a
+ * running process never reads schemas a checkout may change under it. A developer's bare `tsc`
+ * output (dist/) has none: there they are read from the source tree, found from the repository
+ * root (the first folder above this module that holds package.json).
  */
 const schemaDir = (): string => {
+  const beside = path.join(path.dirname(fileURLToPath(import.meta.url)), 'schemas');
+  if (fs.existsSync(beside)) return beside;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, 'package.json'))) {
     const up = path.dirname(dir);

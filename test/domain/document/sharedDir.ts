@@ -1,20 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The repository root: the first folder above this file holding package.json. */
-export const repoRoot = (): string => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
-    dir = up;
-  }
-  return dir;
-};
+import { repoRoot } from '../../support/repoRoot.js';
 
 /** ../shared next to the repository, or SHARED_DIR. */
-export const sharedDir = (): string => process.env.SHARED_DIR ?? path.resolve(repoRoot(), '..', 'shared');
+export const sharedDir = (): string => process.env.SHARED_DIR ?? path.resolve(repoRoot, '..', 'shared');
 
 export const examplesDir = (): string => path.join(sharedDir(), 'conformance', 'examples');
 

@@ -90,7 +90,10 @@ describe('AS4 messages: build, sign, encrypt, and open again', function () {
   ) =>
     openMessage(m.contentType, m.body, {
       own,
-      checkSigner: (c) => checkCertificate(c, 'ap', [pki.ca], new Date()).error,
+      checkSigner: async (c) => {
+        const error = checkCertificate(c, 'ap', [pki.ca], new Date()).error;
+        return error ? { reason: error, temporary: false } : null;
+      },
       ...extra,
     });
   const refused = (result: OpenResult) => {
@@ -246,10 +249,24 @@ describe('AS4 messages: build, sign, encrypt, and open again', function () {
 
     it('a signer the trust check refuses: EBMS:0101 with its reason', async () => {
       const error = refused(
-        await open(await build(), ap(RECEIVER), { checkSigner: () => 'not issued by a trusted Peppol CA' }),
+        await open(await build(), ap(RECEIVER), {
+          checkSigner: async () => ({ reason: 'not issued by a trusted Peppol CA', temporary: false }),
+        }),
       );
       expect(error.errorCode).to.equal('EBMS:0101');
       expect(error.description).to.contain('not issued by a trusted Peppol CA');
+    });
+
+    it('a signer whose revocation status cannot be established now: EBMS:0004, which a sender retries', async () => {
+      const error = refused(
+        await open(await build(), ap(RECEIVER), {
+          checkSigner: async () => ({ reason: 'the OCSP responder did not answer', temporary: true }),
+        }),
+      );
+      expect(error.errorCode).to.equal('EBMS:0004');
+      expect(error.description).to.equal(
+        'the signing certificate is not accepted for now: the OCSP responder did not answer; send it again later',
+      );
     });
 
     it('an unencrypted payload: EBMS:0103', async () => {

@@ -73,6 +73,11 @@ describe('Peppol SBDH (Envelope Specification 2.0): writer and reader', function
     if (!read.ok) throw new Error(read.message);
     expect(read.sbdh).to.deep.equal(BASE);
     expect(read.warnings).to.deep.equal([]);
+    // The invoice is from the SBDH's sender: its seller's EndpointID is the same participant.
+    expect(read.issuer).to.deep.equal({
+      path: 'Invoice/AccountingSupplierParty/Party/EndpointID',
+      id: '9915:phase4-test-sender',
+    });
   });
 
   it('writes the same header as base-sbdh.xml, field for field and in the same order, around the same invoice', () => {

@@ -8,6 +8,8 @@ import { AgendaScheduler } from '../../../src/infrastructure/jobs/agendaSchedule
 import { jobSchedulerContract } from '../../contracts/jobSchedulerContract.js';
 import { freshDatabase } from '../../support/postgres.js';
 import { describeWithMongo, testMongoUrl } from '../../support/mongo.js';
+import { capturingLogger, eventually } from '../../support/service.js';
+import { expect } from 'chai';
 
 const fast = { logger: pino({ level: 'silent' }), processEveryMs: 100, lockLifetimeMs: 2000 };
 
@@ -41,5 +43,35 @@ describeWithMongo('Agenda on MongoDB', () => {
         }
       },
     };
+  });
+});
+
+describe('Agenda on PostgreSQL: a failing job', function () {
+  this.timeout(60_000);
+
+  it('logs one warn line naming what the job is about and why it failed, and runs it again', async () => {
+    const pool = new pg.Pool({ connectionString: await freshDatabase('jobs') });
+    pool.on('error', () => undefined);
+    const log = capturingLogger('warn');
+    const scheduler = new AgendaScheduler({ backend: new PostgresBackend({ pool }), ...fast, logger: log.logger });
+    const runs: string[] = [];
+    scheduler.define<{ document_id: string }>('deliver-test', async (data) => {
+      runs.push(data.document_id);
+      if (runs.length === 1) throw new Error('database went away');
+    });
+    try {
+      await scheduler.start();
+      await scheduler.schedule('deliver-test', { document_id: 'doc-1' });
+      await eventually(async () => runs.length >= 2, 'the job run again after its failure');
+      const lines = log.records.filter((r) => r.job === 'deliver-test');
+      expect(lines).to.have.length(1);
+      expect(lines[0]).to.include({
+        level: 40,
+        msg: 'job deliver-test for document doc-1 failed (database went away); it runs again later',
+      });
+    } finally {
+      await scheduler.stop();
+      await pool.end();
+    }
   });
 });

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import { PdfUnreadable } from '../../../src/application/documents/pdfPorts.js';
 import { DEFAULT_PDF_READER_LIMITS, PdfContentReader } from '../../../src/infrastructure/pdf/pdfContentReader.js';
+import { pdfFixture } from '../../support/pdfFiles.js';
 
-const fixture = (name: string) => readFile(new URL(`../../../../test/fixtures/pdf/${name}`, import.meta.url));
+const fixture = pdfFixture;
 const isNative = (f: unknown) =>
   typeof f === 'function' && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(f));
 

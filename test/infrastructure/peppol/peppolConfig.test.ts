@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { loadPeppolConfig } from '../../../src/infrastructure/peppolConfig.js';
 
 describe('Peppol settings', () => {
-  it('defaults to the Peppol production SML zone, system DNS, and every network adapter off', () => {
+  it('defaults to the Peppol production SML zone, system DNS, every network adapter off, and OCSP on', () => {
     expect(loadPeppolConfig({})).to.deep.equal({
       publicUrl: null,
       as4EndpointUrl: null,
@@ -12,6 +12,11 @@ describe('Peppol settings', () => {
       as4KeyPem: null,
       apCaFiles: [],
       crlFiles: [],
+      ocsp: true,
+      ocspFailurePolicy: 'crl',
+      ocspTimeoutMs: 5000,
+      ocspCacheMaxSeconds: 3600,
+      ocspNonce: false,
       as4AllowPlainHttpLoopback: false,
       as4MaxMessageBytes: 64 * 1024 * 1024,
       as4SendTimeoutMs: 60_000,
@@ -28,7 +33,36 @@ describe('Peppol settings', () => {
       smlSmpId: null,
       smlClientCertificateFile: null,
       smlClientKeyFile: null,
+      serviceProviderId: null,
+      serviceProviderCountry: null,
+      mlsType: 'ALWAYS_SEND',
+      mlsSend: true,
+      reportingReceiver: '9925:be0848934496',
+      reportingSubmit: true,
     });
+  });
+
+  it('reads the service provider settings (SPID, country, MLS, reporting) and refuses malformed ones', () => {
+    expect(
+      loadPeppolConfig({
+        PEPPOL_SPID: '0242:000123',
+        PEPPOL_SP_COUNTRY: 'nl',
+        MLS_TYPE: 'FAILURE_ONLY',
+        MLS_SEND: 'false',
+        PEPPOL_REPORTING_RECEIVER: '9915:helger',
+        PEPPOL_REPORTING_SUBMIT: 'false',
+      }),
+    ).to.include({
+      serviceProviderId: '0242:000123',
+      serviceProviderCountry: 'NL',
+      mlsType: 'FAILURE_ONLY',
+      mlsSend: false,
+      reportingReceiver: '9915:helger',
+      reportingSubmit: false,
+    });
+    expect(() => loadPeppolConfig({ PEPPOL_SPID: 'POP000123' })).to.throw(/PEPPOL_SPID must be an SPIS participant id/);
+    expect(() => loadPeppolConfig({ PEPPOL_SP_COUNTRY: 'BEL' })).to.throw(/PEPPOL_SP_COUNTRY/);
+    expect(() => loadPeppolConfig({ MLS_TYPE: 'NEVER' })).to.throw(/MLS_TYPE must be one of ALWAYS_SEND, FAILURE_ONLY/);
   });
 
   it('reads the variables, dropping a trailing slash of URLs and splitting the CA list', () => {
@@ -49,6 +83,28 @@ describe('Peppol settings', () => {
       smlSmpId: 'MY-SMP',
     });
     expect(config.trustedCaFiles).to.deep.equal(['a.pem', 'b.cer']);
+  });
+
+  it('reads the OCSP settings, and refuses a policy it does not know', () => {
+    expect(
+      loadPeppolConfig({
+        AS4_OCSP: 'false',
+        AS4_OCSP_FAILURE_POLICY: 'Refuse',
+        AS4_OCSP_TIMEOUT_MS: '2000',
+        AS4_OCSP_CACHE_MAX_SECONDS: '600',
+        AS4_OCSP_NONCE: 'true',
+      }),
+    ).to.include({
+      ocsp: false,
+      ocspFailurePolicy: 'refuse',
+      ocspTimeoutMs: 2000,
+      ocspCacheMaxSeconds: 600,
+      ocspNonce: true,
+    });
+    expect(() => loadPeppolConfig({ AS4_OCSP_FAILURE_POLICY: 'soft' })).to.throw(
+      'AS4_OCSP_FAILURE_POLICY must be one of crl, accept, refuse, got "soft"',
+    );
+    expect(() => loadPeppolConfig({ AS4_OCSP: 'yes' })).to.throw('AS4_OCSP must be true or false, got "yes"');
   });
 
   it('refuses settings that cannot work, at start', () => {

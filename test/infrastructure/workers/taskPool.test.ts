@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { TaskPool } from '../../../src/infrastructure/workers/taskPool.js';
@@ -8,6 +11,7 @@ import { invoiceWithLines } from '../../../scripts/benchDocuments.js';
 
 /** The task pool with real worker processes: budgets, errors across the boundary, and turns between tenants. */
 const TASK_PROCESS = fileURLToPath(new URL('../../../src/composition/taskProcess.js', import.meta.url));
+const DYING_TASK_PROCESS = fileURLToPath(new URL('../../support/dyingTaskProcess.js', import.meta.url));
 
 describe('TaskPool (worker processes)', function () {
   this.timeout(60_000);
@@ -85,5 +89,75 @@ describe('TaskPool (worker processes)', function () {
     } finally {
       await pool.close();
     }
+  });
+
+  describe('a worker that dies under a task', () => {
+    let scratch: string;
+    const refusals: string[] = [];
+    const pool = (maxHeapMb = 256) =>
+      new TaskPool({
+        workers: 1,
+        entry: DYING_TASK_PROCESS,
+        taskTimeoutMs: 30_000,
+        maxHeapMb,
+        maxWaitingPerTenant: 4,
+        refused: (reason) => refusals.push(reason),
+      });
+    const small = [invoiceWithLines(1), { renderPdf: false }];
+    beforeEach(async () => {
+      scratch = await mkdtemp(path.join(os.tmpdir(), 'dying-worker-'));
+      process.env.DYING_WORKER_MARKER = path.join(scratch, 'died');
+      refusals.length = 0;
+    });
+    afterEach(async () => {
+      delete process.env.DYING_WORKER;
+      delete process.env.DYING_WORKER_MARKER;
+      await rm(scratch, { recursive: true, force: true });
+    });
+
+    it('for another reason than memory: the task runs again on a fresh worker, and succeeds', async () => {
+      process.env.DYING_WORKER = 'once';
+      const tasks = pool();
+      try {
+        const result = await tasks.run<{ ok: boolean; isValid: boolean }>({ tenantId: 'a' }, 'checkJson', small);
+        expect(result).to.include({ ok: true, isValid: true });
+        expect(refusals).to.deep.equal([]);
+      } finally {
+        await tasks.close();
+      }
+    });
+
+    it('twice for another reason than memory: refused as a worker failure naming how both ended, never as memory', async () => {
+      process.env.DYING_WORKER = 'always';
+      const tasks = pool();
+      try {
+        const error = await tasks.run({ tenantId: 'a' }, 'checkJson', small).catch((e: unknown) => e);
+        expect(error).to.be.instanceOf(WorkRefused);
+        expect((error as WorkRefused).reason).to.equal('worker_failed');
+        expect((error as Error).message).to.equal(
+          'Processing this document failed: its worker process ended with code 3 (Error: this worker was told to die at start), and the one that tried again ended with code 3 (Error: this worker was told to die at start)',
+        );
+        expect((error as Error).message).to.not.match(/memory/);
+        expect(refusals).to.deep.equal(['worker_failed']);
+      } finally {
+        await tasks.close();
+      }
+    });
+
+    it('out of heap: refused at once as over the memory limit (not tried again)', async () => {
+      process.env.DYING_WORKER = 'heap';
+      const tasks = pool(64);
+      try {
+        const error = await tasks.run({ tenantId: 'a' }, 'checkJson', small).catch((e: unknown) => e);
+        expect(error).to.be.instanceOf(WorkRefused);
+        expect((error as WorkRefused).reason).to.equal('memory_budget');
+        expect((error as Error).message).to.match(
+          /^Processing this document needs more memory than the limit of 64 MB \(WORK_HEAP_MB; the worker ran out of heap and ended with /,
+        );
+        expect(refusals).to.deep.equal(['memory_budget']);
+      } finally {
+        await tasks.close();
+      }
+    });
   });
 });

@@ -118,6 +118,16 @@ export interface InvoiceResponse {
   responded_at: string;
 }
 
+/** Why this tenant cannot send a document: its issuer is not one of the tenant's participant ids. */
+export interface SendBlocked {
+  field: string;
+  loc: string[];
+  message: string;
+  issuer_peppol_id: string | null;
+  /** The participant ids the tenant sends as; empty when it holds none. */
+  allowed_ids: string[];
+}
+
 export interface Document {
   id: string;
   created_at: string;
@@ -131,6 +141,7 @@ export interface Document {
   vendor_name: string | null;
   vendor_tax_id: string | null;
   vendor_address: string | null;
+  vendor_peppol_id?: string | null;
   customer_name: string | null;
   customer_tax_id: string | null;
   customer_address: string | null;
@@ -143,6 +154,8 @@ export interface Document {
   items: LineItem[];
   attachments: Array<{ id: string; file_name: string; file_type: string; file_size: number; file_url: string }>;
   invoice_response?: InvoiceResponse | null;
+  /** Set on a draft (or failed document) this tenant may not send, before Send is pressed. */
+  send_blocked?: SendBlocked | null;
 }
 
 export interface Page<T> {
@@ -192,6 +205,16 @@ export interface Delivery {
   failure_reason: string | null;
   next_attempt_at: string | null;
   attempts: Attempt[];
+  /** The receiving provider's Message Level Status about this delivery (AP/AB delivered, RE rejected); null until one came. */
+  mls?: {
+    code: string | null;
+    description: string | null;
+    issues: Array<{ location: string | null; description: string | null; reason: string | null }>;
+    valid: boolean;
+    problems: string[];
+    sender_ap: string;
+    received_at: string;
+  } | null;
 }
 
 export interface TransmissionReport {

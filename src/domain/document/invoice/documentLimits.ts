@@ -12,7 +12,7 @@ export interface DocumentSizeLimits {
  * maxLines 10,000: every line is carried in the document's events (its JSON and its UBL) until
  * payloads move out of them, and a 28,000-line document (17 MB of UBL) costs the service's own
  * thread blocks of 40 to 130 ms as it is recorded and projected, enough to push another tenant's
- * p99 over 100 ms when one tenant creates such documents in a loop (see the README); at 10,000
+ * p99 over 100 ms when one tenant creates such documents in a loop (see docs/operating/limits.md); at 10,000
  * it stays under 50 ms. Larger documents work when the operator raises the limit.
  */
 export const DEFAULT_DOCUMENT_SIZE_LIMITS: DocumentSizeLimits = {

@@ -168,6 +168,21 @@ export const derivePeppolId = (taxId: string | null, companyId: string | null): 
 };
 
 /**
+ * The participant id a party's EndpointID carries, as the UBL writer writes it (before
+ * endpointIdFor): the one given, else the one its tax or company id implies. A given id is taken
+ * as it is, not re-validated: it was checked when the document was accepted, and a document read
+ * from UBL keeps whatever its sender used (the rules report it).
+ */
+export const partyPeppolId = (
+  peppolId: string | null,
+  taxId: string | null,
+  companyId: string | null,
+): PeppolId | null => {
+  const given = peppolId ? /^\s*(?:iso6523-actorid-upis::)?([^:\s]+):(.+)$/i.exec(peppolId) : null;
+  return given ? { scheme: given[1]!, identifier: given[2]!.trim() } : derivePeppolId(taxId, companyId);
+};
+
+/**
  * The id as it goes into an EndpointID. 9956 carries the same enterprise number as 0208 but is not
  * in the Peppol EAS list, so it is written as 0208. Other schemes are written as they are: dropping
  * them would lose data, and the rule layer (PEPPOL-EN16931-CL008) reports the ones Peppol refuses.

@@ -218,6 +218,35 @@ export type ResponseReceived = Event<
 >;
 
 /**
+ * The receiving access point's Message Level Status about a delivery of this (outbound) document:
+ * AP or AB (it reached the receiver), RE (it was rejected and not delivered). `valid`: whether the
+ * MLS keeps the specification's rules (SCH-MLS-*) and came from the access point the delivery
+ * reached; an invalid one is recorded as evidence and changes nothing.
+ */
+export type MlsReceived = Event<
+  'MlsReceived',
+  {
+    document_id: string;
+    delivery_id: string;
+    /** The MLS's own id (cbc:ID), and the message of ours it is about (its DocumentReference). */
+    mls_id: string | null;
+    message_id: string;
+    /** As received: AP, AB or RE (anything else makes it invalid). */
+    code: string | null;
+    description: string | null;
+    issues: Array<{ location: string | null; description: string | null; reason: string | null }>;
+    valid: boolean;
+    /** Why it is not valid: the rules it breaks, or who sent it. */
+    problems: string[];
+    /** The sending access point's seat id (the AS4 signer). */
+    sender_ap: string;
+    /** The MLS document as received (the blob store). */
+    mls_ref: ContentRef;
+    received_at: string;
+  }
+>;
+
+/**
  * One attempt to take this tenant's accept or reject back to a sender on another access point, as
  * a Peppol Invoice Response over AS4 (a sender on this instance has it recorded directly). Retried
  * on the delivery schedule like a document.
@@ -250,6 +279,7 @@ export const DOCUMENT_EVENT_TYPES: readonly DocumentEvent['type'][] = [
   'DocumentRejected',
   'ResponseReceived',
   'ResponseDeliveryAttempted',
+  'MlsReceived',
 ];
 // Stryker restore StringLiteral,ArrayDeclaration
 
@@ -279,7 +309,8 @@ export type DocumentEvent =
   | DocumentAccepted
   | DocumentRejected
   | ResponseReceived
-  | ResponseDeliveryAttempted;
+  | ResponseDeliveryAttempted
+  | MlsReceived;
 
 /**
  * What is asked of a document: create a draft, attach, send (and record each attempt), receive,
@@ -324,6 +355,11 @@ export type DocumentCommand =
   | { type: 'AcceptDocument'; data: { note: string | null; now: string } }
   | { type: 'RejectDocument'; data: { reason: string; now: string } }
   | { type: 'RecordResponse'; data: Omit<ResponseReceived['data'], 'document_id' | 'received_at'> & { now: string } }
+  /** The receiving provider's MLS about the delivery whose message id it names (it must be the current one). */
+  | {
+      type: 'RecordMls';
+      data: Omit<MlsReceived['data'], 'document_id' | 'delivery_id' | 'received_at'> & { now: string };
+    }
   /** `retry_at`: when a retry would be due (null past the schedule); the decider decides whether there is one. */
   | {
       type: 'RecordResponseDelivery';
@@ -355,7 +391,33 @@ export interface DocumentRecord {
    * absent until the first attempt (so that read models of other documents keep their shape).
    */
   response_delivery?: ResponseDeliveryState;
+  /** The receiving provider's Message Level Status about the current delivery; absent until one came. */
+  mls?: MlsState;
 }
+
+export interface MlsState {
+  delivery_id: string;
+  code: string | null;
+  valid: boolean;
+  description: string | null;
+  received_at: string;
+  /** For a valid RE: the failure reason it gives the document. */
+  rejection: string | null;
+}
+
+/** The failure reason of a document the receiving access point rejected by a valid MLS RE. */
+export const mlsRejection = (mls: Pick<MlsReceived['data'], 'description' | 'issues'>): string => {
+  const issues = mls.issues
+    .slice(0, 3)
+    .map((i) => i.description)
+    .filter((d): d is string => !!d);
+  const more = mls.issues.length > 3 ? `; and ${mls.issues.length - 3} more` : '';
+  return `rejected by the receiving access point (MLS RE): ${mls.description ?? 'no reason given'}${issues.length ? ` — ${issues.join('; ')}${more}` : ''}`;
+};
+
+/** Whether an MLS of the current delivery rejected the document (a valid RE). */
+const rejectedByMls = (state: Present): MlsState | null =>
+  state.mls?.rejection && state.mls.delivery_id === state.delivery?.delivery_id ? state.mls : null;
 
 export interface ResponseDeliveryState {
   attempts: number;
@@ -425,19 +487,20 @@ function decideAttempt(
     data: { ...attempt, document_id: state.id, next_attempt_at: settles ? null : retry_at },
   };
   switch (attempt.outcome) {
-    case 'delivered':
-      return [
-        attempted,
-        {
-          type: 'DocumentSent',
-          data: {
-            document_id: state.id,
-            delivery_id: delivery.delivery_id,
-            message_id: attempt.message_id,
-            sent_at: now,
-          },
+    case 'delivered': {
+      const sent: DocumentSent = {
+        type: 'DocumentSent',
+        data: {
+          document_id: state.id,
+          delivery_id: delivery.delivery_id,
+          message_id: attempt.message_id,
+          sent_at: now,
         },
-      ];
+      };
+      // The receiving provider's RE came before our receipt was recorded: delivered, and then refused.
+      const rejected = rejectedByMls(state);
+      return rejected ? [attempted, sent, failed(state, delivery, rejected.rejection!, now)] : [attempted, sent];
+    }
     case 'permanent':
       return [attempted, failed(state, delivery, attempt.error ?? 'permanent delivery failure', now)];
     case 'retryable':
@@ -626,6 +689,25 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
           throw invalidState(`A ${state.state} document cannot have a response`);
         return [{ type: 'ResponseReceived', data: { ...data, document_id: state.id, received_at: now } }];
       }
+      case 'RecordMls': {
+        present(state);
+        const { now, ...data } = command.data;
+        if (state.direction !== 'OUTBOUND') throw invalidState('An MLS is recorded on a document we sent');
+        const delivery = state.delivery;
+        if (!delivery || delivery.message_id !== data.message_id)
+          throw invalidState(`The MLS is about message ${data.message_id}, not this document's current delivery`);
+        // One MLS per delivery: a repeat (or a second one, which the specification forbids) changes nothing.
+        if (state.mls?.delivery_id === delivery.delivery_id) return [];
+        const received: MlsReceived = {
+          type: 'MlsReceived',
+          data: { ...data, document_id: state.id, delivery_id: delivery.delivery_id, received_at: now },
+        };
+        // A valid RE of a document SENT fails it: the user can correct it and send it again.
+        // In TRANSIT (the MLS overtook our receipt) the attempt's outcome fails it when it is recorded.
+        if (data.valid && data.code === 'RE' && state.state === 'SENT')
+          return [received, failed(state, delivery, mlsRejection(data), now)];
+        return [received];
+      }
       case 'RecordResponseDelivery': {
         present(state);
         const { retry_at, ...attempt } = command.data;
@@ -762,6 +844,22 @@ export const documentDecider: Decider<DocumentAggregateState, DocumentCommand, D
             last_outcome: d.outcome,
             next_attempt_at: d.next_attempt_at,
             delivered_at: d.outcome === 'delivered' ? finished : null,
+          },
+        };
+      }
+      case 'MlsReceived': {
+        if (state.status !== 'present') return state;
+        const d = event.data;
+        return {
+          ...state,
+          updated_at: d.received_at,
+          mls: {
+            delivery_id: d.delivery_id,
+            code: d.code,
+            valid: d.valid,
+            description: d.description,
+            received_at: d.received_at,
+            rejection: d.valid && d.code === 'RE' ? mlsRejection(d) : null,
           },
         };
       }

@@ -5,7 +5,7 @@ import { writeXml, xmlBuilder } from '../../xml/xmlWriter.js';
 import { xmlPath } from '../../xml/xmlPath.js';
 import type { XNode } from '../../xml/xmlTree.js';
 
-export const APPLICATION_RESPONSE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
+export const APPLICATION_RESPONSE_NS = NS.applicationResponse;
 const { agg, leaf } = xmlBuilder({ cac: NS.cac, cbc: NS.cbc });
 
 export const INVOICE_RESPONSE_CUSTOMIZATION_ID = 'urn:fdc:peppol.eu:poacc:trns:invoice_response:3';

@@ -7,7 +7,7 @@ import type { AllowanceCharge, Attachment, Document, LineItem, PaymentDetail } f
 import { completeDocument } from '../invoice/documentTotals.js';
 import type { DocumentTotals, LineTotals, VatBreakdownEntry } from '../invoice/documentTotals.js';
 import { Dec, money, plain, rateText } from '../invoice/money.js';
-import { derivePeppolId, endpointIdFor, isIcdScheme } from '../invoice/peppolId.js';
+import { endpointIdFor, isIcdScheme, partyPeppolId } from '../invoice/peppolId.js';
 import type { PeppolId } from '../invoice/peppolId.js';
 import { buyerIdentificationOf, legalIdOf, vatIdentifierOf } from '../invoice/partyIdentifiers.js';
 import { hasIbanShape } from './syntaxValues.js';
@@ -88,8 +88,7 @@ const partyNode = (p: PartyData, ctx: Ctx): XNode | null => {
 
 const sellerParty = (ctx: Ctx): XNode | null => {
   const d = ctx.doc;
-  const peppolId =
-    (d.vendor_peppol_id ? okOrNull(d.vendor_peppol_id) : null) ?? derivePeppolId(d.vendor_tax_id, d.vendor_company_id);
+  const peppolId = partyPeppolId(d.vendor_peppol_id, d.vendor_tax_id, d.vendor_company_id);
   const endpoint = peppolId ? endpointIdFor(peppolId) : null;
   return agg(
     'cac:AccountingSupplierParty',
@@ -111,20 +110,9 @@ const sellerParty = (ctx: Ctx): XNode | null => {
   );
 };
 
-/**
- * The participant id as given. It was checked when the document was accepted; a document read
- * from UBL keeps whatever its sender used, so it is not re-validated here (the rules report it).
- */
-const okOrNull = (text: string): PeppolId | null => {
-  const m = /^\s*(?:iso6523-actorid-upis::)?([^:\s]+):(.+)$/i.exec(text);
-  return m ? { scheme: m[1]!, identifier: m[2]!.trim() } : null;
-};
-
 const buyerParty = (ctx: Ctx): XNode | null => {
   const d = ctx.doc;
-  const peppolId =
-    (d.customer_peppol_id ? okOrNull(d.customer_peppol_id) : null) ??
-    derivePeppolId(d.customer_tax_id, d.customer_company_id);
+  const peppolId = partyPeppolId(d.customer_peppol_id, d.customer_tax_id, d.customer_company_id);
   return agg(
     'cac:AccountingCustomerParty',
     partyNode(

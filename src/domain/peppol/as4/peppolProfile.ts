@@ -1,7 +1,8 @@
-import { PARTICIPANT_SCHEME, participantKey } from '../participantId.js';
+import { PARTICIPANT_SCHEME, sameParticipant } from '../participantId.js';
 import { DOCUMENT_ID_SCHEME } from '../smpDocuments.js';
 import { ebmsError, notServiced, type EbmsError } from './ebmsError.js';
 import type { Sbdh } from './sbdh.js';
+import type { NamedIssuer } from '../senderIdentity.js';
 import { contentIdOfHref, hrefOfContentId, propertyValue, type UserMessage } from './userMessage.js';
 
 /** The values the Peppol AS4 profile (2.0) fixes in every UserMessage. */
@@ -137,23 +138,31 @@ export function checkSenderIsSigner(message: UserMessage, signerCommonName: stri
   );
 }
 
-const sameParticipant = (a: string | null, b: string): boolean =>
-  a !== null && participantKey(a) !== null && participantKey(a) === participantKey(b);
+/**
+ * phase4's Peppol receiver (Phase4PeppolServletMessageProcessorSPI) answers a message whose
+ * parties disagree (originalSender or finalRecipient not the SBDH's) with EBMS:0004 and the reason
+ * as its ErrorDetail; this access point answers the same, so a sender reads one answer from both.
+ */
+const partiesDisagree = (messageId: string, what: string): EbmsError => ebmsError('other', messageId, what, what);
 
 /**
  * The envelope and the header must tell one story: originalSender/finalRecipient are the SBDH's
- * sender and receiver, the Action its document type and the Service its process (Peppol AS4
- * profile, "Relationship to the SBDH"). A mismatch is EBMS:0003 ValueInconsistent.
+ * sender and receiver (EBMS:0004, as phase4 answers), the Action its document type and the Service
+ * its process (EBMS:0003 ValueInconsistent) (Peppol AS4 profile, "Relationship to the SBDH").
  */
 export function checkSbdhAgainstHeader(message: UserMessage, sbdh: Sbdh): EbmsError[] {
   const id = message.messageInfo.messageId;
   const problems: EbmsError[] = [];
   const inconsistent = (what: string) => problems.push(ebmsError('valueInconsistent', id, what));
   const properties = message.messageProperties;
-  if (!sameParticipant(propertyValue(properties, PROPERTY_ORIGINAL_SENDER), sbdh.sender.value))
-    inconsistent(`originalSender is not the SBDH sender ${sbdh.sender.value}`);
-  if (!sameParticipant(propertyValue(properties, PROPERTY_FINAL_RECIPIENT), sbdh.receiver.value))
-    inconsistent(`finalRecipient is not the SBDH receiver ${sbdh.receiver.value}`);
+  const originalSender = propertyValue(properties, PROPERTY_ORIGINAL_SENDER);
+  if (!sameParticipant(originalSender, sbdh.sender.value))
+    problems.push(partiesDisagree(id, `originalSender ${originalSender} is not the SBDH sender ${sbdh.sender.value}`));
+  const finalRecipient = propertyValue(properties, PROPERTY_FINAL_RECIPIENT);
+  if (!sameParticipant(finalRecipient, sbdh.receiver.value))
+    problems.push(
+      partiesDisagree(id, `finalRecipient ${finalRecipient} is not the SBDH receiver ${sbdh.receiver.value}`),
+    );
   const action = message.collaborationInfo.action;
   // The scheme prefix is optional on the wire: `busdox-docid-qns::` is the only document type scheme.
   if (
@@ -167,6 +176,23 @@ export function checkSbdhAgainstHeader(message: UserMessage, sbdh: Sbdh): EbmsEr
     inconsistent(`Service is not the SBDH process ${sbdh.process.scheme}::${sbdh.process.value}`);
   }
   return problems;
+}
+
+/**
+ * The business document is from the SBDH's sender: its issuer's EndpointID (the seller's; the
+ * buyer's in self-billing; an Invoice Response's SenderParty) is the SBDH sender (and so the
+ * originalSender). A message whose document names another issuer, or none, is someone sending as
+ * another participant: refused like the other disagreements of parties (EBMS:0004). phase4 does
+ * not look into the document; receivers that do, as this one, close the gap a sender could use.
+ */
+export function checkIssuerIsSender(message: UserMessage, sbdh: Sbdh, issuer: NamedIssuer | null): EbmsError | null {
+  if (issuer === null || sameParticipant(issuer.id, sbdh.sender.value)) return null;
+  return partiesDisagree(
+    message.messageInfo.messageId,
+    issuer.id === null
+      ? `the business document names no issuer (${issuer.path} is missing), so it is not from the SBDH sender ${sbdh.sender.value}`
+      : `the business document's issuer ${issuer.id} (${issuer.path}) is not the SBDH sender ${sbdh.sender.value}`,
+  );
 }
 
 /** Whether this AP's tenants take this receiver and document type; when not, the Peppol "not serviced" answer. */

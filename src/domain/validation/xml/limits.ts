@@ -41,7 +41,7 @@ export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({
   maxTextLength: 10_000_000,
 });
 
-/** The setting of each limit (README, Configuration). */
+/** The setting of each limit (declared in src/infrastructure/settings/catalogue.ts). */
 export const XML_LIMIT_SETTINGS: Readonly<Record<XmlLimitName, string>> = {
   maxBytes: 'XML_MAX_BYTES',
   maxElements: 'XML_MAX_ELEMENTS',

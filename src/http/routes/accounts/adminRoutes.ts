@@ -10,6 +10,13 @@ import type { RouteRegistry } from '../../routeRegistry.js';
 import { tenantResponse } from './tenantView.js';
 import type { ApiKeyView } from '../../../application/readModels/accountViews.js';
 import type { EventMetadata } from '../../../application/ports/eventStore.js';
+import {
+  ApiKeyAnswer,
+  ApiKeysAnswer,
+  IssuedApiKeyAnswer,
+  TenantAnswer,
+  TenantsAnswer,
+} from '../../codecs/accountAnswers.js';
 
 interface TenantNameBrand {
   readonly TenantName: unique symbol;
@@ -90,11 +97,12 @@ export function adminRoutes(
     tag: 'admin',
     auth: 'organization',
     query: SkipLimitQuery,
-    handler: async (req, res) => {
+    answer: TenantsAnswer,
+    handler: async (req, res, answer) => {
       const query = decode(SkipLimitQuery, req.query, 'query');
       await readYourWrites();
       const page = await queries.tenants(organizationOf(res).organizationId, query.skip ?? 0, query.limit ?? 100);
-      res.json({
+      answer({
         tenants: page.items.map((tenant) => ({
           id: tenant.id,
           name: tenant.name,
@@ -115,7 +123,8 @@ export function adminRoutes(
     auth: 'organization',
     body: CreateTenant,
     responses: { 201: 'Tenant created', 409: 'A tenant with a similar name exists (deleted tenants keep their name)' },
-    handler: async (req, res) => {
+    answer: TenantAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(CreateTenant, req.body, 'body');
       const identifiers = checkedIdentifiers({
         company_number: body.company_number ?? null,
@@ -127,7 +136,7 @@ export function adminRoutes(
         { name: body.name, description: body.description ?? null, ...identifiers },
         commandMetadata(req, res),
       );
-      res.status(201).json(tenantResponse(tenant));
+      answer(tenantResponse(tenant));
     },
   });
   routes.add({
@@ -137,8 +146,9 @@ export function adminRoutes(
     tag: 'admin',
     auth: 'organization',
     responses: { 200: 'Tenant', 404: 'Tenant not found' },
-    handler: async (req, res) => {
-      res.json(tenantResponse(await accounts.tenantOf(organizationOf(res).organizationId, tenantIdOf(req))));
+    answer: TenantAnswer,
+    handler: async (req, res, answer) => {
+      answer(tenantResponse(await accounts.tenantOf(organizationOf(res).organizationId, tenantIdOf(req))));
     },
   });
   routes.add({
@@ -149,7 +159,8 @@ export function adminRoutes(
     auth: 'organization',
     body: UpdateTenant,
     responses: { 200: 'Tenant', 404: 'Tenant not found', 409: 'Tenant is deleted' },
-    handler: async (req, res) => {
+    answer: TenantAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(UpdateTenant, req.body, 'body');
       const organizationId = organizationOf(res).organizationId;
       const current = await accounts.tenantOf(organizationId, tenantIdOf(req));
@@ -176,7 +187,7 @@ export function adminRoutes(
         },
         commandMetadata(req, res),
       );
-      res.json(tenantResponse(tenant));
+      answer(tenantResponse(tenant));
     },
   });
   routes.add({
@@ -186,14 +197,15 @@ export function adminRoutes(
     tag: 'admin',
     auth: 'organization',
     responses: { 200: 'Tenant, marked deleted (deleting again answers the same)', 404: 'Tenant not found' },
-    handler: async (req, res) => {
+    answer: TenantAnswer,
+    handler: async (req, res, answer) => {
       await beforeTenantDelete(organizationOf(res).organizationId, tenantIdOf(req), commandMetadata(req, res));
       const tenant = await accounts.deleteTenant(
         organizationOf(res).organizationId,
         tenantIdOf(req),
         commandMetadata(req, res),
       );
-      res.json(tenantResponse(tenant));
+      answer(tenantResponse(tenant));
     },
   });
   routes.add({
@@ -204,7 +216,8 @@ export function adminRoutes(
     auth: 'organization',
     body: CreateKey,
     responses: { 201: 'Key created', 404: 'Tenant not found', 409: 'Tenant is deleted' },
-    handler: async (req, res) => {
+    answer: IssuedApiKeyAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(CreateKey, req.body, 'body');
       const organizationId = organizationOf(res).organizationId;
       const tenant = await accounts.activeTenantOf(organizationId, tenantIdOf(req));
@@ -214,7 +227,7 @@ export function adminRoutes(
         body.description ?? null,
         { ...commandMetadata(req, res), tenantId: tenant.id },
       );
-      res.status(201).json({
+      answer({
         ...keyResponse({ ...issued.record, tenant_id: tenant.id, is_deleted: false }),
         key: issued.key,
       });
@@ -227,12 +240,13 @@ export function adminRoutes(
     tag: 'admin',
     auth: 'organization',
     query: SkipLimitQuery,
-    handler: async (req, res) => {
+    answer: ApiKeysAnswer,
+    handler: async (req, res, answer) => {
       const query = decode(SkipLimitQuery, req.query, 'query');
       const tenant = await accounts.tenantOf(organizationOf(res).organizationId, tenantIdOf(req));
       await readYourWrites();
       const page = await queries.keysOfTenant(tenant.id, query.skip ?? 0, query.limit ?? 100);
-      res.json({ api_keys: page.items.map(keyResponse), total: page.total });
+      answer({ api_keys: page.items.map(keyResponse), total: page.total });
     },
   });
   routes.add({
@@ -242,12 +256,13 @@ export function adminRoutes(
     tag: 'admin',
     auth: 'organization',
     responses: { 200: 'Key record', 404: 'Tenant not found, or it has no keys' },
-    handler: async (req, res) => {
+    answer: ApiKeyAnswer,
+    handler: async (req, res, answer) => {
       const tenant = await accounts.tenantOf(organizationOf(res).organizationId, tenantIdOf(req));
       await readYourWrites();
       const latest = await queries.latestKeyOfTenant(tenant.id);
       if (!latest) throw new HttpError(404, 'The tenant has no API keys');
-      res.json(keyResponse(latest));
+      answer(keyResponse(latest));
     },
   });
   routes.add({
@@ -258,7 +273,8 @@ export function adminRoutes(
     auth: 'organization',
     body: UpdateKey,
     responses: { 200: 'Key record', 404: 'Tenant or key not found', 409: 'Key revoked or tenant deleted' },
-    handler: async (req, res) => {
+    answer: ApiKeyAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(UpdateKey, req.body, 'body');
       const tenant = await accounts.activeTenantOf(organizationOf(res).organizationId, tenantIdOf(req));
       const key = await accounts.keyOfTenant(tenant.id, String(req.params.keyId));
@@ -269,7 +285,7 @@ export function adminRoutes(
         { ...commandMetadata(req, res), tenantId: tenant.id },
       );
       if (renamed.status === 'absent') throw new Error('key vanished');
-      res.json(keyResponse({ ...renamed, tenant_id: tenant.id, is_deleted: renamed.status === 'revoked' }));
+      answer(keyResponse({ ...renamed, tenant_id: tenant.id, is_deleted: renamed.status === 'revoked' }));
     },
   });
   routes.add({
@@ -279,13 +295,14 @@ export function adminRoutes(
     tag: 'admin',
     auth: 'organization',
     responses: { 200: 'Key revoked', 404: 'Tenant or key not found' },
-    handler: async (req, res) => {
+    answer: ApiKeyAnswer,
+    handler: async (req, res, answer) => {
       const organizationId = organizationOf(res).organizationId;
       const tenant = await accounts.tenantOf(organizationId, tenantIdOf(req));
       const key = await accounts.keyOfTenant(tenant.id, String(req.params.keyId));
       const revoked = await accounts.revokeKey(key.id, { ...commandMetadata(req, res), tenantId: tenant.id });
       if (revoked.status === 'absent') throw new Error('key vanished');
-      res.json(keyResponse({ ...revoked, tenant_id: tenant.id, is_deleted: true }));
+      answer(keyResponse({ ...revoked, tenant_id: tenant.id, is_deleted: true }));
     },
   });
 }

@@ -1,6 +1,8 @@
 import { vatCountry } from '../../../domain/document/invoice/vatNumber.js';
+import { ownParticipantIds } from '../../../domain/peppol/senderIdentity.js';
 import { tenantOf } from '../../auth.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { MeAnswer } from '../../codecs/accountAnswers.js';
 
 /**
  * The calling tenant's own account, in the shape of the e-invoice-api client's MeRetrieveResponse.
@@ -15,12 +17,11 @@ export function meRoutes(routes: RouteRegistry): void {
     summary: "The calling tenant's account",
     tag: 'account',
     auth: 'tenant',
-    handler: (_req, res) => {
+    answer: MeAnswer,
+    handler: (_req, res, answer) => {
       const { tenant } = tenantOf(res);
       const registration = tenant.peppol_registration;
-      const peppolIds = [...tenant.peppol_ids];
-      if (registration && !peppolIds.includes(registration.peppol_id)) peppolIds.push(registration.peppol_id);
-      res.json({
+      answer({
         name: tenant.name,
         description: tenant.description,
         plan: tenant.rate_tier === 'premium' ? 'pro' : 'starter',
@@ -37,7 +38,8 @@ export function meRoutes(routes: RouteRegistry): void {
         company_email: null,
         bcc_recipient_email: null,
         ibans: [],
-        peppol_ids: peppolIds,
+        // The ids the tenant sends as (the first is its documents' default issuer address).
+        peppol_ids: ownParticipantIds(tenant),
         // On our SMP means published: a simulated (test-mode) registration is not.
         smp_registration: registration !== null && !registration.simulated,
         smp_registration_date: registration && !registration.simulated ? registration.registered_at : null,

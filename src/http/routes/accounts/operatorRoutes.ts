@@ -1,11 +1,17 @@
 import * as t from 'io-ts';
-import { OrganizationAnswer, OrganizationsAnswer } from '../../codecs/answerCodecs.js';
 import type { AccountCommands } from '../../../application/accounts/accountCommands.js';
 import type { OperatorQueries } from '../../../application/accounts/operatorQueries.js';
 import { decode, Email, NonEmptyString, Nullable, PAGE_FIELDS } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { tenantResponse } from './tenantView.js';
+import {
+  CreatedOrganizationAnswer,
+  OrganizationAnswer,
+  OrganizationKeyAnswer,
+  OrganizationsAnswer,
+  TenantAnswer,
+} from '../../codecs/accountAnswers.js';
 
 const CreateOrganization = t.type({ name: NonEmptyString });
 const SetTestMode = t.intersection([t.type({ test_mode: t.boolean }), t.partial({ email: Nullable(Email) })]);
@@ -32,11 +38,10 @@ export function operatorRoutes(
     query: OrganizationsQuery,
     responses: { 200: 'A page: items, total, page, page_size, pages, has_next_page' },
     answer: OrganizationsAnswer,
-    handler: async (req, res) => {
+    handler: async (req, _res, answer) => {
       const q = decode(OrganizationsQuery, req.query, 'query');
       await readYourWrites();
-      const answer: t.TypeOf<typeof OrganizationsAnswer> = await queries.organizations(q.page ?? 1, q.page_size ?? 20);
-      res.json(answer);
+      answer(await queries.organizations(q.page ?? 1, q.page_size ?? 20));
     },
   });
   routes.add({
@@ -47,14 +52,13 @@ export function operatorRoutes(
     auth: 'operator',
     responses: { 200: 'The organization, its usage and its tenants', 404: 'Not found' },
     answer: OrganizationAnswer,
-    handler: async (req, res) => {
+    handler: async (req, _res, answer) => {
       await readYourWrites();
       const organization = await queries.organization(String(req.params.organizationId));
-      const answer: t.TypeOf<typeof OrganizationAnswer> = {
+      answer({
         ...organization,
         tenants: organization.tenants.map(({ tenant, usage }) => ({ ...tenantResponse(tenant), usage })),
-      };
-      res.json(answer);
+      });
     },
   });
   routes.add({
@@ -65,11 +69,12 @@ export function operatorRoutes(
     auth: 'operator',
     body: CreateOrganization,
     responses: { 201: 'Organization created; the key is shown only in this response' },
-    handler: async (req, res) => {
+    answer: CreatedOrganizationAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(CreateOrganization, req.body, 'body');
       const { organization, key } = await accounts.createOrganization(body.name, commandMetadata(req, res));
       if (organization.status !== 'active') throw new Error('organization was not created');
-      res.status(201).json({
+      answer({
         id: organization.id,
         name: organization.name,
         created_at: organization.created_at,
@@ -90,7 +95,8 @@ export function operatorRoutes(
     tag: 'operator',
     auth: 'operator',
     responses: { 201: 'Key issued; shown only in this response' },
-    handler: async (req, res) => {
+    answer: OrganizationKeyAnswer,
+    handler: async (req, res, answer) => {
       const organizationId = String(req.params.organizationId);
       await accounts.organization(organizationId);
       const key = await accounts.issueKey(
@@ -99,7 +105,7 @@ export function operatorRoutes(
         null,
         commandMetadata(req, res),
       );
-      res.status(201).json({
+      answer({
         id: key.record.id,
         name: key.record.name,
         prefix: key.record.prefix,
@@ -114,8 +120,9 @@ export function operatorRoutes(
     summary: 'Read any tenant, with its test mode and rate tier',
     tag: 'operator',
     auth: 'operator',
-    handler: async (req, res) => {
-      res.json(tenantResponse(await accounts.tenantOf(null, String(req.params.tenantId))));
+    answer: TenantAnswer,
+    handler: async (req, _res, answer) => {
+      answer(tenantResponse(await accounts.tenantOf(null, String(req.params.tenantId))));
     },
   });
   routes.add({
@@ -131,7 +138,8 @@ export function operatorRoutes(
       404: 'Not found',
       422: 'Test mode on without an address, or not one e-mail address',
     },
-    handler: async (req, res) => {
+    answer: TenantAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(SetTestMode, req.body, 'body');
       const tenant = await accounts.setTestMode(
         String(req.params.tenantId),
@@ -139,7 +147,7 @@ export function operatorRoutes(
         body.email,
         commandMetadata(req, res),
       );
-      res.json(tenantResponse(tenant));
+      answer(tenantResponse(tenant));
     },
   });
   routes.add({
@@ -149,9 +157,10 @@ export function operatorRoutes(
     tag: 'operator',
     auth: 'operator',
     body: SetTier,
-    handler: async (req, res) => {
+    answer: TenantAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(SetTier, req.body, 'body');
-      res.json(
+      answer(
         tenantResponse(await accounts.setRateTier(String(req.params.tenantId), body.tier, commandMetadata(req, res))),
       );
     },

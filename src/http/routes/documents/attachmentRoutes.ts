@@ -6,6 +6,9 @@ import { HttpError } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
+import * as t from 'io-ts';
+import { AttachmentAnswer } from '../../codecs/documentAnswers.js';
+import { DeletedAnswer } from '../../codecs/answerCodecs.js';
 
 const ANY_FILE = /.*/;
 
@@ -25,9 +28,10 @@ export function attachmentRoutes(
     summary: "List a document's attachments",
     tag: 'documents',
     auth: 'tenant',
-    handler: async (req, res) => {
+    answer: t.array(AttachmentAnswer),
+    handler: async (req, res, answer) => {
       await readYourWrites();
-      res.json((await queries.get(tenantOf(res).tenantId, id(req.params))).attachments);
+      answer((await queries.get(tenantOf(res).tenantId, id(req.params))).attachments);
     },
   });
   routes.add({
@@ -42,7 +46,8 @@ export function attachmentRoutes(
       409: 'The document is not a draft, or was created from uploaded UBL (sent as uploaded)',
       422: 'A type Peppol does not carry (PDF, PNG, JPEG, CSV, XLSX, ODS), an empty file, or the document would no longer validate',
     },
-    handler: async (req, res) => {
+    answer: AttachmentAnswer,
+    handler: async (req, res, answer) => {
       const file = await uploadedFile(req, res, uploadLimit, ANY_FILE);
       if (!file.fileName)
         throw new HttpError(422, [{ loc: ['body', 'file'], msg: 'The file needs a name', type: 'missing' }]);
@@ -58,7 +63,7 @@ export function attachmentRoutes(
         commandMetadata(req, res),
       );
       const { id: attachmentKey, file_name, file_type, file_size } = attachment;
-      res.json({
+      answer({
         id: attachmentKey,
         file_name,
         file_type,
@@ -73,7 +78,9 @@ export function attachmentRoutes(
     summary: 'An attachment: metadata as JSON, or its content with ?download=true',
     tag: 'documents',
     auth: 'tenant',
-    handler: async (req, res) => {
+    answer: AttachmentAnswer,
+    media: { 'application/octet-stream': 'With ?download=true: the content, in its own media type' },
+    handler: async (req, res, answer) => {
       const attachmentId = String(req.params.attachmentId);
       // The content is read from where it is kept (the document's stream); the metadata from the read model.
       if (req.query.download === 'true') {
@@ -89,7 +96,7 @@ export function attachmentRoutes(
       const attachment = document.attachments.find((a) => a.id === attachmentId);
       if (!attachment) throw new HttpError(404, 'Attachment not found');
       const { id: attachmentKey, file_name, file_type, file_size } = attachment;
-      res.json({
+      answer({
         id: attachmentKey,
         file_name,
         file_type,
@@ -104,14 +111,15 @@ export function attachmentRoutes(
     summary: 'Remove an attachment from a DRAFT document (and from the UBL that is sent)',
     tag: 'documents',
     auth: 'tenant',
-    handler: async (req, res) => {
+    answer: DeletedAnswer,
+    handler: async (req, res, answer) => {
       await documents.removeAttachment(
         tenantOf(res).tenantId,
         id(req.params),
         String(req.params.attachmentId),
         commandMetadata(req, res),
       );
-      res.json({ is_deleted: true });
+      answer({ is_deleted: true });
     },
   });
 }

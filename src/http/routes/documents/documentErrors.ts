@@ -34,6 +34,8 @@ export function documentErrorToHttp(error: unknown): unknown {
   if (error instanceof MalformedBody) return new HttpError(400, error.message);
   if (error instanceof WorkRefused) {
     if (error.reason === 'busy') return new HttpError(429, error.message, { 'Retry-After': '1' });
+    // The service's fault, not the input's: a later try may well succeed.
+    if (error.reason === 'worker_failed') return new HttpError(503, error.message, { 'Retry-After': '5' });
     return new HttpError(422, [{ loc: ['body'], msg: error.message, type: 'limit_exceeded' }]);
   }
   if (error instanceof UblReadError)

@@ -5,6 +5,8 @@ import { DOCUMENT_STATES, DOCUMENT_TYPES } from '../../../domain/document/invoic
 import { tenantOf } from '../../auth.js';
 import { decode, PAGE_FIELDS } from '../../codecs.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { DocumentPageAnswer } from '../../codecs/documentAnswers.js';
+import { withSendBlock } from '../../../application/readModels/documentView.js';
 
 const keyof = (values: readonly string[]) =>
   t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<string, null>);
@@ -70,12 +72,13 @@ export function documentPageRoute(
       tag,
       auth: 'tenant',
       query: PageQuery,
-      handler: async (req, res) => {
+      answer: DocumentPageAnswer,
+      handler: async (req, res, answer) => {
         const q = decode(PageQuery, req.query, 'query');
         await readYourWrites();
-        res.json(
-          await queries.page(tenantOf(res).tenantId, { ...listQuery(q), ...base(q) }, q.page ?? 1, q.page_size ?? 20),
-        );
+        const { tenant } = tenantOf(res);
+        const found = await queries.page(tenant.id, { ...listQuery(q), ...base(q) }, q.page ?? 1, q.page_size ?? 20);
+        answer({ ...found, items: found.items.map((d) => withSendBlock(d, tenant)) });
       },
     });
 }

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { decode, SkipLimitQuery } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
@@ -9,6 +9,8 @@ import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
 import { DocumentCreateCodec } from '../../codecs/documentCodec.js';
 import { XML_TYPES, XML_UPLOAD_TYPES } from './documentErrors.js';
+import { DocumentAnswer, DocumentListAnswer } from '../../codecs/documentAnswers.js';
+import { DeletedAnswer } from '../../codecs/answerCodecs.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
 
@@ -33,20 +35,22 @@ export function documentRoutes(
     body: DocumentCreateCodec,
     responses: {
       200: 'The created document (state DRAFT); with construct_pdf=true its PDF rendering is attached and embedded in the UBL',
-      422: 'Invalid or not compliant',
+      422: "Invalid or not compliant, or a seller's electronic address (vendor_peppol_id) that is not one of the tenant's participant ids",
     },
     idempotent: true,
     documentBody: true,
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const query = decode(CreateQuery, req.query, 'query');
       // construct_pdf: the rendering becomes an attachment, hence also an embedded document of the UBL.
+      const { tenant } = tenantOf(res);
       const record = await documents.createFromJson(
-        tenantOf(res).tenantId,
+        tenant,
         req.body,
         { renderPdf: query.construct_pdf === 'true' },
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({
@@ -56,10 +60,13 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     query: SkipLimitQuery,
-    handler: async (req, res) => {
+    answer: DocumentListAnswer,
+    handler: async (req, res, answer) => {
       const q = decode(SkipLimitQuery, req.query, 'query');
       await readYourWrites();
-      res.json(await queries.list(tenantOf(res).tenantId, q.skip ?? 0, q.limit ?? 100));
+      const { tenant } = tenantOf(res);
+      const list = await queries.list(tenant.id, q.skip ?? 0, q.limit ?? 100);
+      answer({ ...list, documents: list.documents.map((d) => withSendBlock(d, tenant)) });
     },
   });
   routes.add({
@@ -68,18 +75,21 @@ export function documentRoutes(
     summary: 'Create a document from a UBL Invoice or CreditNote (multipart field "file", or an application/xml body)',
     tag: 'documents',
     auth: 'tenant',
-    responses: { 200: 'The created document', 400: 'Not acceptable XML', 413: 'Too large', 422: 'Not compliant' },
+    responses: {
+      200: 'The created document; send_blocked says why the tenant cannot send it (e.g. another seller)',
+      400: 'Not acceptable XML',
+      413: 'Too large',
+      422: 'Not compliant',
+    },
     upload: { rawTypes: XML_UPLOAD_TYPES },
     idempotent: true,
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
-      const record = await documents.createFromUbl(
-        tenantOf(res).tenantId,
-        file.buffer,
-        file.fileName,
-        commandMetadata(req, res),
-      );
-      res.json(await documentResponse(record));
+      const { tenant } = tenantOf(res);
+      // Stored whoever its seller is; send_blocked says when this tenant may not send it.
+      const record = await documents.createFromUbl(tenant.id, file.buffer, file.fileName, commandMetadata(req, res));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({
@@ -89,10 +99,12 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'The document', 404: 'Not found' },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       // From the read model; what this client wrote before is in it (read-your-writes).
       await readYourWrites();
-      res.json(await queries.get(tenantOf(res).tenantId, id(req.params)));
+      const { tenant } = tenantOf(res);
+      answer(withSendBlock(await queries.get(tenant.id, id(req.params)), tenant));
     },
   });
   routes.add({
@@ -102,9 +114,10 @@ export function documentRoutes(
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: '{"is_deleted": true}', 404: 'Not found', 409: 'Not deletable in its state' },
-    handler: async (req, res) => {
+    answer: DeletedAnswer,
+    handler: async (req, res, answer) => {
       await documents.delete(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
-      res.json({ is_deleted: true });
+      answer({ is_deleted: true });
     },
   });
 }

@@ -8,7 +8,8 @@ import { fromDocumentJson } from '../../../domain/document/invoice/documentJson.
 import { vatIdentifierOf } from '../../../domain/document/invoice/partyIdentifiers.js';
 import { vatNumberProblem } from '../../../domain/document/invoice/vatNumber.js';
 import { assertNever } from '../../../domain/decider.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
+import type { ParticipantHolder } from '../../../domain/peppol/senderIdentity.js';
 import { tenantOf } from '../../auth.js';
 import { decode } from '../../codecs.js';
 import { HttpError } from '../../errors.js';
@@ -16,6 +17,7 @@ import type { FieldProblem } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
+import { PdfCreationAnswer } from '../../codecs/documentAnswers.js';
 
 const PdfQuery = t.partial({ vendor_tax_id: t.string, customer_tax_id: t.string });
 const NO_RAW_BODY = /^$/;
@@ -53,9 +55,12 @@ const statusOf = (reason: PdfUnreadableReason): number => {
 };
 
 /** The PDF creation result: the Document, success, ubl_document, and what was missing or read. */
-async function creationResponse(result: PdfCreation): Promise<Record<string, unknown>> {
+async function creationResponse(
+  result: PdfCreation,
+  tenant: ParticipantHolder,
+): Promise<t.TypeOf<typeof PdfCreationAnswer>> {
   const document = result.record
-    ? await documentResponse(result.record)
+    ? withSendBlock(await documentResponse(result.record), tenant)
     : toResponse(fromDocumentJson(result.document));
   return {
     ...document,
@@ -91,7 +96,8 @@ export function documentPdfRoutes(
       422: 'Encrypted PDF, too slow to read, bad hints or no file',
     },
     idempotent: true,
-    handler: async (req, res) => {
+    answer: PdfCreationAnswer,
+    handler: async (req, res, answer) => {
       const query = decode(PdfQuery, req.query, 'query');
       const problems: FieldProblem[] = [];
       const hints = {
@@ -110,7 +116,7 @@ export function documentPdfRoutes(
           hints,
           commandMetadata(req, res),
         );
-        res.json(await creationResponse(result));
+        answer(await creationResponse(result, tenantOf(res).tenant));
       } catch (error) {
         if (error instanceof PdfUnreadable)
           throw new HttpError(
@@ -130,6 +136,7 @@ export function documentPdfRoutes(
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'application/pdf', 404: 'Not found' },
+    media: { 'application/pdf': 'The PDF (A4, its UBL embedded)' },
     handler: async (req, res) => {
       const { tenantId } = tenantOf(res);
       const record = await documents.get(tenantId, String(req.params.documentId));

@@ -1,13 +1,15 @@
 import * as t from 'io-ts';
 import { TimelineAnswer } from '../../codecs/answerCodecs.js';
 import type { SendDocument, SendOptions } from '../../../application/delivery/sendDocument.js';
+import type { EvidenceBundles } from '../../../application/evidence/evidenceBundle.js';
 import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { decode, Email } from '../../codecs.js';
 import { HttpError } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { DocumentAnswer, HistoryAnswer, TransmissionReportAnswer } from '../../codecs/documentAnswers.js';
 
 const EvidenceQuery = t.partial({ part: t.union([t.literal('receipt'), t.literal('message')]) });
 
@@ -43,7 +45,12 @@ function sendOptions(query: unknown, body: unknown): SendOptions {
 }
 
 /** Sending a document and the audit views of what happened to it. */
-export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, history: DocumentHistory): void {
+export function sendingRoutes(
+  routes: RouteRegistry,
+  sending: SendDocument,
+  history: DocumentHistory,
+  evidence: Pick<EvidenceBundles, 'bundle'>,
+): void {
   const id = (params: Record<string, unknown>) => String(params.documentId);
 
   routes.add({
@@ -60,13 +67,15 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
       200: 'The document, now in TRANSIT',
       404: 'Not found',
       409: 'Not sendable in its state',
-      422: 'No receiver, a bad override, or an option given in the query and the body with different values',
+      422: "The document's issuer (the seller; the buyer when self-billed) is not one of the tenant's participant ids (loc names the EndpointID, msg the ids it may use), no receiver, a bad override, or an option given in the query and the body with different values",
     },
     idempotent: true,
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const options = sendOptions(req.query, req.body);
-      const record = await sending.send(tenantOf(res).tenant, id(req.params), options, commandMetadata(req, res));
-      res.json(await documentResponse(record));
+      const { tenant } = tenantOf(res);
+      const record = await sending.send(tenant, id(req.params), options, commandMetadata(req, res));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({
@@ -81,9 +90,11 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
       404: 'Not found',
       409: 'Not in TRANSIT, or an attempt is due or under way',
     },
-    handler: async (req, res) => {
-      const record = await sending.cancel(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
-      res.json(await documentResponse(record));
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
+      const { tenant } = tenantOf(res);
+      const record = await sending.cancel(tenant.id, id(req.params), commandMetadata(req, res));
+      answer(withSendBlock(await documentResponse(record), tenant));
     },
   });
   routes.add({
@@ -93,23 +104,42 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'The report', 404: 'Not found' },
-    handler: async (req, res) => {
-      res.json(await history.transmissionReport(tenantOf(res).tenantId, id(req.params)));
+    answer: TransmissionReportAnswer,
+    handler: async (req, res, answer) => {
+      answer(await history.transmissionReport(tenantOf(res).tenantId, id(req.params)));
     },
   });
   routes.add({
     method: 'get',
     path: '/api/documents/:documentId/evidence',
     summary:
-      'The signed AS4 receipt of the document: of the delivery that sent it, or the one this access point answered when it received it (part=message: the AS4 message as posted or received)',
+      "The document's evidence bundle, however it was sent or received: one ZIP with manifest.json (each file's SHA-256), the UBL and PDFs as stored, the transport evidence (AS4 message and signed receipt, or the delivery record), Invoice Responses and MLS, every event with its chain hashes and the signed checkpoint they link to, who did what, and the validation report; `npm run verify-evidence` checks it offline. part=receipt: the signed AS4 receipt alone; part=message: the AS4 message alone (as posted or received)",
     tag: 'documents',
     auth: 'tenant',
     query: EvidenceQuery,
-    responses: { 200: 'The receipt (application/xml)', 404: 'Not found, or not sent or received over Peppol AS4' },
+    responses: {
+      200: 'The bundle (application/zip); with part, the receipt (application/xml) or the message (multipart/related)',
+      404: 'Not found; with part, not sent or received over Peppol AS4',
+      409: 'The history chain is catching up (try again shortly)',
+    },
+    media: {
+      'application/zip': 'The evidence bundle (docs/internals/proving-history.md)',
+      'application/xml': 'With part=receipt: the signed AS4 receipt',
+      'multipart/related': 'With part=message: the AS4 message as posted or received (MIME)',
+    },
     handler: async (req, res) => {
       const { part } = decode(EvidenceQuery, req.query, 'query');
-      const evidence = await history.evidence(tenantOf(res).tenantId, id(req.params), part ?? 'receipt');
-      res.set('Content-Type', part === 'message' ? evidence.mediaType : 'application/xml').send(evidence.bytes);
+      const documentId = id(req.params);
+      if (part === undefined) {
+        const zip = await evidence.bundle(tenantOf(res).tenantId, documentId);
+        res
+          .set('Content-Type', 'application/zip')
+          .set('Content-Disposition', `attachment; filename="evidence-${documentId}.zip"`)
+          .send(zip);
+        return;
+      }
+      const single = await history.evidence(tenantOf(res).tenantId, documentId, part);
+      res.set('Content-Type', part === 'message' ? single.mediaType : 'application/xml').send(single.bytes);
     },
   });
   routes.add({
@@ -121,9 +151,8 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     auth: 'tenant',
     responses: { 200: 'The timeline', 404: 'Not found' },
     answer: TimelineAnswer,
-    handler: async (req, res) => {
-      const answer: t.TypeOf<typeof TimelineAnswer> = await history.timeline(tenantOf(res).tenantId, id(req.params));
-      res.json(answer);
+    handler: async (req, res, answer) => {
+      answer(await history.timeline(tenantOf(res).tenantId, id(req.params)));
     },
   });
   routes.add({
@@ -133,8 +162,9 @@ export function sendingRoutes(routes: RouteRegistry, sending: SendDocument, hist
     tag: 'documents',
     auth: 'tenant',
     responses: { 200: 'The events', 404: 'Not found' },
-    handler: async (req, res) => {
-      res.json(await history.history(tenantOf(res).tenantId, id(req.params)));
+    answer: HistoryAnswer,
+    handler: async (req, res, answer) => {
+      answer(await history.history(tenantOf(res).tenantId, id(req.params)));
     },
   });
 }

@@ -1,8 +1,10 @@
 import type { DocumentCommands } from '../../../application/documents/documentCommands.js';
 import { sha256 } from '../../../application/documents/documentCommands.js';
+import { isSelfBilling } from '../../../domain/document/invoice/documentModel.js';
 import { tenantOf } from '../../auth.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { UblAnswer, ValidationAnswer } from '../../codecs/documentAnswers.js';
 
 /** A document's UBL: its metadata or the XML itself, and validating it again. */
 export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): void {
@@ -14,7 +16,9 @@ export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): v
     summary: "The document's UBL: metadata as JSON, or the XML itself with Accept: application/xml (or ?format=xml)",
     tag: 'documents',
     auth: 'tenant',
-    handler: async (req, res) => {
+    answer: UblAnswer,
+    media: { 'application/xml': 'The UBL itself (with Accept: application/xml, or ?format=xml)' },
+    handler: async (req, res, answer) => {
       const { record, ubl } = await documents.ubl(tenantOf(res).tenantId, id(req.params));
       if (
         req.query.format === 'xml' ||
@@ -23,9 +27,15 @@ export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): v
         res.type('application/xml').attachment(record.file_name).send(ubl);
         return;
       }
-      const [senderScheme, senderId] = splitPeppolId(record.header.vendor_peppol_id);
-      const [receiverScheme, receiverId] = splitPeppolId(record.header.customer_peppol_id);
-      res.json({
+      // A self-billed document goes from its buyer (who issues it) to its seller.
+      const selfBilled = isSelfBilling(record.header.document_type);
+      const [senderScheme, senderId] = splitPeppolId(
+        selfBilled ? record.header.customer_peppol_id : record.header.vendor_peppol_id,
+      );
+      const [receiverScheme, receiverId] = splitPeppolId(
+        selfBilled ? record.header.vendor_peppol_id : record.header.customer_peppol_id,
+      );
+      answer({
         id: record.id,
         file_name: record.file_name,
         file_hash: sha256(ubl),
@@ -45,8 +55,9 @@ export function ublRoutes(routes: RouteRegistry, documents: DocumentCommands): v
     summary: "Validate a stored document's UBL again (the run is recorded in its history)",
     tag: 'documents',
     auth: 'tenant',
-    handler: async (req, res) => {
-      res.json(await documents.revalidate(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res)));
+    answer: ValidationAnswer,
+    handler: async (req, res, answer) => {
+      answer(await documents.revalidate(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res)));
     },
   });
 }

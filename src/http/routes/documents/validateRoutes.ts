@@ -6,6 +6,7 @@ import type { RouteRegistry } from '../../routeRegistry.js';
 import { uploadedFile } from '../../uploads.js';
 import { DocumentCreateCodec } from '../../codecs/documentCodec.js';
 import { XML_TYPES, XML_UPLOAD_TYPES } from './documentErrors.js';
+import { RuleSetsAnswer, ValidationAnswer } from '../../codecs/documentAnswers.js';
 
 /**
  * `rule_set`: check by that release instead of the one in force (e.g. the next one, ahead of its
@@ -32,8 +33,9 @@ export function validateRoutes(
     body: DocumentCreateCodec,
     responses: { 200: 'Validation result, with ubl_document when valid and the rule set it was checked by' },
     documentBody: true,
-    handler: async (req, res) => {
-      res.json(await documents.validateJson(tenantOf(res).tenantId, req.body, requestedRuleSet(req.query)));
+    answer: ValidationAnswer,
+    handler: async (req, res, answer) => {
+      answer(await documents.validateJson(tenantOf(res).tenant, req.body, requestedRuleSet(req.query)));
     },
   });
   routes.add({
@@ -50,12 +52,13 @@ export function validateRoutes(
       413: 'Too large',
     },
     upload: { rawTypes: XML_UPLOAD_TYPES },
-    handler: async (req, res) => {
+    answer: ValidationAnswer,
+    handler: async (req, res, answer) => {
       const ruleSet = requestedRuleSet(req.query);
       // An unknown set is refused before the upload is read.
       documents.ruleSet(ruleSet);
       const file = await uploadedFile(req, res, uploadLimit, XML_TYPES);
-      res.json(await documents.validateUbl(tenantOf(res).tenantId, file.buffer, file.fileName, ruleSet));
+      answer(await documents.validateUbl(tenantOf(res).tenantId, file.buffer, file.fileName, ruleSet));
     },
   });
   routes.add({
@@ -66,8 +69,9 @@ export function validateRoutes(
     tag: 'validation',
     auth: 'tenant',
     responses: { 200: 'today, in_force and rule_sets[] (id, name, peppol_bis, en16931_ubl, valid_from, in_force)' },
-    handler: (_req, res) => {
-      res.json(ruleSetsAsOf(clock));
+    answer: RuleSetsAnswer,
+    handler: (_req, _res, answer) => {
+      answer(ruleSetsAsOf(clock));
     },
   });
 }

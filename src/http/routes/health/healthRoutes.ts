@@ -1,6 +1,8 @@
 import type { OperationsStatus } from '../../../application/operations/operationsStatus.js';
 import type { OperationalMetrics } from '../../../application/ports/operationalMetrics.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import type * as t from 'io-ts';
+import { LivenessAnswer, ReadinessAnswer } from '../../codecs/peppolAnswers.js';
 
 export function healthRoutes(
   routes: RouteRegistry,
@@ -12,7 +14,8 @@ export function healthRoutes(
     summary: 'Liveness: the process answers',
     tag: 'health',
     auth: 'none',
-    handler: (_req, res) => res.json({ status: 'ok' }),
+    answer: LivenessAnswer,
+    handler: (_req, _res, answer) => answer({ status: 'ok' }),
   });
   routes.add({
     method: 'get',
@@ -25,14 +28,15 @@ export function healthRoutes(
       200: 'Ready: {status: "ready", database: "ok", projections: {status, items: [{name, position, lag}]}}',
       503: 'Not ready: the database is unreachable or the projections do not run (same shape, status "not_ready", and detail)',
     },
-    handler: async (_req, res) => {
+    answer: ReadinessAnswer,
+    handler: async (_req, res, answer) => {
       const readiness = await operations.status.readiness();
-      const body = {
+      const body: t.TypeOf<typeof ReadinessAnswer> = {
         status: readiness.ready ? 'ready' : 'not_ready',
         database: readiness.database,
         projections: readiness.projections,
       };
-      if (readiness.ready) res.json(body);
+      if (readiness.ready) answer(body);
       else
         res.status(503).json({
           detail:
@@ -49,6 +53,7 @@ export function healthRoutes(
     tag: 'health',
     auth: 'none',
     responses: { 200: 'The metrics in the Prometheus text format' },
+    media: { 'text/plain': 'Prometheus text exposition format' },
     handler: async (_req, res) => {
       const { contentType, body } = await operations.metrics.exposition();
       res.set('Content-Type', contentType).send(body);

@@ -4,6 +4,7 @@ import type { HistoryVerification } from '../../../application/history/historyVe
 import type { HistoryChainer } from '../../../application/history/historyChainer.js';
 import { checkpointFromJson, checkpointJson } from '../../../application/history/checkpointJson.js';
 import type { SignedCheckpoint } from '../../../application/ports/historyChain.js';
+import { CheckpointAnswer, CheckpointsAnswer, HistoryVerificationAnswer } from '../../codecs/historyAnswers.js';
 import { decode, PAGE_FIELDS } from '../../codecs.js';
 import { describedAs } from '../../jsonSchema.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
@@ -47,13 +48,14 @@ export function historyRoutes(routes: RouteRegistry, history: HistoryRouteDepend
     auth: 'operator',
     query: CheckpointsQuery,
     responses: { 200: 'A page: items, total, page, page_size, pages, has_next_page, chain, signing_key_id' },
-    handler: async (req, res) => {
+    answer: CheckpointsAnswer,
+    handler: async (req, res, answer) => {
       const q = decode(CheckpointsQuery, req.query, 'query');
       const page = q.page ?? 1;
       const pageSize = q.page_size ?? 20;
       const [list, chain] = await Promise.all([history.checkpoints.list(page, pageSize), history.chainer.status()]);
       const pages = Math.ceil(list.total / pageSize);
-      res.json({
+      answer({
         items: list.items.map(checkpointJson),
         total: list.total,
         page,
@@ -77,11 +79,12 @@ export function historyRoutes(routes: RouteRegistry, history: HistoryRouteDepend
       201: 'The new checkpoint',
       409: 'The log is empty',
     },
-    handler: async (_req, res) => {
+    answer: CheckpointAnswer,
+    handler: async (_req, _res, answer) => {
       const before = (await history.checkpoints.list(1, 1)).items[0];
       const checkpoint = await history.checkpoints.checkpointNow();
       const isNew = !before || before.position !== checkpoint.position;
-      res.status(isNew ? 201 : 200).json(checkpointJson(checkpoint));
+      answer(checkpointJson(checkpoint), isNew ? 201 : 200);
     },
   });
   routes.add({
@@ -94,9 +97,10 @@ export function historyRoutes(routes: RouteRegistry, history: HistoryRouteDepend
     body: VerifyBody,
     bodyOptional: true,
     responses: { 200: 'The report (ok false when anything differs)', 409: 'A verification is already running' },
-    handler: async (req, res) => {
+    answer: HistoryVerificationAnswer,
+    handler: async (req, _res, answer) => {
       const body = decode(VerifyBody, req.body ?? {}, 'body');
-      res.json(await history.verification.verify({ external: body.checkpoints ?? [], blobs: body.blobs }));
+      answer(await history.verification.verify({ external: body.checkpoints ?? [], blobs: body.blobs }));
     },
   });
 }

@@ -1,12 +1,13 @@
 import * as t from 'io-ts';
 import type { InboxCommands } from '../../../application/inbox/inboxCommands.js';
 import type { DocumentQueries } from '../../../application/documents/documentQueries.js';
-import { documentResponse } from '../../../application/readModels/documentView.js';
+import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
 import { decode, NonEmptyString, Nullable } from '../../codecs.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import type { DocumentPageRoute } from '../documents/documentPages.js';
+import { DocumentAnswer } from '../../codecs/documentAnswers.js';
 
 const CREDIT_NOTES = ['CREDIT_NOTE', 'SELFBILLING_CREDIT_NOTE'];
 const INVOICES = ['INVOICE', 'DEBIT_NOTE', 'SELFBILLING_INVOICE'];
@@ -44,9 +45,11 @@ export function inboxRoutes(
     tag: 'inbox',
     auth: 'tenant',
     responses: { 200: 'The document', 404: 'Not found (or not a received document)' },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       await readYourWrites();
-      res.json(await queries.get(tenantOf(res).tenantId, id(req.params), 'INBOUND'));
+      const { tenant } = tenantOf(res);
+      answer(withSendBlock(await queries.get(tenant.id, id(req.params), 'INBOUND'), tenant));
     },
   });
   routes.add({
@@ -56,16 +59,22 @@ export function inboxRoutes(
     tag: 'inbox',
     auth: 'tenant',
     body: AcceptBody,
-    responses: { 200: 'The document with its response', 404: 'Not found', 409: 'Already accepted or rejected' },
-    handler: async (req, res) => {
+    responses: {
+      200: 'The document with its response',
+      404: 'Not found',
+      409: 'Already accepted or rejected',
+      422: 'The account no longer holds the participant id the document was addressed to',
+    },
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(AcceptBody, req.body ?? {}, 'body');
       const record = await inbox.accept(
-        tenantOf(res).tenantId,
+        tenantOf(res).tenant,
         id(req.params),
         body.note?.trim() || null,
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(withSendBlock(await documentResponse(record), tenantOf(res).tenant));
     },
   });
   routes.add({
@@ -79,17 +88,18 @@ export function inboxRoutes(
       200: 'The document with its response',
       404: 'Not found',
       409: 'Already accepted or rejected',
-      422: 'No reason',
+      422: 'No reason, or the account no longer holds the participant id the document was addressed to',
     },
-    handler: async (req, res) => {
+    answer: DocumentAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(RejectBody, req.body ?? {}, 'body');
       const record = await inbox.reject(
-        tenantOf(res).tenantId,
+        tenantOf(res).tenant,
         id(req.params),
         body.reason.trim(),
         commandMetadata(req, res),
       );
-      res.json(await documentResponse(record));
+      answer(withSendBlock(await documentResponse(record), tenantOf(res).tenant));
     },
   });
 }

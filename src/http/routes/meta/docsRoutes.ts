@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import { HomeAnswer } from '../../codecs/peppolAnswers.js';
 
 /** swagger-ui-dist's folder: its files are served from here, never from a CDN. */
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -91,12 +92,14 @@ export function docsRoutes(routes: RouteRegistry, version: string): void {
     tag: 'meta',
     auth: 'none',
     responses: { 200: 'Links to /docs, /app, /healthz and the OpenAPI document' },
-    handler: (req, res) => {
+    answer: HomeAnswer,
+    media: { 'text/html': 'The same links as a page, for a browser' },
+    handler: (req, res, answer) => {
       res.vary('Accept');
       if (req.accepts(['json', 'html']) === 'html') {
         res.type('html').send(homePage(version));
       } else {
-        res.json({ name: 'Invoicing service', version, links: LINKS });
+        answer({ name: 'Invoicing service', version, links: LINKS });
       }
     },
   });
@@ -107,6 +110,7 @@ export function docsRoutes(routes: RouteRegistry, version: string): void {
     tag: 'meta',
     auth: 'none',
     responses: { 200: 'An HTML page' },
+    media: { 'text/html': 'Swagger UI' },
     handler: (_req, res) => {
       res.type('html').send(DOCS_PAGE);
     },
@@ -118,6 +122,7 @@ export function docsRoutes(routes: RouteRegistry, version: string): void {
     tag: 'meta',
     auth: 'none',
     responses: { 200: 'The file', 404: 'No such file' },
+    media: { 'text/javascript': 'A script of the viewer', 'text/css': 'A stylesheet of the viewer' },
     handler: (req, res) => {
       const asset = String(req.params.asset);
       if (asset === 'swagger-initializer.js') {

@@ -62,6 +62,7 @@ export function as4Routes(routes: RouteRegistry, inbox: As4Inbox, maxMessageByte
     auth: 'none',
     rawBody: true,
     responses: { 200: 'A signed AS4 Receipt or ebMS Error signal (SOAP 1.2)', 404: 'AS4 is not configured' },
+    media: { 'application/soap+xml': 'The signed ebMS signal (SOAP 1.2 envelope)' },
     handler: async (req, res) => {
       if (!inbox.enabled) throw new HttpError(404, 'AS4 is not configured on this access point');
       const remoteAddress = req.socket.remoteAddress ?? null;

@@ -8,6 +8,7 @@ import { decode, NonEmptyString } from '../../codecs.js';
 import { HttpError } from '../../errors.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { requestBase } from './requestBase.js';
+import { LookupAnswer, ParticipantSearchAnswer, PeppolIdValidationAnswer } from '../../codecs/peppolAnswers.js';
 
 const PeppolIdQuery = t.type({ peppol_id: t.string });
 const SearchQuery = t.intersection([t.type({ query: NonEmptyString }), t.partial({ country_code: t.string })]);
@@ -35,10 +36,11 @@ export function lookupRoutes(
     auth: 'tenant',
     query: PeppolIdQuery,
     responses: { 200: "Lookup result (status 'error' with the reason when the participant is not found)" },
-    handler: async (req, res) => {
+    answer: LookupAnswer,
+    handler: async (req, _res, answer) => {
       const id = participantOf(req.query);
       await readYourWrites();
-      res.json(await lookup.lookup(id, requestBase(req), version));
+      answer(await lookup.lookup(id, requestBase(req), version));
     },
   });
   routes.add({
@@ -50,10 +52,11 @@ export function lookupRoutes(
     auth: 'tenant',
     query: PeppolIdQuery,
     responses: { 200: 'is_valid, dns_valid, business_card_valid, business_card, supported_document_types' },
-    handler: async (req, res) => {
+    answer: PeppolIdValidationAnswer,
+    handler: async (req, _res, answer) => {
       const id = participantOf(req.query);
       await readYourWrites();
-      res.json(validationOf(await lookup.lookup(id, requestBase(req), version)));
+      answer(validationOf(await lookup.lookup(id, requestBase(req), version)));
     },
   });
   routes.add({
@@ -65,7 +68,8 @@ export function lookupRoutes(
     auth: 'tenant',
     query: SearchQuery,
     responses: { 200: 'query_terms, search_date, total_count, used_count, participants' },
-    handler: async (req, res) => {
+    answer: ParticipantSearchAnswer,
+    handler: async (req, _res, answer) => {
       const query = decode(SearchQuery, req.query, 'query');
       const country = query.country_code?.trim().toUpperCase() || null;
       if (country !== null && !isCountryCode(country)) {
@@ -78,7 +82,7 @@ export function lookupRoutes(
         ]);
       }
       await readYourWrites();
-      res.json(await search.search(query.query.trim(), country));
+      answer(await search.search(query.query.trim(), country));
     },
   });
 }

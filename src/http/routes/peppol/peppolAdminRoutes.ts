@@ -8,6 +8,12 @@ import { decode, NonEmptyString, Nullable } from '../../codecs.js';
 import { HttpError, type FieldProblem } from '../../errors.js';
 import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
+import {
+  BusinessCardAnswer,
+  RegisteredAnswer,
+  RegistrationAnswer,
+  UnregisteredAnswer,
+} from '../../codecs/peppolAnswers.js';
 
 const Register = t.intersection([
   t.type({ peppol_id: t.string }),
@@ -59,8 +65,9 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
     tag: 'admin',
     auth: 'organization',
     responses: { 200: 'Peppol registration status', 404: 'Tenant not found' },
-    handler: async (req, res) => {
-      res.json(await registrations.status(organizationOf(res).organizationId, tenantIdOf(req)));
+    answer: RegistrationAnswer,
+    handler: async (req, res, answer) => {
+      answer(await registrations.status(organizationOf(res).organizationId, tenantIdOf(req)));
     },
   });
   routes.add({
@@ -78,7 +85,8 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
       409: 'Already registered with another id, id held by another tenant or SMP, id differs from the tenant profile, or tenant deleted',
       502: 'The SML did not accept the registration (nothing changed)',
     },
-    handler: async (req, res) => {
+    answer: RegisteredAnswer,
+    handler: async (req, res, answer) => {
       const input = checkedRegistration(decode(Register, req.body, 'body'));
       const { tenant, changed } = await registrations.register(
         organizationOf(res).organizationId,
@@ -94,7 +102,7 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
           : view.sml === 'published'
             ? "Registered on this service's SMP and published to the SML"
             : "Registered on this service's SMP; publishing to the SML is not configured";
-      res.json({ ...view, message });
+      answer({ ...view, message });
     },
   });
   routes.add({
@@ -105,7 +113,8 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
     auth: 'organization',
     body: BusinessCard,
     responses: { 200: 'The updated business card', 404: 'Tenant not found', 409: 'Tenant not registered, or deleted' },
-    handler: async (req, res) => {
+    answer: BusinessCardAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(BusinessCard, req.body, 'body');
       const tenant = await registrations.updateBusinessCard(
         organizationOf(res).organizationId,
@@ -113,7 +122,7 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
         body.company_name,
         commandMetadata(req, res),
       );
-      res.json(businessCardResponse(tenant));
+      answer(businessCardResponse(tenant));
     },
   });
   routes.add({
@@ -129,13 +138,14 @@ export function peppolAdminRoutes(routes: RouteRegistry, registrations: PeppolRe
       409: 'Tenant not registered',
       502: 'The SML did not accept the removal (nothing changed)',
     },
-    handler: async (req, res) => {
+    answer: UnregisteredAnswer,
+    handler: async (req, res, answer) => {
       const { tenant, registration, unregistered_at } = await registrations.unregister(
         organizationOf(res).organizationId,
         tenantIdOf(req),
         commandMetadata(req, res),
       );
-      res.json({ ...registrations.view(tenant), peppol_id: registration.peppol_id, unregistered_at });
+      answer({ ...registrations.view(tenant), peppol_id: registration.peppol_id, unregistered_at });
     },
   });
 }

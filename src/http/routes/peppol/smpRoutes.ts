@@ -29,6 +29,7 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
     auth: 'none',
     match: namesParticipant,
     responses: { 200: 'BusinessCard XML', 404: 'Unknown participant' },
+    media: { 'text/xml': 'The Peppol Directory business card (v3)' },
     handler: async (req, res) => {
       res.type(XML).send(smp.businessCardXml(await publishedOrNotFound(req)));
     },
@@ -42,9 +43,10 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
     auth: 'none',
     match: namesParticipant,
     responses: { 200: 'ServiceGroup XML', 404: 'Unknown participant' },
+    media: { 'text/xml': 'The SMP 1.x ServiceGroup' },
     handler: async (req, res) => {
       const published = await publishedOrNotFound(req);
-      res.type(XML).send(smp.serviceGroupXml(published.id, requestBase(req)));
+      res.type(XML).send(smp.serviceGroupXml(published, requestBase(req)));
     },
   });
   routes.add({
@@ -56,9 +58,10 @@ export function smpRoutes(routes: RouteRegistry, smp: SmpPublication): void {
     auth: 'none',
     match: namesParticipant,
     responses: { 200: 'SignedServiceMetadata XML', 404: 'Unknown participant or document type' },
+    media: { 'text/xml': 'The SMP 1.x SignedServiceMetadata' },
     handler: async (req, res) => {
       const published = await publishedOrNotFound(req);
-      const documentType = smp.documentType(String(req.params.documentType));
+      const documentType = smp.documentType(published, String(req.params.documentType));
       if (!documentType) throw new HttpError(404, 'The participant does not receive this document type');
       res.type(XML).send(smp.serviceMetadataXml(published.id, documentType, requestBase(req)));
     },

@@ -23,16 +23,10 @@ export function statsRoutes(routes: RouteRegistry, stats: DocumentStats, readYou
     query: StatsQuery,
     responses: { 200: 'The counts and amounts', 422: 'A bad date, or from after to' },
     answer: StatsAnswer,
-    handler: async (req, res) => {
+    handler: async (req, res, answer) => {
       const q = decode(StatsQuery, req.query, 'query');
       await readYourWrites();
-      const answer: t.TypeOf<typeof StatsAnswer> = await stats.stats(
-        tenantOf(res).tenantId,
-        q.from,
-        q.to,
-        q.group_by ?? 'month',
-      );
-      res.json(answer);
+      answer(await stats.stats(tenantOf(res).tenantId, q.from, q.to, q.group_by ?? 'month'));
     },
   });
 }

@@ -1,5 +1,12 @@
 import * as t from 'io-ts';
-import { WebhookHistoryAnswer, WebhookTestAnswer } from '../../codecs/answerCodecs.js';
+import {
+  DeletedAnswer,
+  WebhookAnswer,
+  WebhookDeliveriesAnswer,
+  WebhookHistoryAnswer,
+  WebhooksAnswer,
+  WebhookTestAnswer,
+} from '../../codecs/answerCodecs.js';
 import { webhookResponse, type WebhookCommands } from '../../../application/webhooks/webhookCommands.js';
 import type { WebhookDispatch } from '../../../application/webhooks/webhookDispatch.js';
 import { tenantOf } from '../../auth.js';
@@ -36,9 +43,10 @@ export function webhookRoutes(
     summary: "The tenant's webhook subscriptions",
     tag: 'webhooks',
     auth: 'tenant',
-    handler: async (_req, res) => {
+    answer: WebhooksAnswer,
+    handler: async (_req, res, answer) => {
       await readYourWrites();
-      res.json((await webhooks.list(tenantOf(res).tenantId)).map(webhookResponse));
+      answer((await webhooks.list(tenantOf(res).tenantId)).map(webhookResponse));
     },
   });
   routes.add({
@@ -50,14 +58,15 @@ export function webhookRoutes(
     auth: 'tenant',
     body: CreateWebhook,
     responses: { 201: 'The subscription, with its signing secret', 422: 'Bad URL or unknown event' },
-    handler: async (req, res) => {
+    answer: WebhookAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(CreateWebhook, req.body, 'body');
       const webhook = await webhooks.create(
         tenantOf(res).tenantId,
         { url: body.url, events: body.events, enabled: body.enabled ?? true },
         commandMetadata(req, res),
       );
-      res.status(201).json(webhookResponse(webhook));
+      answer(webhookResponse(webhook));
     },
   });
   routes.add({
@@ -67,8 +76,9 @@ export function webhookRoutes(
     tag: 'webhooks',
     auth: 'tenant',
     responses: { 200: 'The subscription', 404: 'Not found' },
-    handler: async (req, res) => {
-      res.json(webhookResponse(await webhooks.get(tenantOf(res).tenantId, id(req.params))));
+    answer: WebhookAnswer,
+    handler: async (req, res, answer) => {
+      answer(webhookResponse(await webhooks.get(tenantOf(res).tenantId, id(req.params))));
     },
   });
   routes.add({
@@ -79,14 +89,15 @@ export function webhookRoutes(
     auth: 'tenant',
     body: UpdateWebhook,
     responses: { 200: 'The subscription', 404: 'Not found', 422: 'Bad URL or unknown event' },
-    handler: async (req, res) => {
+    answer: WebhookAnswer,
+    handler: async (req, res, answer) => {
       const body = decode(UpdateWebhook, req.body, 'body');
       const change = {
         ...(body.url != null ? { url: body.url } : {}),
         ...(body.events != null ? { events: body.events } : {}),
         ...(body.enabled != null ? { enabled: body.enabled } : {}),
       };
-      res.json(
+      answer(
         webhookResponse(
           await webhooks.update(tenantOf(res).tenantId, id(req.params), change, commandMetadata(req, res)),
         ),
@@ -100,9 +111,10 @@ export function webhookRoutes(
     tag: 'webhooks',
     auth: 'tenant',
     responses: { 200: '{"is_deleted": true}', 404: 'Not found' },
-    handler: async (req, res) => {
+    answer: DeletedAnswer,
+    handler: async (req, res, answer) => {
       await webhooks.delete(tenantOf(res).tenantId, id(req.params), commandMetadata(req, res));
-      res.json({ is_deleted: true });
+      answer({ is_deleted: true });
     },
   });
   routes.add({
@@ -113,10 +125,11 @@ export function webhookRoutes(
     auth: 'tenant',
     query: PageQuery,
     responses: { 200: 'A page of deliveries', 404: 'Not found' },
-    handler: async (req, res) => {
+    answer: WebhookDeliveriesAnswer,
+    handler: async (req, res, answer) => {
       const q = decode(PageQuery, req.query, 'query');
       await readYourWrites();
-      res.json(await webhooks.deliveries(tenantOf(res).tenantId, id(req.params), q.page ?? 1, q.page_size ?? 20));
+      answer(await webhooks.deliveries(tenantOf(res).tenantId, id(req.params), q.page ?? 1, q.page_size ?? 20));
     },
   });
   routes.add({
@@ -129,16 +142,10 @@ export function webhookRoutes(
     query: PageQuery,
     responses: { 200: 'A page: items, total, page, page_size, pages, has_next_page', 404: 'Not found' },
     answer: WebhookHistoryAnswer,
-    handler: async (req, res) => {
+    handler: async (req, res, answer) => {
       const q = decode(PageQuery, req.query, 'query');
       await readYourWrites();
-      const answer: t.TypeOf<typeof WebhookHistoryAnswer> = await webhooks.history(
-        tenantOf(res).tenantId,
-        id(req.params),
-        q.page ?? 1,
-        q.page_size ?? 20,
-      );
-      res.json(answer);
+      answer(await webhooks.history(tenantOf(res).tenantId, id(req.params), q.page ?? 1, q.page_size ?? 20));
     },
   });
   routes.add({
@@ -150,9 +157,8 @@ export function webhookRoutes(
     auth: 'tenant',
     responses: { 200: 'The outcome (delivered false when the subscriber failed or did not answer)', 404: 'Not found' },
     answer: WebhookTestAnswer,
-    handler: async (req, res) => {
-      const answer: t.TypeOf<typeof WebhookTestAnswer> = await testing.sendTest(tenantOf(res).tenantId, id(req.params));
-      res.json(answer);
+    handler: async (req, res, answer) => {
+      answer(await testing.sendTest(tenantOf(res).tenantId, id(req.params)));
     },
   });
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../../src/domain/peppol/as4/ebmsError.js';
 import { matchReceipt } from '../../../../src/domain/peppol/as4/nonRepudiation.js';
 import {
+  checkIssuerIsSender,
   checkPeppolHeader,
   checkSbdhAgainstHeader,
   checkSenderIsSigner,
@@ -179,17 +180,42 @@ describe('AS4 domain', () => {
       ]);
     });
 
-    it('finds a header that tells another story than the SBDH (EBMS:0003)', () => {
+    it('finds a header that tells another story than the SBDH (parties EBMS:0004 as phase4 answers, the rest EBMS:0003)', () => {
       const m = message();
       m.messageProperties[1]!.value = '0208:1111111111';
       m.collaborationInfo.action = 'busdox-docid-qns::urn:other';
-      expect(checkSbdhAgainstHeader(m, sbdh).map((e) => [e.errorCode, e.description])).to.deep.equal([
-        ['EBMS:0003', 'finalRecipient is not the SBDH receiver 0208:0987654321'],
-        ['EBMS:0003', `Action is not the SBDH document type busdox-docid-qns::${sbdh.documentType.value}`],
+      expect(checkSbdhAgainstHeader(m, sbdh).map((e) => [e.errorCode, e.description, e.errorDetail])).to.deep.equal([
+        [
+          'EBMS:0004',
+          'finalRecipient 0208:1111111111 is not the SBDH receiver 0208:0987654321',
+          'finalRecipient 0208:1111111111 is not the SBDH receiver 0208:0987654321',
+        ],
+        ['EBMS:0003', `Action is not the SBDH document type busdox-docid-qns::${sbdh.documentType.value}`, null],
+      ]);
+      const forged = message();
+      forged.messageProperties[0]!.value = '0088:7300010000001';
+      expect(checkSbdhAgainstHeader(forged, sbdh).map((e) => [e.errorCode, e.errorDetail])).to.deep.equal([
+        ['EBMS:0004', 'originalSender 0088:7300010000001 is not the SBDH sender 0208:0123456749'],
       ]);
       const upper = message();
       upper.messageProperties[0]!.value = '0208:0123456749'.toUpperCase();
       expect(checkSbdhAgainstHeader(upper, sbdh)).to.deep.equal([]);
+    });
+
+    it('requires the business document to be from the SBDH sender (EBMS:0004, nothing else read)', () => {
+      const from = (id: string | null) => ({ path: 'Invoice/AccountingSupplierParty/Party/EndpointID', id });
+      expect(checkIssuerIsSender(message(), sbdh, from('0208:0123456749'))).to.equal(null);
+      expect(checkIssuerIsSender(message(), sbdh, from('iso6523-actorid-upis::0208:0123456749'))).to.equal(null);
+      expect(checkIssuerIsSender(message(), sbdh, null)).to.equal(null);
+      expect(checkIssuerIsSender(message(), sbdh, from('0088:7300010000001'))).to.deep.include({
+        errorCode: 'EBMS:0004',
+        refToMessageInError: 'm-1',
+        errorDetail:
+          "the business document's issuer 0088:7300010000001 (Invoice/AccountingSupplierParty/Party/EndpointID) is not the SBDH sender 0208:0123456749",
+      });
+      expect(checkIssuerIsSender(message(), sbdh, from(null))?.errorDetail).to.match(
+        /names no issuer \(Invoice\/AccountingSupplierParty\/Party\/EndpointID is missing\)/,
+      );
     });
 
     it('requires the From party to be the signer', () => {

@@ -2,22 +2,11 @@
 // Nothing of the corpus is copied into the repository.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RuleLayer } from '../../../../src/domain/validation/index.js';
-
-/** Repository root = nearest ancestor folder of this (compiled) file that holds package.json. */
-export function repoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
-    const up = path.dirname(dir);
-    if (up === dir) return process.cwd();
-    dir = up;
-  }
-}
+import { repoRoot } from '../../../support/repoRoot.js';
 
 export function sharedDir(): string {
-  return process.env.SHARED_DIR ? path.resolve(process.env.SHARED_DIR) : path.resolve(repoRoot(), '..', 'shared');
+  return process.env.SHARED_DIR ? path.resolve(process.env.SHARED_DIR) : path.resolve(repoRoot, '..', 'shared');
 }
 
 export interface Expectation {

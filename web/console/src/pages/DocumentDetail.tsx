@@ -9,13 +9,15 @@ import {
   type Session,
   type TransmissionReport,
 } from '../api';
-import { Chip, DocumentStatus, ErrorMessage, Notice } from '../components';
+import { Chip, DocumentStatus, ErrorMessage, Notice, SendBlockedNotice } from '../components';
 import { linkProps } from '../router';
 
 interface TimelineEntry {
   type: string;
   at: string;
   actor?: string | null;
+  /** e.g. "sent by key app as 0208:0123456749" */
+  summary?: string | null;
   details?: unknown;
 }
 
@@ -24,6 +26,30 @@ interface Step {
   title: string;
   detail?: string;
   tone: 'neutral' | 'info' | 'success' | 'danger';
+}
+
+const MLS_TITLES: Record<string, string> = {
+  AP: 'Receiving provider: delivered to the receiver (MLS AP)',
+  AB: 'Receiving provider: handed on to the receiver (MLS AB)',
+  RE: 'Receiving provider: rejected, not delivered (MLS RE)',
+};
+
+/** The receiving provider's Message Level Status: what it said, or why it does not count. */
+function mlsStep(mls: NonNullable<TransmissionReport['deliveries'][number]['mls']>): Step {
+  if (!mls.valid)
+    return {
+      at: mls.received_at,
+      title: `Invalid status message from ${mls.sender_ap} (ignored)`,
+      detail: mls.problems.join(' · '),
+      tone: 'neutral',
+    };
+  const issues = mls.issues.map((i) => [i.reason, i.description].filter(Boolean).join(' ')).slice(0, 5);
+  return {
+    at: mls.received_at,
+    title: MLS_TITLES[mls.code ?? ''] ?? `Receiving provider: ${mls.code}`,
+    detail: [mls.description, ...issues].filter(Boolean).join(' · ') || undefined,
+    tone: mls.code === 'RE' ? 'danger' : 'success',
+  };
 }
 
 /** The transmission report as steps in time order: requested, each attempt, delivered or failed, received, answered. */
@@ -54,6 +80,7 @@ function steps(report: TransmissionReport): Step[] {
       });
     }
     if (d.status === 'sent' && d.completed_at) out.push({ at: d.completed_at, title: 'Delivered', tone: 'success' });
+    if (d.mls) out.push(mlsStep(d.mls));
     if (d.status === 'failed' && d.completed_at)
       out.push({ at: d.completed_at, title: 'Delivery failed', detail: d.failure_reason ?? undefined, tone: 'danger' });
   }
@@ -204,17 +231,21 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
       {notice ? <Notice>{notice}</Notice> : null}
       <ErrorMessage error={error} />
 
+      {canSend && doc.send_blocked ? <SendBlockedNotice blocked={doc.send_blocked} id="send-blocked" /> : null}
       {canSend ? (
         <div className="card action-bar">
           <p>
-            {doc.state === 'FAILED'
-              ? 'The last delivery failed. Send it again?'
-              : 'This invoice is a draft. Send it to the customer over Peppol.'}
+            {doc.send_blocked
+              ? 'Sending is not possible from this account (see above).'
+              : doc.state === 'FAILED'
+                ? 'The last delivery failed. Send it again?'
+                : 'This invoice is a draft. Send it to the customer over Peppol.'}
           </p>
           <button
             type="button"
             className="primary"
-            disabled={busy}
+            disabled={busy || !!doc.send_blocked}
+            aria-describedby={doc.send_blocked ? 'send-blocked' : undefined}
             onClick={() => act('Sending started.', 'POST', `/api/documents/${encodeURIComponent(doc.id)}/send`)}
           >
             {doc.state === 'FAILED' ? 'Send again' : 'Send'}
@@ -299,6 +330,12 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
                   <strong>{doc.vendor_name ?? '—'}</strong>
                   <br />
                   {doc.vendor_tax_id}
+                  {doc.vendor_peppol_id ? (
+                    <>
+                      <br />
+                      <span className="small">Peppol {doc.vendor_peppol_id}</span>
+                    </>
+                  ) : null}
                   <br />
                   <span className="muted">{doc.vendor_address}</span>
                 </dd>
@@ -309,6 +346,12 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
                   <strong>{doc.customer_name ?? '—'}</strong>
                   <br />
                   {doc.customer_tax_id}
+                  {doc.customer_peppol_id ? (
+                    <>
+                      <br />
+                      <span className="small">Peppol {doc.customer_peppol_id}</span>
+                    </>
+                  ) : null}
                   <br />
                   <span className="muted">{doc.customer_address}</span>
                 </dd>
@@ -389,7 +432,7 @@ export function DocumentDetail({ session, id }: { session: Session; id: string }
                 items={timeline.map((t) => ({
                   at: t.at,
                   title: t.type.replace(/[._]/g, ' '),
-                  detail: t.actor ?? undefined,
+                  detail: t.summary ?? t.actor ?? undefined,
                   tone: 'neutral',
                 }))}
               />

@@ -15,6 +15,12 @@ import { linkProps, navigate } from '../router';
 
 type Kind = 'outbox' | 'drafts' | 'inbox';
 
+/** Why a listed document cannot be sent, in a line (the document page says it in full). */
+const blockedReason = (blocked: NonNullable<Document['send_blocked']>): string =>
+  blocked.allowed_ids.length === 0
+    ? 'This account has no Peppol id yet'
+    : `Issued by ${blocked.issuer_peppol_id ?? 'no one'}: this account sends as ${blocked.allowed_ids.join(', ')}`;
+
 const TITLES: Record<Kind, { title: string; path: string; lede: string }> = {
   outbox: { title: 'Outbox', path: '/api/outbox', lede: 'Documents you have sent, and where they are on the way.' },
   drafts: {
@@ -239,6 +245,9 @@ export function DocumentList({ session, kind }: { session: Session; kind: Kind }
                 <td className="num">{money(doc.invoice_total, doc.currency)}</td>
                 <td>
                   <DocumentStatus doc={doc} />
+                  {doc.send_blocked ? (
+                    <div className="small blocked-reason">{blockedReason(doc.send_blocked)}</div>
+                  ) : null}
                 </td>
               </tr>
             ))}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { date, hasEndpoint, request, type Session } from '../api';
 import { Chip, ErrorMessage, Notice } from '../components';
+import { PeppolReports } from './PeppolReports';
 
 interface Tenant {
   id: string;
@@ -207,6 +208,7 @@ function OperatorHome({ session }: { session: Session }) {
           </table>
         </div>
       ) : null}
+      <PeppolReports session={session} />
     </section>
   );
 }

@@ -19,12 +19,15 @@ public final class Harness
       "send:    --endpoint URL --receiver-cert CERT.pem --payload FILE (UBL, or an SBDH: then the ids below",
       "         may be left out and are read from it) --from ID --to ID --doctype ID --process ID",
       "         [--country-c1 BE] [--count 1] [--concurrency 1] [--message-id ID (default: a new one each)]",
+      "         [--mls-to 0242:SPID --mls-type ALWAYS_SEND|FAILURE_ONLY] (the SBDH phase4 writes asks for MLS)",
       "         prints one JSON line per message (and a summary line when --count > 1); exit 0 only if every",
       "         message got a receipt whose references match what was sent",
       "send-service: one JVM for many sends (phase4 takes seconds to start): prints 'ready', then reads",
       "         jobs from standard input, one a line, each the send options (common ones included) as",
       "         tab-separated --name and value fields, and answers each with its JSON report line, in order;",
-      "         stops when its standard input closes");
+      "         stops when its standard input closes",
+      "mls-build: an MLS (UBL ApplicationResponse) built on ph-ubl21 and written XSD-checked (MlsTool)",
+      "mls-read --file FILE: an MLS read XSD-checked; one JSON line with what it says (MlsTool)");
 
   private Harness ()
   {}
@@ -42,6 +45,8 @@ public final class Harness
         case "receive" -> Phase4Receiver.run (options);
         case "send" -> Phase4Sender.run (options);
         case "send-service" -> Phase4Sender.serve ();
+        case "mls-build" -> MlsTool.build (options);
+        case "mls-read" -> MlsTool.read (options.required ("file"));
         default -> throw new IllegalArgumentException ("unknown command " + args[0]);
       };
     }

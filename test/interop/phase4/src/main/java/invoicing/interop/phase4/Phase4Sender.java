@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
+import com.helger.peppol.sbdh.EPeppolMLSType;
 import com.helger.peppol.sbdh.PeppolSBDHData;
 import com.helger.peppol.sbdh.PeppolSBDHDataReader;
 import com.helger.peppolid.IDocumentTypeIdentifier;
@@ -249,14 +250,18 @@ final class Phase4Sender
                                .processID (process (aOptions, aSBDH.getProcessAsIdentifier ()))
                                .countryC1 (aOptions.optional ("country-c1", aSBDH.getCountryC1 ()));
     }
-    // A bare business document: phase4 wraps it in an SBDH of its making.
+    // A bare business document: phase4 wraps it in an SBDH of its making (asking for MLS when told).
+    final String sMlsTo = aOptions.optional ("mls-to", null);
+    final String sMlsType = aOptions.optional ("mls-type", null);
     return Phase4PeppolSender.builder ()
                              .payload (DOMReader.readXMLDOM (aPayload.bytes ()).getDocumentElement ())
                              .senderParticipantID (participant (aOptions, "from", null))
                              .receiverParticipantID (participant (aOptions, "to", null))
                              .documentTypeID (documentType (aOptions, null))
                              .processID (process (aOptions, null))
-                             .countryC1 (aOptions.optional ("country-c1", "BE"));
+                             .countryC1 (aOptions.optional ("country-c1", "BE"))
+                             .mlsTo (sMlsTo == null ? null : PeppolIdentifierFactory.INSTANCE.createParticipantIdentifierWithDefaultScheme (sMlsTo))
+                             .mlsType (sMlsType == null ? null : EPeppolMLSType.getFromIDOrNull (sMlsType));
   }
 
   private static IParticipantIdentifier participant (final Options aOptions, final String sName, final IParticipantIdentifier aDefault)

@@ -37,6 +37,9 @@ import net.sf.saxon.s9api.XsltExecutable;
  *
  * Each --xslt / --xsd names an artefact by its class-path resource (the phive-rules-peppol jar and the
  * jars it depends on are on the class path); a path that starts with "/" is read from the file system.
+ * --sch names a Schematron in its source form (.sch, query binding xslt2), which is turned into XSLT
+ * first by SchXslt2's transpiler (a dependency of phive, on the class path), as the official XSLT
+ * releases are made.
  * Then every stdin line "NAME FILE" asks for artefact NAME on FILE, and one JSON line is answered per
  * request, in order: {"name":..,"file":..,"asserts":[{"id","flag","location"}]} for a Schematron
  * (failed asserts and successful reports of the SVRL, as the official tools report them),
@@ -57,6 +60,7 @@ public final class OfficialRules {
       switch (args[i]) {
         case "--xslt" -> stylesheets.put(named[0], saxon.newXsltCompiler().compile(new StreamSource(url.openStream(), url.toString())));
         case "--xsd" -> schemas.put(named[0], schemaFactory.newSchema(url));
+        case "--sch" -> stylesheets.put(named[0], compileSchematron(saxon, url));
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
@@ -85,6 +89,15 @@ public final class OfficialRules {
       out.println(json.append('}'));
       out.flush();
     }
+  }
+
+  /** A .sch compiled to XSLT by SchXslt2 (content/transpile.xsl), then that XSLT compiled. */
+  private static XsltExecutable compileSchematron(Processor saxon, URL sch) throws Exception {
+    URL transpiler = resource("content/transpile.xsl");
+    XsltExecutable transpile = saxon.newXsltCompiler().compile(new StreamSource(transpiler.openStream(), transpiler.toString()));
+    XdmDestination xslt = new XdmDestination();
+    transpile.load30().transform(new StreamSource(sch.openStream(), sch.toString()), xslt);
+    return saxon.newXsltCompiler().compile(xslt.getXdmNode().asSource());
   }
 
   private static URL resource(String path) throws Exception {

@@ -7,20 +7,20 @@ export interface PostAnswer {
   body: Buffer;
 }
 
-/** Kept-alive connections to the access points we send to: most traffic goes to a few of them. */
+/** Kept-alive connections to the access points we send to (most traffic goes to a few) and to OCSP responders. */
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
 };
 
 /**
- * POSTs an AS4 message and reads the synchronous answer, at most `maxBytes` of it, within
- * `timeoutMs` for the whole exchange. Redirects are not followed (an AS4 endpoint answers itself).
- * node:http rather than fetch: per message it costs a fraction of fetch's CPU, which at a hundred
- * documents a second is most of what the HTTP exchange costs. Network failures reject, with the
- * error's code (ECONNREFUSED, ECONNRESET, …) in the message.
+ * POSTs a body (an AS4 message, an OCSP request) and reads the answer, at most `maxBytes` of it,
+ * within `timeoutMs` for the whole exchange. Redirects are not followed (an AS4 endpoint or an
+ * OCSP responder answers itself). node:http rather than fetch: per message it costs a fraction of
+ * fetch's CPU, which at a hundred documents a second is most of what the HTTP exchange costs.
+ * Network failures reject, with the error's code (ECONNREFUSED, ECONNRESET, …) in the message.
  */
-export function postMessage(
+export function httpPost(
   url: URL,
   body: Buffer,
   headers: Record<string, string>,
