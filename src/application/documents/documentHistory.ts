@@ -1,4 +1,4 @@
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '../ports/eventStore.js';
+import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
 import { inject, injectable } from '../injection.js';
 import { assertNever } from '../../domain/decider.js';
 import {
