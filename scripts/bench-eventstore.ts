@@ -2,7 +2,8 @@
  * Benchmark of the PostgreSQL event store adapter.
  *   npm run bench:eventstore            (embedded PostgreSQL in a temporary folder)
  *   DATABASE_URL=... npm run bench:eventstore
- * Options (env): WRITERS (16), APPENDS (30000), READ_BATCH (1000).
+ * Options (env): WRITERS (16), APPENDS (30000), READ_BATCH (1000), CHAIN (1: the history chainer
+ * follows the log while the writers append, as in the service; 0: the appends alone).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,10 +15,14 @@ import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPo
 import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { applyPostgresSchema } from '../src/infrastructure/postgres/pgSchema.js';
 import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
+import { PgHistoryChainStore } from '../src/infrastructure/postgres/pgHistoryChain.js';
+import { HistoryChainer } from '../src/application/history/historyChainer.js';
+import { loadConfig } from '../src/infrastructure/config.js';
 
 const writers = Number(process.env.WRITERS ?? 16);
 const appends = Number(process.env.APPENDS ?? 30_000);
 const readBatch = Number(process.env.READ_BATCH ?? 1000);
+const chained = process.env.CHAIN !== '0';
 
 async function main() {
   let stopServer = async () => undefined as void;
@@ -46,7 +51,12 @@ async function main() {
     invoice_total: '1234.56',
     items: Array.from({ length: 5 }, (_, i) => ({ i, amount: '10.00' })),
   };
-  const metadata = { tenantId: randomUUID(), actor: 'bench', requestId: randomUUID() };
+  const tenantId = randomUUID();
+  const metadata = {
+    tenantId,
+    actor: { kind: 'api_key' as const, keyId: randomUUID(), keyName: 'erp', tenantId },
+    requestId: randomUUID(),
+  };
 
   // Warm-up, so connection set-up is not measured.
   await Promise.all(
@@ -54,6 +64,15 @@ async function main() {
       store.append(`warm-${randomUUID()}`, [{ type: 'Warm', data, metadata }], 'no_stream'),
     ),
   );
+
+  // The chainer as the service runs it (its default pace), following the appends as they commit.
+  const chainer = chained
+    ? new HistoryChainer(store, new PgHistoryChainStore(pool), pino({ level: 'warn' }), {
+        paceMs: loadConfig({}).history.chainPaceMs,
+        batchSize: 1000,
+      })
+    : null;
+  await chainer?.start();
 
   const perWriter = Math.ceil(appends / writers);
   const latencies: number[] = [];
@@ -69,6 +88,12 @@ async function main() {
     }),
   );
   const writeSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  // How far behind the last append the chain was, and how long it took to catch up.
+  const lagStarted = process.hrtime.bigint();
+  const lag = chainer ? (await store.headPosition()) - (chainer.chainHead()?.position ?? -1n) : 0n;
+  if (chainer) while (!(await chainer.catchUp(60_000)));
+  const catchUpMs = Number(process.hrtime.bigint() - lagStarted) / 1e6;
+  await chainer?.stop();
   const total = perWriter * writers;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) =>
@@ -92,6 +117,7 @@ async function main() {
     append_latency_ms: { p50: pct(50), p99: pct(99) },
     read_all_events: read,
     read_all_events_per_second: Math.round(read / readSeconds),
+    ...(chainer ? { chain: { unchained_at_end: Number(lag), caught_up_ms: Math.round(catchUpMs) } } : {}),
   };
   console.log(JSON.stringify(results, null, 2));
 

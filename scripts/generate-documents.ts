@@ -19,6 +19,7 @@ import type { DocumentJson } from '../src/domain/document/invoice/documentJson.j
 import { PG_POOL } from '../src/infrastructure/postgres/tokens.js';
 import type pg from 'pg';
 import { invoiceWithLines } from './benchDocuments.js';
+import { OPERATOR } from '../src/application/actor.js';
 
 async function main(): Promise<void> {
   const count = Number(process.argv[2] ?? 100_000);
@@ -72,7 +73,8 @@ async function main(): Promise<void> {
             { ...(content as DocumentJson), invoice_id: number },
             ubl.replaceAll('GEN-TEMPLATE', number),
             `${number}.xml`,
-            { actor: 'generate-documents', tenantId: String(tenant.id) },
+            // Run by the operator (a load test's data).
+            { actor: OPERATOR, tenantId: String(tenant.id) },
           );
           if ((n + 1) % 10_000 === 0)
             console.log(`${n + 1} documents, ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -22,7 +22,12 @@ import { IDEMPOTENCY_STORE, type IdempotencyStore } from './application/ports/id
 import { LOGGER } from './application/ports/logger.js';
 import { DeliveryProcess } from './application/delivery/deliveryProcess.js';
 import { AccountCommands } from './application/accounts/accountCommands.js';
+import { systemActor } from './application/actor.js';
 import { PeppolReporting } from './application/reporting/peppolReports.js';
+import { HistoryChainer } from './application/history/historyChainer.js';
+import { HistoryCheckpoints } from './application/history/historyCheckpoints.js';
+import { CHECKPOINT_SIGNER } from './application/ports/historyChain.js';
+import type { KeyCheckpointSigner } from './infrastructure/history/checkpointSigner.js';
 import type { RouteRegistry } from './http/routeRegistry.js';
 
 export const VERSION = '0.1.0';
@@ -63,7 +68,7 @@ export class Service {
     const logger = this.resolve<Logger>(LOGGER);
     if (config.bootstrapAdminKey) {
       const created = await this.resolve(AccountCommands).bootstrapOrganization(config.bootstrapAdminKey, {
-        actor: 'bootstrap',
+        actor: systemActor('bootstrap'),
       });
       if (created) logger.info('created the bootstrap organization for BOOTSTRAP_ADMIN_KEY');
     }
@@ -72,6 +77,11 @@ export class Service {
       await this.projections.start();
       await this.resolve<JobScheduler>(JOB_SCHEDULER).start();
     });
+    // The hash chain follows the log from where it stands; checkpoints are signed on their schedule.
+    const signer = this.resolve<KeyCheckpointSigner>(CHECKPOINT_SIGNER);
+    logger.info({ keyId: signer.keyId, source: signer.source }, 'history checkpoints are signed with this key');
+    await this.resolve(HistoryChainer).start();
+    this.resolve(HistoryCheckpoints).start();
     this.resolve(DeliveryProcess).startRecovery();
     // The monthly Peppol reports: this month's is prepared on the 1st of the next (one job per month).
     await this.resolve(PeppolReporting).scheduleFor(new Date());
@@ -118,6 +128,8 @@ export class Service {
     await this.resolve<JobScheduler>(JOB_SCHEDULER).stop(graceMs);
     this.resolve(EmailTransport).close();
     await this.resolve(TaskPool).close();
+    await this.resolve(HistoryCheckpoints).stop();
+    await this.resolve(HistoryChainer).stop();
     await this.projections.stop();
     await this.resolve<IdempotencyStore>(IDEMPOTENCY_STORE).close();
     await this.resolve<ReadModelStore>(READ_MODEL_STORE).close();

@@ -14,6 +14,7 @@ import { OperatorQueries } from '../application/accounts/operatorQueries.js';
 import { DocumentCommands } from '../application/documents/documentCommands.js';
 import { DocumentQueries } from '../application/documents/documentQueries.js';
 import { DocumentHistory } from '../application/documents/documentHistory.js';
+import { EvidenceBundles } from '../application/evidence/evidenceBundle.js';
 import { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import { SendDocument } from '../application/delivery/sendDocument.js';
 import { InboxCommands } from '../application/inbox/inboxCommands.js';
@@ -32,6 +33,10 @@ import { OPERATIONAL_METRICS } from '../application/ports/operationalMetrics.js'
 import { RULE_SET_CLOCK, type RuleSetClock } from '../application/documents/ruleSetChoice.js';
 import { AsOfMoments } from '../application/asOf/asOfMoment.js';
 import { PersonalDataErasure } from '../application/personalData/personalDataErasure.js';
+import { HistoryChainer } from '../application/history/historyChainer.js';
+import { HistoryCheckpoints } from '../application/history/historyCheckpoints.js';
+import { HistoryVerification } from '../application/history/historyVerification.js';
+import { CHECKPOINT_SIGNER, type CheckpointSigner } from '../application/ports/historyChain.js';
 
 export function rateLimitsFrom(config: Config): RateLimits {
   return {
@@ -58,6 +63,7 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     documentHistory: container.resolve(DocumentHistory),
     asOfMoments: container.resolve(AsOfMoments),
     erasure: container.resolve(PersonalDataErasure),
+    evidenceBundles: container.resolve(EvidenceBundles),
     sending: container.resolve(SendDocument),
     inbox: container.resolve(InboxCommands),
     webhooks: container.resolve(WebhookCommands),
@@ -65,6 +71,12 @@ export function createHttpApp(container: DependencyContainer, version: string): 
     documentStats: container.resolve(DocumentStats),
     peppolReporting: container.resolve(PeppolReporting),
     peppolReportSubmission: container.resolve(PeppolReportSubmission),
+    history: {
+      chainer: container.resolve(HistoryChainer),
+      checkpoints: container.resolve(HistoryCheckpoints),
+      verification: container.resolve(HistoryVerification),
+      signingKeyId: () => container.resolve<CheckpointSigner>(CHECKPOINT_SIGNER).keyId,
+    },
     peppol: {
       registrations: container.resolve(PeppolRegistrations),
       smp: container.resolve(SmpPublication),

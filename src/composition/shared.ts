@@ -5,6 +5,7 @@ import type { AgendaBackend } from 'agenda';
 import { instanceCachingFactory, type DependencyContainer } from './container.js';
 import type { CompositionOptions } from './options.js';
 import { registerPeppol } from './peppol.js';
+import { registerHistory } from './history.js';
 import { STARTUP_FACTS } from './startupReport.js';
 import { CONFIG, type Config } from '../infrastructure/config.js';
 import type { Database } from '../infrastructure/postgres/database.js';
@@ -212,6 +213,7 @@ export async function registerService(container: DependencyContainer, options: C
   container.registerSingleton(Authenticator);
   container.registerSingleton(InboxCommands);
   container.register(STARTUP_FACTS, { useValue: registerPeppol(container, config.peppol, logger) });
+  registerHistory(container, config);
 
   container.register(READ_MODEL_PROJECTIONS, {
     useFactory: instanceCachingFactory((c) => allProjections(c.resolve(DocumentContent))),

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import type { Authenticator, Principal } from '../application/accounts/authenticate.js';
+import { principalActor, type Authenticator, type Principal } from '../application/accounts/authenticate.js';
+import { OPERATOR } from '../application/actor.js';
 import { HttpError, unauthorized } from './errors.js';
 import type { AuthMiddleware } from './routeRegistry.js';
 
@@ -22,13 +23,13 @@ export function authMiddleware(authenticator: Authenticator): AuthMiddleware {
       throw unauthorized(req.headers.authorization ? 'Invalid authentication credentials' : 'Not authenticated');
     if (kind === 'operator' || (kind === 'any' && authenticator.isOperator(key))) {
       if (!authenticator.isOperator(key)) throw unauthorized();
-      res.locals.actor = 'operator';
+      res.locals.actor = OPERATOR;
       return next();
     }
     const principal = await authenticator.principal(key);
     if (!principal || (kind !== 'any' && principal.kind !== kind)) throw unauthorized();
     res.locals.principal = principal;
-    res.locals.actor = `key:${principal.keyId}`;
+    res.locals.actor = principalActor(principal);
     next();
   };
 }

@@ -6,6 +6,7 @@ import type { OperatorQueries } from '../application/accounts/operatorQueries.js
 import type { DocumentCommands } from '../application/documents/documentCommands.js';
 import type { DocumentQueries } from '../application/documents/documentQueries.js';
 import type { DocumentHistory } from '../application/documents/documentHistory.js';
+import type { EvidenceBundles } from '../application/evidence/evidenceBundle.js';
 import type { DocumentPdfs } from '../application/documents/documentPdfs.js';
 import type { SendDocument } from '../application/delivery/sendDocument.js';
 import type { InboxCommands } from '../application/inbox/inboxCommands.js';
@@ -30,6 +31,7 @@ import type { RateLimits } from './rateLimit.js';
 import type { RuleSetClock } from '../application/documents/ruleSetChoice.js';
 import type { AsOfMoments } from '../application/asOf/asOfMoment.js';
 import type { PersonalDataErasure } from '../application/personalData/personalDataErasure.js';
+import type { HistoryRouteDependencies } from './routes/history/historyRoutes.js';
 
 /** What the HTTP interface talks to: application handlers, queries and ports, and its own limits. */
 export interface HttpDependencies {
@@ -48,6 +50,7 @@ export interface HttpDependencies {
   erasure: PersonalDataErasure;
   /** `as_of` of the document reads, their history, the lists and the stats. */
   asOfMoments: AsOfMoments;
+  evidenceBundles: Pick<EvidenceBundles, 'bundle'>;
   sending: SendDocument;
   inbox: InboxCommands;
   webhooks: WebhookCommands;
@@ -55,6 +58,8 @@ export interface HttpDependencies {
   webhookTests: Pick<WebhookDispatch, 'sendTest'>;
   documentStats: DocumentStats;
   peppolReporting: PeppolReporting;
+  /** The tamper-evident history: checkpoints and verification (operator routes). */
+  history: HistoryRouteDependencies;
   peppolReportSubmission: PeppolReportSubmission;
   peppol: {
     registrations: PeppolRegistrations;

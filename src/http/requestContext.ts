@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { EventMetadata, IdempotencyMark } from '../application/ports/eventStore.js';
 import type { Principal } from '../application/accounts/authenticate.js';
+import type { Actor } from '../application/actor.js';
 
 /**
  * Metadata recorded on every event a request causes: who, for whom, and which request (with its
@@ -11,11 +12,11 @@ export function commandMetadata(req: Request, res: Response): EventMetadata {
   const idempotency = res.locals.idempotency as IdempotencyMark | undefined;
   const requestId = String(req.id ?? '');
   return {
-    actor: String(res.locals.actor ?? 'anonymous'),
+    // Set by authentication (auth.ts); routes without a key record no event of their own.
+    actor: (res.locals.actor as Actor | undefined) ?? { kind: 'unknown' },
     requestId,
     correlationId: requestId,
-    // The key's name as it is now: the history says which key did what by the name it had then.
-    ...(principal ? { organizationId: principal.organizationId, actorName: principal.keyName } : {}),
+    ...(principal ? { organizationId: principal.organizationId } : {}),
     ...(principal?.kind === 'tenant' ? { tenantId: principal.tenantId } : {}),
     ...(idempotency ? { idempotency } : {}),
   };

@@ -93,6 +93,25 @@ export interface Config {
   blobStore: BlobStoreConfig;
   /** Memory for recently written and read blobs (BLOB_CACHE_MB; 0 turns the cache off). */
   blobCacheBytes: number;
+  /** The hash chain over the log and its signed checkpoints (docs/internals/proving-history.md). */
+  history: HistorySettings;
+}
+
+export interface HistorySettings {
+  /** HISTORY_CHECKPOINT_INTERVAL_S (600): a checkpoint when the last is this old and events came since; 0: on demand only. */
+  checkpointIntervalMs: number;
+  /** HISTORY_CHECKPOINT_EVERY_EVENTS (10000): a checkpoint as soon as this many events came since the last; 0: no such bound. */
+  checkpointEveryEvents: number;
+  /** HISTORY_SIGNING_KEY_FILE: the PEM private key checkpoints are signed with (else the AS4 key, else one generated in DATA_DIR). */
+  signingKeyFile: string | null;
+  /** HISTORY_SIGNING_CERTIFICATE_FILE: its certificate, optional. */
+  signingCertificateFile: string | null;
+  /** HISTORY_CHECKPOINT_FILE: each checkpoint is also appended here, one JSON line (a copy outside the database). */
+  checkpointFile: string | null;
+  /** HISTORY_CHAIN_PACE_MS (250): the chainer reads and writes at most this often under load; it bounds how long an event stays unchained. */
+  chainPaceMs: number;
+  /** HISTORY_VERIFY_WORKERS (the cores, at most 4): worker threads a verification of a long chain walks it with. */
+  verifyWorkers: number;
 }
 
 /** LOG_FORMAT `auto` (unset): pretty on a terminal, JSON otherwise (logger.ts decides). */
@@ -170,5 +189,14 @@ export function loadConfig(env: Env = process.env): Config {
     },
     blobStore: loadBlobStoreConfig(env, dataDir),
     blobCacheBytes: SETTINGS.BLOB_CACHE_MB.read(env) * 1024 * 1024,
+    history: {
+      checkpointIntervalMs: SETTINGS.HISTORY_CHECKPOINT_INTERVAL_S.read(env) * 1000,
+      checkpointEveryEvents: SETTINGS.HISTORY_CHECKPOINT_EVERY_EVENTS.read(env),
+      signingKeyFile: SETTINGS.HISTORY_SIGNING_KEY_FILE.read(env),
+      signingCertificateFile: SETTINGS.HISTORY_SIGNING_CERTIFICATE_FILE.read(env),
+      checkpointFile: SETTINGS.HISTORY_CHECKPOINT_FILE.read(env),
+      chainPaceMs: SETTINGS.HISTORY_CHAIN_PACE_MS.read(env),
+      verifyWorkers: SETTINGS.HISTORY_VERIFY_WORKERS.read(env) || Math.min(4, os.availableParallelism()),
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { expectRejection } from '../support/rejection.js';
+import { historyChainContract } from './historyChainContract.js';
 import {
   type EventStore,
   type RecordedEvent,
@@ -194,5 +195,7 @@ export function eventStoreContract(adapterName: string, create: () => Promise<Ev
     it('refuses an empty append', async () => {
       await expectRejection(store.append(stream(), [], 'any'));
     });
+
+    historyChainContract(adapterName, () => store);
   });
 }

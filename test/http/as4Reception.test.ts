@@ -155,6 +155,11 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
     });
     const history = await t.http.get(`/api/documents/${received.id}/history`).set(bearer(buyer.key));
     expect(history.body.events.map((e: { type: string }) => e.type)).to.deep.equal(['DocumentReceived']);
+    // Who caused it: the sending access point, by the CN of the certificate its message was signed with.
+    expect(history.body.events[0]).to.deep.include({
+      actor: `access point ${THEIR_SEAT}`,
+      actor_detail: { kind: 'access_point', seat_id: THEIR_SEAT },
+    });
     const report = await t.http.get(`/api/documents/${received.id}/transmission-report`).set(bearer(buyer.key));
     expect(report.body.received).to.include({ message_id: built.messageId });
     const events = await t.service.eventStore.readStream(`document-${received.id}`);
@@ -450,7 +455,8 @@ describe('AS4 receiving: POST /as4 (real app, PostgreSQL, test PKI)', function (
     }, 'the rejection on the outbound document');
     expect(answered.invoice_response).to.include({ code: 'RE', reason: 'Wrong order number' });
     const history = await t.http.get(`/api/documents/${created.body.id}/history`).set(bearer(seller.key));
-    expect(history.body.events.map((e: { type: string }) => e.type)).to.include('ResponseReceived');
+    const recorded = history.body.events.find((e: { type: string }) => e.type === 'ResponseReceived');
+    expect(recorded.actor).to.match(/^access point P[A-Z]{2}\d{6}$/);
 
     // An Invoice Response for an invoice we never sent is acknowledged (it was delivered) and recorded nowhere.
     const stray = await buildAs4(

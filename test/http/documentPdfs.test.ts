@@ -286,7 +286,7 @@ describe('PDF both ways (real app, real PostgreSQL)', function () {
             sender: { peppol_id: '0208:0987654321', tenant_id: null, document_id: null },
           },
         },
-        { tenantId: tenant.id, actor: 'test' },
+        { tenantId: tenant.id, actor: { kind: 'unknown' } },
       );
       const res = await download(`/api/documents/${id}/pdf`);
       expect(res.status).to.equal(200);

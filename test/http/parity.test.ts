@@ -67,7 +67,8 @@ describe('Parity with the newer public API: timeline, webhook history and test, 
       const items = res.body.items as Array<{
         type: string;
         at: string;
-        actor: string | null;
+        actor: string;
+        actor_detail: Record<string, string | null>;
         details: Record<string, unknown>;
       }>;
       expect(items.map((i) => i.type)).to.deep.equal(['created', 'send_requested', 'delivery_attempted', 'sent']);
@@ -76,7 +77,16 @@ describe('Parity with the newer public API: timeline, webhook history and test, 
       expect([...times].sort((a, b) => a - b)).to.deep.equal(times);
       expect(items[0]!.details).to.include({ invoice_id: doc.invoice_id, state: 'DRAFT' });
       expect(items[0]!.details).to.not.have.property('document_id');
-      expect(items[2]!.actor).to.equal('delivery');
+      // Who did each step, in words and as recorded.
+      expect(items[0]!.actor).to.equal(`API key 'app' (${s.keyId})`);
+      expect(items[0]!.actor_detail).to.deep.equal({
+        kind: 'api_key',
+        key_id: s.keyId,
+        key_name: 'app',
+        tenant_id: s.id,
+      });
+      expect(items[2]!.actor).to.equal('delivery job');
+      expect(items[2]!.actor_detail).to.deep.equal({ kind: 'system', job: 'delivery' });
       expect(items[2]!.details).to.include({ attempt: 1, outcome: 'delivered', transport: 'peppol' });
       expect(items[3]!.details).to.have.property('message_id');
 
@@ -84,6 +94,8 @@ describe('Parity with the newer public API: timeline, webhook history and test, 
       const inbox = await t.http.get(`/api/inbox/?search=${doc.invoice_id}`).set(bearer(buyer.key));
       const received = await t.http.get(`/api/documents/${inbox.body.items[0].id}/timeline`).set(bearer(buyer.key));
       expect(received.body.items.map((i: { type: string }) => i.type)).to.deep.equal(['received']);
+      // Delivered inside this instance: the delivery job recorded its reception.
+      expect(received.body.items[0].actor).to.equal('delivery job');
 
       const other = await createTenant(t, adminKey);
       expect((await t.http.get(`/api/documents/${doc.id}/timeline`).set(bearer(other.key))).status).to.equal(404);

@@ -57,7 +57,8 @@ describe('Sender identity: a tenant sends only as a participant it holds (real a
   const events = async (key: string, id: string) =>
     (await t.http.get(`/api/documents/${id}/history`).set(bearer(key))).body.events as Array<{
       type: string;
-      actor_name: string | null;
+      actor: string;
+      actor_detail: Record<string, string | null>;
       data: Record<string, unknown>;
     }>;
   const timeline = async (key: string, id: string) =>
@@ -85,7 +86,7 @@ describe('Sender identity: a tenant sends only as a participant it holds (real a
   };
 
   describe('the official base-example.xml, whose seller is another company', function () {
-    let buyer: { id: string; key: string };
+    let buyer: { id: string; key: string; keyId: string };
     let example: string;
 
     before(async function () {
@@ -208,17 +209,18 @@ describe('Sender identity: a tenant sends only as a participant it holds (real a
       expect(renamed.status, JSON.stringify(renamed.body)).to.equal(200);
       const steps = await timeline(holder.key, draft.id);
       expect(steps.find((s) => s.type === 'send_requested')!.summary).to.equal(
-        `sent by key app as ${EXAMPLE_SELLER} to ${EXAMPLE_BUYER}`,
+        `sent by API key 'app' (${keyId}) as ${EXAMPLE_SELLER} to ${EXAMPLE_BUYER}`,
       );
       const requested = (await events(holder.key, draft.id)).find((e) => e.type === 'SendRequested')!;
-      expect(requested.actor_name).to.equal('app');
+      expect(requested.actor).to.equal(`API key 'app' (${keyId})`);
+      expect(requested.actor_detail).to.include({ kind: 'api_key', key_name: 'app' });
       expect(requested.data).to.include({ sender_peppol_id: EXAMPLE_SELLER });
 
       // The buyer answers as the participant the invoice was addressed to.
       const accepted = await t.http.post(`/api/inbox/${received.id}/accept`).set(bearer(buyer.key)).send({});
       expect(accepted.status, JSON.stringify(accepted.body)).to.equal(200);
       expect((await timeline(buyer.key, received.id)).find((s) => s.type === 'accepted')!.summary).to.equal(
-        `accepted by key app as ${EXAMPLE_BUYER}`,
+        `accepted by API key 'app' (${buyer.keyId}) as ${EXAMPLE_BUYER}`,
       );
       const answer = await eventually(async () => {
         const all = await events(holder.key, draft.id);

@@ -1,3 +1,5 @@
+import { verifyBundle } from '../../src/application/evidence/verifyBundle.js';
+import { checkAs4Evidence } from '../../src/infrastructure/as4/receiptEvidence.js';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -124,7 +126,7 @@ describeWithPhase4('AS4 sending: us to a phase4 receiver (SML DNS, signed SMP, A
     // The seller is Belgian (its postal address, written in the UBL).
     expect(sbd).to.match(/COUNTRY_C1<\/sh:Type>\s*<sh:InstanceIdentifier>BE</);
 
-    const evidence = await us.http.get(`/api/documents/${id}/evidence`).set(bearer(seller.key));
+    const evidence = await us.http.get(`/api/documents/${id}/evidence?part=receipt`).set(bearer(seller.key));
     expect(evidence.status).to.equal(200);
     expect(evidence.headers['content-type']).to.match(/^application\/xml/);
     const receipt = evidence.text ?? evidence.body.toString();
@@ -144,11 +146,26 @@ describeWithPhase4('AS4 sending: us to a phase4 receiver (SML DNS, signed SMP, A
     const sentText = (message.body as Buffer).toString('latin1');
     expect(sentText.startsWith(`--${boundary}`)).to.equal(true);
     expect(sentText).to.contain(delivery.message_id).and.contain('xenc:EncryptedData');
+
+    // The whole evidence bundle verifies offline: phase4's receipt is signed, and its digests are our message's.
+    const bundle = await us.http
+      .get(`/api/documents/${id}/evidence`)
+      .set(bearer(seller.key))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(bundle.headers['content-type']).to.match(/^application\/zip/);
+    const verified = verifyBundle(bundle.body as Buffer, checkAs4Evidence);
+    expect(verified.problems).to.deep.equal([]);
+    expect(verified.files).to.be.greaterThan(8);
   });
 
   it('answers 404 for the evidence of a document not sent over AS4', async () => {
     const created = await us.http.post('/api/documents/').set(bearer(seller.key)).send(invoice());
-    const res = await us.http.get(`/api/documents/${created.body.id}/evidence`).set(bearer(seller.key));
+    const res = await us.http.get(`/api/documents/${created.body.id}/evidence?part=receipt`).set(bearer(seller.key));
     expect(res.status).to.equal(404);
     expect(JSON.stringify(res.body)).to.contain('not sent over Peppol AS4');
   });

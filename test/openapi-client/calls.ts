@@ -97,6 +97,11 @@ export async function tenantCalls(): Promise<string[]> {
     parseAs: 'text',
   });
   seen.push(evidence.response.status);
+  const bundle = await client.GET('/api/documents/{documentId}/evidence', {
+    params: { path: { documentId } },
+    parseAs: 'arrayBuffer',
+  });
+  seen.push(bundle.response.headers.get('content-type'));
   const timeline = await client.GET('/api/documents/{documentId}/timeline', { params: { path: { documentId } } });
   seen.push(timeline.data?.items[0]?.type);
   const history = await client.GET('/api/documents/{documentId}/history', { params: { path: { documentId } } });
@@ -214,6 +219,16 @@ export async function administrativeCalls(): Promise<string[]> {
     params: { path: { month: '2026-10', report: 'tsr' } },
   });
   seen.push(resent.data?.message_id, resent.data?.receiver);
+  const checkpoints = await client.GET('/api/operator/history/checkpoints', { params: { query: { page: 1 } } });
+  seen.push(
+    checkpoints.data?.signing_key_id,
+    checkpoints.data?.chain.chained_through,
+    checkpoints.data?.items[0]?.head_hash,
+  );
+  const checkpoint = await client.POST('/api/operator/history/checkpoints');
+  seen.push(checkpoint.data?.position, checkpoint.data?.key_id);
+  const verified = await client.POST('/api/operator/history/verify', { body: { blobs: false } });
+  seen.push(verified.data?.ok, verified.data?.first_problem?.kind, verified.data?.problems[0]?.position);
 
   const tenants = await client.GET('/api/admin/tenants');
   seen.push(tenants.data?.total, tenants.data?.tenants[0]?.is_deleted);

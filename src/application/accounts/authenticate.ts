@@ -5,10 +5,24 @@ import { apiKeyDecider, apiKeyStream } from '../../domain/apiKey/apiKey.js';
 import { keyIdOf, keyMatchesHash } from './apiKeySecret.js';
 import { tenantDecider, tenantStream, type Tenant } from '../../domain/tenant/tenant.js';
 import { OPERATOR_KEY, type OperatorKey } from './operatorKey.js';
+import type { Actor } from '../actor.js';
 
+/** `keyName`: the key's name now, recorded with what the request causes (actor.ts). */
 export type Principal =
   | { kind: 'organization'; keyId: string; keyName: string; organizationId: string }
   | { kind: 'tenant'; keyId: string; keyName: string; organizationId: string; tenantId: string; tenant: Tenant };
+
+/** Who a principal is in the events its requests cause. */
+export function principalActor(principal: Principal): Actor {
+  return principal.kind === 'tenant'
+    ? { kind: 'api_key', keyId: principal.keyId, keyName: principal.keyName, tenantId: principal.tenantId }
+    : {
+        kind: 'organization_admin',
+        keyId: principal.keyId,
+        keyName: principal.keyName,
+        organizationId: principal.organizationId,
+      };
+}
 
 /**
  * Which tenant a key belongs to never changes once the key exists, so it may be remembered: the

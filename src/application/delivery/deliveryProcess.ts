@@ -19,6 +19,7 @@ import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.j
 import { DOCUMENTS, type DocumentView } from '../readModels/documentView.js';
 import { DocumentContent } from '../documents/documentContent.js';
 import { PersonalDataErasedError } from '../personalData/personalDataVault.js';
+import { systemActor } from '../actor.js';
 
 export const DELIVERY_JOB = 'deliver-document';
 
@@ -237,7 +238,7 @@ export class DeliveryProcess implements DeliveryStarter {
           now: finished.toISOString(),
         },
       },
-      { actor: 'delivery', tenantId: state.tenant_id, correlationId: delivery.delivery_id },
+      { actor: systemActor('delivery'), tenantId: state.tenant_id, correlationId: delivery.delivery_id },
       stream,
     );
     // A stale attempt (the delivery was cancelled or settled meanwhile) records nothing, and is not reported.

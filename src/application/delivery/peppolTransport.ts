@@ -14,6 +14,7 @@ import { issuerIdOf } from '../../domain/peppol/senderIdentity.js';
 import { sameParticipant } from '../../domain/peppol/participantId.js';
 import { isSelfBilling } from '../../domain/document/invoice/documentModel.js';
 import { As4Delivery } from './as4Delivery.js';
+import { systemActor } from '../actor.js';
 
 /**
  * Peppol delivery. A receiver that is a participant of this instance gets the document in its
@@ -125,7 +126,7 @@ export class PeppolTransport implements Transport {
           now: new Date().toISOString(),
         },
       },
-      { actor: 'delivery', tenantId, correlationId: request.messageId },
+      { actor: systemActor('delivery'), tenantId, correlationId: request.messageId },
       [],
     );
     return { outcome: 'delivered', receiver };

@@ -1,4 +1,4 @@
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '../ports/eventStore.js';
+import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
 import { inject, injectable } from '../injection.js';
 import { assertNever } from '../../domain/decider.js';
 import {
@@ -13,10 +13,11 @@ import {
 import { notFound } from '../../domain/errors.js';
 import { DocumentContent } from './documentContent.js';
 import { as4MessageStream, type As4MessageReceived } from './as4MessageRecord.js';
-import { loadState, toDomainEvent } from '../commandHandler.js';
-import { apiKeyDecider, apiKeyStream } from '../../domain/apiKey/apiKey.js';
+import { toDomainEvent } from '../commandHandler.js';
 import { fold } from '../../domain/decider.js';
 import { documentResponse, type DocumentResource } from '../readModels/documentView.js';
+import { actorView, describeActor } from '../actor.js';
+import { actorsOf } from '../actorHistory.js';
 
 export interface AttemptReport {
   attempt: number;
@@ -50,7 +51,8 @@ export interface DeliveryReport {
   receiver_peppol_id: string | null;
   email: string | null;
   requested_at: string;
-  requested_by: string | null;
+  /** Who asked for it, in words (actor.ts). */
+  requested_by: string;
   status: 'in_progress' | 'sent' | 'failed';
   completed_at: string | null;
   failure_reason: string | null;
@@ -154,12 +156,14 @@ export interface TimelineEntry {
   type: string;
   /** When it happened (for an attempt: when it started). */
   at: string;
-  /** Who did it: the API key's actor, or the service (delivery, webhooks, …); null when not recorded. */
-  actor: string | null;
+  /** Who did it, in words: "API key 'erp' (…)", "the operator", "access point POP000123", "delivery job", or "unknown". */
+  actor: string;
+  /** The same as recorded: {kind: api_key|organization_admin|operator|access_point|system|unknown, and its ids}. */
+  actor_detail: Record<string, string | null>;
   /**
-   * What happened, who did it and as whom, in words: "created by key app", "sent by key app as
-   * 0208:0123456749 to …" (the participant the document went as), "accepted by key app as …";
-   * null for the other steps.
+   * What happened, who did it and as whom, in words: "created by API key 'app' (…)", "sent by API
+   * key 'app' (…) as 0208:0123456749 to …" (the participant the document went as), "accepted by
+   * … as …"; null for the other steps.
    */
   summary: string | null;
   /** The facts of the step (as in the history, without the document id). */
@@ -264,37 +268,19 @@ export class DocumentHistory {
     return documentResponse(await this.content.withContent(record));
   }
 
-  /**
-   * The names of the API keys that caused these events: as recorded with each event, else (events
-   * recorded before names were kept) the key's name now.
-   */
-  private async keyNames(events: readonly RecordedEvent[]): Promise<(event: RecordedEvent) => string | null> {
-    const current = new Map<string, string | null>();
-    for (const { metadata } of events) {
-      const keyId = metadata.actor?.startsWith('key:') ? metadata.actor.slice(4) : null;
-      if (!keyId || metadata.actorName !== undefined || current.has(keyId)) continue;
-      const key = await loadState(this.store, apiKeyDecider, apiKeyStream(keyId));
-      current.set(keyId, key.status === 'absent' ? null : key.name);
-    }
-    return ({ metadata }) => {
-      if (!metadata.actor?.startsWith('key:')) return null;
-      return metadata.actorName ?? current.get(metadata.actor.slice(4)) ?? null;
-    };
-  }
-
   async history(tenantId: string, documentId: string, asOf?: bigint) {
     const { events } = await this.load(tenantId, documentId, asOf);
-    const nameOf = await this.keyNames(events);
+    const actors = await actorsOf(this.store, events);
     return {
       document_id: documentId,
-      events: events.map((e) => ({
+      events: events.map((e, i) => ({
         id: e.id,
         type: e.type,
         revision: e.revision,
         position: String(e.globalPosition),
         recorded_at: e.recordedAt,
-        actor: e.metadata.actor ?? null,
-        actor_name: nameOf(e),
+        actor: describeActor(actors[i]!),
+        actor_detail: actorView(actors[i]!),
         request_id: e.metadata.requestId ?? null,
         data: summary(toDomainEvent<DocumentEvent>(e)),
       })),
@@ -308,23 +294,21 @@ export class DocumentHistory {
     asOf?: bigint,
   ): Promise<{ document_id: string; state: string | null; items: TimelineEntry[] }> {
     const { events, state } = await this.load(tenantId, documentId, asOf);
-    const nameOf = await this.keyNames(events);
+    const actors = await actorsOf(this.store, events);
     // Who answered a received document answered as the participant it was addressed to.
     const addressee = state.status === 'present' ? (state.inbound?.receiver_peppol_id ?? null) : null;
     return {
       document_id: documentId,
       state: state.status === 'present' ? state.state : null,
-      items: events.map((recorded) => {
+      items: events.map((recorded, i) => {
         const event = toDomainEvent<DocumentEvent>(recorded);
         const { document_id: _id, ...details } = summary(event);
-        const actor = recorded.metadata.actor ?? null;
-        const name = nameOf(recorded);
-        const who = name !== null ? `key ${name}` : (actor ?? 'an unrecorded actor');
         return {
           type: TIMELINE_TYPES[event.type],
           at: happenedAt(event, recorded.recordedAt),
-          actor,
-          summary: stepSummary(event, who, addressee),
+          actor: describeActor(actors[i]!),
+          actor_detail: actorView(actors[i]!),
+          summary: stepSummary(event, describeActor(actors[i]!), addressee),
           details,
         };
       }),
@@ -373,15 +357,16 @@ export class DocumentHistory {
   /** Every delivery of the document and every attempt of each, derived from its history. */
   async transmissionReport(tenantId: string, documentId: string, asOf?: bigint) {
     const { events, state } = await this.load(tenantId, documentId, asOf);
+    const actors = await actorsOf(this.store, events);
     const deliveries: DeliveryReport[] = [];
     // Received documents: each attempt to take the tenant's answer back to the sender's access point.
     const responseDeliveries: Array<Record<string, unknown>> = [];
     const current = () => deliveries[deliveries.length - 1];
-    for (const recorded of events) {
+    for (const [i, recorded] of events.entries()) {
       const event = toDomainEvent<DocumentEvent>(recorded);
       switch (event.type) {
         case 'SendRequested':
-          deliveries.push(deliveryOf(event.data, recorded.metadata.actor ?? null));
+          deliveries.push(deliveryOf(event.data, describeActor(actors[i]!)));
           break;
         case 'DeliveryAttempted': {
           const d = current();
@@ -439,7 +424,7 @@ export class DocumentHistory {
   }
 }
 
-const deliveryOf = (d: SendRequested['data'], actor: string | null): DeliveryReport => ({
+const deliveryOf = (d: SendRequested['data'], actor: string): DeliveryReport => ({
   delivery_id: d.delivery_id,
   message_id: d.message_id,
   transport: d.transport,

@@ -40,6 +40,7 @@ import { describeEbmsError, ebmsError, type EbmsError } from '../../domain/peppo
 import { participantKey } from '../../domain/peppol/participantId.js';
 import { RECEIVED_DOCUMENT_TYPES } from '../../domain/peppol/smpDocuments.js';
 import { DomainError } from '../../domain/errors.js';
+import { accessPointActor } from '../actor.js';
 
 export interface As4Request {
   contentType: string;
@@ -221,7 +222,11 @@ export class As4Inbox {
         ...(refusal ? { refusal } : {}),
         payload_digests: payloadDigests(message.references),
       } satisfies As4MessageReceived['data'],
-      metadata: { actor: 'as4-inbox', tenantId: tenant ?? undefined, correlationId: message.messageId },
+      metadata: {
+        actor: accessPointActor(message.senderAp),
+        tenantId: tenant ?? undefined,
+        correlationId: message.messageId,
+      },
     });
     // The evidence is stored before the event that names it (and after every check that may refuse).
     // The message as received is sealed with the receiving tenant's personal-data key: its payload,
@@ -455,7 +460,7 @@ export class As4Inbox {
             now,
           },
         },
-        { actor: 'as4-inbox', tenantId, correlationId: message.messageId },
+        { actor: accessPointActor(message.senderAp), tenantId, correlationId: message.messageId },
       );
       return target;
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { RecordedEvent } from '../ports/eventStore.js';
 import { LOGGER } from '../ports/logger.js';
+import { systemActor } from '../actor.js';
 import type { Projection } from '../ports/projection.js';
 import type { CollectionDefinition } from '../ports/readModelStore.js';
 import { SERVICE_PROVIDER, type ServiceProvider } from '../ports/serviceProvider.js';
@@ -97,7 +98,7 @@ export class MlsResponder implements Projection {
         },
         document,
       },
-      { actor: 'mls-responder', causationId: event.id, correlationId: received.message_id },
+      { actor: systemActor('mls-responder'), causationId: event.id, correlationId: received.message_id },
       new Date(received.received_at),
     );
   }

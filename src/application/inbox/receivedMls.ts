@@ -16,6 +16,7 @@ import {
 import { MLS_DOCUMENT_TYPE } from '../../domain/peppol/mls/messageLevelStatus.js';
 import { participantKey } from '../../domain/peppol/participantId.js';
 import { DomainError } from '../../domain/errors.js';
+import { accessPointActor } from '../actor.js';
 
 /** An MLS names at most this many issues on the document it is recorded on (the document itself is kept whole). */
 const MAX_RECORDED_ISSUES = 50;
@@ -101,7 +102,7 @@ export class ReceivedMlsRecorder {
             now,
           },
         },
-        { actor: 'as4-inbox', tenantId: state.tenant_id, correlationId: message.messageId },
+        { actor: accessPointActor(message.senderAp), tenantId: state.tenant_id, correlationId: message.messageId },
         loaded,
       );
     } catch (error) {

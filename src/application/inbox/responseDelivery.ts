@@ -18,6 +18,7 @@ import {
 import { nextAttemptAt } from '../../domain/document/lifecycle/deliverySchedule.js';
 import { countryC1Of } from '../../domain/peppol/countryC1.js';
 import { PEPPOL_INVOICE_RESPONSE } from '../../domain/peppol/peppolDocumentTypes.js';
+import { systemActor } from '../actor.js';
 
 export const RESPONSE_DELIVERY_JOB = 'deliver-invoice-response';
 
@@ -110,7 +111,7 @@ export class ResponseDelivery {
           retry_at: nextAttemptAt(job.attempt, finished, this.options.retryUnitMs)?.toISOString() ?? null,
         },
       },
-      { actor: 'response-delivery', tenantId: state.tenant_id, correlationId: messageId },
+      { actor: systemActor('response-delivery'), tenantId: state.tenant_id, correlationId: messageId },
       loaded,
     );
     await this.followUp(result.state);

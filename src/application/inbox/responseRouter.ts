@@ -11,6 +11,7 @@ import { invoiceResponseOf } from './invoiceResponseOf.js';
 import { ResponseDelivery } from './responseDelivery.js';
 import { DomainError } from '../../domain/errors.js';
 import { DocumentContent } from '../documents/documentContent.js';
+import { systemActor } from '../actor.js';
 
 /**
  * Takes each accept or reject to the sender as a Peppol Invoice Response. A sender on this
@@ -64,7 +65,7 @@ export class ResponseRouter implements Projection {
             now: responded_at,
           },
         },
-        { actor: 'response-router', tenantId: sender.tenant_id!, causationId: event.id },
+        { actor: systemActor('response-router'), tenantId: sender.tenant_id!, causationId: event.id },
       );
     } catch (error) {
       // A refusal (the sender deleted its document, or already has another answer) is final:

@@ -6,6 +6,7 @@ import { LOGGER } from '../ports/logger.js';
 import { inject, injectable } from '../injection.js';
 import { handleCommand, loadStream } from '../commandHandler.js';
 import { derivedId } from '../derivedId.js';
+import { systemActor } from '../actor.js';
 import { DocumentContent } from '../documents/documentContent.js';
 import { As4Delivery } from '../delivery/as4Delivery.js';
 import { DELIVERY_OPTIONS, type DeliveryOptions } from '../delivery/deliveryProcess.js';
@@ -177,7 +178,7 @@ export class NetworkMessages {
           now: finished.toISOString(),
         },
       },
-      { actor: 'network-messages', correlationId: state.delivery.delivery_id },
+      { actor: systemActor('network-messages'), correlationId: state.delivery.delivery_id },
       loaded,
     );
     if (outcome.outcome !== 'delivered')

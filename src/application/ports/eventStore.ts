@@ -1,3 +1,5 @@
+import type { Actor } from '../actor.js';
+
 /**
  * The event store port. Every aggregate is a stream of events; every event also has one
  * position in a single global order, which projections and process managers follow.
@@ -6,9 +8,15 @@
 export interface EventMetadata {
   tenantId?: string;
   organizationId?: string;
-  /** Who caused the event: an API key id, 'operator', or a process manager name. */
-  actor?: string;
-  /** The API key's name when it caused the event (absent on events recorded before it was kept). */
+  /**
+   * Who caused the event (actor.ts). Events recorded before it was tagged carry a string here, or
+   * nothing: read it with actorOf, which understands both.
+   */
+  actor?: Actor;
+  /**
+   * The API key's name, recorded beside a 'key:<id>' actor string by events written before the
+   * actor was tagged (the tagged actor carries the name itself).
+   */
   actorName?: string;
   correlationId?: string;
   causationId?: string;

@@ -11,6 +11,7 @@ import { invalidState, notFound } from '../../domain/errors.js';
 import { PEPPOL_EUSR, PEPPOL_TSR } from '../../domain/peppol/peppolDocumentTypes.js';
 import type { NetworkMessageEvent } from '../../domain/peppol/networkMessage.js';
 import type { PeppolReportPrepared } from './peppolReports.js';
+import { actorOf, describeActor } from '../actor.js';
 
 export const PEPPOL_REPORT_KINDS = ['tsr', 'eusr'] as const;
 export type PeppolReportKind = (typeof PEPPOL_REPORT_KINDS)[number];
@@ -133,7 +134,8 @@ export class PeppolReportSubmission {
     let queuedAt = '';
     for (const recorded of await this.network.history(id)) {
       const event = toDomainEvent<NetworkMessageEvent>(recorded);
-      const actor = recorded.metadata.actor ?? null;
+      // Who asked, in words (the monthly job, the operator).
+      const actor = describeActor(actorOf(recorded.metadata));
       switch (event.type) {
         case 'NetworkMessageQueued':
           queuedAt = event.data.queued_at;

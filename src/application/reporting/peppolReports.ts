@@ -28,6 +28,7 @@ import {
   type PeppolExchange,
 } from '../../domain/reporting/peppolReporting.js';
 import { endUserStatisticsXml, transactionStatisticsXml } from '../../domain/reporting/peppolReportXml.js';
+import { systemActor, type Actor } from '../actor.js';
 import { PeppolReportSubmission } from './peppolReportSubmission.js';
 
 /** The month's reports as prepared and kept (their XML in the blob store, by digest). */
@@ -175,7 +176,7 @@ export class PeppolReporting {
     try {
       await this.store.append(
         peppolReportStream(month),
-        [{ type: 'PeppolReportPrepared', data, metadata: { actor: 'peppol-reporting' } }],
+        [{ type: 'PeppolReportPrepared', data, metadata: { actor: systemActor('peppol-reporting') } }],
         'no_stream',
       );
     } catch (error) {
@@ -213,7 +214,7 @@ export class PeppolReporting {
   async prepareAndSubmit(
     month: string,
     now = new Date(),
-    actor = 'peppol-reporting',
+    actor: Actor = systemActor('peppol-reporting'),
   ): Promise<PeppolReportPrepared['data']> {
     const prepared = await this.prepare(month, now.toISOString());
     await this.submission.submit(prepared, { actor, correlationId: peppolReportStream(month) });

@@ -22,6 +22,7 @@ import {
 import type { Projection } from '../ports/projection.js';
 import { derivedId } from '../derivedId.js';
 import { webhookHeaders } from './webhookSignature.js';
+import { systemActor } from '../actor.js';
 
 export const WEBHOOK_JOB = 'deliver-webhook';
 interface WebhookJob {
@@ -181,7 +182,7 @@ export class WebhookDispatch {
             now: new Date().toISOString(),
           },
         },
-        { actor: 'webhooks', tenantId, causationId: event.id },
+        { actor: systemActor('webhooks'), tenantId, causationId: event.id },
         [],
       );
       await this.schedule({ delivery_id: deliveryId, attempt: 1 });
@@ -245,7 +246,7 @@ export class WebhookDispatch {
           retry_at: webhookRetryAt(job.attempt, finished, this.options.retryUnitMs)?.toISOString() ?? null,
         },
       },
-      { actor: 'webhooks', tenantId: state.tenant_id },
+      { actor: systemActor('webhooks'), tenantId: state.tenant_id },
       loaded,
     );
     if (outcome === 'failed')

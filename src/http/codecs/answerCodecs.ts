@@ -36,8 +36,11 @@ export const TimelineAnswer = t.type({
     t.type({
       type: t.string,
       at: t.string,
-      actor: nullable(t.string),
-      /** What happened and who did it as whom, in words, e.g. "sent by key app as 0208:0123456749"; null for steps without one. */
+      /** Who did it, in words. */
+      actor: t.string,
+      /** Who did it, as recorded: kind (api_key, organization_admin, operator, access_point, system, unknown) and its ids. */
+      actor_detail: t.record(t.string, nullable(t.string)),
+      /** What happened and who did it as whom, in words, e.g. "sent by API key 'app' (…) as 0208:0123456749"; null for steps without one. */
       summary: nullable(t.string),
       details: t.UnknownRecord,
     }),

@@ -240,9 +240,10 @@ export const HistoryAnswer = t.type({
       revision: t.number,
       position: t.string,
       recorded_at: t.string,
-      actor: text,
-      /** Who `actor` is in words: the API key's name, the admin, the operator, the job; null when unknown. */
-      actor_name: text,
+      /** Who caused it, in words: "API key 'erp' (…)", "the operator", "access point POP000123", "delivery job". */
+      actor: t.string,
+      /** Who caused it, as recorded: kind (api_key, organization_admin, operator, access_point, system, unknown) and its ids. */
+      actor_detail: t.record(t.string, nullable(t.string)),
       request_id: text,
       data: t.UnknownRecord,
     }),

@@ -23,6 +23,7 @@ import { statsRoutes } from './stats/statsRoutes.js';
 import { peppolReportRoutes } from './reporting/peppolReportRoutes.js';
 import { asOfReader } from '../asOf.js';
 import { erasureRoutes } from './accounts/erasureRoutes.js';
+import { historyRoutes } from './history/historyRoutes.js';
 
 /**
  * Every route of the API, by resource (one folder each). Express tries routes in this order, so
@@ -65,7 +66,7 @@ export function registerRoutes(
   attachmentRoutes(routes, deps.documents, deps.documentQueries, readYourWrites, deps.uploadBodyLimit);
   documentPdfRoutes(routes, deps.documents, deps.documentPdfs, deps.uploadBodyLimit);
   validateRoutes(routes, deps.documents, deps.uploadBodyLimit, deps.ruleSetClock);
-  sendingRoutes(routes, deps.sending, deps.documentHistory, asOf);
+  sendingRoutes(routes, deps.sending, deps.documentHistory, asOf, deps.evidenceBundles);
 
   // The outbox and the inbox: paged lists of documents, and the buyer's answers.
   const page = documentPageRoute(routes, deps.documentQueries, readYourWrites, asOf);
@@ -78,4 +79,5 @@ export function registerRoutes(
   webhookRoutes(routes, deps.webhooks, readYourWrites, deps.webhookTests);
   statsRoutes(routes, deps.documentStats, readYourWrites, asOf);
   peppolReportRoutes(routes, deps.peppolReporting, deps.peppolReportSubmission);
+  historyRoutes(routes, deps.history);
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { historyChainSchema } from './pgHistoryChain.js';
 
 /**
  * Schema of the PostgreSQL profile, applied at start-up. Every statement is idempotent, and the
@@ -150,6 +151,7 @@ const statements = [
      content bytea NOT NULL,
      created_at timestamptz NOT NULL DEFAULT now()
    )`,
+  ...historyChainSchema,
 ];
 
 export async function applyPostgresSchema(pool: pg.Pool): Promise<void> {

@@ -496,6 +496,43 @@ export const SETTINGS = {
     description: 'Limit of one AS4 POST to another access point, answer included.',
   }),
 
+  // Tamper-evident history (docs/internals/proving-history.md)
+  HISTORY_CHECKPOINT_INTERVAL_S: integer('HISTORY_CHECKPOINT_INTERVAL_S', 600, {
+    section: 'history',
+    description:
+      'A signed checkpoint of the hash chain is written when the last one is this many seconds old and events were chained since; `0`: on demand only.',
+  }),
+  HISTORY_CHECKPOINT_EVERY_EVENTS: integer('HISTORY_CHECKPOINT_EVERY_EVENTS', 10_000, {
+    section: 'history',
+    description:
+      'A checkpoint as soon as this many events were chained since the last one (it bounds the proof linking an event to a checkpoint); `0`: no such bound.',
+  }),
+  HISTORY_SIGNING_KEY_FILE: optionalText('HISTORY_SIGNING_KEY_FILE', {
+    section: 'history',
+    defaultText: 'the AS4 key, else one generated in `DATA_DIR`',
+    description:
+      "PEM private key (RSA, EC or Ed25519) checkpoints are signed with. Unset: the access point's AS4 key, else a P-256 key generated on the first start in `DATA_DIR/history-signing-key.pem`.",
+  }),
+  HISTORY_SIGNING_CERTIFICATE_FILE: optionalText('HISTORY_SIGNING_CERTIFICATE_FILE', {
+    section: 'history',
+    description: 'The certificate of `HISTORY_SIGNING_KEY_FILE`, carried by each checkpoint.',
+  }),
+  HISTORY_CHECKPOINT_FILE: optionalText('HISTORY_CHECKPOINT_FILE', {
+    section: 'history',
+    description:
+      "Each checkpoint is also appended to this file, one JSON line: a copy to keep where the database's administrators cannot write.",
+  }),
+  HISTORY_CHAIN_PACE_MS: integer('HISTORY_CHAIN_PACE_MS', 250, {
+    section: 'history',
+    description:
+      'The chainer reads and writes at most this often under load: it bounds how long an event stays unchained.',
+  }),
+  HISTORY_VERIFY_WORKERS: integer('HISTORY_VERIFY_WORKERS', 0, {
+    section: 'history',
+    defaultText: 'the cores, at most 4',
+    description: 'Worker threads a verification of a long chain walks it with; `0`: the default.',
+  }),
+
   // Tests only
   FAILPOINTS: list('FAILPOINTS', {
     section: 'testing',

@@ -30,6 +30,7 @@ export const SETTING_SECTIONS = {
   delivery: 'Delivery, test-mode mail, webhooks, jobs',
   peppol: 'Peppol: SMP, SML, lookup, Directory',
   as4: 'AS4 access point',
+  history: 'Tamper-evident history: hash chain and signed checkpoints',
   testing: 'Tests only',
   internal: 'Set by the service itself',
 } as const;

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { TimelineAnswer } from '../../codecs/answerCodecs.js';
 import type { SendDocument, SendOptions } from '../../../application/delivery/sendDocument.js';
+import type { EvidenceBundles } from '../../../application/evidence/evidenceBundle.js';
 import type { DocumentHistory } from '../../../application/documents/documentHistory.js';
 import { documentResponse, withSendBlock } from '../../../application/readModels/documentView.js';
 import { tenantOf } from '../../auth.js';
@@ -50,6 +51,7 @@ export function sendingRoutes(
   sending: SendDocument,
   history: DocumentHistory,
   asOf: AsOfReader,
+  evidence: Pick<EvidenceBundles, 'bundle'>,
 ): void {
   const at = async (query: unknown) => (await asOf(decode(AsOfQuery, query, 'query').as_of, 'events'))?.position;
   const id = (params: Record<string, unknown>) => String(params.documentId);
@@ -116,19 +118,33 @@ export function sendingRoutes(
     method: 'get',
     path: '/api/documents/:documentId/evidence',
     summary:
-      'The signed AS4 receipt of the document: of the delivery that sent it, or the one this access point answered when it received it (part=message: the AS4 message as posted or received)',
+      "The document's evidence bundle, however it was sent or received: one ZIP with manifest.json (each file's SHA-256), the UBL and PDFs as stored, the transport evidence (AS4 message and signed receipt, or the delivery record), Invoice Responses and MLS, every event with its chain hashes and the signed checkpoint they link to, who did what, and the validation report; `npm run verify-evidence` checks it offline. part=receipt: the signed AS4 receipt alone; part=message: the AS4 message alone (as posted or received)",
     tag: 'documents',
     auth: 'tenant',
     query: EvidenceQuery,
-    responses: { 200: 'The receipt (application/xml)', 404: 'Not found, or not sent or received over Peppol AS4' },
+    responses: {
+      200: 'The bundle (application/zip); with part, the receipt (application/xml) or the message (multipart/related)',
+      404: 'Not found; with part, not sent or received over Peppol AS4',
+      409: 'The history chain is catching up (try again shortly)',
+    },
     media: {
-      'application/xml': 'The signed AS4 receipt',
+      'application/zip': 'The evidence bundle (docs/internals/proving-history.md)',
+      'application/xml': 'With part=receipt: the signed AS4 receipt',
       'multipart/related': 'With part=message: the AS4 message as posted or received (MIME)',
     },
     handler: async (req, res) => {
       const { part } = decode(EvidenceQuery, req.query, 'query');
-      const evidence = await history.evidence(tenantOf(res).tenantId, id(req.params), part ?? 'receipt');
-      res.set('Content-Type', part === 'message' ? evidence.mediaType : 'application/xml').send(evidence.bytes);
+      const documentId = id(req.params);
+      if (part === undefined) {
+        const zip = await evidence.bundle(tenantOf(res).tenantId, documentId);
+        res
+          .set('Content-Type', 'application/zip')
+          .set('Content-Disposition', `attachment; filename="evidence-${documentId}.zip"`)
+          .send(zip);
+        return;
+      }
+      const single = await history.evidence(tenantOf(res).tenantId, documentId, part);
+      res.set('Content-Type', part === 'message' ? single.mediaType : 'application/xml').send(single.bytes);
     },
   });
   routes.add({

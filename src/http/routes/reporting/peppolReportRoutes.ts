@@ -8,6 +8,7 @@ import {
 import { invalid } from '../../../domain/errors.js';
 import { reportPeriod } from '../../../domain/reporting/peppolReporting.js';
 import { commandMetadata } from '../../requestContext.js';
+import { OPERATOR } from '../../../application/actor.js';
 import { decode } from '../../codecs.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import { PeppolReportsAnswer, ReportSubmissionAnswer, ReportSubmissionsAnswer } from '../../codecs/peppolAnswers.js';
@@ -67,11 +68,7 @@ export function peppolReportRoutes(
     answer: ReportSubmissionsAnswer,
     handler: async (req, res, answer) => {
       const month = monthOf(decode(MonthBody, req.body, 'body').month, ['body', 'month']);
-      const prepared = await reporting.prepareAndSubmit(
-        month,
-        new Date(),
-        commandMetadata(req, res).actor ?? 'operator',
-      );
+      const prepared = await reporting.prepareAndSubmit(month, new Date(), commandMetadata(req, res).actor ?? OPERATOR);
       answer({ month, prepared, ...(await submission.status(month)) });
     },
   });

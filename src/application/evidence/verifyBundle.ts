@@ -1,0 +1,214 @@
+import { isDeepStrictEqual } from 'node:util';
+import { readZip } from './zipArchive.js';
+import { verifyHistoryProofs, type EventJson, type HistoryProof } from '../history/historyProofs.js';
+import { putBack } from '../documents/storedUbl.js';
+import { actorOf } from '../actor.js';
+import {
+  BUNDLE_FORMAT,
+  deliveryRecord,
+  namedBlobs,
+  PATHS,
+  sha256Hex,
+  STORED_PARTS,
+  type EvidencePart,
+  type Manifest,
+} from './bundleContents.js';
+
+/** One thing in a bundle that does not hold: which part, which file, and what. */
+export interface BundleProblem {
+  part: EvidencePart;
+  path: string | null;
+  detail: string;
+}
+
+/** Checks an AS4 message and the receipt that answered it (infrastructure/as4/receiptEvidence.ts). */
+export type As4EvidenceCheck = (
+  message: Buffer,
+  contentType: string,
+  receipt: Buffer,
+) => Array<{ part: 'as4_message' | 'as4_receipt'; detail: string }>;
+
+export interface BundleVerification {
+  ok: boolean;
+  problems: BundleProblem[];
+  document_id: string | null;
+  events: number;
+  files: number;
+  /** The checkpoints the events are linked to: position, head hash, signing key id. */
+  checkpoints: Array<{ position: string; head_hash: string; key_id: string; created_at: string }>;
+}
+
+const parseJson = <T>(bytes: Buffer | undefined): T | null => {
+  if (!bytes) return null;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as T;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Checks an evidence bundle offline, with nothing but its bytes (and the AS4 check): every file
+ * against the manifest and SHA256SUMS; every stored file against the digests the events name; the
+ * events against the chain segment, the segment against the signed checkpoint, the checkpoint's
+ * signature (by a trusted key, when given); the UBL against its stored parts; the delivery record,
+ * the actors and the validation report against the events; each AS4 receipt's signature and its
+ * digests against the message. Each problem names its part.
+ */
+export function verifyBundle(
+  zip: Buffer,
+  as4Check: As4EvidenceCheck,
+  trustedKeyIds?: ReadonlySet<string>,
+): BundleVerification {
+  const problems: BundleProblem[] = [];
+  const report = (extra: Partial<BundleVerification> = {}): BundleVerification => ({
+    ok: problems.length === 0,
+    problems,
+    document_id: null,
+    events: 0,
+    files: 0,
+    checkpoints: [],
+    ...extra,
+  });
+  let files: Map<string, Buffer>;
+  try {
+    files = readZip(zip);
+  } catch (error) {
+    problems.push({ part: 'archive', path: null, detail: (error as Error).message });
+    return report();
+  }
+  const manifest = parseJson<Manifest>(files.get(PATHS.manifest));
+  if (!manifest || manifest.format !== BUNDLE_FORMAT || !Array.isArray(manifest.files)) {
+    problems.push({ part: 'manifest', path: PATHS.manifest, detail: 'missing, or not an evidence bundle manifest' });
+    return report();
+  }
+
+  // Each file as the manifest lists it, and nothing unlisted.
+  const listed = new Map(manifest.files.map((f) => [f.path, f]));
+  for (const file of manifest.files) {
+    const bytes = files.get(file.path);
+    if (!bytes) problems.push({ part: file.part, path: file.path, detail: 'listed in the manifest but missing' });
+    else if (sha256Hex(bytes) !== file.sha256 || bytes.length !== file.size)
+      problems.push({ part: file.part, path: file.path, detail: 'its bytes are not those the manifest lists' });
+  }
+  for (const path of files.keys())
+    if (path !== PATHS.manifest && path !== PATHS.sums && !listed.has(path))
+      problems.push({ part: 'manifest', path, detail: 'in the archive but not in the manifest' });
+  const sums = files.get(PATHS.sums)?.toString('utf8') ?? '';
+  for (const line of sums.split('\n').filter(Boolean)) {
+    const [hash, path] = [line.slice(0, 64), line.slice(66)];
+    const bytes = files.get(path);
+    if (!bytes || sha256Hex(bytes) !== hash)
+      problems.push({
+        part: listed.get(path)?.part ?? 'manifest',
+        path,
+        detail: `${PATHS.sums} gives another digest for it`,
+      });
+  }
+
+  // The events, linked to a signed checkpoint.
+  const events = (files.get(PATHS.events)?.toString('utf8') ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => parseJson<EventJson>(Buffer.from(line)));
+  const proofs = parseJson<HistoryProof[]>(files.get(PATHS.proofs));
+  if (events.length === 0 || events.some((e) => e === null))
+    problems.push({ part: 'events', path: PATHS.events, detail: 'missing or unreadable' });
+  if (!Array.isArray(proofs) || proofs.length === 0)
+    problems.push({ part: 'chain_segment', path: PATHS.proofs, detail: 'missing or unreadable' });
+  const good = events.filter((e): e is EventJson => e !== null);
+  if (Array.isArray(proofs))
+    for (const p of verifyHistoryProofs(good, proofs, trustedKeyIds))
+      problems.push({ part: p.part, path: p.part === 'events' ? PATHS.events : PATHS.proofs, detail: p.detail });
+
+  // Every stored file is one the events name (by its SHA-256).
+  const named = new Set(good.flatMap((e) => namedBlobs(e.data).map((b) => b.sha256)));
+  for (const file of manifest.files)
+    if (STORED_PARTS.has(file.part) && !named.has(file.sha256))
+      problems.push({ part: file.part, path: file.path, detail: 'not a file the events name: it was replaced' });
+
+  // The UBL: its stored parts put together, as an event recorded them.
+  if (manifest.ubl) {
+    const { ubl_ref: ref, path } = manifest.ubl;
+    const byDigest = new Map(manifest.files.map((f) => [f.sha256, files.get(f.path)]));
+    const skeleton = byDigest.get(ref.skeleton?.sha256);
+    const recorded = good.some((e) => namedBlobs(e.data).some((b) => b.sha256 === ref.skeleton?.sha256));
+    let assembled: Buffer | null = null;
+    if (skeleton && recorded && ref.embeds.every((e) => byDigest.get(e.sha256)))
+      assembled = putBack(skeleton, ref.embeds, (e) => Buffer.from(byDigest.get(e.sha256)!.toString('base64')));
+    if (!assembled || !files.get(path)?.equals(assembled))
+      problems.push({ part: 'ubl', path, detail: 'not the UBL its stored parts, as the events name them, make' });
+  }
+
+  // What is derived from the events says what they say.
+  if (!isDeepStrictEqual(parseJson(files.get(PATHS.delivery)), JSON.parse(JSON.stringify(deliveryRecord(good)))))
+    problems.push({ part: 'delivery_record', path: PATHS.delivery, detail: 'it does not say what the events say' });
+  const actors = parseJson<Array<{ event_id: string; actor_detail: Record<string, unknown> }>>(files.get(PATHS.actors));
+  const byId = new Map(good.map((e) => [e.id, e]));
+  if (
+    !Array.isArray(actors) ||
+    actors.length !== good.length ||
+    actors.some((a) => {
+      const event = byId.get(a.event_id);
+      return !event || !sameActor(actorOf(event.metadata), a.actor_detail);
+    })
+  )
+    problems.push({ part: 'actors', path: PATHS.actors, detail: 'it does not say who the events say caused them' });
+  const validation = parseJson<{ rule_set: string; fatal: number; warnings: number; recorded: unknown[] }>(
+    files.get(PATHS.validation),
+  );
+  const lastValidated = [...good].reverse().find((e) => e.type === 'DocumentValidated')?.data as
+    { rule_set?: string; fatal: number; warnings: number } | undefined;
+  if (
+    !validation ||
+    (lastValidated &&
+      ((lastValidated.rule_set !== undefined && lastValidated.rule_set !== validation.rule_set) ||
+        lastValidated.fatal !== validation.fatal ||
+        lastValidated.warnings !== validation.warnings))
+  )
+    problems.push({
+      part: 'validation_report',
+      path: PATHS.validation,
+      detail: 'its rule set or findings are not what the last validation recorded',
+    });
+
+  // AS4: each receipt signed, and its digests those of the message.
+  for (const pair of manifest.as4 ?? []) {
+    const message = files.get(pair.message);
+    const receipt = files.get(pair.receipt);
+    if (!message || !receipt) continue; // named above as missing
+    for (const p of as4Check(message, pair.content_type, receipt))
+      problems.push({ part: p.part, path: p.part === 'as4_message' ? pair.message : pair.receipt, detail: p.detail });
+  }
+
+  return report({
+    document_id: manifest.document_id,
+    events: good.length,
+    files: files.size,
+    checkpoints: (Array.isArray(proofs) ? proofs : []).map((p) => ({
+      position: p.checkpoint.position,
+      head_hash: p.checkpoint.head_hash,
+      key_id: p.checkpoint.key_id,
+      created_at: p.checkpoint.created_at,
+    })),
+  });
+}
+
+/** The actor a bundle says against the one the event records (the name filled in from the log may be added). */
+function sameActor(recorded: ReturnType<typeof actorOf>, said: Record<string, unknown>): boolean {
+  if (said.kind !== recorded.kind) return false;
+  switch (recorded.kind) {
+    case 'api_key':
+    case 'organization_admin':
+      return said.key_id === recorded.keyId && (recorded.keyName === null || said.key_name === recorded.keyName);
+    case 'access_point':
+      return recorded.seatId === null || said.seat_id === recorded.seatId;
+    case 'system':
+      return said.job === recorded.job;
+    case 'operator':
+    case 'unknown':
+      return true;
+    default:
+      return recorded satisfies never;
+  }
+}

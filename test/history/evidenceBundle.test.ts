@@ -1,0 +1,320 @@
+import { X509Certificate } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import type { Response } from 'supertest';
+import { bearer, startTestService, waitForState, type TestService } from '../support/service.js';
+import { createPeppolTenant, registerPeppol } from '../support/peppol.js';
+import { accessPointSettings, makeTestPki, type TestPki } from '../support/testPki.js';
+import { buildAs4, invoiceSbdh, signingKeyOf } from '../support/as4Sender.js';
+import { fileURLToPath } from 'node:url';
+import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
+import { readZip, writeZip } from '../../src/application/evidence/zipArchive.js';
+import { verifyBundle, type BundleVerification } from '../../src/application/evidence/verifyBundle.js';
+import { PATHS, sha256Hex, sha256Sums, type Manifest } from '../../src/application/evidence/bundleContents.js';
+import { checkAs4Evidence } from '../../src/infrastructure/as4/receiptEvidence.js';
+
+const script = fileURLToPath(new URL('../../scripts/verify-evidence.js', import.meta.url));
+const SELLER_ID = '0208:0403013026';
+const BUYER_ID = '0208:0451234595';
+
+const binary = (res: Response, callback: (error: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
+};
+
+/** The bundle with one file changed; `consistent`: the manifest and SHA256SUMS rewritten to match, as a forger would. */
+function tampered(zip: Buffer, file: string, change: (bytes: Buffer) => Buffer, consistent: boolean): Buffer {
+  const files = new Map(readZip(zip));
+  const changed = change(Buffer.from(files.get(file)!));
+  expect(changed.equals(files.get(file)!), `${file} changed`).to.equal(false);
+  files.set(file, changed);
+  if (consistent) {
+    const manifest = JSON.parse(files.get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    for (const f of manifest.files)
+      if (f.path === file) Object.assign(f, { sha256: sha256Hex(changed), size: changed.length });
+    files.set(PATHS.manifest, Buffer.from(JSON.stringify(manifest)));
+    files.delete(PATHS.sums);
+    files.set(PATHS.sums, Buffer.from(sha256Sums(files)));
+  }
+  return writeZip([...files.entries()].map(([name, bytes]) => ({ name, bytes })));
+}
+
+// The edits reach into the several JSON files of a bundle, each of its own shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const editJson = (edit: (value: any) => void) => (bytes: Buffer) => {
+  const value = JSON.parse(bytes.toString('utf8'));
+  edit(value);
+  return Buffer.from(JSON.stringify(value, null, 2));
+};
+const replaceText = (from: RegExp, to: string) => (bytes: Buffer) =>
+  Buffer.from(bytes.toString('latin1').replace(from, to), 'latin1');
+const parts = (result: BundleVerification) => result.problems.map((p) => p.part);
+
+/**
+ * The evidence bundle of a document (GET /api/documents/{id}/evidence): a document sent to a tenant
+ * of this instance and answered, one received over AS4 from another access point; each bundle
+ * verifies offline, and tampering with any part of it is named.
+ */
+describe('Evidence bundles: one ZIP per document, verified offline; each tampered part is named (real PostgreSQL, AS4)', function () {
+  this.timeout(180_000);
+  let pki: TestPki;
+  let t: TestService;
+  let seller: { id: string; key: string };
+  let buyer: { id: string; key: string };
+  let sent: string;
+  let overAs4: string;
+  let signingKeyId: string;
+  const bundles = new Map<string, Buffer>();
+
+  const evidence = async (key: string, id: string) => {
+    const res = await t.http.get(`/api/documents/${id}/evidence`).set(bearer(key)).buffer(true).parse(binary);
+    expect(res.status, String(res.body)).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^application\/zip/);
+    return res.body as Buffer;
+  };
+
+  before(async () => {
+    pki = await makeTestPki({ instances: 2 });
+    t = await startTestService({
+      peppol: accessPointSettings(pki, 1, { smlDnsServer: '127.0.0.1:9', lookupTimeoutMs: 300 }),
+    });
+    const organization = await t.http
+      .post('/api/operator/organizations')
+      .set(bearer(t.operatorKey))
+      .send({ name: 'Evidence' });
+    const adminKey = organization.body.admin_key.key as string;
+    seller = await createPeppolTenant(t, adminKey, { name: 'evidence-seller', peppol_ids: [SELLER_ID] });
+    buyer = await createPeppolTenant(t, adminKey, { name: 'evidence-buyer', peppol_ids: [BUYER_ID] });
+    await registerPeppol(t, adminKey, buyer.id, { peppol_id: BUYER_ID, company_name: 'Brouwerij De Zwaan NV' });
+
+    // Sent to a tenant of this instance, and accepted by it (an Invoice Response back).
+    const body = { ...(structuredClone(realisticDocuments()[0]!.body) as object), customer_peppol_id: BUYER_ID };
+    const created = await t.http.post('/api/documents').set(bearer(seller.key)).send(body);
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    sent = created.body.id;
+    expect((await t.http.post(`/api/documents/${sent}/validate`).set(bearer(seller.key))).status).to.equal(200);
+    expect((await t.http.post(`/api/documents/${sent}/send`).set(bearer(seller.key))).status).to.be.oneOf([200, 202]);
+    await waitForState(t, seller.key, sent, ['SENT']);
+    const inbox = await t.http.get(`/api/inbox/?search=${created.body.invoice_id}`).set(bearer(buyer.key));
+    const received = inbox.body.items[0].id as string;
+    expect((await t.http.post(`/api/inbox/${received}/accept`).set(bearer(buyer.key)).send({})).status).to.equal(200);
+    for (let i = 0; i < 100; i++) {
+      const doc = await t.http.get(`/api/documents/${sent}`).set(bearer(seller.key));
+      if (doc.body.invoice_response) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    // Received over AS4 from another access point.
+    const ubl = (await t.http.get(`/api/documents/${sent}/ubl?format=xml`).set(bearer(seller.key))).text;
+    const built = await buildAs4({
+      sbdh: invoiceSbdh(SELLER_ID, BUYER_ID),
+      businessDocument: ubl.replace(/<cbc:ID>[^<]*</, '<cbc:ID>EVIDENCE-AS4-1<'),
+      from: { ...signingKeyOf(pki.instance(2)), seatId: pki.instance(2).seatId },
+      toSeatId: pki.instance(1).seatId,
+      receiverCertificate: new X509Certificate(readFileSync(pki.instance(1).certificateFile)),
+    });
+    const posted = await t.http.post('/as4').set('Content-Type', built.contentType).send(built.body);
+    expect(posted.status).to.equal(200);
+    overAs4 = (await t.http.get('/api/inbox?search=EVIDENCE-AS4-1').set(bearer(buyer.key))).body.items[0].id;
+
+    signingKeyId = (await t.http.get('/api/operator/history/checkpoints').set(bearer(t.operatorKey))).body
+      .signing_key_id;
+    bundles.set('sent', await evidence(seller.key, sent));
+    bundles.set('as4', await evidence(buyer.key, overAs4));
+  });
+  after(async () => {
+    await t?.stop();
+    await pki?.dispose();
+  });
+
+  it("a sent document's bundle holds its UBL as stored, the delivery record, the Invoice Response, its events linked to a checkpoint signed by the service's key, who did what", async () => {
+    const zip = bundles.get('sent')!;
+    const result = verifyBundle(zip, checkAs4Evidence, new Set([signingKeyId]));
+    expect(result.problems).to.deep.equal([]);
+    expect(result.ok).to.equal(true);
+    const files = readZip(zip);
+    const manifest = JSON.parse(files.get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    expect(manifest).to.include({ document_id: sent, transport: 'internal', direction: 'OUTBOUND' });
+    const ubl = (await t.http.get(`/api/documents/${sent}/ubl?format=xml`).set(bearer(seller.key))).text;
+    expect(files.get(PATHS.ubl)!.toString('utf8')).to.equal(ubl);
+    expect(manifest.files.map((f) => f.part)).to.include.members(['invoice_response', 'content', 'ubl_part', 'events']);
+    // Every event of the history, with its chain position.
+    const history = (await t.http.get(`/api/documents/${sent}/history`).set(bearer(seller.key))).body.events as Array<{
+      id: string;
+      position: string;
+    }>;
+    const events = files
+      .get(PATHS.events)!
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.map((e: { id: string; position: string }) => [e.id, e.position])).to.deep.equal(
+      history.map((e) => [e.id, e.position]),
+    );
+    const actors = JSON.parse(files.get(PATHS.actors)!.toString('utf8')) as Array<{ type: string; actor: string }>;
+    expect(actors.find((a) => a.type === 'DocumentCreated')!.actor).to.match(/^API key 'app' \(/);
+    expect(actors.find((a) => a.type === 'DeliveryAttempted')!.actor).to.equal('delivery job');
+    const record = JSON.parse(files.get(PATHS.delivery)!.toString('utf8'));
+    expect(record.deliveries[0]).to.include({ transport: 'peppol', receiver_peppol_id: BUYER_ID });
+    expect(record.deliveries[0].outcome.type).to.equal('DocumentSent');
+    const report = JSON.parse(files.get(PATHS.validation)!.toString('utf8'));
+    expect(report.rule_set).to.equal(report.recorded[report.recorded.length - 1].rule_set);
+    // Each file's digest as sha256sum prints it.
+    for (const line of files.get(PATHS.sums)!.toString('utf8').trim().split('\n')) {
+      const [hash, name] = line.split('  ');
+      expect(sha256Hex(files.get(name!)!), name).to.equal(hash);
+    }
+    // A key not trusted is named.
+    expect([...new Set(parts(verifyBundle(zip, checkAs4Evidence, new Set(['0'.repeat(64)]))))]).to.deep.equal([
+      'checkpoint',
+    ]);
+  });
+
+  it('a document received over AS4: the message as received and the signed receipt, whose signature and digests over the message hold; part=receipt and part=message still answer them alone', async () => {
+    const zip = bundles.get('as4')!;
+    const result = verifyBundle(zip, checkAs4Evidence, new Set([signingKeyId]));
+    expect(result.problems).to.deep.equal([]);
+    const manifest = JSON.parse(readZip(zip).get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    expect(manifest).to.include({ transport: 'peppol-as4', direction: 'INBOUND' });
+    expect(manifest.as4).to.have.length(1);
+    const files = readZip(zip);
+    const receipt = await t.http.get(`/api/documents/${overAs4}/evidence?part=receipt`).set(bearer(buyer.key));
+    expect(receipt.headers['content-type']).to.match(/^application\/xml/);
+    expect(files.get(manifest.as4[0]!.receipt)!.toString('utf8')).to.equal(receipt.text);
+    const message = await t.http
+      .get(`/api/documents/${overAs4}/evidence?part=message`)
+      .set(bearer(buyer.key))
+      .buffer(true)
+      .parse(binary);
+    expect(files.get(manifest.as4[0]!.message)!.equals(message.body as Buffer)).to.equal(true);
+  });
+
+  it('names the part of every file changed (the manifest not updated), and of every file forged with its manifest and SHA256SUMS rewritten', () => {
+    const zip = bundles.get('as4')!;
+    const manifest = JSON.parse(readZip(zip).get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    const fileOf = (part: string, of = manifest) => of.files.find((f) => f.part === part)!.path;
+    // The sent document: validated by a named rule set, answered with an Invoice Response.
+    const sentZip = bundles.get('sent')!;
+    const sentManifest = JSON.parse(readZip(sentZip).get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    const flipLastByte = (bytes: Buffer) => {
+      const copy = Buffer.from(bytes);
+      copy[copy.length - 2] = copy[copy.length - 2]! ^ 1;
+      return copy;
+    };
+    const cases: Array<[string, string, (b: Buffer) => Buffer, string, Buffer?]> = [
+      ['the UBL', PATHS.ubl, replaceText(/EVIDENCE-AS4-1/, 'EVIDENCE-AS4-2'), 'ubl'],
+      [
+        'a stored part of the UBL',
+        manifest.ubl!.ubl_ref.skeleton.sha256 && fileOf('ubl_part'),
+        replaceText(/EVIDENCE-AS4-1/, 'EVIDENCE-AS4-2'),
+        'ubl_part',
+      ],
+      ['the document as stored', fileOf('content'), replaceText(/EVIDENCE-AS4-1/, 'EVIDENCE-AS4-2'), 'content'],
+      ['the AS4 message', manifest.as4[0]!.message, flipLastByte, 'as4_message'],
+      [
+        'the AS4 receipt',
+        manifest.as4[0]!.receipt,
+        replaceText(/DigestValue>[A-Za-z0-9+/]/, 'DigestValue>A'),
+        'as4_receipt',
+      ],
+      ['an event', PATHS.events, replaceText(/EVIDENCE-AS4-1/, 'EVIDENCE-AS4-2'), 'events'],
+      [
+        'a link of the chain segment',
+        PATHS.proofs,
+        editJson((p) => (p[0].segment.links[0].digest = '0'.repeat(64))),
+        'chain_segment',
+      ],
+      [
+        'the checkpoint',
+        PATHS.proofs,
+        editJson((p) => (p[0].checkpoint.created_at = '2020-01-01T00:00:00.000Z')),
+        'checkpoint',
+      ],
+      ['who did what', PATHS.actors, editJson((a) => (a[0].actor_detail = { kind: 'operator' })), 'actors'],
+      [
+        'the delivery record',
+        PATHS.delivery,
+        editJson((r) => (r.received.sender_access_point = 'POP000999')),
+        'delivery_record',
+      ],
+      [
+        'the validation report',
+        PATHS.validation,
+        editJson((r) => (r.rule_set = 'another')),
+        'validation_report',
+        sentZip,
+      ],
+      [
+        'the Invoice Response',
+        fileOf('invoice_response', sentManifest),
+        replaceText(/AP|RE/, 'CA'),
+        'invoice_response',
+        sentZip,
+      ],
+    ];
+    for (const [what, file, change, part, bundle] of cases) {
+      const plain = verifyBundle(tampered(bundle ?? zip, file, change, false), checkAs4Evidence);
+      expect(plain.ok, what).to.equal(false);
+      expect(parts(plain), `${what} changed`).to.include(part);
+      const forged = verifyBundle(tampered(bundle ?? zip, file, change, true), checkAs4Evidence);
+      expect(forged.ok, `${what} forged`).to.equal(false);
+      expect(parts(forged), `${what} forged with its manifest`).to.include(part);
+      expect(forged.problems.find((p) => p.part === part)!.detail, what).to.be.a('string');
+    }
+    // A file slipped in, a file taken out, a damaged archive.
+    const files = [...readZip(zip).entries()];
+    const extra = writeZip(
+      [...files, ['extra.txt', Buffer.from('x')] as const].map(([name, bytes]) => ({ name, bytes })),
+    );
+    expect(parts(verifyBundle(extra, checkAs4Evidence))).to.deep.equal(['manifest']);
+    const fewer = writeZip(files.filter(([name]) => name !== PATHS.actors).map(([name, bytes]) => ({ name, bytes })));
+    expect(parts(verifyBundle(fewer, checkAs4Evidence))).to.include('actors');
+    expect(parts(verifyBundle(zip.subarray(0, zip.length - 30), checkAs4Evidence))).to.deep.equal(['archive']);
+  });
+
+  it("checks an AS4 receipt's signature and its digests against the message: a receipt for another message, or a message changed after signing, is named", () => {
+    const files = readZip(bundles.get('as4')!);
+    const manifest = JSON.parse(files.get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    const { message, receipt, content_type } = manifest.as4[0]!;
+    expect(checkAs4Evidence(files.get(message)!, content_type, files.get(receipt)!)).to.deep.equal([]);
+    const receiptText = files.get(receipt)!.toString('utf8');
+    // The receipt's signature: its signed content changed.
+    const resigned = Buffer.from(receiptText.replace(/(<eb:Timestamp>)[^<]*/, '$12001-01-01T00:00:00Z'));
+    expect(checkAs4Evidence(files.get(message)!, content_type, resigned).map((p) => p.part)).to.include('as4_receipt');
+    // The message's signed eb:Messaging changed: its digest no longer holds.
+    const messageText = files.get(message)!.toString('latin1');
+    const changed = Buffer.from(messageText.replace(/<eb:ConversationId>[^<]*/, '<eb:ConversationId>other'), 'latin1');
+    expect(checkAs4Evidence(changed, content_type, files.get(receipt)!).map((p) => p.part)).to.include('as4_message');
+  });
+
+  it('npm run verify-evidence: exit 0 and OK for a bundle as answered, 1 naming the part for a tampered one', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'evidence-'));
+    try {
+      const good = path.join(dir, 'good.zip');
+      const bad = path.join(dir, 'bad.zip');
+      await writeFile(good, bundles.get('sent')!);
+      await writeFile(
+        bad,
+        tampered(bundles.get('sent')!, PATHS.events, replaceText(/"DocumentCreated"/, '"DocumentCreatee"'), true),
+      );
+      const run = promisify(execFile);
+      const ok = await run(process.execPath, [script, good, '--trust', signingKeyId]);
+      expect(ok.stdout).to.contain('OK:');
+      const failed = await run(process.execPath, [script, bad]).then(
+        () => null,
+        (error: { code: number; stdout: string }) => error,
+      );
+      expect(failed?.code).to.equal(1);
+      expect(failed?.stdout).to.match(/events \(history\/events\.jsonl\): event .* is not what was chained/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
