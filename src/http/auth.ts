@@ -44,7 +44,7 @@ export function tenantOf(res: { locals: Record<string, unknown> }): Extract<Prin
 export function callerOf(res: { locals: Record<string, unknown> }): Principal | { kind: 'operator' } {
   const principal = res.locals.principal as Principal | undefined;
   if (principal) return principal;
-  if (res.locals.actor === 'operator') return { kind: 'operator' };
+  if ((res.locals.actor as { kind?: string } | undefined)?.kind === 'operator') return { kind: 'operator' };
   throw new HttpError(500, 'Route is missing authentication');
 }
 

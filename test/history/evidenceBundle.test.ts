@@ -14,7 +14,7 @@ import { buildAs4, invoiceSbdh, signingKeyOf } from '../support/as4Sender.js';
 import { fileURLToPath } from 'node:url';
 import { realisticDocuments } from '../domain/document/fixtures/realisticDocuments.js';
 import { readZip, writeZip } from '../../src/application/evidence/zipArchive.js';
-import { verifyBundle, type BundleVerification } from '../../src/application/evidence/verifyBundle.js';
+import { openSealedFiles, verifyBundle, type BundleVerification } from '../../src/application/evidence/verifyBundle.js';
 import { PATHS, sha256Hex, sha256Sums, type Manifest } from '../../src/application/evidence/bundleContents.js';
 import { checkAs4Evidence } from '../../src/infrastructure/as4/receiptEvidence.js';
 
@@ -184,7 +184,11 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     const manifest = JSON.parse(readZip(zip).get(PATHS.manifest)!.toString('utf8')) as Manifest;
     expect(manifest).to.include({ transport: 'peppol-as4', direction: 'INBOUND' });
     expect(manifest.as4).to.have.length(1);
-    const files = readZip(zip);
+    // The received message holds the buyer's personal data: stored sealed, opened with the key the bundle gives for it alone.
+    expect(Object.keys(manifest.opening_keys ?? {})).to.include(manifest.as4[0]!.message);
+    const opened = openSealedFiles(readZip(zip), manifest);
+    expect(opened.problems).to.deep.equal([]);
+    const files = opened.files;
     const receipt = await t.http.get(`/api/documents/${overAs4}/evidence?part=receipt`).set(bearer(buyer.key));
     expect(receipt.headers['content-type']).to.match(/^application\/xml/);
     expect(files.get(manifest.as4[0]!.receipt)!.toString('utf8')).to.equal(receipt.text);
@@ -210,13 +214,14 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     };
     const cases: Array<[string, string, (b: Buffer) => Buffer, string, Buffer?]> = [
       ['the UBL', PATHS.ubl, replaceText(/EVIDENCE-AS4-1/, 'EVIDENCE-AS4-2'), 'ubl'],
+      // Stored parts are sealed (personal data): any byte changed.
       [
         'a stored part of the UBL',
         manifest.ubl!.ubl_ref.skeleton.sha256 && fileOf('ubl_part'),
-        replaceText(/EVIDENCE-AS4-1/, 'EVIDENCE-AS4-2'),
+        flipLastByte,
         'ubl_part',
       ],
-      ['the document as stored', fileOf('content'), replaceText(/EVIDENCE-AS4-1/, 'EVIDENCE-AS4-2'), 'content'],
+      ['the document as stored', fileOf('content'), flipLastByte, 'content'],
       ['the AS4 message', manifest.as4[0]!.message, flipLastByte, 'as4_message'],
       [
         'the AS4 receipt',
@@ -280,8 +285,9 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
   });
 
   it("checks an AS4 receipt's signature and its digests against the message: a receipt for another message, or a message changed after signing, is named", () => {
-    const files = readZip(bundles.get('as4')!);
-    const manifest = JSON.parse(files.get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    const stored = readZip(bundles.get('as4')!);
+    const manifest = JSON.parse(stored.get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    const { files } = openSealedFiles(stored, manifest);
     const { message, receipt, content_type } = manifest.as4[0]!;
     expect(checkAs4Evidence(files.get(message)!, content_type, files.get(receipt)!)).to.deep.equal([]);
     const receiptText = files.get(receipt)!.toString('utf8');

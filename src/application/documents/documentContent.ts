@@ -11,7 +11,7 @@ import {
   type UblRef,
 } from '../../domain/document/lifecycle/documentContent.js';
 import { base64Length, canonicalBytes, cutBinaries, putBack, type CutBinary } from './storedUbl.js';
-import { PersonalDataVault, type Sealer } from '../personalData/personalDataVault.js';
+import { isSealedPayload, PersonalDataVault, type Sealer } from '../personalData/personalDataVault.js';
 import { DOCUMENT_PERSONAL_FIELDS, erasedDocument } from '../../domain/personalData/personalFields.js';
 
 /** A document's record with its content, for what shows or writes the document itself. */
@@ -97,6 +97,18 @@ export class DocumentContent {
   /** The bytes of a payload an event names (evidence, responses). */
   blob(ref: ContentRef): Promise<Buffer> {
     return this.bytes(ref.sha256);
+  }
+
+  /**
+   * A blob as stored (sealed when it holds a tenant's personal data) with the key that opens it
+   * alone (null when not sealed): what an evidence bundle carries, so the bytes the history chain
+   * names can be checked, and opened, offline.
+   */
+  async storedBlob(ref: ContentRef): Promise<{ bytes: Buffer; openingKey: Buffer | null }> {
+    const bytes = await this.blobs.get(ref.sha256);
+    if (!bytes) throw new Error(`blob ${ref.sha256} is missing from the blob store`);
+    const openingKey = this.vault && isSealedPayload(bytes) ? await this.vault.openingKey(bytes) : null;
+    return { bytes, openingKey };
   }
 
   /**

@@ -70,6 +70,11 @@ export interface Manifest {
   as4: Array<{ message: string; receipt: string; content_type: string }>;
   /** Every file but this one and SHA256SUMS. */
   files: ManifestFile[];
+  /**
+   * The key (base64) that opens each stored file sealed with its tenant's personal-data key, by
+   * path: that file alone (docs/operating/retention-and-erasure.md); the file is as stored, sealed.
+   */
+  opening_keys?: Record<string, string>;
 }
 
 export const PATHS = {

@@ -78,19 +78,21 @@ export class EvidenceBundles {
       listed.push({ path, sha256: sha256Hex(bytes), size: bytes.length, part, what });
     };
 
-    // Every stored file the events name, as stored.
+    // Every stored file the events name, as stored (sealed ones with the key that opens each).
     const placed = new Map<string, string>();
+    const openingKeys: Record<string, string> = {};
     for (const event of events)
       for (const blob of namedBlobs(event.data)) {
         if (placed.has(blob.sha256)) continue;
         const place = placeOf(blob);
         placed.set(blob.sha256, place.path);
-        add(
-          place.path,
-          await this.content.blob({ sha256: blob.sha256, size: 0, media_type: blob.mediaType ?? '' }),
-          place.part,
-          place.what,
-        );
+        const stored = await this.content.storedBlob({
+          sha256: blob.sha256,
+          size: 0,
+          media_type: blob.mediaType ?? '',
+        });
+        add(place.path, stored.bytes, place.part, place.what);
+        if (stored.openingKey) openingKeys[place.path] = stored.openingKey.toString('base64');
       }
 
     // The UBL as it is now (what was sent or received; a deleted document's last), put together from its stored parts.
@@ -179,6 +181,7 @@ export class EvidenceBundles {
       ubl: { path: PATHS.ubl, ubl_ref: ubl },
       as4,
       files: listed,
+      ...(Object.keys(openingKeys).length > 0 ? { opening_keys: openingKeys } : {}),
     };
     files.set(PATHS.manifest, json(manifest));
     files.set(PATHS.sums, Buffer.from(sha256Sums(files), 'utf8'));

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readZip } from './zipArchive.js';
+import { isSealedPayload, openSealed, sealedPayloadParts } from '../personalData/personalDataVault.js';
 import { verifyHistoryProofs, type EventJson, type HistoryProof } from '../history/historyProofs.js';
 import { putBack } from '../documents/storedUbl.js';
 import { actorOf } from '../actor.js';
@@ -127,6 +128,11 @@ export function verifyBundle(
     if (STORED_PARTS.has(file.part) && !named.has(file.sha256))
       problems.push({ part: file.part, path: file.path, detail: 'not a file the events name: it was replaced' });
 
+  // A sealed file (a tenant's personal data) is checked as stored, then read opened with its own key.
+  const opened = openSealedFiles(files, manifest);
+  problems.push(...opened.problems);
+  files = opened.files;
+
   // The UBL: its stored parts put together, as an event recorded them.
   if (manifest.ubl) {
     const { ubl_ref: ref, path } = manifest.ubl;
@@ -211,4 +217,35 @@ function sameActor(recorded: ReturnType<typeof actorOf>, said: Record<string, un
     default:
       return recorded satisfies never;
   }
+}
+
+/**
+ * The bundle's files with each sealed one (a tenant's personal data, stored encrypted) opened with
+ * the key the manifest gives for it alone; a key that does not open its file is a problem.
+ */
+export function openSealedFiles(
+  files: ReadonlyMap<string, Buffer>,
+  manifest: Pick<Manifest, 'files' | 'opening_keys'>,
+): { files: Map<string, Buffer>; problems: BundleProblem[] } {
+  const opened = new Map(files);
+  const problems: BundleProblem[] = [];
+  for (const [path, key] of Object.entries(manifest.opening_keys ?? {})) {
+    const file = manifest.files.find((f) => f.path === path);
+    const bytes = files.get(path);
+    if (!file || !bytes || !STORED_PARTS.has(file.part) || !isSealedPayload(bytes)) {
+      problems.push({ part: file?.part ?? 'manifest', path, detail: 'an opening key for a file that is not sealed' });
+      continue;
+    }
+    try {
+      const { header, sealed } = sealedPayloadParts(bytes);
+      opened.set(path, openSealed(Buffer.from(key, 'base64'), header, sealed));
+    } catch {
+      problems.push({
+        part: file.part,
+        path,
+        detail: 'does not open with its key: the sealed bytes or the key were altered',
+      });
+    }
+  }
+  return { files: opened, problems };
 }

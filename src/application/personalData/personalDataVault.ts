@@ -71,20 +71,48 @@ export const isSealedPayload = (bytes: Uint8Array): boolean =>
 
 const derive = (key: Buffer, info: string) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), info, 32));
 
+/**
+ * Each sealed value or payload has a key of its own, derived from the tenant's key and its nonce:
+ * an evidence bundle can carry the keys of the payloads it holds (so they can be opened and checked
+ * offline) without giving away the tenant's key.
+ */
+const openingKeyOf = (key: DataKey, nonce: Buffer) => createHmac('sha256', key.enc).update(nonce).digest();
+
 function seal(key: DataKey, aad: Buffer, plain: Uint8Array): Buffer {
   const nonce = createHmac('sha256', key.nonce).update(aad).update(plain).digest().subarray(0, NONCE);
-  const cipher = createCipheriv('aes-256-gcm', key.enc, nonce);
+  const cipher = createCipheriv('aes-256-gcm', openingKeyOf(key, nonce), nonce);
   cipher.setAAD(aad);
   const body = Buffer.concat([cipher.update(plain), cipher.final()]);
   return Buffer.concat([nonce, body, cipher.getAuthTag()]);
 }
 
-function open(key: DataKey, aad: Buffer, sealed: Buffer): Buffer {
+/** Opens `sealed` (nonce ‖ ciphertext ‖ tag) with its own key; throws when it was altered. */
+export function openSealed(openingKey: Buffer, aad: Buffer, sealed: Buffer): Buffer {
   if (sealed.length < NONCE + TAG) throw new Error('sealed personal data too short');
-  const decipher = createDecipheriv('aes-256-gcm', key.enc, sealed.subarray(0, NONCE));
+  const decipher = createDecipheriv('aes-256-gcm', openingKey, sealed.subarray(0, NONCE));
   decipher.setAAD(aad);
   decipher.setAuthTag(sealed.subarray(sealed.length - TAG));
   return Buffer.concat([decipher.update(sealed.subarray(NONCE, sealed.length - TAG)), decipher.final()]);
+}
+
+const open = (key: DataKey, aad: Buffer, sealed: Buffer) =>
+  openSealed(openingKeyOf(key, sealed.subarray(0, NONCE)), aad, sealed);
+
+/** A sealed payload's parts: the header (its AAD: the tenant and key version) and the sealed rest. */
+export function sealedPayloadParts(bytes: Buffer): {
+  tenantId: string;
+  version: number;
+  header: Buffer;
+  sealed: Buffer;
+} {
+  const idLength = bytes.readUInt16BE(MAGIC.length);
+  const headerLength = MAGIC.length + 2 + idLength + 4;
+  return {
+    tenantId: bytes.subarray(MAGIC.length + 2, MAGIC.length + 2 + idLength).toString('utf8'),
+    version: bytes.readUInt32BE(MAGIC.length + 2 + idLength),
+    header: bytes.subarray(0, headerLength),
+    sealed: bytes.subarray(headerLength),
+  };
 }
 
 function payloadHeader(tenantId: string, version: number): Buffer {
@@ -145,15 +173,18 @@ export class PersonalDataVault {
   /** A stored payload as it was given: opened when sealed; PersonalDataErasedError when its key was destroyed. */
   async payload(bytes: Buffer): Promise<Buffer> {
     if (!isSealedPayload(bytes)) return bytes;
-    const idLength = bytes.readUInt16BE(MAGIC.length);
-    const headerLength = MAGIC.length + 2 + idLength + 4;
-    const tenantId = bytes.subarray(MAGIC.length + 2, MAGIC.length + 2 + idLength).toString('utf8');
-    const version = bytes.readUInt32BE(MAGIC.length + 2 + idLength);
+    const { header, sealed } = sealedPayloadParts(bytes);
+    return openSealed(await this.openingKey(bytes), header, sealed);
+  }
+
+  /** The key that opens this sealed payload alone (an evidence bundle carries it); PersonalDataErasedError when erased. */
+  async openingKey(bytes: Buffer): Promise<Buffer> {
+    const { tenantId, version, sealed } = sealedPayloadParts(bytes);
     const key = await this.key(tenantId, version);
     if (key === undefined)
       throw new Error(`payload sealed with key ${version} of tenant ${tenantId}, which never existed`);
     if (key === null) throw new PersonalDataErasedError(tenantId);
-    return open(key, bytes.subarray(0, headerLength), bytes.subarray(headerLength));
+    return openingKeyOf(key, sealed.subarray(0, NONCE));
   }
 
   /** When the tenant's personal data was last erased (a key destroyed); null if never. */

@@ -21,10 +21,11 @@ export const listOf = (doc: Pick<Document, 'direction' | 'state'>): DocumentList
 interface TimelineEntry {
   type: string;
   at: string;
+  /** Who acted, in words: "API key 'app' (<id>)", "the operator", "delivery job". */
   actor?: string | null;
-  /** The key's name, where the answer gives it. */
-  actor_name?: string | null;
-  /** e.g. "sent by key app as 0208:0123456749" */
+  /** Who acted, as recorded: its kind and ids (an API key's name in key_name). */
+  actor_detail?: { kind?: string; key_name?: string | null } | null;
+  /** e.g. "sent by API key 'app' (<id>) as 0208:0123456749 to …" */
   summary?: string | null;
   details?: unknown;
 }
@@ -114,25 +115,13 @@ function lifecycleSteps(timeline: TimelineEntry[]): Step[] {
   return timeline.map((t) => ({
     at: t.at,
     title: stepName(t.type),
-    detail: t.summary ?? actorWords(t.actor, t.actor_name) ?? undefined,
+    detail: (t.summary ? withoutKeyIds(t.summary) : actorWords(t.actor, t.actor_detail?.key_name)) ?? undefined,
     tone: 'neutral',
   }));
 }
 
-/**
- * The names of the keys that acted, from the document's history, where the timeline names a key
- * only by its id (services that record who acted in words need no second call).
- */
-async function withKeyNames(key: string, id: string, timeline: TimelineEntry[]): Promise<TimelineEntry[]> {
-  if (!timeline.some((t) => !t.summary && !t.actor_name && t.actor?.startsWith('key:'))) return timeline;
-  const history = await optional<{ events: Array<{ actor: string | null; actor_name?: string | null }> }>(
-    key,
-    `/api/documents/${encodeURIComponent(id)}/history`,
-  );
-  const names = new Map<string, string>();
-  for (const e of history?.events ?? []) if (e.actor && e.actor_name) names.set(e.actor, e.actor_name);
-  return timeline.map((t) => (t.actor && names.has(t.actor) ? { ...t, actor_name: names.get(t.actor) } : t));
-}
+/** A key's id is for the API's readers; people read its name ("API key 'app' (<id>)" → "key app"). */
+const withoutKeyIds = (text: string) => text.replace(/API key '([^']*)' \([0-9a-f-]{36}\)/g, 'key $1');
 
 function Timeline({ items, label }: { items: Step[]; label: string }) {
   if (items.length === 0) return <p className="muted">Nothing yet.</p>;
@@ -190,7 +179,7 @@ export function DocumentDetail({
       setDoc(d);
       setReport(r);
       const entries = t === null ? null : Array.isArray(t) ? t : (t.items ?? t.events ?? []);
-      setTimeline(entries === null ? null : await withKeyNames(session.key, id, entries));
+      setTimeline(entries);
     } catch (e) {
       setError(e);
     }
