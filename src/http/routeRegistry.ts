@@ -156,8 +156,10 @@ export class RouteRegistry {
           ),
         };
         // Every refusal is the spec's error object ({detail}).
+        // Every success a route lists answers its one answer codec (e.g. 200 "that one", 201 "a new one").
+        const succeeds = Number(status) >= 200 && Number(status) < 300;
         responses[status] =
-          status === success && Object.keys(content).length > 0
+          succeeds && Object.keys(content).length > 0
             ? { description, content }
             : Number(status) >= 400
               ? { description, content: errorContent }

@@ -452,6 +452,15 @@ describe('Every answer described: each route answers what /api/openapi.json says
       '/api/operator/reports/peppol',
       await get(`/api/operator/reports/peppol?month=${month}&report=tsr`, operator),
     );
+    // The history chain: a checkpoint written now, the list of them, and a walk of the chain.
+    const checkpoint = await t.http.post('/api/operator/history/checkpoints').set(bearer(operator));
+    conforms('post', '/api/operator/history/checkpoints', checkpoint, checkpoint.status === 201 ? 201 : 200);
+    conforms('get', '/api/operator/history/checkpoints', await get('/api/operator/history/checkpoints', operator));
+    conforms(
+      'post',
+      '/api/operator/history/verify',
+      await t.http.post('/api/operator/history/verify').set(bearer(operator)).send({ blobs: false }),
+    );
     // Submitted (queued for OpenPeppol, which has no route from here).
     const submitted = conforms(
       'post',

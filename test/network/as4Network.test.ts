@@ -92,7 +92,7 @@ describe('Two instances, one Peppol network (AS4 over loopback, SML and SMP)', f
     expect(attempt.receipt_verified, JSON.stringify(attempt)).to.equal(true);
     expect(attempt.remote_ap.seat_id ?? attempt.remote_ap.subject).to.match(/POP000002/);
 
-    const evidence = await fetch(`${a.baseUrl}/api/documents/${id}/evidence`, {
+    const evidence = await fetch(`${a.baseUrl}/api/documents/${id}/evidence?part=receipt`, {
       headers: { Authorization: `Bearer ${seller.key}` },
     });
     expect(evidence.status).to.equal(200);
@@ -186,10 +186,12 @@ describe('Two instances, one Peppol network (AS4 over loopback, SML and SMP)', f
     expect(attempts.at(-1).receipt_verified).to.equal(true);
     // The receipt A holds is the one B stored before it was killed: B's record of the message.
     const receiptOnA = await (
-      await fetch(`${a.baseUrl}/api/documents/${id}/evidence`, { headers: { Authorization: `Bearer ${seller.key}` } })
+      await fetch(`${a.baseUrl}/api/documents/${id}/evidence?part=receipt`, {
+        headers: { Authorization: `Bearer ${seller.key}` },
+      })
     ).text();
     const receiptOnB = await (
-      await fetch(`${b.baseUrl}/api/documents/${inbox.items[0].id}/evidence`, {
+      await fetch(`${b.baseUrl}/api/documents/${inbox.items[0].id}/evidence?part=receipt`, {
         headers: { Authorization: `Bearer ${buyer.key}` },
       })
     ).text();

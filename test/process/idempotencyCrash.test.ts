@@ -98,7 +98,7 @@ const results = (clients: Clients, key: string) =>
  * taken over.
  */
 describe('Idempotency-Keys across a process crash (SIGKILL, real processes)', function () {
-  this.timeout(420_000);
+  this.timeout(600_000);
   const operatorKey = `op_idem_crash_${randomUUID().replaceAll('-', '')}`;
   let smtp: TestSmtp;
   let refusing = true;
@@ -219,6 +219,7 @@ describe('Idempotency-Keys across a process crash (SIGKILL, real processes)', fu
     expect(listed).to.have.length(numbers.length);
 
     refusing = false;
+    let states = '';
     const reports = await until(
       async () => {
         const all = await Promise.all(
@@ -226,11 +227,16 @@ describe('Idempotency-Keys across a process crash (SIGKILL, real processes)', fu
             async (n) => (await api(p.baseUrl, 'GET', `/api/documents/${ids.get(n)}/transmission-report`, key)).body,
           ),
         );
+        const count = new Map<string, number>();
+        for (const r of all) count.set(String(r.state), (count.get(String(r.state)) ?? 0) + 1);
+        states = JSON.stringify([...count]);
         return all.every((r) => r.state === 'SENT') && all;
       },
       'every document SENT',
-      180_000,
-    );
+      150_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: states ${states}`);
+    });
     const mailed = new Map<string, number>();
     for (const m of smtp.messages) mailed.set(m.messageId ?? '', (mailed.get(m.messageId ?? '') ?? 0) + 1);
     for (const report of reports) {
