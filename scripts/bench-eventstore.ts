@@ -18,6 +18,7 @@ import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
 import { PgHistoryChainStore } from '../src/infrastructure/postgres/pgHistoryChain.js';
 import { HistoryChainer } from '../src/application/history/historyChainer.js';
 import { loadConfig } from '../src/infrastructure/config.js';
+import { postgresCpuMs } from './benchCpu.js';
 
 const writers = Number(process.env.WRITERS ?? 16);
 const appends = Number(process.env.APPENDS ?? 30_000);
@@ -73,9 +74,15 @@ async function main() {
       })
     : null;
   await chainer?.start();
+  const follower =
+    process.env.FOLLOW === '1' ? store.subscribeToAll({ batchSize: 1000, onEvents: async () => {} }) : null;
 
   const perWriter = Math.ceil(appends / writers);
   const latencies: number[] = [];
+  // CPU of this process (the writers and the chainer) and of PostgreSQL, from the first append to
+  // the chain's catch-up: steadier than the rate on a shared machine, and it counts the chain's
+  // work done after the last append too.
+  const cpuBefore = { self: process.cpuUsage(), postgres: dataDir ? await postgresCpuMs(dataDir) : 0 };
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: writers }, async () => {
@@ -93,7 +100,10 @@ async function main() {
   const lag = chainer ? (await store.headPosition()) - (chainer.chainHead()?.position ?? -1n) : 0n;
   if (chainer) while (!(await chainer.catchUp(60_000)));
   const catchUpMs = Number(process.hrtime.bigint() - lagStarted) / 1e6;
+  const selfCpu = process.cpuUsage(cpuBefore.self);
+  const postgresCpu = dataDir ? (await postgresCpuMs(dataDir)) - cpuBefore.postgres : null;
   await chainer?.stop();
+  await follower?.stop();
   const total = perWriter * writers;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) =>
@@ -115,6 +125,10 @@ async function main() {
     appends: total,
     appends_per_second: Math.round(total / writeSeconds),
     append_latency_ms: { p50: pct(50), p99: pct(99) },
+    cpu_us_per_append: {
+      process: Math.round((selfCpu.user + selfCpu.system) / total),
+      postgres: postgresCpu === null ? null : Math.round((postgresCpu * 1000) / total),
+    },
     read_all_events: read,
     read_all_events_per_second: Math.round(read / readSeconds),
     ...(chainer ? { chain: { unchained_at_end: Number(lag), caught_up_ms: Math.round(catchUpMs) } } : {}),

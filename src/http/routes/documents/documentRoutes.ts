@@ -13,6 +13,7 @@ import { DocumentCreateCodec } from '../../codecs/documentCodec.js';
 import { XML_TYPES, XML_UPLOAD_TYPES } from './documentErrors.js';
 import { DocumentAnswer, DocumentListAnswer } from '../../codecs/documentAnswers.js';
 import { DeletedAnswer } from '../../codecs/answerCodecs.js';
+import { readDocumentHandler } from './readDocument.js';
 
 const CreateQuery = t.partial({ construct_pdf: t.keyof({ true: null, false: null }) });
 const ListQuery = t.partial({ ...SkipLimitQuery.props, ...AS_OF_FIELDS });
@@ -111,17 +112,7 @@ export function documentRoutes(
       422: 'A malformed as_of, or one in the future',
     },
     answer: DocumentAnswer,
-    handler: async (req, res, answer) => {
-      const { tenant } = tenantOf(res);
-      const moment = await asOf.asOf(decode(AsOfQuery, req.query, 'query').as_of, 'events');
-      if (moment)
-        return answer(
-          withSendBlock(await asOf.history.documentAsOf(tenant.id, id(req.params), moment.position), tenant),
-        );
-      // From the read model; what this client wrote before is in it (read-your-writes).
-      await readYourWrites();
-      answer(withSendBlock(await queries.get(tenant.id, id(req.params)), tenant));
-    },
+    handler: readDocumentHandler(queries, readYourWrites, asOf),
   });
   routes.add({
     method: 'delete',

@@ -10,6 +10,7 @@ import { commandMetadata } from '../../requestContext.js';
 import type { RouteRegistry } from '../../routeRegistry.js';
 import type { DocumentPageRoute } from '../documents/documentPages.js';
 import { DocumentAnswer } from '../../codecs/documentAnswers.js';
+import { readDocumentHandler } from '../documents/readDocument.js';
 
 const CREDIT_NOTES = ['CREDIT_NOTE', 'SELFBILLING_CREDIT_NOTE'];
 const INVOICES = ['INVOICE', 'DEBIT_NOTE', 'SELFBILLING_INVOICE'];
@@ -54,16 +55,7 @@ export function inboxRoutes(
       422: 'A malformed as_of, or one in the future',
     },
     answer: DocumentAnswer,
-    handler: async (req, res, answer) => {
-      const { tenant } = tenantOf(res);
-      const moment = await asOf.asOf(decode(AsOfQuery, req.query, 'query').as_of, 'events');
-      if (moment)
-        return answer(
-          withSendBlock(await asOf.history.documentAsOf(tenant.id, id(req.params), moment.position, 'INBOUND'), tenant),
-        );
-      await readYourWrites();
-      answer(withSendBlock(await queries.get(tenant.id, id(req.params), 'INBOUND'), tenant));
-    },
+    handler: readDocumentHandler(queries, readYourWrites, asOf, 'INBOUND'),
   });
   routes.add({
     method: 'post',
