@@ -414,4 +414,51 @@ describe('Sender identity: a tenant sends only as a participant it holds (real a
     const me = await t.http.get('/api/me').set(bearer(tenant.key));
     expect(me.body.peppol_ids).to.deep.equal([FIXTURE_SELLER]);
   });
+
+  it('keeps a participant registered here to its tenant: no admin can give it to another (409), and one given it before the registration can no longer send as it (422)', async () => {
+    const id = `0208:${belgianNumber('08123456')}`;
+    // The early tenant gets the id while nobody is registered with it; the owner then registers it.
+    const early = await createTenant(t, adminKey, undefined, { peppol_ids: [id] });
+    const owner = await createTenant(t, adminKey, undefined, { peppol_ids: [id] });
+    const { vendor_peppol_id: _none, ...body } = invoice();
+    const draft = await createJson(early.key, body);
+    expect(draft.status, JSON.stringify(draft.body)).to.equal(200);
+    await registerPeppol(t, adminKey, owner.id, { peppol_id: id, company_name: 'Owner', country_code: 'BE' });
+
+    const other = await createOrganization(t, 'Another reseller');
+    for (const [key, label] of [
+      [adminKey, 'the same reseller'],
+      [other.adminKey, 'another reseller'],
+    ] as const) {
+      const created = await t.http
+        .post('/api/admin/tenants')
+        .set(bearer(key))
+        .send({ name: `taker-${randomUUID().slice(0, 8)}`, peppol_ids: [id] });
+      expect(created.status, `${label}: ${JSON.stringify(created.body)}`).to.equal(409);
+      expect(created.body.detail, label).to.contain(id).and.contain('another tenant');
+    }
+    const plain = await createTenant(t, adminKey, undefined, { peppol_ids: ['0208:0202239951'] });
+    const given = await t.http
+      .put(`/api/admin/tenants/${plain.id}`)
+      .set(bearer(adminKey))
+      .send({ peppol_ids: [id] });
+    expect(given.status).to.equal(409);
+    expect((await t.http.get('/api/me').set(bearer(plain.key))).body.peppol_ids).to.deep.equal(['0208:0202239951']);
+    // The early tenant's other changes still go; its send as the registered id does not.
+    const described = await t.http
+      .put(`/api/admin/tenants/${early.id}`)
+      .set(bearer(adminKey))
+      .send({ description: 'listed the id first' });
+    expect(described.status, JSON.stringify(described.body)).to.equal(200);
+    const before = (await events(early.key, draft.body.id)).length;
+    const sent = await t.http.post(`/api/documents/${draft.body.id}/send`).set(bearer(early.key));
+    expect(sent.status, JSON.stringify(sent.body)).to.equal(422);
+    expect(sent.body.detail[0].loc).to.deep.equal(ISSUER_LOC);
+    expect(sent.body.detail[0].msg).to.contain(id).and.contain('another tenant');
+    expect((await events(early.key, draft.body.id)).length).to.equal(before);
+    // The owner itself sends as it.
+    const own = await createJson(owner.key, body);
+    expect(own.body.vendor_peppol_id).to.equal(id);
+    expect((await t.http.post(`/api/documents/${own.body.id}/send`).set(bearer(owner.key))).status).to.equal(200);
+  });
 });

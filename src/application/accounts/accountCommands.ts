@@ -18,6 +18,8 @@ import {
   type TenantState,
 } from '../../domain/tenant/tenant.js';
 import { conflict, invalidState, notFound } from '../../domain/errors.js';
+import { sameParticipant } from '../../domain/peppol/participantId.js';
+import { registeredByAnotherTenant } from '../peppol/participantHolder.js';
 
 export interface IssuedKey {
   record: Exclude<ApiKeyState, { status: 'absent' }>;
@@ -152,6 +154,7 @@ export class AccountCommands {
    */
   async createTenant(organizationId: string, profile: TenantProfile, metadata: EventMetadata): Promise<Tenant> {
     const tenantId = randomUUID();
+    await this.refuseParticipantsOfOthers(profile.peppol_ids, tenantId, []);
     const reservation = {
       type: 'TenantNameReserved',
       data: { name: profile.name, tenant_id: tenantId, reserved_at: now() },
@@ -187,6 +190,25 @@ export class AccountCommands {
     return result.state as Tenant;
   }
 
+  /**
+   * A participant id registered on Peppol by another tenant of this instance is that tenant's: it
+   * cannot be given to a second one (which would then send as it). Ids the tenant already has
+   * are not checked again, so that other changes stay possible; sending checks them each time.
+   */
+  private async refuseParticipantsOfOthers(
+    peppolIds: readonly string[],
+    tenantId: string,
+    had: readonly string[],
+  ): Promise<void> {
+    for (const peppolId of peppolIds) {
+      if (had.some((id) => sameParticipant(id, peppolId))) continue;
+      if (await registeredByAnotherTenant(this.store, peppolId, tenantId))
+        throw conflict(
+          `Peppol participant ${peppolId} is registered on this service by another tenant: it cannot be given to this one`,
+        );
+    }
+  }
+
   /** Loads a tenant visible to the organization; another organization's tenant is not found. */
   async tenantOf(organizationId: string | null, tenantId: string): Promise<Tenant> {
     return visibleTenant(organizationId, await loadState(this.store, tenantDecider, tenantStream(tenantId)));
@@ -199,6 +221,12 @@ export class AccountCommands {
     profile: Omit<TenantProfile, 'name'> & { name?: string },
     metadata: EventMetadata,
   ): Promise<Tenant> {
+    const current = await loadState(this.store, tenantDecider, tenantStream(tenantId));
+    await this.refuseParticipantsOfOthers(
+      profile.peppol_ids,
+      tenantId,
+      current.status === 'present' ? current.peppol_ids : [],
+    );
     const result = await handleCommand(
       this.store,
       tenantDecider,

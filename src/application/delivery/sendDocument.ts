@@ -35,6 +35,7 @@ import { isSelfBilling } from '../../domain/document/invoice/documentModel.js';
 import { sameParticipant } from '../../domain/peppol/participantId.js';
 import {
   issuerIdOf,
+  issuerLoc,
   issuingPartyOf,
   ownIdMatching,
   ownParticipantIds,
@@ -46,6 +47,7 @@ import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js
 import { sameUbl, type DocumentHeader, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
 import { DocumentContent, type DocumentWithContent } from '../documents/documentContent.js';
 import { STORED_UBL_RULES, type StoredUblRules } from '../ports/storedUblRules.js';
+import { registeredByAnotherTenant } from '../peppol/participantHolder.js';
 
 /** The send call's optional query: identifiers that override the document's, and the client's `email`. */
 export interface SendOptions {
@@ -244,6 +246,8 @@ export class SendDocument {
         checkedUbl = document.ubl_ref;
       }
       const route = routeOf(tenant, document, options);
+      if (attempt === 1 && route.sender_peppol_id !== null)
+        await this.refuseParticipantOfAnother(route.sender_peppol_id, tenant.id, document.header);
       const now = new Date().toISOString();
       const sendEvents = documentDecider.decide(
         { type: 'RequestSend', data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now } },
@@ -318,6 +322,15 @@ export class SendDocument {
    * `POST /api/documents/{id}/cancel`: a delivery waiting for a retry stops; the document is
    * FAILED with the reason "cancelled" (and may be sent again). Another tenant's is not found.
    */
+  /** A participant registered here by another tenant is that tenant's, whoever listed it before. */
+  private async refuseParticipantOfAnother(sender: string, tenantId: string, header: DocumentHeader): Promise<void> {
+    if (await registeredByAnotherTenant(this.store, sender, tenantId))
+      throw invalid(
+        `${sender} is registered on Peppol on this service by another tenant: only that tenant sends as it`,
+        issuerLoc(issuingPartyOf(header.document_type)),
+      );
+  }
+
   async cancel(tenantId: string, documentId: string, metadata: EventMetadata): Promise<DocumentWithContent> {
     const result = await handleCommand(
       this.store,

@@ -122,7 +122,10 @@ export function adminRoutes(
     tag: 'admin',
     auth: 'organization',
     body: CreateTenant,
-    responses: { 201: 'Tenant created', 409: 'A tenant with a similar name exists (deleted tenants keep their name)' },
+    responses: {
+      201: 'Tenant created',
+      409: 'A tenant with a similar name exists (deleted tenants keep their name), or a peppol_id is registered here by another tenant',
+    },
     answer: TenantAnswer,
     handler: async (req, res, answer) => {
       const body = decode(CreateTenant, req.body, 'body');
@@ -158,7 +161,11 @@ export function adminRoutes(
     tag: 'admin',
     auth: 'organization',
     body: UpdateTenant,
-    responses: { 200: 'Tenant', 404: 'Tenant not found', 409: 'Tenant is deleted' },
+    responses: {
+      200: 'Tenant',
+      404: 'Tenant not found',
+      409: 'Tenant is deleted, or a new peppol_id is registered here by another tenant',
+    },
     answer: TenantAnswer,
     handler: async (req, res, answer) => {
       const body = decode(UpdateTenant, req.body, 'body');
