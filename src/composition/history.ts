@@ -11,9 +11,18 @@ import {
   CHECKPOINT_SIGNER,
   HISTORY_BLOB_STORE,
   HISTORY_CHAIN_STORE,
+  type HistoryChainStore,
 } from '../application/ports/historyChain.js';
 import type { BlobStore } from '../application/ports/blobStore.js';
-import { HISTORY_CHAINER_OPTIONS, HistoryChainer } from '../application/history/historyChainer.js';
+import {
+  HISTORY_CHAINER_OPTIONS,
+  HistoryChainer,
+  type HistoryChainerOptions,
+} from '../application/history/historyChainer.js';
+import { ThreadedHistoryChainer } from '../infrastructure/history/threadedHistoryChainer.js';
+import { RECORDED_EVENT_STORE, type EventStore } from '../application/ports/eventStore.js';
+import { LOGGER } from '../application/ports/logger.js';
+import type { Logger } from 'pino';
 import { HISTORY_CHECKPOINT_OPTIONS, HistoryCheckpoints } from '../application/history/historyCheckpoints.js';
 import {
   HISTORY_VERIFICATION_OPTIONS,
@@ -75,7 +84,19 @@ export function registerHistory(container: DependencyContainer, config: Config):
     ),
   });
   container.register(HISTORY_VERIFICATION_OPTIONS, { useValue: VERIFICATION });
-  container.registerSingleton(HistoryChainer);
+  // The chainer reads, canonicalises and hashes every event: in a thread of its own, off the event loop.
+  container.register(HistoryChainer, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new ThreadedHistoryChainer(
+          c.resolve<EventStore>(RECORDED_EVENT_STORE),
+          c.resolve<HistoryChainStore>(HISTORY_CHAIN_STORE),
+          c.resolve<Logger>(LOGGER),
+          c.resolve<HistoryChainerOptions>(HISTORY_CHAINER_OPTIONS),
+          { databaseUrl: c.resolve<string>(DATABASE_URL), eventStoreUrl: config.eventStoreUrl },
+        ),
+    ),
+  });
   container.registerSingleton(HistoryCheckpoints);
   container.registerSingleton(HistoryVerification);
   container.registerSingleton(HistoryProofs);

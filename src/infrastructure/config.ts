@@ -144,7 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: SETTINGS.SMTP_URL.read(env),
     mailFrom: SETTINGS.MAIL_FROM.read(env),
     // The embedded server is this process's alone (it takes 300 connections); a server of one's
-    // own (100 connections as installed) is shared by several processes: 4 × (20 + 3) fit.
+    // own (100 connections as installed) is shared by several processes: 4 × (20 + 4) fit.
     databasePoolSize: SETTINGS.DATABASE_POOL_SIZE.read(env) ?? (SETTINGS.DATABASE_URL.read(env) ? 20 : 30),
     deliveryConcurrency: SETTINGS.DELIVERY_CONCURRENCY.read(env),
     deliveryRetryUnitMs: SETTINGS.DELIVERY_RETRY_UNIT_MS.read(env),

@@ -56,16 +56,16 @@ class ChainMovedError extends Error {
 export class HistoryChainer {
   private subscription: AllSubscription | null = null;
   private head: ChainLink | null = null;
-  private running = false;
+  protected running = false;
   private restartTimer: NodeJS.Timeout | null = null;
   private readonly waiters = new Set<() => void>();
-  private readonly logger: Logger;
+  protected readonly logger: Logger;
 
   constructor(
-    @inject(RECORDED_EVENT_STORE) private readonly events: EventStore,
-    @inject(HISTORY_CHAIN_STORE) private readonly chain: HistoryChainStore,
+    @inject(RECORDED_EVENT_STORE) protected readonly events: EventStore,
+    @inject(HISTORY_CHAIN_STORE) protected readonly chain: HistoryChainStore,
     @inject(LOGGER) logger: Logger,
-    @inject(HISTORY_CHAINER_OPTIONS) private readonly options: HistoryChainerOptions,
+    @inject(HISTORY_CHAINER_OPTIONS) protected readonly options: HistoryChainerOptions,
   ) {
     this.logger = logger.child({ component: 'history-chain' });
   }
@@ -75,10 +75,10 @@ export class HistoryChainer {
     await this.follow();
   }
 
-  private async follow(): Promise<void> {
+  /** Follows the log from the chain's head, here (a subclass may do it elsewhere and report `advanced`). */
+  protected async follow(): Promise<void> {
     if (!this.running) return;
-    this.head = await this.chain.head();
-    this.wake();
+    this.advanced(await this.chain.head());
     this.subscription = this.events.subscribeToAll({
       after: this.head?.position ?? -1n,
       batchSize: this.options.batchSize,
@@ -106,11 +106,12 @@ export class HistoryChainer {
     const from = this.head;
     const links = linksFor(events, from);
     if (!(await this.chain.append(links, from?.position ?? null))) throw new ChainMovedError();
-    this.head = links[links.length - 1]!;
-    this.wake();
+    this.advanced(links[links.length - 1]!);
   }
 
-  private wake(): void {
+  /** The chain stands at `head` (read, or just written): whoever waits for it looks again. */
+  protected advanced(head: ChainLink | null): void {
+    this.head = head;
     for (const waiter of this.waiters) waiter();
   }
 

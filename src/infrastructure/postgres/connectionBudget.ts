@@ -2,8 +2,11 @@ import os from 'node:os';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
-/** Connections a process opens besides its pool: the event store's LISTEN, Agenda's LISTEN, the idempotency claim session. */
-export const CONNECTIONS_BESIDES_POOL = 3;
+/**
+ * Connections a process opens besides its pool: the event store's LISTEN, Agenda's LISTEN, the
+ * idempotency claim session, the history chainer's thread.
+ */
+export const CONNECTIONS_BESIDES_POOL = 4;
 
 /**
  * The database URL with an `application_name` naming this process (`invoicing <host>:<pid>`),
@@ -19,7 +22,7 @@ export function namedConnections(url: string): string {
 /**
  * Warns at start when the processes of this service on the database server (counted by their
  * connections' application names) could together open more connections than the server takes:
- * each may open DATABASE_POOL_SIZE + 3 under load, and a process refused a connection fails requests.
+ * each may open DATABASE_POOL_SIZE + 4 under load, and a process refused a connection fails requests.
  */
 export async function checkConnectionBudget(pool: pg.Pool, poolSize: number, logger: Logger): Promise<void> {
   const { rows } = await pool.query<{ available: number; processes: number; others: number }>(
