@@ -141,6 +141,14 @@ export interface As4AttemptEvidence {
   signal_ref?: ContentRef;
 }
 
+/**
+ * The evidence of one attempt by e-mail (test mode): the message exactly as it was handed to SMTP
+ * (RFC 5322, message/rfc822), sealed with the tenant's personal-data key since it names the recipient.
+ */
+export interface EmailAttemptEvidence {
+  message_ref: ContentRef;
+}
+
 /** The envelope of one AS4 exchange as the Peppol Reporting counts it. */
 export interface As4EnvelopeFacts {
   document_type: { scheme: string; value: string };
@@ -171,6 +179,8 @@ export type DeliveryAttempted = Event<
     document_id: string;
     delivery_id: string;
     transport: TransportKind;
+    /** By e-mail: the message as sent. Absent on attempts recorded before it was kept, and when none was built. */
+    email?: EmailAttemptEvidence;
   } & AttemptFacts
 >;
 export type DocumentSent = Event<
