@@ -37,7 +37,10 @@ async function main() {
       `document ${result.document_id ?? '?'}: ${result.files} files, ${result.events} events, ` +
         result.checkpoints.map((c) => `checkpoint at position ${c.position} signed by key ${c.key_id}`).join(', '),
     );
-    if (result.ok) console.log('OK: every file, the chain segment, the checkpoint signature, the AS4 receipts and the e-mails sent hold');
+    if (result.ok)
+      console.log(
+        'OK: every file, the chain segment, the checkpoint signature, the AS4 receipts and the e-mails sent hold',
+      );
     else {
       console.log(`NOT OK: ${result.problems.length} problem(s)`);
       for (const p of result.problems) console.log(`  ${p.part}${p.path ? ` (${p.path})` : ''}: ${p.detail}`);

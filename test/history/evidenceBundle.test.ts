@@ -221,9 +221,7 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
       expect(sha256Hex(files.get(name!)!), name).to.equal(hash);
     }
     // A key not trusted is named.
-    expect([...new Set(parts(verifyBundle(zip, checks, new Set(['0'.repeat(64)]))))]).to.deep.equal([
-      'checkpoint',
-    ]);
+    expect([...new Set(parts(verifyBundle(zip, checks, new Set(['0'.repeat(64)]))))]).to.deep.equal(['checkpoint']);
   });
 
   it('a document received over AS4: the message as received and the signed receipt, whose signature and digests over the message hold; part=receipt and part=message still answer them alone', async () => {
@@ -269,7 +267,9 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     expect(received, 'the mail the SMTP server received').to.not.equal(undefined);
     expect(eml.equals(received.raw), 'the bundle holds the bytes the SMTP server received').to.equal(true);
     const attachments = readEmailAttachments(eml);
-    expect(attachments.map((a) => [a.fileName, a.mediaType])).to.deep.equal([['EVIDENCE-MAIL-1.xml', 'application/xml']]);
+    expect(attachments.map((a) => [a.fileName, a.mediaType])).to.deep.equal([
+      ['EVIDENCE-MAIL-1.xml', 'application/xml'],
+    ]);
     expect(attachments[0]!.bytes.equals(files.get(PATHS.ubl)!)).to.equal(true);
     // The attempt names it by the digest of the bytes as stored, which the chain covers; the delivery record says so.
     const attempt = stored
@@ -311,7 +311,10 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     const stored = readZip(zip);
     const manifest = JSON.parse(stored.get(PATHS.manifest)!.toString('utf8')) as Manifest;
     const eml = openSealedFiles(stored, manifest).files.get(PATHS.email)!.toString('latin1');
-    const [, base64] = /Content-Transfer-Encoding: base64\r\nContent-Disposition: attachment[^\r]*\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n--/.exec(eml)!;
+    const [, base64] =
+      /Content-Transfer-Encoding: base64\r\nContent-Disposition: attachment[^\r]*\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n--/.exec(
+        eml,
+      )!;
     const ubl = Buffer.from(base64!, 'base64').toString('utf8');
     const otherUbl = Buffer.from(ubl.replace(/EVIDENCE-MAIL-1/g, 'EVIDENCE-MAIL-9')).toString('base64');
     const forgedEml = Buffer.from(eml.replace(base64!, otherUbl.replace(/(.{76})/g, '$1\r\n')), 'latin1');
@@ -332,7 +335,9 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     const result = verifyBundle(writeZip([...files.entries()].map(([name, bytes]) => ({ name, bytes }))), checks);
     expect(result.ok).to.equal(false);
     const email = result.problems.filter((p) => p.part === 'email_message').map((p) => p.detail);
-    expect(email).to.include('it does not carry the UBL the document had when it was sent, as its stored parts make it');
+    expect(email).to.include(
+      'it does not carry the UBL the document had when it was sent, as its stored parts make it',
+    );
     expect(email).to.include('its attachment EVIDENCE-MAIL-1.xml is not a file the document stores');
     // The attempt's reference rewritten: the chain no longer holds.
     expect(parts(result)).to.include('events');
@@ -452,7 +457,10 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
         bad,
         tampered(bundles.get('sent')!, PATHS.events, replaceText(/"DocumentCreated"/, '"DocumentCreatee"'), true),
       );
-      await writeFile(badEmail, tampered(bundles.get('email')!, PATHS.email, (b) => Buffer.concat([b, b]), false));
+      await writeFile(
+        badEmail,
+        tampered(bundles.get('email')!, PATHS.email, (b) => Buffer.concat([b, b]), false),
+      );
       const run = promisify(execFile);
       const ok = await run(process.execPath, [script, good, '--trust', signingKeyId]);
       expect(ok.stdout).to.contain('OK:').and.contain('the e-mails sent');
@@ -466,7 +474,9 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
       expect(failed?.stdout).to.match(/events \(history\/events\.jsonl\): event .* is not what was chained/);
       const failedEmail = await failure(badEmail);
       expect(failedEmail?.code).to.equal(1);
-      expect(failedEmail?.stdout).to.contain('email_message (transport/email.eml): its bytes are not those the manifest lists');
+      expect(failedEmail?.stdout).to.contain(
+        'email_message (transport/email.eml): its bytes are not those the manifest lists',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
