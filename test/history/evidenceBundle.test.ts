@@ -135,25 +135,33 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     expect(posted.status).to.equal(200);
     overAs4 = (await t.http.get('/api/inbox?search=EVIDENCE-AS4-1').set(bearer(buyer.key))).body.items[0].id;
 
-    // E-mailed in test mode over real SMTP: as the service does now, and as it did before it kept
-    // the e-mail (the same transport, its attempt recording no e-mail, as those events are).
+    // E-mailed in test mode over real SMTP: as the service does now (first refused by the recipient's
+    // server, then delivered), and as it did before it kept the e-mail (the same transport, its
+    // attempt recording no e-mail, as those events are).
     mailer = await createPeppolTenant(t, adminKey, { name: 'evidence-mailer', peppol_ids: [SELLER_ID] });
     const testMode = await t.http
       .put(`/api/operator/tenants/${mailer.id}/test-mode`)
       .set(bearer(t.operatorKey))
       .send({ test_mode: true, email: 'inbox@mailer.test' });
     expect(testMode.status, JSON.stringify(testMode.body)).to.equal(200);
-    const mail = async (invoiceId: string) => {
+    const mail = async (invoiceId: string, bounceFirst = false) => {
       const draft = await t.http
         .post('/api/documents')
         .set(bearer(mailer.key))
         .send({ ...(structuredClone(realisticDocuments()[0]!.body) as object), invoice_id: invoiceId });
       expect(draft.status, JSON.stringify(draft.body)).to.equal(200);
+      if (bounceFirst) {
+        const bounced = await t.http
+          .post(`/api/documents/${draft.body.id}/send?email=nobody@bounce.test`)
+          .set(bearer(mailer.key));
+        expect(bounced.status, JSON.stringify(bounced.body)).to.equal(200);
+        await waitForState(t, mailer.key, draft.body.id, ['FAILED']);
+      }
       expect((await t.http.post(`/api/documents/${draft.body.id}/send`).set(bearer(mailer.key))).status).to.equal(200);
       await waitForState(t, mailer.key, draft.body.id, ['SENT']);
       return draft.body.id as string;
     };
-    emailed = await mail('EVIDENCE-MAIL-1');
+    emailed = await mail('EVIDENCE-MAIL-1', true);
     const transports = t.service.container.resolve<Record<TransportKind, Transport>>(TRANSPORTS);
     const email = transports.email;
     transports.email = {
@@ -247,7 +255,7 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     expect(files.get(manifest.as4[0]!.message)!.equals(message.body as Buffer)).to.equal(true);
   });
 
-  it('a document e-mailed in test mode: transport/email.eml is, byte for byte, the message the SMTP server received, sealed, named by the attempt and covered by the chain; its attachment is the UBL', async () => {
+  it('a document e-mailed in test mode: transport/email.eml is, byte for byte, the message the SMTP server received, sealed, named by the attempt that delivered and covered by the chain; its attachment is the UBL; the refused attempt kept none', async () => {
     const zip = bundles.get('email')!;
     const result = verifyBundle(zip, checks, new Set([signingKeyId]));
     expect(result.problems).to.deep.equal([]);
@@ -256,6 +264,7 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     expect(manifest).to.include({ transport: 'email', direction: 'OUTBOUND', state: 'SENT' });
     const listed = manifest.files.find((f) => f.path === PATHS.email)!;
     expect(listed).to.include({ part: 'email_message', sha256: sha256Hex(stored.get(PATHS.email)!) });
+    expect(manifest.files.filter((f) => f.part === 'email_message')).to.have.length(1);
     expect(manifest.files.map((f) => f.path)).to.include(PATHS.delivery);
     // It names the recipient: kept sealed, opened with the key the bundle gives for it alone.
     expect(Object.keys(manifest.opening_keys ?? {})).to.include(PATHS.email);
@@ -278,17 +287,27 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line))
-      .find((e: { type: string }) => e.type === 'DeliveryAttempted');
+      .find(
+        (e: { type: string; data: { outcome?: string } }) =>
+          e.type === 'DeliveryAttempted' && e.data.outcome === 'delivered',
+      );
     expect(attempt.data.email.message_ref).to.deep.equal({
       sha256: listed.sha256,
       size: eml.length,
       media_type: 'message/rfc822',
     });
     const record = JSON.parse(stored.get(PATHS.delivery)!.toString('utf8'));
-    expect(record.deliveries[0].attempts[0]).to.include({ outcome: 'delivered', email_sha256: listed.sha256 });
+    expect(record.deliveries).to.have.length(2);
+    expect(record.deliveries[0].attempts[0])
+      .to.include({
+        outcome: 'permanent',
+        error: "SMTP: Can't send mail - all recipients were rejected: 550 Mailbox unknown",
+      })
+      .and.not.have.property('email_sha256');
+    expect(record.deliveries[1].attempts[0]).to.include({ outcome: 'delivered', email_sha256: listed.sha256 });
     // The history shows the attempt without the reference (the bundle serves the message).
     const history = (await t.http.get(`/api/documents/${emailed}/history`).set(bearer(mailer.key))).body.events;
-    const shown = history.find((e: { type: string }) => e.type === 'DeliveryAttempted');
+    const shown = history.filter((e: { type: string }) => e.type === 'DeliveryAttempted').pop();
     expect(shown.data).to.include({ transport: 'email', outcome: 'delivered' }).and.not.have.property('email');
   });
 

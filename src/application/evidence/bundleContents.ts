@@ -207,7 +207,8 @@ export interface SentEmail {
 
 /**
  * Every e-mail the document's attempts sent (test mode), from its events in log order: the last
- * at `transport/email.eml`, each earlier one (an attempt refused, an earlier delivery) at
+ * at `transport/email.eml`. The service keeps the e-mail of the attempt that delivered, and a
+ * document is delivered once, so there is one; should events name more, each earlier one is at
  * `transport/email-<position>.eml`. Derived from the events alone, so an offline check finds them.
  */
 export function sentEmails(events: readonly EventJson[]): SentEmail[] {

@@ -29,7 +29,7 @@ const safeFileName = (messageId: string) => messageId.replace(/[^A-Za-z0-9@._-]/
  * into CRLF on the wire) and the last line ended. What is kept is then, byte for byte, what the
  * server receives once it has undone the dot-stuffing.
  */
-export const onTheWire = (message: Buffer): Buffer => {
+const onTheWire = (message: Buffer): Buffer => {
   const text = message.toString('latin1').replace(/\r\n|\r|\n/g, '\r\n');
   return Buffer.from(text.endsWith('\r\n') ? text : `${text}\r\n`, 'latin1');
 };
@@ -39,9 +39,10 @@ export const onTheWire = (message: Buffer): Buffer => {
  * attempt of one delivery carries the same Message-ID, so a mail repeated after a crash is
  * recognisable as the same message (and an .eml file is simply rewritten).
  *
- * The message is built once, to its bytes, and those bytes are stored (sealed with the tenant's
- * personal-data key: they name the recipient) and then handed to SMTP as they are, so the evidence
- * bundle's `transport/email.eml` is the very message sent, not a rendering of it made again.
+ * The message is built once, to its bytes; those bytes are handed to SMTP as they are and, once the
+ * server accepted them, stored (sealed with the tenant's personal-data key: they name the
+ * recipient), so the evidence bundle's `transport/email.eml` is the very message sent, not a
+ * rendering of it made again.
  */
 @injectable()
 export class EmailTransport implements Transport {
@@ -103,23 +104,26 @@ export class EmailTransport implements Transport {
     if (!receiver) return { outcome: 'permanent', receiver: 'unknown', error: 'No test-mode e-mail address' };
     const node = new MailComposer(this.message(request)).compile();
     const raw = onTheWire(await node.build());
-    // Stored before it is sent: an attempt never records a message that is not kept.
-    const email: EmailAttemptEvidence = {
-      message_ref: await this.content.put(raw, 'message/rfc822', request.document.tenant_id),
-    };
-    if (!this.smtp) {
-      await this.writeEml(request.messageId, raw);
-      return { outcome: 'delivered', receiver, email };
-    }
-    try {
-      await this.smtp.sendMail({ envelope: node.getEnvelope(), raw });
-      return { outcome: 'delivered', receiver, email };
-    } catch (error) {
-      const text = `SMTP: ${(error as Error).message}`;
-      return isPermanent(error)
-        ? { outcome: 'permanent', receiver, error: text, email }
-        : { outcome: 'retryable', receiver, error: text, email };
-    }
+    if (!this.smtp) await this.writeEml(request.messageId, raw);
+    else
+      try {
+        await this.smtp.sendMail({ envelope: node.getEnvelope(), raw });
+      } catch (error) {
+        const text = `SMTP: ${(error as Error).message}`;
+        return isPermanent(error)
+          ? { outcome: 'permanent', receiver, error: text }
+          : { outcome: 'retryable', receiver, error: text };
+      }
+    return { outcome: 'delivered', receiver, email: await this.kept(raw, request.document.tenant_id) };
+  }
+
+  /**
+   * The e-mail that delivered the document, stored. Only once accepted: a refused attempt (its
+   * recipient refused, the server unreachable) keeps nothing, so retries store no message each. Should
+   * storing fail, the attempt throws and is retried: the mail goes again with the same Message-ID.
+   */
+  private async kept(raw: Buffer, tenantId: string): Promise<EmailAttemptEvidence> {
+    return { message_ref: await this.content.put(raw, 'message/rfc822', tenantId) };
   }
 
   private async writeEml(messageId: string, raw: Buffer): Promise<void> {

@@ -142,8 +142,9 @@ export interface As4AttemptEvidence {
 }
 
 /**
- * The evidence of one attempt by e-mail (test mode): the message exactly as it was handed to SMTP
- * (RFC 5322, message/rfc822), sealed with the tenant's personal-data key since it names the recipient.
+ * The evidence of an attempt that delivered by e-mail (test mode): the message exactly as it was
+ * handed to SMTP and accepted (RFC 5322, message/rfc822), sealed with the tenant's personal-data key
+ * since it names the recipient.
  */
 export interface EmailAttemptEvidence {
   message_ref: ContentRef;
@@ -179,7 +180,7 @@ export type DeliveryAttempted = Event<
     document_id: string;
     delivery_id: string;
     transport: TransportKind;
-    /** By e-mail: the message as sent. Absent on attempts recorded before it was kept, and when none was built. */
+    /** By e-mail, on the attempt that delivered: the message as sent. Absent on attempts recorded before it was kept. */
     email?: EmailAttemptEvidence;
   } & AttemptFacts
 >;
