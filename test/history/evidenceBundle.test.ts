@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import { bearer, eventually, startTestService, waitForState, type TestService } from '../support/service.js';
+import { bearer, startTestService, waitForState, type TestService } from '../support/service.js';
 import { startSmtpServer, type TestSmtp } from '../support/smtp.js';
 import { createPeppolTenant, registerPeppol } from '../support/peppol.js';
 import { accessPointSettings, makeTestPki, type TestPki } from '../support/testPki.js';
