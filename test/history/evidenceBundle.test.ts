@@ -19,6 +19,7 @@ import { openSealedFiles, verifyBundle, type BundleVerification } from '../../sr
 import { PATHS, sha256Hex, sha256Sums, type Manifest } from '../../src/application/evidence/bundleContents.js';
 import { checkAs4Evidence } from '../../src/infrastructure/as4/receiptEvidence.js';
 import { transportEvidenceChecks as checks } from '../../src/infrastructure/evidenceChecks.js';
+import { blobDigestsOf } from '../../src/application/history/canonicalEvent.js';
 import { readEmailAttachments } from '../../src/infrastructure/mail/emailEvidence.js';
 import { TRANSPORTS, type Transport } from '../../src/application/ports/transport.js';
 import type { TransportKind } from '../../src/domain/document/lifecycle/documentAggregate.js';
@@ -296,6 +297,7 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
       size: eml.length,
       media_type: 'message/rfc822',
     });
+    expect(blobDigestsOf(attempt.data), 'the blobs the chain hashes with the event').to.include(listed.sha256);
     const record = JSON.parse(stored.get(PATHS.delivery)!.toString('utf8'));
     expect(record.deliveries).to.have.length(2);
     expect(record.deliveries[0].attempts[0])
