@@ -10,7 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { verifyBundle } from '../src/application/evidence/verifyBundle.js';
-import { checkAs4Evidence } from '../src/infrastructure/as4/receiptEvidence.js';
+import { transportEvidenceChecks } from '../src/infrastructure/evidenceChecks.js';
 
 function usage(): never {
   console.error('usage: npm run verify-evidence -- FILE.zip [--trust KEY_ID]... [--json]');
@@ -30,14 +30,17 @@ async function main() {
     else usage();
   }
   if (!file) usage();
-  const result = verifyBundle(await readFile(file), checkAs4Evidence, trusted.size > 0 ? trusted : undefined);
+  const result = verifyBundle(await readFile(file), transportEvidenceChecks, trusted.size > 0 ? trusted : undefined);
   if (json) console.log(JSON.stringify(result, null, 2));
   else {
     console.log(
       `document ${result.document_id ?? '?'}: ${result.files} files, ${result.events} events, ` +
         result.checkpoints.map((c) => `checkpoint at position ${c.position} signed by key ${c.key_id}`).join(', '),
     );
-    if (result.ok) console.log('OK: every file, the chain segment, the checkpoint signature and the AS4 receipts hold');
+    if (result.ok)
+      console.log(
+        'OK: every file, the chain segment, the checkpoint signature, the AS4 receipts and the e-mails sent hold',
+      );
     else {
       console.log(`NOT OK: ${result.problems.length} problem(s)`);
       for (const p of result.problems) console.log(`  ${p.part}${p.path ? ` (${p.path})` : ''}: ${p.detail}`);

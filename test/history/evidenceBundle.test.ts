@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { bearer, startTestService, waitForState, type TestService } from '../support/service.js';
+import { startSmtpServer, type TestSmtp } from '../support/smtp.js';
 import { createPeppolTenant, registerPeppol } from '../support/peppol.js';
 import { accessPointSettings, makeTestPki, type TestPki } from '../support/testPki.js';
 import { buildAs4, invoiceSbdh, signingKeyOf } from '../support/as4Sender.js';
@@ -17,6 +18,11 @@ import { readZip, writeZip } from '../../src/application/evidence/zipArchive.js'
 import { openSealedFiles, verifyBundle, type BundleVerification } from '../../src/application/evidence/verifyBundle.js';
 import { PATHS, sha256Hex, sha256Sums, type Manifest } from '../../src/application/evidence/bundleContents.js';
 import { checkAs4Evidence } from '../../src/infrastructure/as4/receiptEvidence.js';
+import { transportEvidenceChecks as checks } from '../../src/infrastructure/evidenceChecks.js';
+import { blobDigestsOf } from '../../src/application/history/canonicalEvent.js';
+import { readEmailAttachments } from '../../src/infrastructure/mail/emailEvidence.js';
+import { TRANSPORTS, type Transport } from '../../src/application/ports/transport.js';
+import type { TransportKind } from '../../src/domain/document/lifecycle/documentAggregate.js';
 
 const script = fileURLToPath(new URL('../../scripts/verify-evidence.js', import.meta.url));
 const SELLER_ID = '0208:0403013026';
@@ -58,17 +64,22 @@ const parts = (result: BundleVerification) => result.problems.map((p) => p.part)
 
 /**
  * The evidence bundle of a document (GET /api/documents/{id}/evidence): a document sent to a tenant
- * of this instance and answered, one received over AS4 from another access point; each bundle
- * verifies offline, and tampering with any part of it is named.
+ * of this instance and answered, one received over AS4 from another access point, one e-mailed in
+ * test mode (and one e-mailed before the e-mail was kept); each bundle verifies offline, and
+ * tampering with any part of it is named.
  */
-describe('Evidence bundles: one ZIP per document, verified offline; each tampered part is named (real PostgreSQL, AS4)', function () {
+describe('Evidence bundles: one ZIP per document, verified offline; each tampered part is named (real PostgreSQL, AS4, SMTP)', function () {
   this.timeout(180_000);
   let pki: TestPki;
+  let smtp: TestSmtp;
   let t: TestService;
   let seller: { id: string; key: string };
   let buyer: { id: string; key: string };
   let sent: string;
   let overAs4: string;
+  let mailer: { id: string; key: string };
+  let emailed: string;
+  let emailedBefore: string;
   let signingKeyId: string;
   const bundles = new Map<string, Buffer>();
 
@@ -81,8 +92,10 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
 
   before(async () => {
     pki = await makeTestPki({ instances: 2 });
+    smtp = await startSmtpServer();
     t = await startTestService({
       peppol: accessPointSettings(pki, 1, { smlDnsServer: '127.0.0.1:9', lookupTimeoutMs: 300 }),
+      smtpUrl: smtp.url,
     });
     const organization = await t.http
       .post('/api/operator/organizations')
@@ -123,19 +136,64 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     expect(posted.status).to.equal(200);
     overAs4 = (await t.http.get('/api/inbox?search=EVIDENCE-AS4-1').set(bearer(buyer.key))).body.items[0].id;
 
+    // E-mailed in test mode over real SMTP: as the service does now (first refused by the recipient's
+    // server, then delivered), and as it did before it kept the e-mail (the same transport, its
+    // attempt recording no e-mail, as those events are).
+    mailer = await createPeppolTenant(t, adminKey, { name: 'evidence-mailer', peppol_ids: [SELLER_ID] });
+    const testMode = await t.http
+      .put(`/api/operator/tenants/${mailer.id}/test-mode`)
+      .set(bearer(t.operatorKey))
+      .send({ test_mode: true, email: 'inbox@mailer.test' });
+    expect(testMode.status, JSON.stringify(testMode.body)).to.equal(200);
+    const mail = async (invoiceId: string, bounceFirst = false) => {
+      const draft = await t.http
+        .post('/api/documents')
+        .set(bearer(mailer.key))
+        .send({ ...(structuredClone(realisticDocuments()[0]!.body) as object), invoice_id: invoiceId });
+      expect(draft.status, JSON.stringify(draft.body)).to.equal(200);
+      if (bounceFirst) {
+        const bounced = await t.http
+          .post(`/api/documents/${draft.body.id}/send?email=nobody@bounce.test`)
+          .set(bearer(mailer.key));
+        expect(bounced.status, JSON.stringify(bounced.body)).to.equal(200);
+        await waitForState(t, mailer.key, draft.body.id, ['FAILED']);
+      }
+      expect((await t.http.post(`/api/documents/${draft.body.id}/send`).set(bearer(mailer.key))).status).to.equal(200);
+      await waitForState(t, mailer.key, draft.body.id, ['SENT']);
+      return draft.body.id as string;
+    };
+    emailed = await mail('EVIDENCE-MAIL-1', true);
+    const transports = t.service.container.resolve<Record<TransportKind, Transport>>(TRANSPORTS);
+    const email = transports.email;
+    transports.email = {
+      kind: 'email',
+      deliver: async (request) => {
+        const { email: _kept, ...outcome } = await email.deliver(request);
+        return outcome;
+      },
+    };
+    try {
+      emailedBefore = await mail('EVIDENCE-MAIL-0');
+    } finally {
+      transports.email = email;
+    }
+
     signingKeyId = (await t.http.get('/api/operator/history/checkpoints').set(bearer(t.operatorKey))).body
       .signing_key_id;
     bundles.set('sent', await evidence(seller.key, sent));
     bundles.set('as4', await evidence(buyer.key, overAs4));
+    bundles.set('email', await evidence(mailer.key, emailed));
+    bundles.set('email-before', await evidence(mailer.key, emailedBefore));
   });
   after(async () => {
     await t?.stop();
+    await smtp?.stop();
     await pki?.dispose();
   });
 
   it("a sent document's bundle holds its UBL as stored, the delivery record, the Invoice Response, its events linked to a checkpoint signed by the service's key, who did what", async () => {
     const zip = bundles.get('sent')!;
-    const result = verifyBundle(zip, checkAs4Evidence, new Set([signingKeyId]));
+    const result = verifyBundle(zip, checks, new Set([signingKeyId]));
     expect(result.problems).to.deep.equal([]);
     expect(result.ok).to.equal(true);
     const files = readZip(zip);
@@ -172,14 +230,12 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
       expect(sha256Hex(files.get(name!)!), name).to.equal(hash);
     }
     // A key not trusted is named.
-    expect([...new Set(parts(verifyBundle(zip, checkAs4Evidence, new Set(['0'.repeat(64)]))))]).to.deep.equal([
-      'checkpoint',
-    ]);
+    expect([...new Set(parts(verifyBundle(zip, checks, new Set(['0'.repeat(64)]))))]).to.deep.equal(['checkpoint']);
   });
 
   it('a document received over AS4: the message as received and the signed receipt, whose signature and digests over the message hold; part=receipt and part=message still answer them alone', async () => {
     const zip = bundles.get('as4')!;
-    const result = verifyBundle(zip, checkAs4Evidence, new Set([signingKeyId]));
+    const result = verifyBundle(zip, checks, new Set([signingKeyId]));
     expect(result.problems).to.deep.equal([]);
     const manifest = JSON.parse(readZip(zip).get(PATHS.manifest)!.toString('utf8')) as Manifest;
     expect(manifest).to.include({ transport: 'peppol-as4', direction: 'INBOUND' });
@@ -200,6 +256,114 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     expect(files.get(manifest.as4[0]!.message)!.equals(message.body as Buffer)).to.equal(true);
   });
 
+  it('a document e-mailed in test mode: transport/email.eml is, byte for byte, the message the SMTP server received, sealed, named by the attempt that delivered and covered by the chain; its attachment is the UBL; the refused attempt kept none', async () => {
+    const zip = bundles.get('email')!;
+    const result = verifyBundle(zip, checks, new Set([signingKeyId]));
+    expect(result.problems).to.deep.equal([]);
+    const stored = readZip(zip);
+    const manifest = JSON.parse(stored.get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    expect(manifest).to.include({ transport: 'email', direction: 'OUTBOUND', state: 'SENT' });
+    const listed = manifest.files.find((f) => f.path === PATHS.email)!;
+    expect(listed).to.include({ part: 'email_message', sha256: sha256Hex(stored.get(PATHS.email)!) });
+    expect(manifest.files.filter((f) => f.part === 'email_message')).to.have.length(1);
+    expect(manifest.files.map((f) => f.path)).to.include(PATHS.delivery);
+    // It names the recipient: kept sealed, opened with the key the bundle gives for it alone.
+    expect(Object.keys(manifest.opening_keys ?? {})).to.include(PATHS.email);
+    expect(stored.get(PATHS.email)!.includes('inbox@mailer.test')).to.equal(false);
+    const { files, problems } = openSealedFiles(stored, manifest);
+    expect(problems).to.deep.equal([]);
+    const eml = files.get(PATHS.email)!;
+    const received = smtp.received.find((m) => m.mail.headers.get('x-document-id') === emailed)!;
+    expect(received, 'the mail the SMTP server received').to.not.equal(undefined);
+    expect(eml.equals(received.raw), 'the bundle holds the bytes the SMTP server received').to.equal(true);
+    const attachments = readEmailAttachments(eml);
+    expect(attachments.map((a) => [a.fileName, a.mediaType])).to.deep.equal([
+      ['EVIDENCE-MAIL-1.xml', 'application/xml'],
+    ]);
+    expect(attachments[0]!.bytes.equals(files.get(PATHS.ubl)!)).to.equal(true);
+    // The attempt names it by the digest of the bytes as stored, which the chain covers; the delivery record says so.
+    const attempt = stored
+      .get(PATHS.events)!
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find(
+        (e: { type: string; data: { outcome?: string } }) =>
+          e.type === 'DeliveryAttempted' && e.data.outcome === 'delivered',
+      );
+    expect(attempt.data.email.message_ref).to.deep.equal({
+      sha256: listed.sha256,
+      size: eml.length,
+      media_type: 'message/rfc822',
+    });
+    expect(blobDigestsOf(attempt.data), 'the blobs the chain hashes with the event').to.include(listed.sha256);
+    const record = JSON.parse(stored.get(PATHS.delivery)!.toString('utf8'));
+    expect(record.deliveries).to.have.length(2);
+    expect(record.deliveries[0].attempts[0])
+      .to.include({
+        outcome: 'permanent',
+        error: "SMTP: Can't send mail - all recipients were rejected: 550 Mailbox unknown",
+      })
+      .and.not.have.property('email_sha256');
+    expect(record.deliveries[1].attempts[0]).to.include({ outcome: 'delivered', email_sha256: listed.sha256 });
+    // The history shows the attempt without the reference (the bundle serves the message).
+    const history = (await t.http.get(`/api/documents/${emailed}/history`).set(bearer(mailer.key))).body.events;
+    const shown = history.filter((e: { type: string }) => e.type === 'DeliveryAttempted').pop();
+    expect(shown.data).to.include({ transport: 'email', outcome: 'delivered' }).and.not.have.property('email');
+  });
+
+  it('a document e-mailed before the e-mail was kept (its attempt names none): a bundle with the delivery record only, which verifies', () => {
+    const zip = bundles.get('email-before')!;
+    const result = verifyBundle(zip, checks, new Set([signingKeyId]));
+    expect(result.problems).to.deep.equal([]);
+    const stored = readZip(zip);
+    const manifest = JSON.parse(stored.get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    expect(manifest.transport).to.equal('email');
+    expect(manifest.files.filter((f) => f.part === 'email_message')).to.deep.equal([]);
+    expect(stored.has(PATHS.email)).to.equal(false);
+    const record = JSON.parse(stored.get(PATHS.delivery)!.toString('utf8'));
+    expect(record.deliveries[0].attempts[0]).to.include({ outcome: 'delivered' }).and.not.have.property('email_sha256');
+    expect(smtp.received.some((m) => m.mail.headers.get('x-document-id') === emailedBefore)).to.equal(true);
+  });
+
+  it('an e-mail replaced by one carrying another UBL is named, however the bundle is forged around it', () => {
+    const zip = bundles.get('email')!;
+    const stored = readZip(zip);
+    const manifest = JSON.parse(stored.get(PATHS.manifest)!.toString('utf8')) as Manifest;
+    const eml = openSealedFiles(stored, manifest).files.get(PATHS.email)!.toString('latin1');
+    const [, base64] =
+      /Content-Transfer-Encoding: base64\r\nContent-Disposition: attachment[^\r]*\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n--/.exec(
+        eml,
+      )!;
+    const ubl = Buffer.from(base64!, 'base64').toString('utf8');
+    const otherUbl = Buffer.from(ubl.replace(/EVIDENCE-MAIL-1/g, 'EVIDENCE-MAIL-9')).toString('base64');
+    const forgedEml = Buffer.from(eml.replace(base64!, otherUbl.replace(/(.{76})/g, '$1\r\n')), 'latin1');
+    // Put in unsealed, its opening key dropped, the manifest, SHA256SUMS and the attempt's reference rewritten to match.
+    const files = new Map(stored);
+    files.set(PATHS.email, forgedEml);
+    const forgedDigest = sha256Hex(forgedEml);
+    const original = manifest.files.find((f) => f.path === PATHS.email)!.sha256;
+    files.set(PATHS.events, Buffer.from(files.get(PATHS.events)!.toString('utf8').replaceAll(original, forgedDigest)));
+    for (const f of manifest.files) {
+      const bytes = files.get(f.path);
+      if (bytes) Object.assign(f, { sha256: sha256Hex(bytes), size: bytes.length });
+    }
+    delete manifest.opening_keys![PATHS.email];
+    files.set(PATHS.manifest, Buffer.from(JSON.stringify(manifest)));
+    files.delete(PATHS.sums);
+    files.set(PATHS.sums, Buffer.from(sha256Sums(files)));
+    const result = verifyBundle(writeZip([...files.entries()].map(([name, bytes]) => ({ name, bytes }))), checks);
+    expect(result.ok).to.equal(false);
+    const email = result.problems.filter((p) => p.part === 'email_message').map((p) => p.detail);
+    expect(email).to.include(
+      'it does not carry the UBL the document had when it was sent, as its stored parts make it',
+    );
+    expect(email).to.include('its attachment EVIDENCE-MAIL-1.xml is not a file the document stores');
+    // The attempt's reference rewritten: the chain no longer holds.
+    expect(parts(result)).to.include('events');
+  });
+
   it('names the part of every file changed (the manifest not updated), and of every file forged with its manifest and SHA256SUMS rewritten', () => {
     const zip = bundles.get('as4')!;
     const manifest = JSON.parse(readZip(zip).get(PATHS.manifest)!.toString('utf8')) as Manifest;
@@ -212,7 +376,10 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
       copy[copy.length - 2] = copy[copy.length - 2]! ^ 1;
       return copy;
     };
+    const emailZip = bundles.get('email')!;
     const cases: Array<[string, string, (b: Buffer) => Buffer, string, Buffer?]> = [
+      // Sealed (it names the recipient): any byte changed.
+      ['the e-mail as sent', PATHS.email, flipLastByte, 'email_message', emailZip],
       ['the UBL', PATHS.ubl, replaceText(/EVIDENCE-AS4-1/, 'EVIDENCE-AS4-2'), 'ubl'],
       // Stored parts are sealed (personal data): any byte changed.
       [
@@ -265,10 +432,10 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
       ],
     ];
     for (const [what, file, change, part, bundle] of cases) {
-      const plain = verifyBundle(tampered(bundle ?? zip, file, change, false), checkAs4Evidence);
+      const plain = verifyBundle(tampered(bundle ?? zip, file, change, false), checks);
       expect(plain.ok, what).to.equal(false);
       expect(parts(plain), `${what} changed`).to.include(part);
-      const forged = verifyBundle(tampered(bundle ?? zip, file, change, true), checkAs4Evidence);
+      const forged = verifyBundle(tampered(bundle ?? zip, file, change, true), checks);
       expect(forged.ok, `${what} forged`).to.equal(false);
       expect(parts(forged), `${what} forged with its manifest`).to.include(part);
       expect(forged.problems.find((p) => p.part === part)!.detail, what).to.be.a('string');
@@ -278,10 +445,10 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     const extra = writeZip(
       [...files, ['extra.txt', Buffer.from('x')] as const].map(([name, bytes]) => ({ name, bytes })),
     );
-    expect(parts(verifyBundle(extra, checkAs4Evidence))).to.deep.equal(['manifest']);
+    expect(parts(verifyBundle(extra, checks))).to.deep.equal(['manifest']);
     const fewer = writeZip(files.filter(([name]) => name !== PATHS.actors).map(([name, bytes]) => ({ name, bytes })));
-    expect(parts(verifyBundle(fewer, checkAs4Evidence))).to.include('actors');
-    expect(parts(verifyBundle(zip.subarray(0, zip.length - 30), checkAs4Evidence))).to.deep.equal(['archive']);
+    expect(parts(verifyBundle(fewer, checks))).to.include('actors');
+    expect(parts(verifyBundle(zip.subarray(0, zip.length - 30), checks))).to.deep.equal(['archive']);
   });
 
   it("checks an AS4 receipt's signature and its digests against the message: a receipt for another message, or a message changed after signing, is named", () => {
@@ -300,25 +467,37 @@ describe('Evidence bundles: one ZIP per document, verified offline; each tampere
     expect(checkAs4Evidence(changed, content_type, files.get(receipt)!).map((p) => p.part)).to.include('as4_message');
   });
 
-  it('npm run verify-evidence: exit 0 and OK for a bundle as answered, 1 naming the part for a tampered one', async () => {
+  it('npm run verify-evidence: exit 0 and OK for a bundle as answered (an e-mailed document), 1 naming the part for a tampered one', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'evidence-'));
     try {
       const good = path.join(dir, 'good.zip');
       const bad = path.join(dir, 'bad.zip');
-      await writeFile(good, bundles.get('sent')!);
+      const badEmail = path.join(dir, 'bad-email.zip');
+      await writeFile(good, bundles.get('email')!);
       await writeFile(
         bad,
         tampered(bundles.get('sent')!, PATHS.events, replaceText(/"DocumentCreated"/, '"DocumentCreatee"'), true),
       );
+      await writeFile(
+        badEmail,
+        tampered(bundles.get('email')!, PATHS.email, (b) => Buffer.concat([b, b]), false),
+      );
       const run = promisify(execFile);
       const ok = await run(process.execPath, [script, good, '--trust', signingKeyId]);
-      expect(ok.stdout).to.contain('OK:');
-      const failed = await run(process.execPath, [script, bad]).then(
-        () => null,
-        (error: { code: number; stdout: string }) => error,
-      );
+      expect(ok.stdout).to.contain('OK:').and.contain('the e-mails sent');
+      const failure = (file: string) =>
+        run(process.execPath, [script, file]).then(
+          () => null,
+          (error: { code: number; stdout: string }) => error,
+        );
+      const failed = await failure(bad);
       expect(failed?.code).to.equal(1);
       expect(failed?.stdout).to.match(/events \(history\/events\.jsonl\): event .* is not what was chained/);
+      const failedEmail = await failure(badEmail);
+      expect(failedEmail?.code).to.equal(1);
+      expect(failedEmail?.stdout).to.contain(
+        'email_message (transport/email.eml): its bytes are not those the manifest lists',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 import { verifyBundle } from '../../src/application/evidence/verifyBundle.js';
-import { checkAs4Evidence } from '../../src/infrastructure/as4/receiptEvidence.js';
+import { transportEvidenceChecks } from '../../src/infrastructure/evidenceChecks.js';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -158,7 +158,7 @@ describeWithPhase4('AS4 sending: us to a phase4 receiver (SML DNS, signed SMP, A
         res.on('end', () => done(null, Buffer.concat(chunks)));
       });
     expect(bundle.headers['content-type']).to.match(/^application\/zip/);
-    const verified = verifyBundle(bundle.body as Buffer, checkAs4Evidence);
+    const verified = verifyBundle(bundle.body as Buffer, transportEvidenceChecks);
     expect(verified.problems).to.deep.equal([]);
     expect(verified.files).to.be.greaterThan(8);
   });

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface TestSmtp {
   url: string;
   messages: ParsedMail[];
+  /** Each message as the server received it (after the DATA dot-stuffing is undone), beside its parse. */
+  received: Array<{ raw: Buffer; mail: ParsedMail }>;
   stop(): Promise<void>;
 }
 
@@ -15,6 +17,7 @@ export interface TestSmtp {
  */
 export async function startSmtpServer(refusing: (recipient: string) => boolean = () => false): Promise<TestSmtp> {
   const messages: ParsedMail[] = [];
+  const received: TestSmtp['received'] = [];
   const server = new SMTPServer({
     disabledCommands: ['AUTH', 'STARTTLS'],
     authOptional: true,
@@ -27,12 +30,19 @@ export async function startSmtpServer(refusing: (recipient: string) => boolean =
       callback();
     },
     onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          messages.push(mail);
-          callback();
-        })
-        .catch(callback);
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('error', callback);
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw)
+          .then((mail) => {
+            messages.push(mail);
+            received.push({ raw, mail });
+            callback();
+          })
+          .catch(callback);
+      });
     },
   });
   // A client that dies mid-session (a crash test's SIGKILL) resets its connection: not the server's failure.
@@ -42,6 +52,7 @@ export async function startSmtpServer(refusing: (recipient: string) => boolean =
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    received,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

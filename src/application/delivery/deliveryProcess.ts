@@ -231,6 +231,7 @@ export class DeliveryProcess implements DeliveryStarter {
           outcome: outcome.outcome,
           error: outcome.outcome === 'delivered' ? null : outcome.error,
           ...(outcome.as4 ? { as4: outcome.as4 } : {}),
+          ...(outcome.email ? { email: outcome.email } : {}),
           message_id: delivery.message_id,
           started_at: started.toISOString(),
           duration_ms: finished.getTime() - started.getTime(),

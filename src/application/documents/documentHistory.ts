@@ -124,7 +124,11 @@ function summary(event: DocumentEvent): Record<string, unknown> {
       const { mls_ref: _xml, ...rest } = event.data;
       return rest;
     }
-    case 'DeliveryAttempted':
+    case 'DeliveryAttempted': {
+      // The e-mail as sent is a reference to a stored message: the evidence bundle serves it.
+      const { as4, email: _email, ...rest } = event.data;
+      return as4 ? { ...rest, as4: as4Facts(as4) } : rest;
+    }
     case 'ResponseDeliveryAttempted': {
       const { as4, ...rest } = event.data;
       return as4 ? { ...rest, as4: as4Facts(as4) } : rest;

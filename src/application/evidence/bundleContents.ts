@@ -22,6 +22,7 @@ export type EvidencePart =
   | 'as4_message'
   | 'as4_receipt'
   | 'as4_signal'
+  | 'email_message'
   | 'delivery_record'
   | 'invoice_response'
   | 'mls'
@@ -41,6 +42,7 @@ export const STORED_PARTS: ReadonlySet<EvidencePart> = new Set([
   'as4_message',
   'as4_receipt',
   'as4_signal',
+  'email_message',
   'invoice_response',
   'mls',
   'file',
@@ -86,6 +88,8 @@ export const PATHS = {
   proofs: 'history/proofs.json',
   actors: 'history/actors.json',
   delivery: 'transport/delivery-record.json',
+  /** The e-mail the document's last e-mail attempt sent (RFC 5322); an earlier one is transport/email-<position>.eml. */
+  email: 'transport/email.eml',
   validation: 'validation/report.json',
 } as const;
 
@@ -134,6 +138,7 @@ export function partOf(blob: Pick<NamedBlob, 'path'>): EvidencePart {
   if (has('ubl_ref')) return 'ubl_part';
   if (has('document_ref')) return 'content';
   if (has('receipt_ref') || (has('receipt') && has('ref'))) return 'as4_receipt';
+  if (has('email') && has('message_ref')) return 'email_message';
   if (has('signal_ref')) return 'as4_signal';
   if (has('message_ref')) return 'as4_message';
   if (has('invoice_response_ref')) return 'invoice_response';
@@ -148,6 +153,7 @@ const EXTENSIONS: Record<string, string> = {
   'application/json': 'json',
   'application/pdf': 'pdf',
   'application/soap+xml': 'xml',
+  'message/rfc822': 'eml',
 };
 
 const FOLDERS: Record<EvidencePart, string> = {
@@ -157,6 +163,7 @@ const FOLDERS: Record<EvidencePart, string> = {
   as4_message: 'transport',
   as4_receipt: 'transport',
   as4_signal: 'transport',
+  email_message: 'transport',
   invoice_response: 'responses',
   mls: 'responses',
   file: 'files',
@@ -178,6 +185,7 @@ const WHAT: Partial<Record<EvidencePart, string>> = {
   as4_message: 'the AS4 message as sent or received (MIME, multipart/related)',
   as4_receipt: 'the signed AS4 receipt',
   as4_signal: 'an AS4 error signal',
+  email_message: 'an e-mail as sent (RFC 5322) by an attempt before the last',
   invoice_response: 'an Invoice Response',
   mls: 'a Message Level Status',
   file: 'a stored file the events name',
@@ -186,8 +194,57 @@ const WHAT: Partial<Record<EvidencePart, string>> = {
 /** A safe file name: letters, digits, dot, dash, underscore. */
 const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
 
-/** Where a stored file goes in a bundle, and what it is in words. */
-export function placeOf(blob: NamedBlob): { path: string; part: EvidencePart; what: string } {
+/** An e-mail an attempt sent, as the events name it, with the UBL the document had then. */
+export interface SentEmail {
+  /** The position of the attempt (DeliveryAttempted) that sent it. */
+  position: string;
+  sha256: string;
+  /** Where it is in the bundle. */
+  path: string;
+  /** The document's UBL when it was sent (the last `ubl_ref` the events named before); null when none did. */
+  ubl: UblRef | null;
+}
+
+/**
+ * Every e-mail the document's attempts sent (test mode), from its events in log order: the last
+ * at `transport/email.eml`. The service keeps the e-mail of the attempt that delivered, and a
+ * document is delivered once, so there is one; should events name more, each earlier one is at
+ * `transport/email-<position>.eml`. Derived from the events alone, so an offline check finds them.
+ */
+export function sentEmails(events: readonly EventJson[]): SentEmail[] {
+  let ubl: UblRef | null = null;
+  const sent: Array<Omit<SentEmail, 'path'>> = [];
+  for (const event of events) {
+    const data = event.data as { ubl_ref?: UblRef; email?: { message_ref?: { sha256?: unknown } } };
+    if (data.ubl_ref) ubl = data.ubl_ref;
+    const sha256 = data.email?.message_ref?.sha256;
+    if (event.type !== 'DeliveryAttempted' || typeof sha256 !== 'string' || !HEX64.test(sha256)) continue;
+    // The same bytes sent twice are one file, where the later attempt puts it.
+    const before = sent.findIndex((e) => e.sha256 === sha256);
+    if (before >= 0) sent.splice(before, 1);
+    sent.push({ position: event.position, sha256, ubl });
+  }
+  return sent.map((e, i) => ({
+    ...e,
+    path: i === sent.length - 1 ? PATHS.email : `transport/email-${e.position}.eml`,
+  }));
+}
+
+/**
+ * Where a stored file goes in a bundle, and what it is in words; `emails` (sentEmails by digest)
+ * places the e-mails sent.
+ */
+export function placeOf(
+  blob: NamedBlob,
+  emails: ReadonlyMap<string, SentEmail> = new Map(),
+): { path: string; part: EvidencePart; what: string } {
+  const email = emails.get(blob.sha256);
+  if (email)
+    return {
+      path: email.path,
+      part: 'email_message',
+      what: email.path === PATHS.email ? 'the e-mail as sent (RFC 5322, as handed to SMTP)' : WHAT.email_message!,
+    };
   const part = partOf(blob);
   const ext = blob.mediaType ? (EXTENSIONS[blob.mediaType.split(';')[0]!.trim()] ?? 'bin') : 'bin';
   const name =
@@ -237,6 +294,8 @@ export function deliveryRecord(events: readonly EventJson[]): Record<string, unk
           error: data.error ?? null,
           started_at: data.started_at,
           as4_message_id: (data.as4 as { message_id?: string } | undefined)?.message_id ?? null,
+          // Only on attempts that kept the e-mail they sent, so that a bundle made before says the same.
+          ...(emailOf(data) ? { email_sha256: emailOf(data) } : {}),
         });
         break;
       }
@@ -270,6 +329,9 @@ export function deliveryRecord(events: readonly EventJson[]): Record<string, unk
   }
   return { deliveries, received };
 }
+
+const emailOf = (data: Record<string, unknown>) =>
+  (data.email as { message_ref?: { sha256?: string } } | undefined)?.message_ref?.sha256;
 
 /** The transport a document travelled by, from its delivery record. */
 export function transportOf(record: Record<string, unknown>, hasAs4: boolean): Manifest['transport'] {

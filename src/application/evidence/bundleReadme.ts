@@ -6,6 +6,7 @@ SHA256SUMS                  the same digests, for: sha256sum -c SHA256SUMS
 document/invoice.xml        the UBL as stored (put together from document/stored-parts/)
 document/                   the document as stored (JSON), its attachments (PDFs) as stored
 transport/                  the AS4 message as sent or received and its signed receipt,
+                            or email.eml (the e-mail as sent in test mode, RFC 5322),
                             and delivery-record.json (how it travelled, from its events)
 responses/                  Invoice Responses and Message Level Statuses, when any
 history/events.jsonl        every event of the document as recorded, in log order

@@ -23,6 +23,7 @@ import {
   namedBlobs,
   PATHS,
   placeOf,
+  sentEmails,
   sha256Hex,
   sha256Sums,
   transportOf,
@@ -35,7 +36,8 @@ const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\
 
 /**
  * The evidence bundle of one document (`GET /api/documents/{id}/evidence`): one ZIP with the UBL
- * and every file the document's events name exactly as stored, the transport evidence, the events
+ * and every file the document's events name exactly as stored, the transport evidence (AS4
+ * messages and receipts, the e-mail as sent, the delivery record), the events
  * as recorded with the hashes linking them to a signed checkpoint, who did what, the validation
  * report, and a manifest of SHA-256s. `npm run verify-evidence` checks it offline (verifyBundle.ts).
  */
@@ -78,13 +80,15 @@ export class EvidenceBundles {
       listed.push({ path, sha256: sha256Hex(bytes), size: bytes.length, part, what });
     };
 
-    // Every stored file the events name, as stored (sealed ones with the key that opens each).
+    // Every stored file the events name, as stored (sealed ones with the key that opens each); the
+    // e-mails sent where sentEmails puts them.
     const placed = new Map<string, string>();
     const openingKeys: Record<string, string> = {};
+    const emails = new Map(sentEmails(events).map((e) => [e.sha256, e]));
     for (const event of events)
       for (const blob of namedBlobs(event.data)) {
         if (placed.has(blob.sha256)) continue;
-        const place = placeOf(blob);
+        const place = placeOf(blob, emails);
         placed.set(blob.sha256, place.path);
         const stored = await this.content.storedBlob({
           sha256: blob.sha256,

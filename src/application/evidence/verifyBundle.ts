@@ -9,11 +9,13 @@ import {
   deliveryRecord,
   namedBlobs,
   PATHS,
+  sentEmails,
   sha256Hex,
   STORED_PARTS,
   type EvidencePart,
   type Manifest,
 } from './bundleContents.js';
+import type { UblEmbed, UblRef } from '../../domain/document/lifecycle/documentContent.js';
 
 /** One thing in a bundle that does not hold: which part, which file, and what. */
 export interface BundleProblem {
@@ -28,6 +30,22 @@ export type As4EvidenceCheck = (
   contentType: string,
   receipt: Buffer,
 ) => Array<{ part: 'as4_message' | 'as4_receipt'; detail: string }>;
+
+/** One attachment of an e-mail, decoded to its bytes. */
+export interface EmailAttachment {
+  fileName: string | null;
+  mediaType: string;
+  bytes: Buffer;
+}
+
+/** Reads the attachments of an e-mail as sent (infrastructure/mail/emailEvidence.ts); throws when it cannot. */
+export type EmailAttachmentReader = (eml: Buffer) => EmailAttachment[];
+
+/** How the transport evidence is read: parsers live in infrastructure (infrastructure/evidenceChecks.ts). */
+export interface TransportEvidenceChecks {
+  as4: As4EvidenceCheck;
+  emailAttachments: EmailAttachmentReader;
+}
 
 export interface BundleVerification {
   ok: boolean;
@@ -54,11 +72,12 @@ const parseJson = <T>(bytes: Buffer | undefined): T | null => {
  * events against the chain segment, the segment against the signed checkpoint, the checkpoint's
  * signature (by a trusted key, when given); the UBL against its stored parts; the delivery record,
  * the actors and the validation report against the events; each AS4 receipt's signature and its
- * digests against the message. Each problem names its part.
+ * digests against the message; each e-mail sent where the events put it, carrying the UBL the
+ * document had then and no file it does not store. Each problem names its part.
  */
 export function verifyBundle(
   zip: Buffer,
-  as4Check: As4EvidenceCheck,
+  checks: TransportEvidenceChecks,
   trustedKeyIds?: ReadonlySet<string>,
 ): BundleVerification {
   const problems: BundleProblem[] = [];
@@ -131,19 +150,33 @@ export function verifyBundle(
   // A sealed file (a tenant's personal data) is checked as stored, then read opened with its own key.
   const opened = openSealedFiles(files, manifest);
   problems.push(...opened.problems);
+  const unopened = new Set(opened.problems.map((p) => p.path));
   files = opened.files;
+  // Each listed file (opened) by the digest the events name it by.
+  const byDigest = new Map(manifest.files.map((f) => [f.sha256, files.get(f.path)]));
 
   // The UBL: its stored parts put together, as an event recorded them.
   if (manifest.ubl) {
     const { ubl_ref: ref, path } = manifest.ubl;
-    const byDigest = new Map(manifest.files.map((f) => [f.sha256, files.get(f.path)]));
-    const skeleton = byDigest.get(ref.skeleton?.sha256);
     const recorded = good.some((e) => namedBlobs(e.data).some((b) => b.sha256 === ref.skeleton?.sha256));
-    let assembled: Buffer | null = null;
-    if (skeleton && recorded && ref.embeds.every((e) => byDigest.get(e.sha256)))
-      assembled = putBack(skeleton, ref.embeds, (e) => Buffer.from(byDigest.get(e.sha256)!.toString('base64')));
+    const assembled = recorded ? assembleUbl(ref, byDigest) : null;
     if (!assembled || !files.get(path)?.equals(assembled))
       problems.push({ part: 'ubl', path, detail: 'not the UBL its stored parts, as the events name them, make' });
+  }
+
+  // Each e-mail sent, where the events put it, carrying the UBL the document had then.
+  const stored = manifest.files
+    .filter((f) => f.part === 'attachment' || f.part === 'ubl_part')
+    .map((f) => files.get(f.path))
+    .filter((bytes): bytes is Buffer => bytes !== undefined);
+  for (const email of sentEmails(good)) {
+    const file = listed.get(email.path);
+    const bytes = files.get(email.path);
+    if (!file || file.sha256 !== email.sha256 || !bytes)
+      problems.push({ part: 'email_message', path: email.path, detail: 'missing, or not the e-mail the events name' });
+    else if (!unopened.has(email.path))
+      for (const detail of emailProblems(bytes, email.ubl, byDigest, stored, checks.emailAttachments))
+        problems.push({ part: 'email_message', path: email.path, detail });
   }
 
   // What is derived from the events says what they say.
@@ -183,7 +216,7 @@ export function verifyBundle(
     const message = files.get(pair.message);
     const receipt = files.get(pair.receipt);
     if (!message || !receipt) continue; // named above as missing
-    for (const p of as4Check(message, pair.content_type, receipt))
+    for (const p of checks.as4(message, pair.content_type, receipt))
       problems.push({ part: p.part, path: p.part === 'as4_message' ? pair.message : pair.receipt, detail: p.detail });
   }
 
@@ -198,6 +231,40 @@ export function verifyBundle(
       created_at: p.checkpoint.created_at,
     })),
   });
+}
+
+/** A UBL put together from its stored parts (opened), by digest; null when one is missing. */
+function assembleUbl(ref: UblRef, byDigest: ReadonlyMap<string, Buffer | undefined>): Buffer | null {
+  const skeleton = byDigest.get(ref.skeleton?.sha256);
+  if (!skeleton || !ref.embeds.every((e) => byDigest.get(e.sha256))) return null;
+  return putBack(skeleton, ref.embeds, (e: UblEmbed) => Buffer.from(byDigest.get(e.sha256)!.toString('base64')));
+}
+
+/**
+ * What does not hold in an e-mail as sent: it reads, one of its attachments is the UBL the
+ * document had when it was sent, and every other one is a file the document stores (a PDF).
+ */
+function emailProblems(
+  eml: Buffer,
+  ubl: UblRef | null,
+  byDigest: ReadonlyMap<string, Buffer | undefined>,
+  stored: readonly Buffer[],
+  read: EmailAttachmentReader,
+): string[] {
+  let attachments: EmailAttachment[];
+  try {
+    attachments = read(eml);
+  } catch (error) {
+    return [`unreadable: ${(error as Error).message}`];
+  }
+  const sentUbl = ubl ? assembleUbl(ubl, byDigest) : null;
+  const problems: string[] = [];
+  if (!sentUbl || !attachments.some((a) => a.bytes.equals(sentUbl)))
+    problems.push('it does not carry the UBL the document had when it was sent, as its stored parts make it');
+  for (const a of attachments)
+    if (!sentUbl?.equals(a.bytes) && !stored.some((bytes) => bytes.equals(a.bytes)))
+      problems.push(`its attachment ${a.fileName ?? `(${a.mediaType})`} is not a file the document stores`);
+  return problems;
 }
 
 /** The actor a bundle says against the one the event records (the name filled in from the log may be added). */

@@ -1,5 +1,6 @@
 import type {
   As4AttemptEvidence,
+  EmailAttemptEvidence,
   DocumentRecord,
   TransportKind,
 } from '../../domain/document/lifecycle/documentAggregate.js';
@@ -17,11 +18,16 @@ export interface DeliveryRequest {
   email: string | null;
 }
 
-/** `as4`: the evidence of an attempt over Peppol AS4, recorded with the attempt. */
+/** The evidence recorded with an attempt: `as4` over Peppol AS4, `email` by e-mail. */
+interface AttemptEvidence {
+  as4?: As4AttemptEvidence;
+  email?: EmailAttemptEvidence;
+}
+
 export type TransportOutcome =
-  | { outcome: 'delivered'; receiver: string; as4?: As4AttemptEvidence }
-  | { outcome: 'retryable'; receiver: string; error: string; as4?: As4AttemptEvidence }
-  | { outcome: 'permanent'; receiver: string; error: string; as4?: As4AttemptEvidence };
+  | ({ outcome: 'delivered'; receiver: string } & AttemptEvidence)
+  | ({ outcome: 'retryable'; receiver: string; error: string } & AttemptEvidence)
+  | ({ outcome: 'permanent'; receiver: string; error: string } & AttemptEvidence);
 
 /**
  * A way documents travel: e-mail in test mode, Peppol otherwise. Implementations must be

@@ -11,6 +11,7 @@ import contentType from 'content-type';
  * hands back each part's raw header block and content bytes, untouched. The top-level Content-Type
  * parameters (boundary, type, start) come from `content-type` (jshttp). Writing is the few lines of
  * RFC 2046 framing below: no library writes multipart/related with our headers byte for byte.
+ * The e-mail kept as evidence is read with the same parts reader (mail/emailEvidence.ts).
  */
 
 export class MimeError extends Error {
@@ -80,7 +81,8 @@ function parseHeaderBlock(block: string): Record<string, string> {
 const mediaTypeOf = (header: string | undefined): string =>
   header ? contentType.parse(header).type.toLowerCase() : 'text/plain';
 
-function decodeTransfer(headers: Record<string, string>, body: Buffer): Buffer {
+/** The content with its Content-Transfer-Encoding undone: binary, 7bit, 8bit or base64 (anything else is refused). */
+export function decodeTransfer(headers: Record<string, string>, body: Buffer): Buffer {
   const encoding = (headers['content-transfer-encoding'] ?? 'binary').trim().toLowerCase();
   switch (encoding) {
     case 'binary':
@@ -94,15 +96,12 @@ function decodeTransfer(headers: Record<string, string>, body: Buffer): Buffer {
   }
 }
 
-function toPart(parsedHeaders: Readonly<Record<string, string | undefined>>, content: Uint8Array): MimePart {
-  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, value] of Object.entries(parsedHeaders)) if (value !== undefined) headers[name] = value;
-  const body = decodeTransfer(headers, Buffer.from(content.buffer, content.byteOffset, content.byteLength));
+function toPart({ headers, content }: RawPart): MimePart {
   return {
     headers,
     contentId: headers['content-id'] ? stripAngles(headers['content-id']) : null,
     mediaType: mediaTypeOf(headers['content-type']),
-    body,
+    body: decodeTransfer(headers, content),
   };
 }
 
@@ -115,6 +114,40 @@ function withoutPreamble(body: Buffer, boundary: string): Buffer {
   if (body.subarray(0, delimiter.length).toString('latin1') === delimiter) return body;
   const at = body.indexOf(`\r\n${delimiter}`);
   return at < 0 ? body : body.subarray(at + 2);
+}
+
+/** One part of a multipart body: its headers (names lower-cased) and its content as it is, still transfer-encoded. */
+export interface RawPart {
+  headers: Record<string, string>;
+  content: Buffer;
+}
+
+/** The parts of any multipart/* body with this boundary, within the limits; MimeError when it is malformed. */
+export function readMultipartParts(
+  boundary: string,
+  body: Buffer,
+  limits: MimeLimits = DEFAULT_MIME_LIMITS,
+): RawPart[] {
+  if (body.length > limits.maxTotalBytes)
+    throw new MimeError(`the message is larger than ${limits.maxTotalBytes} bytes`);
+  const parts: RawPart[] = [];
+  try {
+    for (const part of parseMultipart(withoutPreamble(body, boundary), {
+      boundary,
+      maxParts: limits.maxParts,
+      maxFileSize: limits.maxPartBytes,
+      maxTotalSize: limits.maxTotalBytes,
+    })) {
+      const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+      for (const [name, value] of Object.entries(part.headers)) if (value !== undefined) headers[name] = value;
+      const content = part.bytes;
+      parts.push({ headers, content: Buffer.from(content.buffer, content.byteOffset, content.byteLength) });
+    }
+  } catch (error) {
+    if (error instanceof MultipartParseError) throw new MimeError(`malformed multipart body: ${error.message}`);
+    throw error;
+  }
+  return parts;
 }
 
 /**
@@ -133,22 +166,7 @@ export function readMultipartRelated(
     throw new MimeError(`expected multipart/related, got ${parsed.type}`);
   const boundary = parsed.parameters.boundary;
   if (!boundary || boundary.length > 70) throw new MimeError('multipart/related without a usable boundary');
-  if (body.length > limits.maxTotalBytes)
-    throw new MimeError(`the message is larger than ${limits.maxTotalBytes} bytes`);
-  const parts: MimePart[] = [];
-  try {
-    for (const part of parseMultipart(withoutPreamble(body, boundary), {
-      boundary,
-      maxParts: limits.maxParts,
-      maxFileSize: limits.maxPartBytes,
-      maxTotalSize: limits.maxTotalBytes,
-    })) {
-      parts.push(toPart(part.headers, part.bytes));
-    }
-  } catch (error) {
-    if (error instanceof MultipartParseError) throw new MimeError(`malformed multipart body: ${error.message}`);
-    throw error;
-  }
+  const parts = readMultipartParts(boundary, body, limits).map(toPart);
   if (parts.length === 0) throw new MimeError('the multipart body has no parts');
   const start = parsed.parameters.start ? stripAngles(parsed.parameters.start) : null;
   const root = start === null ? parts[0]! : parts.find((p) => p.contentId === start);

@@ -141,6 +141,15 @@ export interface As4AttemptEvidence {
   signal_ref?: ContentRef;
 }
 
+/**
+ * The evidence of an attempt that delivered by e-mail (test mode): the message exactly as it was
+ * handed to SMTP and accepted (RFC 5322, message/rfc822), sealed with the tenant's personal-data key
+ * since it names the recipient.
+ */
+export interface EmailAttemptEvidence {
+  message_ref: ContentRef;
+}
+
 /** The envelope of one AS4 exchange as the Peppol Reporting counts it. */
 export interface As4EnvelopeFacts {
   document_type: { scheme: string; value: string };
@@ -171,6 +180,8 @@ export type DeliveryAttempted = Event<
     document_id: string;
     delivery_id: string;
     transport: TransportKind;
+    /** By e-mail, on the attempt that delivered: the message as sent. Absent on attempts recorded before it was kept. */
+    email?: EmailAttemptEvidence;
   } & AttemptFacts
 >;
 export type DocumentSent = Event<

@@ -118,7 +118,7 @@ export function sendingRoutes(
     method: 'get',
     path: '/api/documents/:documentId/evidence',
     summary:
-      "The document's evidence bundle, however it was sent or received: one ZIP with manifest.json (each file's SHA-256), the UBL and PDFs as stored, the transport evidence (AS4 message and signed receipt, or the delivery record), Invoice Responses and MLS, every event with its chain hashes and the signed checkpoint they link to, who did what, and the validation report; `npm run verify-evidence` checks it offline. part=receipt: the signed AS4 receipt alone; part=message: the AS4 message alone (as posted or received)",
+      "The document's evidence bundle, however it was sent or received: one ZIP with manifest.json (each file's SHA-256), the UBL and PDFs as stored, the transport evidence (AS4 message and signed receipt, or the e-mail as sent in test mode, and the delivery record), Invoice Responses and MLS, every event with its chain hashes and the signed checkpoint they link to, who did what, and the validation report; `npm run verify-evidence` checks it offline. part=receipt: the signed AS4 receipt alone; part=message: the AS4 message alone (as posted or received)",
     tag: 'documents',
     auth: 'tenant',
     query: EvidenceQuery,
