@@ -16,7 +16,7 @@ import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
 import { applyPostgresSchema } from '../src/infrastructure/postgres/pgSchema.js';
 import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
 import { PgHistoryChainStore } from '../src/infrastructure/postgres/pgHistoryChain.js';
-import { HistoryChainer } from '../src/application/history/historyChainer.js';
+import { ThreadedHistoryChainer } from '../src/infrastructure/history/threadedHistoryChainer.js';
 import { loadConfig } from '../src/infrastructure/config.js';
 import { postgresCpuMs } from './benchCpu.js';
 
@@ -68,14 +68,15 @@ async function main() {
 
   // The chainer as the service runs it (its default pace), following the appends as they commit.
   const chainer = chained
-    ? new HistoryChainer(store, new PgHistoryChainStore(pool), pino({ level: 'warn' }), {
-        paceMs: loadConfig({}).history.chainPaceMs,
-        batchSize: 1000,
-      })
+    ? new ThreadedHistoryChainer(
+        store,
+        new PgHistoryChainStore(pool),
+        pino({ level: 'warn' }),
+        { paceMs: loadConfig({}).history.chainPaceMs, batchSize: 1000 },
+        { databaseUrl: url, eventStoreUrl: null },
+      )
     : null;
   await chainer?.start();
-  const follower =
-    process.env.FOLLOW === '1' ? store.subscribeToAll({ batchSize: 1000, onEvents: async () => {} }) : null;
 
   const perWriter = Math.ceil(appends / writers);
   const latencies: number[] = [];
@@ -103,7 +104,6 @@ async function main() {
   const selfCpu = process.cpuUsage(cpuBefore.self);
   const postgresCpu = dataDir ? (await postgresCpuMs(dataDir)) - cpuBefore.postgres : null;
   await chainer?.stop();
-  await follower?.stop();
   const total = perWriter * writers;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) =>

@@ -55,6 +55,11 @@ export class ThreadedHistoryChainer extends HistoryChainer {
     const data: ChainerWorkerData = { connection: this.connection, options: this.options, logLevel: this.logger.level };
     const worker = new Worker(ENTRY, { workerData: data });
     this.worker = worker;
+    // Following once the thread has read the chain's head (its first report), or has failed.
+    const following = new Promise<void>((resolve) => {
+      worker.once('message', () => resolve());
+      worker.once('exit', () => resolve());
+    });
     worker.on('message', (message: ChainerWorkerMessage) => this.received(message));
     worker.on('error', (error) => this.logger.error({ err: error }, 'the history chainer thread failed'));
     worker.on('exit', (code) => {
@@ -67,6 +72,7 @@ export class ThreadedHistoryChainer extends HistoryChainer {
         this.follow().catch((e: unknown) => this.logger.error({ err: e }, 'history chainer restart failed'));
       }, RESTART_DELAY_MS);
     });
+    await following;
   }
 
   private received(message: ChainerWorkerMessage): void {
