@@ -108,7 +108,7 @@ export interface HistorySettings {
   signingCertificateFile: string | null;
   /** HISTORY_CHECKPOINT_FILE: each checkpoint is also appended here, one JSON line (a copy outside the database). */
   checkpointFile: string | null;
-  /** HISTORY_CHAIN_PACE_MS (250): the chainer reads and writes at most this often under load; it bounds how long an event stays unchained. */
+  /** HISTORY_CHAIN_PACE_MS (250): the chainer reads and writes this often (at most, under load); an event stays unchained about twice this. */
   chainPaceMs: number;
   /** HISTORY_VERIFY_WORKERS (the cores, at most 4): worker threads a verification of a long chain walks it with. */
   verifyWorkers: number;

@@ -29,7 +29,8 @@ function polled(store: PgEventStore, everyMs: number): EventStore {
   const following: Pick<EventStore, 'subscribeToAll'> = {
     subscribeToAll: (options) =>
       followAll(store, options, (wake) => {
-        const timer = setInterval(wake, everyMs);
+        // A pace of 0 (chain at once) still polls at a bounded rate.
+        const timer = setInterval(wake, Math.max(everyMs, 25));
         return () => clearInterval(timer);
       }),
   };

@@ -525,7 +525,7 @@ export const SETTINGS = {
   HISTORY_CHAIN_PACE_MS: integer('HISTORY_CHAIN_PACE_MS', 250, {
     section: 'history',
     description:
-      'The chainer reads and writes at most this often under load: it bounds how long an event stays unchained.',
+      'The chainer reads what was appended and writes its links this often (at most, under load): it bounds how long an event stays unchained (about twice this).',
   }),
   HISTORY_VERIFY_WORKERS: integer('HISTORY_VERIFY_WORKERS', 0, {
     section: 'history',
