@@ -19,7 +19,7 @@ import {
 } from '../../domain/tenant/tenant.js';
 import { conflict, invalidState, notFound } from '../../domain/errors.js';
 import { sameParticipant } from '../../domain/peppol/participantId.js';
-import { registeredByAnotherTenant } from '../peppol/participantHolder.js';
+import { registeredByAnotherTenant } from './participantHolder.js';
 
 export interface IssuedKey {
   record: Exclude<ApiKeyState, { status: 'absent' }>;

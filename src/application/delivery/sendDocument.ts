@@ -47,7 +47,7 @@ import { EMAIL_ADDRESS_RULE, isEmailAddress } from '../../domain/emailAddress.js
 import { sameUbl, type DocumentHeader, type UblRef } from '../../domain/document/lifecycle/documentContent.js';
 import { DocumentContent, type DocumentWithContent } from '../documents/documentContent.js';
 import { STORED_UBL_RULES, type StoredUblRules } from '../ports/storedUblRules.js';
-import { registeredByAnotherTenant } from '../peppol/participantHolder.js';
+import { registeredByAnotherTenant } from '../accounts/participantHolder.js';
 
 /** The send call's optional query: identifiers that override the document's, and the client's `email`. */
 export interface SendOptions {
