@@ -114,6 +114,8 @@ async function main() {
   );
   const verification = new HistoryVerification(store, chain, new PgBlobStore(pool), signer, walker, VERIFICATION);
   cpuBefore = await cpu();
+  // Said on stderr as it starts: the step that matters is minutes into the run.
+  console.error(`verifying ${events} events…`);
   started = performance.now();
   const report = await verification.verify({ blobs: false });
   const verifySeconds = (performance.now() - started) / 1000;
