@@ -247,7 +247,7 @@ export class SendDocument {
       }
       const route = routeOf(tenant, document, options);
       if (attempt === 1 && route.sender_peppol_id !== null)
-        await this.refuseParticipantOfAnother(route.sender_peppol_id, tenant.id, document.header);
+        await this.refuseParticipantOfAnother(route.sender_peppol_id, tenant, document.header);
       const now = new Date().toISOString();
       const sendEvents = documentDecider.decide(
         { type: 'RequestSend', data: { ...route, delivery_id: deliveryId, message_id: messageIdOf(deliveryId), now } },
@@ -323,8 +323,10 @@ export class SendDocument {
    * FAILED with the reason "cancelled" (and may be sent again). Another tenant's is not found.
    */
   /** A participant registered here by another tenant is that tenant's, whoever listed it before. */
-  private async refuseParticipantOfAnother(sender: string, tenantId: string, header: DocumentHeader): Promise<void> {
-    if (await registeredByAnotherTenant(this.store, sender, tenantId))
+  private async refuseParticipantOfAnother(sender: string, tenant: Tenant, header: DocumentHeader): Promise<void> {
+    // The tenant's own registration is its own reservation: nothing to look up.
+    if (sameParticipant(tenant.peppol_registration?.peppol_id ?? null, sender)) return;
+    if (await registeredByAnotherTenant(this.store, sender, tenant.id))
       throw invalid(
         `${sender} is registered on Peppol on this service by another tenant: only that tenant sends as it`,
         issuerLoc(issuingPartyOf(header.document_type)),
