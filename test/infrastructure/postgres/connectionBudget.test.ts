@@ -34,7 +34,7 @@ describe('PostgreSQL connection budget of the processes sharing a server (real P
       await checkConnectionBudget(pool, 400, logger);
       expect(lines).to.have.length(1);
       expect(JSON.parse(lines[0]!).msg).to.match(
-        /PostgreSQL takes 29\d connections; .* may open 403 each .*lower DATABASE_POOL_SIZE/,
+        /PostgreSQL takes 29\d connections; .* may open 404 each .*lower DATABASE_POOL_SIZE/,
       );
     } finally {
       await pool.end();
