@@ -50,6 +50,10 @@ describe('XML of AS4 messages: decoding and the DOM the signature code walks', (
       expect(
         refused(() => decodeUtf8Xml(Buffer.from(`<?xml version="1.0"\n  encoding = 'latin1'?><a/>`))).message,
       ).to.equal('the XML declares encoding latin1; only UTF-8 is accepted');
+      // White space before the declaration does not hide it (libxml2 would refuse the text anyway, less clearly).
+      expect(
+        refused(() => decodeUtf8Xml(Buffer.from(`\n <?xml version="1.0" encoding="latin1"?><a/>`))).message,
+      ).to.equal('the XML declares encoding latin1; only UTF-8 is accepted');
       // Only the declaration counts: a later instruction with an encoding pseudo-attribute is no declaration.
       const stylesheet = '<?xml version="1.0"?><?xml-stylesheet encoding="latin1"?><a/>';
       expect(decodeUtf8Xml(Buffer.from(stylesheet))).to.equal(stylesheet);
