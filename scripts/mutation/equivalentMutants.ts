@@ -44,7 +44,35 @@ const NO_PREFIX_STRING =
 const ASCII_FRAMING =
   "Equivalent: `Buffer.from(text, '')` encodes as UTF-8, and what is encoded here is ASCII (the base64url boundary, the header names, the media types and the Content-IDs the service writes, CRLF), for which UTF-8 and latin1 give the same bytes.";
 
+/** calculations.ts's BR-CO-09 prefix test looked up as text only. */
+const PREFIX_AS_TEXT =
+  'Equivalent: every prefix is then looked up as text in ` 1A AD AE … ZW ` (the list with spaces around). The listed prefixes are two letters each, separated by spaces, so a two-character prefix without a space is found in that text exactly when it is one of them: the same answer as `prefixes.has`; other prefixes are looked up as text already.';
 export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
+  {
+    file: 'src/domain/document/invoice/documentTotals.ts',
+    at: '507:12',
+    mutator: 'ConditionalExpression',
+    original: 'charge >= 0',
+    replacement: 'true',
+    reason: RULES_MODE_SOURCE,
+  },
+  {
+    file: 'src/domain/validation/rules/cen/calculations.ts',
+    at: '178:7',
+    mutator: 'ConditionalExpression',
+    original: "prefix.length === 2 && !prefix.includes(' ')",
+    replacement: 'false',
+    reason: PREFIX_AS_TEXT,
+  },
+  {
+    file: 'src/infrastructure/as4/wsSecuritySignature.ts',
+    at: '203:47',
+    mutator: 'MethodExpression',
+    original: String.raw`prefixList.split(/\s/).filter(Boolean)`,
+    replacement: String.raw`prefixList.split(/\s/)`,
+    reason:
+      "Equivalent: the empty strings a padded PrefixList leaves match nothing. No namespace declaration has an empty prefix (the default one is the attribute `xmlns`, and xmldom gives an unprefixed node a null prefix), so `inheritedDeclarations` finds none for '' and xml-crypto renders none; a test verifies a SignedInfo with a padded PrefixList.",
+  },
   {
     file: 'src/domain/document/invoice/documentTotals.ts',
     at: '109:64',
@@ -203,7 +231,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
     original: "' '",
     replacement: '""',
     reason:
-      "Equivalent: with `includes('')` every prefix is looked up as text in ` AD AE … XI `. The listed prefixes are two letters each, separated by spaces, so a two-character prefix without a space is found in that text exactly when it is one of them: the same answer as `prefixes.has`.",
+      "Equivalent: with `includes('')` every prefix is looked up as text in ` 1A AD AE … ZW ` (the list with spaces around). The listed prefixes are two letters each, separated by spaces, so a two-character prefix without a space is found in that text exactly when it is one of them: the same answer as `prefixes.has`.",
   },
   {
     file: 'src/domain/validation/rules/cen/calculations.ts',

@@ -53,6 +53,10 @@ describe('MIME multipart/related: edges', () => {
     expect(
       refusal(() => readMultipartRelated(RELATED, Buffer.from(`x${part('Content-ID: <r@x>', '<e/>')}--b--`))),
     ).to.equal('the multipart body has no parts');
+    // Without a delimiter at a line start anywhere, the body is given to the parser whole.
+    expect(refusal(() => readMultipartRelated(RELATED, Buffer.from('x--b\r\nContent-ID: <r@x>\r\n\r\n<e/>')))).to.equal(
+      'malformed multipart body: Invalid multipart stream: missing initial boundary',
+    );
   });
 
   it('reads a part without Content-Type as text/plain, and 7bit, 8bit and a padded transfer encoding as they are', () => {
