@@ -107,7 +107,7 @@ describe('EN 16931 layer per rule set (CEN 1.3.14.1 for 3.0.19, CEN 1.3.16 for 3
     });
 
     it('Given a note that is not a payment terms note, and no due date, When validated under 3.0.19, Then BR-CO-25 is reported', () => {
-      const xml = invoice({ due: '', afterDue: '<cbc:Note>Thank you for your order</cbc:Note>' });
+      const xml = invoice({ due: '', afterCurrency: '<cbc:Note>Thank you for your order</cbc:Note>' });
       expect(cen(xml, OLD)).to.deep.equal(['BR-CO-25']);
     });
 
