@@ -51,6 +51,22 @@ const invoiceSbdh = (overrides: Partial<Sbdh> = {}): Sbdh => ({
   ...overrides,
 });
 
+/** An SBDH carrying an ApplicationResponse (an Invoice Response, an MLS) from `sender` to `receiver`. */
+function applicationResponseSbdh(sender: string, receiver: string, documentType: string, process: string): Sbdh {
+  const sbdh = invoiceSbdh({
+    sender: { scheme: PARTICIPANT_SCHEME, value: sender },
+    receiver: { scheme: PARTICIPANT_SCHEME, value: receiver },
+    documentType: { scheme: DOCUMENT_ID_SCHEME, value: documentType },
+    process: { scheme: PROCESS_ID_SCHEME, value: process },
+  });
+  sbdh.document = {
+    ...sbdh.document,
+    standard: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2',
+    type: 'ApplicationResponse',
+  };
+  return sbdh;
+}
+
 /**
  * The receiving side's codec (what `POST /as4` calls) on messages built and signed with real keys:
  * what it hands on for a message it accepts, and the ebMS error of each refusal it adds to the
@@ -221,17 +237,7 @@ describe('AS4 codec: opening a received message for the inbox', function () {
   });
 
   it('reads a received MLS: what it says and the MLS rules it breaks', async () => {
-    const sbdh = invoiceSbdh({
-      sender: { scheme: PARTICIPANT_SCHEME, value: '0242:000031' },
-      receiver: { scheme: PARTICIPANT_SCHEME, value: '0242:000032' },
-      documentType: { scheme: DOCUMENT_ID_SCHEME, value: MLS_DOCUMENT_TYPE },
-      process: { scheme: PROCESS_ID_SCHEME, value: MLS_PROCESS },
-    });
-    sbdh.document = {
-      ...sbdh.document,
-      standard: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2',
-      type: 'ApplicationResponse',
-    };
+    const sbdh = applicationResponseSbdh('0242:000031', '0242:000032', MLS_DOCUMENT_TYPE, MLS_PROCESS);
     const mls = writeMls({
       id: 'mls-1',
       issueDate: '2026-05-01',
@@ -250,20 +256,8 @@ describe('AS4 codec: opening a received message for the inbox', function () {
   });
 
   describe('an Invoice Response', () => {
-    const responseSbdh = () => {
-      const sbdh = invoiceSbdh({
-        sender: { scheme: PARTICIPANT_SCHEME, value: BUYER },
-        receiver: { scheme: PARTICIPANT_SCHEME, value: SELLER },
-        documentType: { scheme: DOCUMENT_ID_SCHEME, value: INVOICE_RESPONSE_DOCUMENT_TYPE },
-        process: { scheme: PROCESS_ID_SCHEME, value: INVOICE_RESPONSE_PROCESS },
-      });
-      sbdh.document = {
-        ...sbdh.document,
-        standard: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2',
-        type: 'ApplicationResponse',
-      };
-      return sbdh;
-    };
+    const responseSbdh = () =>
+      applicationResponseSbdh(BUYER, SELLER, INVOICE_RESPONSE_DOCUMENT_TYPE, INVOICE_RESPONSE_PROCESS);
     const response = writeInvoiceResponse({
       id: randomUUID(),
       issueDate: '2026-03-02',

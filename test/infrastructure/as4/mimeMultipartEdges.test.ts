@@ -6,21 +6,13 @@ import {
   splitMimeEntity,
   writeMultipartRelated,
 } from '../../../src/infrastructure/as4/mimeMultipart.js';
+import { thrownBy } from '../../support/rejection.js';
 
 // The MIME reader and writer on the edges of what they accept, each refusal with its exact text.
 
 const part = (headers: string, content: string) => `--b\r\n${headers}\r\n\r\n${content}\r\n`;
 const RELATED = 'multipart/related; boundary=b';
-const refusal = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).to.be.instanceOf(MimeError);
-    expect((error as Error).name).to.equal('MimeError');
-    return (error as Error).message;
-  }
-  throw new Error('expected a refusal');
-};
+const refusal = (run: () => unknown): string => thrownBy(MimeError, run).message;
 const headersOf = (o: Record<string, string>) => Object.assign(Object.create(null) as Record<string, string>, o);
 
 describe('MIME multipart/related: edges', () => {

@@ -9,19 +9,11 @@ import {
   securityHeader,
 } from '../../../src/infrastructure/as4/wsSecurityTokens.js';
 import { firstChild, parseUntrustedXmlDom } from '../../../src/infrastructure/as4/xmlDom.js';
+import { thrownBy } from '../../support/rejection.js';
 
 // The WS-Security helpers on hand-made elements: ids, the key reference, and ds:Reference read and written.
 
-const refusal = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).to.be.instanceOf(SecurityHeaderError);
-    expect((error as Error).name).to.equal('SecurityHeaderError');
-    return (error as Error).message;
-  }
-  throw new Error('expected a refusal');
-};
+const refusal = (run: () => unknown): string => thrownBy(SecurityHeaderError, run).message;
 const root = (xml: string) => parseUntrustedXmlDom(xml).documentElement!;
 
 describe('WS-Security helpers: ids, key references, ds:Reference', () => {

@@ -12,17 +12,9 @@ import {
   textOf,
   UntrustedXmlError,
 } from '../../../src/infrastructure/as4/xmlDom.js';
+import { thrownBy } from '../../support/rejection.js';
 
-const refused = (run: () => unknown): UntrustedXmlError => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).to.be.instanceOf(UntrustedXmlError);
-    expect((error as Error).name).to.equal('UntrustedXmlError');
-    return error as UntrustedXmlError;
-  }
-  throw new Error('expected a refusal');
-};
+const refused = (run: () => unknown): UntrustedXmlError => thrownBy(UntrustedXmlError, run);
 
 describe('XML of AS4 messages: decoding and the DOM the signature code walks', () => {
   describe('decoding', () => {
