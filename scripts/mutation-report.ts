@@ -148,7 +148,10 @@ for (const r of results) {
     const reasons = new Map<string, number>();
     for (const m of r.ignored)
       reasons.set(m.statusReason ?? 'ignored', (reasons.get(m.statusReason ?? 'ignored') ?? 0) + 1);
-    md.push('Mutants excluded by a `// Stryker disable` comment in the source, with its reason:', '');
+    md.push(
+      'Mutants excluded, by a `// Stryker disable` comment in the source (with its reason) or as static mutants (see below):',
+      '',
+    );
     for (const [reason, n] of reasons) md.push(`- ${n} × ${reason}`);
     md.push('');
   }

@@ -375,6 +375,16 @@ describe('Document decider', () => {
           .when({ type: 'CancelDelivery', data: { now } })
           .thenRefuses('invalid_state', new RegExp(`^A ${state} document has no delivery to cancel`));
       }
+      // A delivery that ended (SENT, or FAILED) is not cancelled either, though the document has one.
+      const delivered = [created, sendRequested, attempted(1, 'delivered', null)];
+      const sent: DocumentEvent = {
+        type: 'DocumentSent',
+        data: { document_id: 'd1', delivery_id: 'dl1', message_id: 'm1@test', sent_at: now },
+      };
+      spec
+        .given([...delivered, sent])
+        .when({ type: 'CancelDelivery', data: { now } })
+        .thenRefuses('invalid_state', /^A SENT document has no delivery to cancel/);
       spec.given([]).when({ type: 'CancelDelivery', data: { now } }).thenRefuses('not_found');
     });
 

@@ -350,6 +350,38 @@ describe('Document state', () => {
           received_at: at(6),
         },
       },
+      {
+        type: 'ResponseDeliveryAttempted',
+        data: {
+          document_id: 'd1',
+          code: 'AP',
+          attempt: 1,
+          receiver: '0208:0123456749',
+          outcome: 'delivered',
+          error: null,
+          message_id: 'ir1@test',
+          started_at: at(6),
+          duration_ms: 40,
+          next_attempt_at: null,
+        },
+      },
+      {
+        type: 'MlsReceived',
+        data: {
+          document_id: 'd1',
+          delivery_id: 'dl1',
+          mls_id: 'mls-1',
+          message_id: 'm1@test',
+          code: 'RE',
+          description: 'r',
+          issues: [],
+          valid: true,
+          problems: [],
+          sender_ap: 'POP000002',
+          mls_ref: contentRef('the MLS', 'application/xml'),
+          received_at: at(6),
+        },
+      },
       deleted,
     ];
 

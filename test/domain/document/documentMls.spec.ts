@@ -1,5 +1,6 @@
+import { expect } from 'chai';
 import { deciderSpec } from '../../support/deciderSpec.js';
-import { contentRef, createdData } from './documentFacts.js';
+import { contentRef, createdData, recordedAs } from './documentFacts.js';
 import {
   documentDecider,
   mlsRejection,
@@ -119,7 +120,61 @@ describe("Document decider: the receiving provider's Message Level Status (MLS)"
       .thenNothingHappens();
   });
 
+  it('given a valid AP or an RE that breaks the rules, then the delivered attempt records SENT and nothing fails', () => {
+    for (const mlsFirst of [received('AP'), received('RE', false)])
+      spec
+        .given([created, requested, mlsFirst])
+        .when({ type: 'RecordAttempt', data: { ...attemptFacts, retry_at: null, now } })
+        .then([attempted, sent]);
+  });
+
+  it("given an RE of an earlier delivery, then a new delivery's attempt records SENT (the RE was about the other message)", () => {
+    const again: DocumentEvent = {
+      ...requested,
+      data: { ...(requested.data as object), delivery_id: 'dl2', message_id: 'm2@test', requested_at: later },
+    } as DocumentEvent;
+    spec
+      .given([created, requested, attempted, sent, received('RE'), failedBy(mlsRejection(mls('RE'))), again])
+      .when({
+        type: 'RecordAttempt',
+        data: { ...attemptFacts, delivery_id: 'dl2', message_id: 'm2@test', retry_at: null, now: later },
+      })
+      .then([
+        {
+          type: 'DeliveryAttempted',
+          data: {
+            ...attemptFacts,
+            delivery_id: 'dl2',
+            message_id: 'm2@test',
+            document_id: 'd1',
+            next_attempt_at: null,
+          },
+        },
+        {
+          type: 'DocumentSent',
+          data: { document_id: 'd1', delivery_id: 'dl2', message_id: 'm2@test', sent_at: later },
+        },
+      ]);
+  });
+
+  it('words the failure of an RE: its description (or that none was given), up to three issue texts, and how many more', () => {
+    const issue = (description: string | null) => ({ location: null, description, reason: 'BV' });
+    const prefix = 'rejected by the receiving access point (MLS RE): ';
+    expect(mlsRejection({ description: null, issues: [] })).to.equal(`${prefix}no reason given`);
+    expect(mlsRejection({ description: 'd', issues: [issue(null)] })).to.equal(`${prefix}d`);
+    expect(mlsRejection({ description: 'd', issues: [issue('a'), issue(null), issue('c')] })).to.equal(
+      `${prefix}d — a; c`,
+    );
+    expect(
+      mlsRejection({ description: 'd', issues: [issue('a'), issue('b'), issue('c'), issue('e'), issue('f')] }),
+    ).to.equal(`${prefix}d — a; b; c; and 2 more`);
+  });
+
   it('refuses an MLS about another message, or for a document we did not send', () => {
+    spec
+      .given([recordedAs(created, 'RECEIVED', 'INBOUND')])
+      .when(record('AP'))
+      .thenRefuses('invalid_state', /^An MLS is recorded on a document we sent$/);
     spec
       .given([created, requested, attempted, sent])
       .when({ type: 'RecordMls', data: { ...mls('AP'), message_id: 'other@test', now: later } })

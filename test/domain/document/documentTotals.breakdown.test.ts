@@ -545,6 +545,42 @@ describe('EN 16931 totals: the VAT breakdown and the document totals', () => {
       ]);
     });
 
+    it('Given exempt categories of document allowances and charges beside the stated one, Then each is refused at its first allowance or charge', () => {
+      const r = complete({
+        tax_code: 'AE',
+        vatex: 'VATEX-EU-AE',
+        items: [item(100, '0.00', { tax_code: 'AE' })],
+        allowances: [
+          { reason: 'a', amount: 5, tax_rate: '0.00', tax_code: 'AE' },
+          { reason: 'b', amount: 5, tax_rate: '0.00', tax_code: 'E' },
+        ],
+        charges: [
+          { reason: 'c', amount: 5, tax_rate: '0.00', tax_code: 'AE' },
+          { reason: 'd', amount: 20, tax_rate: '0.00', tax_code: 'K' },
+        ],
+      });
+      expect(r.totals.breakdown.map((b) => [b.tax_code, b.exemption_reason_code])).to.deep.equal([
+        ['AE', 'VATEX-EU-AE'],
+        ['K', null],
+        ['E', null],
+      ]);
+      expect(r.problems.map((p) => [p.field, p.type, p.rule_id])).to.deep.equal([
+        ['charges[1].tax_code', 'invalid', 'BR-IC-10'],
+        ['allowances[1].tax_code', 'invalid', 'BR-E-10'],
+      ]);
+      const first = complete({
+        tax_code: 'AE',
+        vatex: 'VATEX-EU-AE',
+        items: [item(100, '0.00', { tax_code: 'AE' })],
+        allowances: [{ reason: 'b', amount: 5, tax_rate: '0.00', tax_code: 'E' }],
+        charges: [{ reason: 'd', amount: 20, tax_rate: '0.00', tax_code: 'K' }],
+      });
+      expect(first.problems.map((p) => p.field)).to.deep.equal(['charges[0].tax_code', 'allowances[0].tax_code']);
+      expect(r.problems[1]!.message).to.equal(
+        'VAT category E requires its own exemption reason, but a document states one (vatex / vatex_note), which is for category AE: put the category E lines in a separate document with their vatex or vatex_note',
+      );
+    });
+
     it('Given a document read from UBL (rules mode) with an exempt entry and no reason, Then no field problem: the rule engine reports what its sender wrote', () => {
       const r = complete({ items: [item(100, '0.00', { tax_code: 'E' })] }, 'rules');
       expect(r.problems).to.deep.equal([]);

@@ -360,6 +360,21 @@ describe('EN 16931 calculation rules (BR-CO) on varied invoices', () => {
     });
   });
 
+  describe('BR-CO-09 (VAT identifier prefix) as the official artefacts test it', () => {
+    it('Given a VAT identifier of one character, or of a letter and a space, When validated, Then BR-CO-09 is not reported: the list is searched as text', () => {
+      for (const id of ['B', 'E 0123456749'])
+        expect(calculationRules(vary(BASE, ['BE0123456749', id])), id).not.to.include('BR-CO-09');
+      expect(calculationRules(vary(BASE, ['BE0123456749', 'ZZ0123456749']))).to.include('BR-CO-09');
+    });
+  });
+
+  describe('BR-CO-17 reads the rate of the VAT category only', () => {
+    it('Given a breakdown category of another tax scheme with a rate, When validated, Then BR-CO-17 is reported: the breakdown has no VAT rate and its tax is not zero', () => {
+      const xml = vary(BASE, [SUBTOTAL_RATE, SUBTOTAL_RATE.replace('<cbc:ID>VAT</cbc:ID>', '<cbc:ID>GST</cbc:ID>')]);
+      expect(calculationRules(xml)).to.include('BR-CO-17');
+    });
+  });
+
   describe('the message shown for each rule names the business terms it is about', () => {
     const cases: { rule: string; xml: string; terms: string[] }[] = [
       {

@@ -106,6 +106,11 @@ describe('EN 16931 layer per rule set (CEN 1.3.14.1 for 3.0.19, CEN 1.3.16 for 3
       expect(cen(xml, OLD)).to.deep.equal([]);
     });
 
+    it('Given a note that is not a payment terms note, and no due date, When validated under 3.0.19, Then BR-CO-25 is reported', () => {
+      const xml = invoice({ due: '', afterCurrency: '<cbc:Note>Thank you for your order</cbc:Note>' });
+      expect(cen(xml, OLD)).to.deep.equal(['BR-CO-25']);
+    });
+
     it('Given two payment card accounts, When validated, Then BR-66 is reported under 3.0.19 and UBL-SR-54 under 3.0.21', () => {
       const pan = '<cbc:PrimaryAccountNumberID>1234</cbc:PrimaryAccountNumberID>';
       const xml = invoice({ payment: card(pan) + card(pan) });

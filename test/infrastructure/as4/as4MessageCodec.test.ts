@@ -14,6 +14,7 @@ import { peppolUserMessage } from '../../../src/domain/peppol/as4/peppolProfile.
 import type { Sbdh } from '../../../src/domain/peppol/as4/sbdh.js';
 import type { UserMessage } from '../../../src/domain/peppol/as4/userMessage.js';
 import { writeInvoiceResponse } from '../../../src/domain/document/ubl/invoiceResponse.js';
+import { MLS_DOCUMENT_TYPE, MLS_PROCESS, writeMls } from '../../../src/domain/peppol/mls/messageLevelStatus.js';
 import type { OpenedAs4Message } from '../../../src/application/ports/as4Reception.js';
 import { As4MessageCodecAdapter } from '../../../src/infrastructure/as4/as4MessageCodec.js';
 import { DEFAULT_INBOUND_LIMITS } from '../../../src/infrastructure/as4/as4Inbound.js';
@@ -49,6 +50,22 @@ const invoiceSbdh = (overrides: Partial<Sbdh> = {}): Sbdh => ({
   extraScopes: [],
   ...overrides,
 });
+
+/** An SBDH carrying an ApplicationResponse (an Invoice Response, an MLS) from `sender` to `receiver`. */
+function applicationResponseSbdh(sender: string, receiver: string, documentType: string, process: string): Sbdh {
+  const sbdh = invoiceSbdh({
+    sender: { scheme: PARTICIPANT_SCHEME, value: sender },
+    receiver: { scheme: PARTICIPANT_SCHEME, value: receiver },
+    documentType: { scheme: DOCUMENT_ID_SCHEME, value: documentType },
+    process: { scheme: PROCESS_ID_SCHEME, value: process },
+  });
+  sbdh.document = {
+    ...sbdh.document,
+    standard: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2',
+    type: 'ApplicationResponse',
+  };
+  return sbdh;
+}
 
 /**
  * The receiving side's codec (what `POST /as4` calls) on messages built and signed with real keys:
@@ -119,6 +136,7 @@ describe('AS4 codec: opening a received message for the inbox', function () {
     expect(m.sbdh).to.deep.equal(sbdh);
     expect(m.businessDocument).to.contain('<cbc:ID>INV-7</cbc:ID>');
     expect(m.invoiceResponse).to.equal(null);
+    expect(m.mls).to.equal(null);
     expect(m.references).to.deep.equal(built.references);
     expect(m.signer).to.deep.equal({
       subject: `C=BE, O=Invoicing service tests, OU=PEPPOL TEST AP, CN=${SENDER}`,
@@ -206,21 +224,40 @@ describe('AS4 codec: opening a received message for the inbox', function () {
     expect(mismatch.errors.every(([code, ref]) => code === 'EBMS:0004' && ref === mismatch.id)).to.equal(true);
   });
 
+  it('refuses an invoice whose seller is not the SBDH sender (sender binding): EBMS:0004 naming both', async () => {
+    const sbdh = invoiceSbdh({ sender: { scheme: PARTICIPANT_SCHEME, value: '0208:0555555555' } });
+    const { errors, id } = refusal(await codec.open(...(await parts(build({ sbdh })))));
+    expect(errors).to.deep.equal([
+      [
+        'EBMS:0004',
+        id,
+        `the business document's issuer ${SELLER} (Invoice/AccountingSupplierParty/Party/EndpointID) is not the SBDH sender 0208:0555555555`,
+      ],
+    ]);
+  });
+
+  it('reads a received MLS: what it says and the MLS rules it breaks', async () => {
+    const sbdh = applicationResponseSbdh('0242:000031', '0242:000032', MLS_DOCUMENT_TYPE, MLS_PROCESS);
+    const mls = writeMls({
+      id: 'mls-1',
+      issueDate: '2026-05-01',
+      issueTime: '10:00:00Z',
+      sender: '000031',
+      receiver: '000032',
+      referenceId: 'msg-1@test',
+      code: 'AP',
+      description: null,
+      issues: [],
+    });
+    const opened = await codec.open(...(await parts(build({ sbdh, payload: writeSbdh(sbdh, mls) }))));
+    if (!opened.ok) throw new Error(JSON.stringify(opened.errors));
+    expect(opened.message.mls?.says).to.include({ id: 'mls-1', code: 'AP', referenceId: 'msg-1@test' });
+    expect(opened.message.mls?.problems).to.deep.equal([]);
+  });
+
   describe('an Invoice Response', () => {
-    const responseSbdh = () => {
-      const sbdh = invoiceSbdh({
-        sender: { scheme: PARTICIPANT_SCHEME, value: BUYER },
-        receiver: { scheme: PARTICIPANT_SCHEME, value: SELLER },
-        documentType: { scheme: DOCUMENT_ID_SCHEME, value: INVOICE_RESPONSE_DOCUMENT_TYPE },
-        process: { scheme: PROCESS_ID_SCHEME, value: INVOICE_RESPONSE_PROCESS },
-      });
-      sbdh.document = {
-        ...sbdh.document,
-        standard: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2',
-        type: 'ApplicationResponse',
-      };
-      return sbdh;
-    };
+    const responseSbdh = () =>
+      applicationResponseSbdh(BUYER, SELLER, INVOICE_RESPONSE_DOCUMENT_TYPE, INVOICE_RESPONSE_PROCESS);
     const response = writeInvoiceResponse({
       id: randomUUID(),
       issueDate: '2026-03-02',

@@ -62,6 +62,27 @@ describe('Peppol SBDH: the writer exactly, and the reader on edge cases', () => 
     );
     const withScheme = writeSbdh({ ...SBDH, mlsTo: { scheme: 'other', value: '0088:1' } }, INVOICE);
     expect(withScheme).to.contain(scope('MLS_TO', '0088:1', 'other'));
+    // Without MLS: nothing between the country and the next scope; two extra scopes one after the other.
+    const plain = writeSbdh(
+      {
+        ...SBDH,
+        documentType: { scheme: 'other-doc', value: 'd' },
+        extraScopes: [
+          { type: 'X', instanceIdentifier: 'y', identifier: null },
+          { type: 'Z', instanceIdentifier: 'w', identifier: 'i' },
+        ],
+      },
+      INVOICE,
+    );
+    expect(plain.slice(plain.indexOf('<sh:BusinessScope>'), plain.indexOf('</sh:BusinessScope>'))).to.equal(
+      '<sh:BusinessScope>\n' +
+        scope('DOCUMENTID', 'd', 'other-doc') +
+        scope('PROCESSID', SBDH.process.value) +
+        scope('COUNTRY_C1', 'BE') +
+        scope('X', 'y') +
+        scope('Z', 'w', 'i') +
+        '    ',
+    );
   });
 
   it('embeds the business document without its BOM, declaration and the white space around them', () => {

@@ -67,6 +67,17 @@ describe('WS-Security signature verification refuses, with its reason', function
     expect(result.valid).to.equal(false);
   };
 
+  it('accepts a SignedInfo canonicalized without a PrefixList, and one whose PrefixList is padded with white space', () => {
+    const bare = resign(signed, key(), (s) => s.replace(/<ec:InclusiveNamespaces [^>]*\/>/, ''));
+    expect(bare).not.to.equal(signed);
+    expect(verify(bare)).to.include({ valid: true, reason: null });
+    const padded = resign(signed, key(), (s) =>
+      s.replace(/PrefixList="([^"]*)"/, (_, list: string) => `PrefixList="  ${list.split(' ').join('   ')}  "`),
+    );
+    expect(padded).to.contain('PrefixList="  ');
+    expect(verify(padded)).to.include({ valid: true, reason: null });
+  });
+
   it('accepts the message as signed, and again when signed again unchanged (the tests below change one thing)', () => {
     const result = verify(signed);
     expect(result).to.include({ valid: true, signedInfoValid: true, reason: null });
