@@ -143,7 +143,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '420:53',
+    at: '431:53',
     mutator: 'OptionalChaining',
     original: 'state.delivery?.delivery_id',
     replacement: 'state.delivery.delivery_id',
@@ -152,7 +152,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '518:5',
+    at: '529:5',
     mutator: 'ConditionalExpression',
     original: 'default: return assertNever(attempt.outcome);',
     replacement: 'default:',
@@ -160,7 +160,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '727:7',
+    at: '738:7',
     mutator: 'ConditionalExpression',
     original: 'default: return assertNever(command);',
     replacement: 'default:',
@@ -168,7 +168,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '892:7',
+    at: '903:7',
     mutator: 'ConditionalExpression',
     original: 'default: return assertNever(event);',
     replacement: 'default:',
@@ -176,7 +176,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '543:3',
+    at: '554:3',
     mutator: 'LogicalOperator',
     original: "state.status === 'present' && state.delivery",
     replacement: "state.status === 'present' || state.delivery",
@@ -185,7 +185,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '543:3',
+    at: '554:3',
     mutator: 'ConditionalExpression',
     original: "state.status === 'present'",
     replacement: 'true',
@@ -193,7 +193,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '638:13',
+    at: '649:13',
     mutator: 'ConditionalExpression',
     original: "state.status === 'present'",
     replacement: 'true',
@@ -201,7 +201,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '719:60',
+    at: '730:60',
     mutator: 'ConditionalExpression',
     original: 'retry_at === null',
     replacement: 'false',
@@ -210,7 +210,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '804:56',
+    at: '815:56',
     mutator: 'ArrowFunction',
     original: '() => ({ next_attempt_at: null })',
     replacement: '() => undefined',
@@ -218,7 +218,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/domain/document/lifecycle/documentAggregate.ts',
-    at: '804:63',
+    at: '815:63',
     mutator: 'ObjectLiteral',
     original: '{ next_attempt_at: null }',
     replacement: '{}',
@@ -323,7 +323,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/infrastructure/as4/mimeMultipart.ts',
-    at: '84:20',
+    at: '86:20',
     mutator: 'MethodExpression',
     original: "(headers['content-transfer-encoding'] ?? 'binary').trim()",
     replacement: "headers['content-transfer-encoding'] ?? 'binary'",
@@ -332,7 +332,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/infrastructure/as4/mimeMultipart.ts',
-    at: '99:66',
+    at: '142:69',
     mutator: 'ConditionalExpression',
     original: 'value !== undefined',
     replacement: 'true',
@@ -341,7 +341,16 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/infrastructure/as4/mimeMultipart.ts',
-    at: '171:30',
+    at: '147:9',
+    mutator: 'ConditionalExpression',
+    original: 'error instanceof MultipartParseError',
+    replacement: 'true',
+    reason:
+      "Harmless: inside that try only the parser throws (its MultipartParseError for a malformed body, and its Max…ExceededErrors for the limits, which extend it); copying a part's headers and wrapping its bytes in a Buffer view cannot. With the mutant any other error would become the same refusal of a malformed body, and there is none.",
+  },
+  {
+    file: 'src/infrastructure/as4/mimeMultipart.ts',
+    at: '189:30',
     mutator: 'EqualityOperator',
     original: 'lf < end',
     replacement: 'lf <= end',
@@ -350,7 +359,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/infrastructure/as4/mimeMultipart.ts',
-    at: '207:61',
+    at: '225:61',
     mutator: 'StringLiteral',
     original: "'latin1'",
     replacement: '""',
@@ -358,7 +367,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/infrastructure/as4/mimeMultipart.ts',
-    at: '207:98',
+    at: '225:98',
     mutator: 'StringLiteral',
     original: "'latin1'",
     replacement: '""',
@@ -366,7 +375,7 @@ export const EQUIVALENT_MUTANTS: readonly ExplainedMutant[] = [
   },
   {
     file: 'src/infrastructure/as4/mimeMultipart.ts',
-    at: '221:50',
+    at: '239:50',
     mutator: 'StringLiteral',
     original: "'latin1'",
     replacement: '""',
