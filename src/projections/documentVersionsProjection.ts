@@ -14,7 +14,7 @@ import {
   summaryOf,
   type DocumentVersionView,
 } from '../application/readModels/documentView.js';
-import { listFieldsOf, stateOfRow } from './documentsProjection.js';
+import { DOCUMENT_LIST_INDEXES, listFieldsOf, stateOfRow } from './documentsProjection.js';
 import { ERASURE_EVENT, erasedRow, inLogOrder, rewriteTenantRows } from './personalDataErasure.js';
 import { ERASED } from '../domain/personalData/personalFields.js';
 
@@ -35,18 +35,8 @@ export const documentVersionsProjection: Projection = {
   collections: [
     {
       name: DOCUMENT_VERSIONS,
-      indexes: [
-        {
-          fields: [
-            { field: 'tenant_id' },
-            { field: 'direction' },
-            { field: 'state' },
-            { field: 'created_at', direction: 'desc' },
-          ],
-        },
-        { fields: [{ field: 'tenant_id' }, { field: 'created_at', direction: 'desc' }] },
-        { fields: [{ field: 'document_id' }] },
-      ],
+      // Lists as of a moment are read as the lists are.
+      indexes: [...DOCUMENT_LIST_INDEXES, { fields: [{ field: 'document_id' }] }],
     },
   ],
   handles: [...DOCUMENT_EVENT_TYPES, ERASURE_EVENT],

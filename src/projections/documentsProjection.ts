@@ -22,6 +22,19 @@ import type { Projection } from '../application/ports/projection.js';
 import { DOCUMENT_PERSONAL_FIELDS, erasedDocument } from '../domain/personalData/personalFields.js';
 import { ERASURE_EVENT, erasedRow, inLogOrder, rewriteTenantRows } from './personalDataErasure.js';
 
+/** The indexes of the document lists (a tenant's, newest first, by direction and state). */
+export const DOCUMENT_LIST_INDEXES = [
+  {
+    fields: [
+      { field: 'tenant_id' },
+      { field: 'direction' },
+      { field: 'state' },
+      { field: 'created_at', direction: 'desc' as const },
+    ],
+  },
+  { fields: [{ field: 'tenant_id' }, { field: 'created_at', direction: 'desc' as const }] },
+];
+
 /**
  * One read model behind the document list, the outbox, the drafts and the inbox, in two
  * collections: `documents`, a small row per document with the fields the lists filter and sort
@@ -37,15 +50,7 @@ export const documentsProjection = (content: Pick<DocumentContent, 'document'>):
     {
       name: DOCUMENTS,
       indexes: [
-        {
-          fields: [
-            { field: 'tenant_id' },
-            { field: 'direction' },
-            { field: 'state' },
-            { field: 'created_at', direction: 'desc' },
-          ],
-        },
-        { fields: [{ field: 'tenant_id' }, { field: 'created_at', direction: 'desc' }] },
+        ...DOCUMENT_LIST_INDEXES,
         // Delivery recovery looks across tenants for documents in TRANSIT.
         { fields: [{ field: 'state' }] },
       ],

@@ -5,12 +5,27 @@ import {
   participantReservationDecider,
   participantReservationStream,
 } from '../../domain/peppol/participantReservation.js';
-import { tenantDecider, tenantStream } from '../../domain/tenant/tenant.js';
+import { tenantDecider, tenantStream, type Tenant } from '../../domain/tenant/tenant.js';
 
 /**
- * The other tenant of this instance that is registered on Peppol with `peppolId` (it holds the
- * id's reservation, is live, and its registration is that id), or null. A participant registered
- * here receives here, and only its own tenant may send as it: no administrator can give it to a
+ * The tenant of this instance registered on Peppol with `peppolId`: it holds the id's
+ * reservation, is live, and its registration is that id (simulated or not); null when none is.
+ * Read from the streams, so a registration just made is already seen.
+ */
+export async function registeredHolder(store: EventStore, peppolId: string): Promise<Tenant | null> {
+  const key = participantKey(peppolId);
+  if (!key) return null;
+  const reservation = await loadState(store, participantReservationDecider, participantReservationStream(key));
+  if (reservation.status !== 'held') return null;
+  const holder = await loadState(store, tenantDecider, tenantStream(reservation.tenant_id));
+  if (holder.status !== 'present' || holder.is_deleted) return null;
+  const registration = holder.peppol_registration;
+  return registration && participantKey(registration.peppol_id) === key ? holder : null;
+}
+
+/**
+ * The other tenant registered here with `peppolId`, or null. A participant registered here
+ * receives here, and only its own tenant may send as it: no administrator can give it to a
  * second tenant, and a tenant given it before the registration cannot send as it any more.
  */
 export async function registeredByAnotherTenant(
@@ -18,12 +33,6 @@ export async function registeredByAnotherTenant(
   peppolId: string,
   tenantId: string | null,
 ): Promise<string | null> {
-  const key = participantKey(peppolId);
-  if (!key) return null;
-  const reservation = await loadState(store, participantReservationDecider, participantReservationStream(key));
-  if (reservation.status !== 'held' || reservation.tenant_id === tenantId) return null;
-  const holder = await loadState(store, tenantDecider, tenantStream(reservation.tenant_id));
-  if (holder.status !== 'present' || holder.is_deleted) return null;
-  const registration = holder.peppol_registration;
-  return registration && participantKey(registration.peppol_id) === key ? holder.id : null;
+  const holder = await registeredHolder(store, peppolId);
+  return holder && holder.id !== tenantId ? holder.id : null;
 }

@@ -1,13 +1,7 @@
 import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
 import { inject, injectable } from '../injection.js';
 import type { LocalParticipants } from '../ports/localParticipants.js';
-import { loadState } from '../commandHandler.js';
-import { participantKey } from '../../domain/peppol/participantId.js';
-import {
-  participantReservationDecider,
-  participantReservationStream,
-} from '../../domain/peppol/participantReservation.js';
-import { tenantDecider, tenantStream } from '../../domain/tenant/tenant.js';
+import { registeredHolder } from '../accounts/participantHolder.js';
 
 /**
  * Receivers on this instance: the tenant holding the participant id's reservation, when it is
@@ -20,13 +14,7 @@ export class RegisteredParticipants implements LocalParticipants {
   constructor(@inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async tenantFor(peppolId: string): Promise<string | null> {
-    const key = participantKey(peppolId);
-    if (!key) return null;
-    const reservation = await loadState(this.store, participantReservationDecider, participantReservationStream(key));
-    if (reservation.status !== 'held') return null;
-    const tenant = await loadState(this.store, tenantDecider, tenantStream(reservation.tenant_id));
-    if (tenant.status !== 'present' || tenant.is_deleted) return null;
-    const registration = tenant.peppol_registration;
-    return registration && !registration.simulated && participantKey(registration.peppol_id) === key ? tenant.id : null;
+    const holder = await registeredHolder(this.store, peppolId);
+    return holder && !holder.peppol_registration!.simulated ? holder.id : null;
   }
 }
