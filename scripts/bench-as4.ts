@@ -30,7 +30,7 @@
  *
  *   npm run bench:as4     Options (env): DOCUMENTS (2000), WARMUP (500), RATE (100), CONNECTIONS (16),
  *                         MESSAGES (2000), CONNECTIONS_AS4 (16), PG_STATS=1 (PostgreSQL's
- *                         per-statement account of phase 1), SERVICE_NODE_ARGS (flags for both
+ *                         per-statement account of phases 1 and 2), SERVICE_NODE_ARGS (flags for both
  *                         instances' node, e.g. --cpu-prof), END_TO_END=0 (phases 2 and 3 only),
  *                         PHASE4=0 (no phase 3; it is skipped with a note when the harness is not
  *                         built), PHASE4_MESSAGES (MESSAGES), PHASE4_LIVE (300), PHASE4_CONCURRENCY (4)
@@ -84,7 +84,7 @@ async function main() {
     dataDir,
     port: 54_700 + Math.floor(Math.random() * 90),
     logger: pino({ level: 'warn' }),
-    // PG_STATS=1: PostgreSQL's own account of phase 1 (pg_stat_statements, both databases), printed after it.
+    // PG_STATS=1: pg_stat_statements, for the account of a phase (below).
     settings: pgStats ? { shared_preload_libraries: 'pg_stat_statements' } : {},
   });
   const operatorKey = 'op_bench_as4_key';
@@ -106,6 +106,21 @@ async function main() {
     instances.push({ service, pool, events: new PgEventStore(pool, pg.connectionString(database)) });
   }
   const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+  // PG_STATS=1: PostgreSQL's own account (pg_stat_statements, both databases) of the phase it surrounds.
+  const resetStatements = async () => {
+    for (const { pool } of instances)
+      await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
+  };
+  const printStatements = async (count: number, per: string) => {
+    const { rows } = await a.pool.query(
+      `SELECT d.datname AS db, round(calls::numeric / $1, 2) AS calls_each, round(total_exec_time::numeric / $1, 3) AS ms_each,
+              left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+       FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid ORDER BY calls DESC, total_exec_time DESC LIMIT 30`,
+      [count],
+    );
+    console.log(`PostgreSQL statements, ${per}:`);
+    console.table(rows);
+  };
 
   const call = async (base: string, method: string, route: string, key: string, payload?: unknown) => {
     const res = await fetch(`${base}${route}`, {
@@ -228,9 +243,7 @@ async function main() {
     ];
 
     process.stdout.write(`phase 1: sending ${documents} at ${rate}/s over ${connections} connections…\n`);
-    if (pgStats)
-      for (const { pool } of instances)
-        await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
+    if (pgStats) await resetStatements();
     const cpuBefore = await cpuNow();
     const started = Date.now();
     const sends = await sendAll(ids);
@@ -259,13 +272,7 @@ async function main() {
       },
     };
     console.log(JSON.stringify({ end_to_end: endToEnd }, null, 2));
-    if (pgStats) {
-      const { rows } = await a.pool.query(
-        `SELECT d.datname AS db, calls, round(total_exec_time) AS total_ms, round(total_exec_time::numeric / calls, 3) AS ms_per_call, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
-         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid ORDER BY total_exec_time DESC LIMIT 25`,
-      );
-      console.table(rows);
-    }
+    if (pgStats) await printStatements(documents, 'per document of phase 1');
     await Promise.all(subscriptions.map((s) => s.stop()));
     return ids;
   };
@@ -332,8 +339,11 @@ async function main() {
     await postToB(await buildOurs(warmup));
   }
   process.stdout.write(`phase 2: building ${messages} AS4 messages as POP000001, posting them to B's /as4…\n`);
-  const selfBuilt = await postToB(await buildOurs(messages));
+  const ourMessages = await buildOurs(messages);
+  if (pgStats) await resetStatements();
+  const selfBuilt = await postToB(ourMessages);
   console.log(JSON.stringify({ endpoint: selfBuilt }, null, 2));
+  if (pgStats) await printStatements(messages, 'per message of phase 2');
 
   const harness = phase4Target();
   if (process.env.PHASE4 === '0' || harness.kind === 'none') {
