@@ -14,13 +14,10 @@
 import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
-import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
-import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
+import { startBenchPostgres } from './benchPostgres.js';
 import { writeUbl } from '../src/domain/document/ubl/ublWriter.js';
 import { decodeDocumentInput } from '../src/http/codecs/documentCodec.js';
 import { invoiceWithLines } from './benchDocuments.js';
@@ -37,13 +34,7 @@ const receiverScript = fileURLToPath(new URL('./as4FloorReceiver.js', import.met
 
 async function main() {
   const pki = await makeTestPki({ instances: 2 });
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-as4-floor-'));
-  const pg = await startEmbeddedPostgres({
-    dataDir,
-    port: 54_800 + Math.floor(Math.random() * 90),
-    logger: pino({ level: 'warn' }),
-  });
-  await ensureDatabase(pg.connectionString('postgres'), 'bench_as4_floor');
+  const { dataDir, server: pg } = await startBenchPostgres('bench-as4-floor', ['bench_as4_floor']);
   const decoded = decodeDocumentInput(
     { ...invoiceWithLines(10), vendor_peppol_id: '0208:0451234595', customer_peppol_id: '0208:0987654394' },
     { maxLines: 10, maxAttachments: 50, maxRenderedLines: 10 },

@@ -35,13 +35,10 @@
  *                         PHASE4=0 (no phase 3; it is skipped with a note when the harness is not
  *                         built), PHASE4_MESSAGES (MESSAGES), PHASE4_LIVE (300), PHASE4_CONCURRENCY (4)
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pino } from 'pino';
 import pgClient from 'pg';
-import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
-import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
+import { startBenchPostgres } from './benchPostgres.js';
 import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
 import { X509Certificate } from 'node:crypto';
 import { invoiceWithLines } from './benchDocuments.js';
@@ -79,19 +76,16 @@ async function main() {
   // Instance 3 is phase4's access point in phase 3 (only its keys are used).
   const pki = await makeTestPki({ instances: 3 });
   const sml = await startTestSml();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-as4-'));
-  const pg = await startEmbeddedPostgres({
-    dataDir,
-    port: 54_700 + Math.floor(Math.random() * 90),
-    logger: pino({ level: 'warn' }),
+  const { dataDir, server: pg } = await startBenchPostgres(
+    'bench-as4',
+    ['bench_as4_1', 'bench_as4_2'],
     // PG_STATS=1: pg_stat_statements, for the account of a phase (below).
-    settings: pgStats ? { shared_preload_libraries: 'pg_stat_statements' } : {},
-  });
+    pgStats ? { shared_preload_libraries: 'pg_stat_statements' } : {},
+  );
   const operatorKey = 'op_bench_as4_key';
   const instances: Array<{ service: BenchService; events: PgEventStore; pool: pgClient.Pool }> = [];
   for (const i of [1, 2]) {
     const database = `bench_as4_${i}`;
-    await ensureDatabase(pg.connectionString('postgres'), database);
     const port = 18_000 + i * 500 + Math.floor(Math.random() * 400);
     const base = `http://127.0.0.1:${port}`;
     const instanceDir = path.join(dataDir, `instance-${i}`);

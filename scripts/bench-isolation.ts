@@ -21,14 +21,10 @@
  *                             EXCLUDE (comma-separated words: A's inputs whose name contains one are left out, e.g. bomb),
  *                             SERVICE_NODE_ARGS (flags for the service's node)
  */
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { pino } from 'pino';
-import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
-import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
+import { startBenchPostgres } from './benchPostgres.js';
 import { invoiceWithLines } from './benchDocuments.js';
 import { openLoop, percentile } from './openLoop.js';
 import { startBenchService } from './benchService.js';
@@ -232,13 +228,7 @@ interface PhaseResult {
 }
 
 async function main() {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-isolation-'));
-  const pg = await startEmbeddedPostgres({
-    dataDir,
-    port: 54_900 + Math.floor(Math.random() * 90),
-    logger: pino({ level: 'warn' }),
-  });
-  await ensureDatabase(pg.connectionString('postgres'), 'bench');
+  const { dataDir, server: pg } = await startBenchPostgres('bench-isolation', ['bench']);
   const operatorKey = 'op_bench_isolation_key';
   const port = 19_000 + Math.floor(Math.random() * 1000);
   const running = await startBenchService({

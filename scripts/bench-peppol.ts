@@ -7,16 +7,14 @@
  *   npm run bench:peppol          Options (env): SECONDS (10), CONNECTIONS (8), LOOKUPS (100)
  * It uses the tests' DNS server and openssl-made certificates (test/support).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../src/infrastructure/config.js';
 import { loadPeppolConfig, type PeppolConfig } from '../src/infrastructure/peppolConfig.js';
-import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
-import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
+import { startBenchPostgres } from './benchPostgres.js';
 import { Service } from '../src/service.js';
 import { smlDnsName } from '../src/application/peppol/smlDnsName.js';
 import { startDnsServer } from '../test/support/dnsServer.js';
@@ -77,14 +75,7 @@ function summary(samples: number[]) {
 }
 
 async function main() {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-peppol-'));
-  const pg = await startEmbeddedPostgres({
-    dataDir,
-    port: 54_900 + Math.floor(Math.random() * 90),
-    logger: pino({ level: 'warn' }),
-  });
-  await ensureDatabase(pg.connectionString('postgres'), 'bench_remote');
-  await ensureDatabase(pg.connectionString('postgres'), 'bench_local');
+  const { dataDir, server: pg } = await startBenchPostgres('bench-peppol', ['bench_remote', 'bench_local']);
   const dns = await startDnsServer();
   const [signing, ap] = await Promise.all([
     makeTestCertificate('smp.bench.test'),

@@ -14,15 +14,11 @@
  *                             SERVICE_NODE_ARGS (flags for the service's node, e.g. --cpu-prof),
  *                             PG_STATS=1 (PostgreSQL's per-statement account of the send phase)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { pino } from 'pino';
+import { rm } from 'node:fs/promises';
 import { fork } from 'node:child_process';
 import pgClient from 'pg';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
-import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
+import { startBenchPostgres } from './benchPostgres.js';
 import { PgEventStore } from '../src/infrastructure/postgres/pgEventStore.js';
 import { invoiceWithLines } from './benchDocuments.js';
 import { openLoop, percentile } from './openLoop.js';
@@ -38,16 +34,13 @@ async function main() {
   const fromSink = <T>() => new Promise<T>((resolve) => sink.once('message', (m) => resolve(m as T)));
   const smtpUrl = `smtp://127.0.0.1:${(await fromSink<{ port: number }>()).port}`;
 
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-send-'));
   // PG_STATS=1: PostgreSQL's own account of the send phase (pg_stat_statements), printed at the end.
   const pgStats = process.env.PG_STATS === '1';
-  const pg = await startEmbeddedPostgres({
-    dataDir,
-    port: 54_800 + Math.floor(Math.random() * 90),
-    logger: pino({ level: 'warn' }),
-    settings: pgStats ? { shared_preload_libraries: 'pg_stat_statements' } : {},
-  });
-  await ensureDatabase(pg.connectionString('postgres'), 'bench');
+  const { dataDir, server: pg } = await startBenchPostgres(
+    'bench-send',
+    ['bench'],
+    pgStats ? { shared_preload_libraries: 'pg_stat_statements' } : {},
+  );
   const operatorKey = 'op_bench_send_key';
   // The service runs as `npm start` does, in a process of its own: the load generator and the
   // measuring subscription below do not share its event loop.

@@ -5,17 +5,14 @@
  *   2. over HTTP: POST /api/validate/json against the real service (autocannon).
  *   npm run bench:validate        Options (env): SECONDS (10), CONNECTIONS (8)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { pino } from 'pino';
 import { decodeDocumentInput } from '../src/http/codecs/documentCodec.js';
 import { checkDocument } from '../src/domain/document/rules/documentCheck.js';
 import { loadConfig } from '../src/infrastructure/config.js';
-import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
-import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
+import { startBenchPostgres } from './benchPostgres.js';
 import { Service } from '../src/service.js';
 import { invoiceWithLines } from './benchDocuments.js';
 
@@ -46,13 +43,7 @@ function inProcess(body: Record<string, unknown>, minMs = 3000) {
 }
 
 async function overHttp(body: Record<string, unknown>) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-validate-'));
-  const pg = await startEmbeddedPostgres({
-    dataDir,
-    port: 54_900 + Math.floor(Math.random() * 90),
-    logger: pino({ level: 'warn' }),
-  });
-  await ensureDatabase(pg.connectionString('postgres'), 'bench');
+  const { dataDir, server: pg } = await startBenchPostgres('bench-validate', ['bench']);
   // Rate limits are for tenants' fair use, not for this measurement.
   for (const name of [
     'RATE_LIMIT_STANDARD_PER_MINUTE',

@@ -3,15 +3,12 @@
  * event of its stream, and the blobs (docs/internals/blob-store.md, "Payloads by reference"). Not a timing: sizes only.
  *   npm run measure:attachments       Options (env): ATTACHMENTS (20), MIN_KB (50), MAX_KB (200)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { pino } from 'pino';
-import { startEmbeddedPostgres } from '../src/infrastructure/postgres/embeddedPostgres.js';
-import { ensureDatabase } from '../src/infrastructure/postgres/database.js';
+import { startBenchPostgres } from './benchPostgres.js';
 import { loadConfig } from '../src/infrastructure/config.js';
 import { Service } from '../src/service.js';
 import { invoiceWithLines } from './benchDocuments.js';
@@ -24,13 +21,7 @@ const maxKb = Number(process.env.MAX_KB ?? 200);
 const sizeOf = (i: number) => Math.round((minKb + ((maxKb - minKb) * i) / Math.max(1, attachments - 1)) * 1024);
 
 async function main() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'measure-attachments-'));
-  const server = await startEmbeddedPostgres({
-    dataDir: dir,
-    port: 54_900 + Math.floor(Math.random() * 90),
-    logger: pino({ level: 'warn' }),
-  });
-  await ensureDatabase(server.connectionString('postgres'), 'measure');
+  const { dataDir: dir, server } = await startBenchPostgres('measure-attachments', ['measure']);
   const databaseUrl = server.connectionString('measure');
   const operatorKey = `op_measure_${randomBytes(16).toString('hex')}`;
   const config = {
