@@ -1,6 +1,6 @@
 /**
  * What receiving an AS4 message costs at the least on this machine: a bare receiver
- * (as4FloorReceiver.ts: node:http, no framework, no XML) posted the same AS4 messages as
+ * (as4FloorReceiver.ts: node:http, no framework, no XML) posted an AS4 message like those of
  * `bench:as4`'s phase 2 (one of ours for a 10-line invoice, 16 clients, closed loop), one step of
  * the work every receiver must do added per mode: `http` (read, answer), `keys` (the two RSA-2048
  * private-key operations), `store` (one durable INSERT), `rules` (the invoice's reading and business
@@ -25,6 +25,7 @@ import { closedLoop } from './openLoop.js';
 import { postgresCpuMs, treeCpuMs } from './benchCpu.js';
 import { makeTestPki } from '../test/support/testPki.js';
 import { buildAs4, invoiceSbdh, signingKeyOf } from '../test/support/as4Sender.js';
+import { freePort } from '../test/support/postgres.js';
 
 const messages = Number(process.env.MESSAGES ?? 2000);
 const warmup = Number(process.env.WARMUP ?? 500);
@@ -53,7 +54,7 @@ async function main() {
 
   const results: Record<string, unknown> = {};
   for (const mode of modes) {
-    const port = 19_000 + Math.floor(Math.random() * 900);
+    const port = await freePort();
     const receiver = spawn(process.execPath, [receiverScript], {
       env: {
         ...process.env,

@@ -7,7 +7,9 @@
  * open loop at RATE per second. Reports documents/s from the first send call to the last
  * document in B's inbox, send → SENT on A (p50/p99: resolution, AS4 build, B's verification,
  * storage and receipt, A's receipt check and record), send → received on B, and the CPU time per
- * document of A, B and PostgreSQL.
+ * document of A, B and PostgreSQL, counted until A has recorded the MLS B answers each document
+ * with (A's SBDH asks for one always, the default; MLS_TYPE=FAILURE_ONLY asks for none for a
+ * document that is delivered; each SPID resolves to its provider's SMP).
  * Phase 2, the receiving endpoint alone: M distinct AS4 messages, signed and encrypted by A's key
  * beforehand (in this process, not timed), are posted to B's /as4 by CONNECTIONS_AS4 clients, each
  * posting its next as soon as its last is answered (a closed loop: the most B sustains). Reports
@@ -33,7 +35,8 @@
  *                         per-statement account of phases 1 and 2), SERVICE_NODE_ARGS (flags for both
  *                         instances' node, e.g. --cpu-prof), END_TO_END=0 (phases 2 and 3 only),
  *                         PHASE4=0 (no phase 3; it is skipped with a note when the harness is not
- *                         built), PHASE4_MESSAGES (MESSAGES), PHASE4_LIVE (300), PHASE4_CONCURRENCY (4)
+ *                         built), PHASE4_MESSAGES (MESSAGES), PHASE4_LIVE (300), PHASE4_CONCURRENCY (4),
+ *                         MLS_TYPE (ALWAYS_SEND)
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,6 +51,8 @@ import { startBenchService, type BenchService } from './benchService.js';
 import { makeTestPki } from '../test/support/testPki.js';
 import { startTestSml } from '../test/support/testSml.js';
 import { accessPointEnv } from '../test/support/peppolNetwork.js';
+import { smlNameOf } from '../test/support/as4Peers.js';
+import { spidParticipantOfSeat } from '../src/domain/peppol/mls/serviceProviderId.js';
 import { belgianNumber } from '../test/support/peppol.js';
 import { buildAs4, invoiceSbdh, signingKeyOf } from '../test/support/as4Sender.js';
 import { phase4Target } from '../test/support/phase4.js';
@@ -65,6 +70,7 @@ const endToEnd = process.env.END_TO_END !== '0';
 const phase4Messages = Number(process.env.PHASE4_MESSAGES ?? messages);
 const phase4Live = Number(process.env.PHASE4_LIVE ?? 300);
 const phase4Concurrency = Number(process.env.PHASE4_CONCURRENCY ?? 4);
+const mlsType = process.env.MLS_TYPE ?? 'ALWAYS_SEND';
 
 const figures = (sorted: number[]) => ({
   p50: Math.round(percentile(sorted, 50)),
@@ -94,12 +100,17 @@ async function main() {
       dataDir: instanceDir,
       port,
       operatorKey,
-      env: accessPointEnv(pki, sml, i, base),
+      // MLS_TYPE (ALWAYS_SEND, the service's default, or FAILURE_ONLY): what A's SBDH asks B for.
+      env: { ...accessPointEnv(pki, sml, i, base), ...(i === 1 ? { MLS_TYPE: mlsType } : {}) },
     });
     const pool = new pgClient.Pool({ connectionString: pg.connectionString(database), max: 4 });
     instances.push({ service, pool, events: new PgEventStore(pool, pg.connectionString(database)) });
   }
   const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+  // Each provider's SPID resolves to its own SMP, which publishes it for MLS: B's MLS reach A, as in
+  // the network (A's SBDH asks for them, MLS_TYPE ALWAYS_SEND by default).
+  for (const [i, instance] of instances.entries())
+    sml.dns.pointToSmp(smlNameOf(spidParticipantOfSeat(pki.instance(i + 1).seatId)!, sml.zone), instance.service.base);
   // PG_STATS=1: PostgreSQL's own account (pg_stat_statements, both databases) of the phase it surrounds.
   const resetStatements = async () => {
     for (const { pool } of instances)
@@ -180,6 +191,23 @@ async function main() {
         }),
       });
 
+    // B answers every document with an MLS (A's SBDH asks ALWAYS_SEND): a document's work ends when
+    // A has recorded it, so each phase waits for its MLS and the next starts on a quiet pair.
+    let mlsOnA = 0;
+    const mlsCounter = a.events.subscribeToAll({
+      after: await a.events.headPosition(),
+      onEvents: async (events) => {
+        mlsOnA += events.filter((e) => e.type === 'MlsReceived').length;
+      },
+      onError: (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    });
+    const mlsFor = async (count: number) => {
+      while (mlsType === 'ALWAYS_SEND' && mlsOnA < count) await new Promise((r) => setTimeout(r, 200));
+    };
+
     // The first sends run cold code (JIT) on both sides and open the connections: they are sent and
     // delivered first, and not counted, so the figures are those of a running access point.
     process.stdout.write(`warm-up: sending ${warmup} at ${rate}/s…\n`);
@@ -188,6 +216,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 500));
       inInbox = (await call(b.service.base, 'GET', '/api/inbox/?search=WARMUP-&page_size=1', buyerKey)).total as number;
     }
+    await mlsFor(warmup);
 
     // The log of each side: when each send was requested and SENT on A, and received on B.
     const requestedAt = new Map<string, number>();
@@ -242,8 +271,9 @@ async function main() {
     const started = Date.now();
     const sends = await sendAll(ids);
     await settled;
-    const cpuAfter = await cpuNow();
     const lastInInbox = Math.max(...receivedAt.values());
+    await mlsFor(warmup + documents - failed);
+    const cpuAfter = await cpuNow();
     const sendToSent = [...sentAt.entries()].map(([id, at]) => at - requestedAt.get(id)!).sort((x, y) => x - y);
     const sendToReceived = [...requestedAt.entries()]
       .filter(([id]) => receivedAt.has(messageOf.get(id)!))
@@ -267,7 +297,7 @@ async function main() {
     };
     console.log(JSON.stringify({ end_to_end: endToEnd }, null, 2));
     if (pgStats) await printStatements(documents, 'per document of phase 1');
-    await Promise.all(subscriptions.map((s) => s.stop()));
+    await Promise.all([...subscriptions, mlsCounter].map((s) => s.stop()));
     return ids;
   };
   const ids = endToEnd ? await endToEndPhase() : await create(1, 'AS4');
@@ -416,7 +446,8 @@ async function main() {
     );
   }
 
-  for (const instance of instances) {
+  // B first: its last MLS to A are not refused by a stopped A.
+  for (const instance of [...instances].reverse()) {
     await instance.service.stop();
     await instance.events.close();
     await instance.pool.end();

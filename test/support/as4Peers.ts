@@ -15,10 +15,10 @@ export const TEST_ZONE = 'sml.peppol.test';
 export const urlOf = (server: http.Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 /** A participant id's SML DNS name in the test zone. */
-export function smlNameOf(participant: string): string {
+export function smlNameOf(participant: string, zone = TEST_ZONE): string {
   const parsed = parsePeppolId(participant);
   if (!parsed.ok) throw new Error(parsed.message);
-  return smlDnsName(parsed.value, TEST_ZONE);
+  return smlDnsName(parsed.value, zone);
 }
 
 /**
