@@ -237,7 +237,9 @@ async function main() {
               requestedAt.set(data.document_id, Date.parse(e.recordedAt));
               messageOf.set(data.document_id, data.message_id);
             }
-            if (e.type === 'DocumentSent') sentAt.set(data.document_id, Date.parse(e.recordedAt));
+            // Only this phase's documents (a warm-up document may be recorded SENT after it began).
+            if (e.type === 'DocumentSent' && requestedAt.has(data.document_id))
+              sentAt.set(data.document_id, Date.parse(e.recordedAt));
             if (e.type === 'DocumentFailed') {
               failed++;
               console.error('failed:', JSON.stringify(e.data));
