@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { EVENT_STORE, type EventStore } from '../ports/eventStore.js';
 import { LOGGER } from '../ports/logger.js';
-import { READ_MODEL_STORE, type ReadModelStore } from '../ports/readModelStore.js';
+import { READ_MODEL_STORE, type Filter, type ReadModelStore } from '../ports/readModelStore.js';
 import { SERVICE_PROVIDER, type ServiceProvider } from '../ports/serviceProvider.js';
 import type { InboundAs4Message } from '../ports/as4Reception.js';
 import { inject, injectable } from '../injection.js';
@@ -116,16 +116,9 @@ export class ReceivedMlsRecorder {
 
   /** The outbound document whose current delivery went out with this AS4 MessageId (our SBDH InstanceIdentifier). */
   private async documentSentAs(messageId: string): Promise<string | null> {
-    const { items } = await this.readModels.collection<DocumentView>(DOCUMENTS).find({
-      filter: {
-        op: 'and',
-        filters: [
-          { op: 'eq', field: 'direction', value: 'OUTBOUND' },
-          { op: 'eq', field: 'summary.delivery.message_id', value: messageId },
-        ],
-      },
-      limit: 1,
-    });
+    const { items } = await this.readModels
+      .collection<DocumentView>(DOCUMENTS)
+      .find({ filter: sentAsFilter(messageId), limit: 1 });
     return items[0]?.id ?? null;
   }
 
@@ -142,3 +135,12 @@ export class ReceivedMlsRecorder {
     return seat;
   }
 }
+
+/** The documents list's rows of outbound documents whose current delivery went out with `messageId` (an index serves it). */
+export const sentAsFilter = (messageId: string): Filter => ({
+  op: 'and',
+  filters: [
+    { op: 'eq', field: 'direction', value: 'OUTBOUND' },
+    { op: 'eq', field: 'summary.delivery.message_id', value: messageId },
+  ],
+});
