@@ -17,9 +17,7 @@ import { As4MessageCodecAdapter } from '../src/infrastructure/as4/as4MessageCode
 import { DEFAULT_INBOUND_LIMITS } from '../src/infrastructure/as4/as4Inbound.js';
 import { loadAccessPointIdentity } from '../src/infrastructure/as4/accessPointIdentity.js';
 import { loadPeppolConfig } from '../src/infrastructure/peppolConfig.js';
-import { writeUbl } from '../src/domain/document/ubl/ublWriter.js';
-import { decodeDocumentInput } from '../src/http/codecs/documentCodec.js';
-import { invoiceWithLines } from './benchDocuments.js';
+import { tenLineInvoiceUbl } from './benchDocuments.js';
 import { readReceivedDocument } from '../src/infrastructure/workers/documentTasks.js';
 import { makeTestPki } from '../test/support/testPki.js';
 import { buildAs4, invoiceSbdh } from '../test/support/as4Sender.js';
@@ -43,12 +41,7 @@ async function main() {
   const receiver = identity(2);
   const receiverCertificate = new X509Certificate(await readFile(pki.instance(2).certificateFile));
   const codec = new As4MessageCodecAdapter(receiver, { limits: DEFAULT_INBOUND_LIMITS, checkSigner: async () => null });
-  const decoded = decodeDocumentInput(
-    { ...invoiceWithLines(10), vendor_peppol_id: '0208:0451234595', customer_peppol_id: '0208:0987654394' },
-    { maxLines: 10, maxAttachments: 50, maxRenderedLines: 10 },
-  );
-  if (!decoded.ok) throw new Error(JSON.stringify(decoded.errors));
-  const ubl = writeUbl(decoded.value);
+  const ubl = tenLineInvoiceUbl();
   const times = { build: 0, open: 0, receipt: 0, check: 0 };
   const at = () => process.cpuUsage();
   const since = (start: NodeJS.CpuUsage) => {

@@ -18,9 +18,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBenchPostgres } from './benchPostgres.js';
-import { writeUbl } from '../src/domain/document/ubl/ublWriter.js';
-import { decodeDocumentInput } from '../src/http/codecs/documentCodec.js';
-import { invoiceWithLines } from './benchDocuments.js';
+import { tenLineInvoiceUbl } from './benchDocuments.js';
 import { closedLoop } from './openLoop.js';
 import { postgresCpuMs, treeCpuMs } from './benchCpu.js';
 import { makeTestPki } from '../test/support/testPki.js';
@@ -36,12 +34,7 @@ const receiverScript = fileURLToPath(new URL('./as4FloorReceiver.js', import.met
 async function main() {
   const pki = await makeTestPki({ instances: 2 });
   const { dataDir, server: pg } = await startBenchPostgres('bench-as4-floor', ['bench_as4_floor']);
-  const decoded = decodeDocumentInput(
-    { ...invoiceWithLines(10), vendor_peppol_id: '0208:0451234595', customer_peppol_id: '0208:0987654394' },
-    { maxLines: 10, maxAttachments: 50, maxRenderedLines: 10 },
-  );
-  if (!decoded.ok) throw new Error(JSON.stringify(decoded.errors));
-  const ubl = writeUbl(decoded.value);
+  const ubl = tenLineInvoiceUbl();
   const ublFile = path.join(dataDir, 'invoice.xml');
   await writeFile(ublFile, ubl);
   const message = await buildAs4({

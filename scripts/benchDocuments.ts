@@ -1,3 +1,6 @@
+import { writeUbl } from '../src/domain/document/ubl/ublWriter.js';
+import { decodeDocumentInput } from '../src/http/codecs/documentCodec.js';
+
 /** A realistic Belgian invoice with `lines` lines at three VAT rates. */
 export function invoiceWithLines(lines: number): Record<string, unknown> {
   const rates = ['21.00', '6.00', '12.00'];
@@ -22,4 +25,14 @@ export function invoiceWithLines(lines: number): Record<string, unknown> {
       tax_rate: rates[i % rates.length],
     })),
   };
+}
+
+/** The UBL of a 10-line invoice between two Belgian participants: the AS4 benchmarks' payload. */
+export function tenLineInvoiceUbl(seller = '0208:0451234595', buyer = '0208:0987654394'): string {
+  const decoded = decodeDocumentInput(
+    { ...invoiceWithLines(10), vendor_peppol_id: seller, customer_peppol_id: buyer },
+    { maxLines: 10, maxAttachments: 50, maxRenderedLines: 10 },
+  );
+  if (!decoded.ok) throw new Error(JSON.stringify(decoded.errors));
+  return writeUbl(decoded.value);
 }
